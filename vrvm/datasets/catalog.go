@@ -1,0 +1,158 @@
+package datasets
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RdatasetsCommit is the commit of github.com/vincentarelbundock/Rdatasets
+// from which Fetch downloads the real data sets.
+const RdatasetsCommit = "1dcc2bf5f955cc1224a3e1307256e1fe86b68dae"
+
+// DefaultBaseURL is the directory URL Fetch downloads from when
+// FetchOptions.BaseURL is empty: the R package MASS's data sets in the
+// Rdatasets repository at RdatasetsCommit.
+const DefaultBaseURL = "https://raw.githubusercontent.com/vincentarelbundock/Rdatasets/" + RdatasetsCommit + "/csv/MASS"
+
+// file describes one normalised data file and, if it can be downloaded,
+// its upstream copy.
+type file struct {
+	name    string   // file name in the data directory
+	columns []string // its header
+	rows    int      // its number of data rows
+	sha256  string   // hex SHA-256 of the normalised file
+
+	// The upstream copy in Rdatasets; upstream is "" if the file cannot be
+	// downloaded. The upstream file has a leading "rownames" column (1, 2,
+	// …) and the columns upstreamColumns, which map one to one onto
+	// columns.
+	upstream        string
+	upstreamColumns []string
+	upstreamSHA256  string
+	// decimals[j], if positive, is the fixed number of decimals of column
+	// j in the normalised file: R writes numbers without trailing zeros
+	// while Ripley's original files, copied by the normalised ones, have a
+	// fixed number of decimals.
+	decimals []int
+}
+
+// dataSet is a named group of files fetched and ensured together.
+type dataSet struct {
+	name  string
+	files []file
+}
+
+var (
+	ripleyColumns = []string{"xs", "ys", "yc"}
+	pimaColumns   = []string{"npreg", "glu", "bp", "skin", "bmi", "ped", "age", "type"}
+	bostonColumns = []string{"CRIM", "ZN", "INDUS", "CHAS", "NOX", "RM", "AGE", "DIS", "RAD", "TAX", "PTRATIO", "B", "LSTAT", "MEDV"}
+)
+
+// The checksums are those of the data README (shared/data/README.md).
+var (
+	ripleyTrainFile = file{
+		name: "ripley_train.csv", columns: ripleyColumns, rows: 250,
+		sha256:          "e4248ccafe42aa32acfaa8019924ea8dd14a2b294e55525edde9ac2b47cd3910",
+		upstream:        "synth.tr.csv",
+		upstreamColumns: ripleyColumns,
+		upstreamSHA256:  "a0360161d301dbffab7bfb5d19b4904b1d6dd501c2d1937b0fec3a0bfe1b7c1e",
+		decimals:        []int{8, 8, 0},
+	}
+	ripleyTestFile = file{
+		name: "ripley_test.csv", columns: ripleyColumns, rows: 1000,
+		sha256:          "265dce2e2afe65cf8a6e941266848ac24b084e67b900ff4d9e098aaa90dd91af",
+		upstream:        "synth.te.csv",
+		upstreamColumns: ripleyColumns,
+		upstreamSHA256:  "23341cd6a168ae07f3bb7de0ee5dbd085a022b7482f53f2a4dde2691d083b4ed",
+		decimals:        []int{9, 9, 0},
+	}
+	pimaTrainFile = file{
+		name: "pima_train.csv", columns: pimaColumns, rows: 200,
+		sha256:          "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b",
+		upstream:        "Pima.tr.csv",
+		upstreamColumns: pimaColumns,
+		upstreamSHA256:  "78e6284c75bf81eaae97815f7d0dd2992a119629ec6622de7918258311c32a7a",
+	}
+	pimaTestFile = file{
+		name: "pima_test.csv", columns: pimaColumns, rows: 332,
+		sha256:          "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e",
+		upstream:        "Pima.te.csv",
+		upstreamColumns: pimaColumns,
+		upstreamSHA256:  "b00bf6540cce6b6bc44ea65a149da3142b2039b37980dbcdf18d3750fc9db032",
+	}
+	bostonFile = file{
+		name: "boston.csv", columns: bostonColumns, rows: 506,
+		sha256:          "324fbb4e5e25f9573d1116252393c100938544dd52994de5e23dde15afa22621",
+		upstream:        "Boston.csv",
+		upstreamColumns: []string{"crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "rad", "tax", "ptratio", "black", "lstat", "medv"},
+		upstreamSHA256:  "654ae93c04416defb2b3752951a7f4357d5951c84c02371b80b48a4492337f86",
+	}
+	sinc100File = file{
+		name: "sinc_N100_25sets.csv", columns: []string{"set", "x", "t"}, rows: 2500,
+		sha256: "731acb0d24ab410d7e48f2472c69a80a099ccbac1250f9a6d182d17c5ef02b26",
+	}
+	sinc50File = file{
+		name: "sinc_N50_25sets.csv", columns: []string{"set", "x", "t"}, rows: 1250,
+		sha256: "ece03fc2d58b2e1678b25303c40b0990e79a7c63699e74b171acf606b4d99350",
+	}
+	ripleySubsetsFile = file{
+		name: "ripley_subsets100.csv", columns: []string{"subset", "row"}, rows: 1000,
+		sha256: "f13504bc7c988898d57d9847cb97e25203a2ca52636a099ecae09144441b8005",
+	}
+	bostonSplitsFile = file{
+		name: "boston_splits.csv", columns: []string{"split", "row"}, rows: 250,
+		sha256: "3fa8138400e1311d7a57323fbf3df5b26c39fc3f8cf6f168826ea13814d140b8",
+	}
+)
+
+// catalog lists the data sets in the order Names gives.
+var catalog = []dataSet{
+	{"ripley", []file{ripleyTrainFile, ripleyTestFile}},
+	{"pima", []file{pimaTrainFile, pimaTestFile}},
+	{"boston", []file{bostonFile}},
+	{"sinc", []file{sinc100File, sinc50File}},
+	{"ripley-subsets", []file{ripleySubsetsFile}},
+	{"boston-splits", []file{bostonSplitsFile}},
+}
+
+// Names returns the names of the data sets known to Fetch, Ensure and
+// Files: "ripley", "pima" and "boston", which can be downloaded, and
+// "sinc", "ripley-subsets" and "boston-splits", which were generated once,
+// are fixed, and cannot be downloaded.
+func Names() []string {
+	n := make([]string, len(catalog))
+	for i, s := range catalog {
+		n[i] = s.name
+	}
+	return n
+}
+
+// Files returns the names of the files of the named data set in the data
+// directory, or an error for an unknown name.
+func Files(name string) ([]string, error) {
+	s, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	f := make([]string, len(s.files))
+	for i, x := range s.files {
+		f[i] = x.name
+	}
+	return f, nil
+}
+
+// Downloadable reports whether the named data set can be downloaded by
+// Fetch. It is false for unknown names.
+func Downloadable(name string) bool {
+	s, err := lookup(name)
+	return err == nil && s.files[0].upstream != ""
+}
+
+func lookup(name string) (dataSet, error) {
+	for _, s := range catalog {
+		if s.name == name {
+			return s, nil
+		}
+	}
+	return dataSet{}, fmt.Errorf("datasets: unknown data set %q; known are %s", name, strings.Join(Names(), ", "))
+}
