@@ -1,0 +1,401 @@
+package datasets
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultFetchTimeout is the time allowed for downloading one file when
+// FetchOptions.Timeout is zero.
+const DefaultFetchTimeout = 2 * time.Minute
+
+// maxDownload bounds the size of a downloaded file; the largest upstream
+// file has 37 kB.
+const maxDownload = 1 << 22
+
+// ErrChecksum is wrapped by the error of a download whose SHA-256 differs
+// from the pinned one.
+var ErrChecksum = errors.New("checksum mismatch")
+
+// FetchOptions configures Fetch and Ensure. The zero value downloads from
+// DefaultBaseURL into Dir() with http.DefaultClient, allows
+// DefaultFetchTimeout per file and reports nothing.
+type FetchOptions struct {
+	// BaseURL is the URL of the directory holding the upstream files;
+	// "/" and the upstream file name (for example "synth.tr.csv") are
+	// appended. Empty means DefaultBaseURL.
+	BaseURL string
+
+	// Client sends the requests. Nil means http.DefaultClient.
+	Client *http.Client
+
+	// Timeout bounds the download of each file, from sending the request
+	// to receiving the last byte. Zero means DefaultFetchTimeout; a
+	// negative Timeout means no bound other than ctx's.
+	Timeout time.Duration
+
+	// Progress, if not nil, receives a progress line per file ("bytes
+	// received / total", rewritten in place with \r) and from Ensure a
+	// line naming what was fetched. Commands pass os.Stderr.
+	Progress io.Writer
+
+	// Dir is the directory the files are stored in. Empty means Dir().
+	Dir string
+}
+
+func (o FetchOptions) dir() (string, error) {
+	if o.Dir != "" {
+		return o.Dir, nil
+	}
+	return Dir()
+}
+
+// Fetch downloads the named data set ("ripley", "pima" or "boston"; see
+// Names) from the Rdatasets repository at RdatasetsCommit, replacing any
+// copy in the data directory.
+//
+// Each upstream file is checked against its pinned SHA-256 and converted to
+// the normalised layout that the loaders read: the "rownames" column is
+// dropped, Boston's columns get the upper-case UCI names (black becomes B,
+// medv MEDV), and the decimals R dropped from Ripley's fixed-precision
+// numbers are restored, so that the stored file is byte-identical to the
+// project's copy (whose SHA-256 is checked too). The files of the set are
+// all downloaded and checked before any is stored; each is stored
+// atomically (written to a temporary file in the data directory, then
+// renamed), so on error nothing is written.
+//
+// Fetching "sinc", "ripley-subsets" or "boston-splits" is an error wrapping
+// ErrNotDownloadable: those files were generated once and are fixed.
+func Fetch(ctx context.Context, name string, opt FetchOptions) error {
+	s, err := lookup(name)
+	if err != nil {
+		return err
+	}
+	dir, err := opt.dir()
+	if err != nil {
+		return err
+	}
+	return fetchFiles(ctx, s.name, s.files, dir, opt)
+}
+
+// Ensure makes sure the files of the named data sets (all of Names if none
+// is named) are in the data directory: it fetches, as Fetch does, the
+// missing files that can be downloaded and writes a line naming each set
+// fetched to opt.Progress. It returns the names of the files it fetched.
+// Files already present are not checked or replaced.
+//
+// Missing files that cannot be downloaded (the sinc sets, subsets and
+// splits) make Ensure return an error wrapping ErrNotDownloadable and
+// fs.ErrNotExist after fetching everything else.
+func Ensure(ctx context.Context, opt FetchOptions, names ...string) (fetched []string, err error) {
+	if len(names) == 0 {
+		names = Names()
+	}
+	sets := make([]dataSet, len(names))
+	for i, n := range names {
+		if sets[i], err = lookup(n); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := opt.dir()
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, s := range sets {
+		var missing []file
+		for _, f := range s.files {
+			_, err := os.Stat(filepath.Join(dir, f.name))
+			switch {
+			case err == nil:
+				continue
+			case !errors.Is(err, fs.ErrNotExist):
+				return fetched, fmt.Errorf("datasets: %w", err)
+			case f.upstream == "":
+				errs = append(errs, missingError(f, dir, err))
+			default:
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		if err := fetchFiles(ctx, s.name, missing, dir, opt); err != nil {
+			return fetched, err
+		}
+		var got []string
+		for _, f := range missing {
+			got = append(got, f.name)
+		}
+		fetched = append(fetched, got...)
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "datasets: fetched %s: %s in %s\n", s.name, strings.Join(got, ", "), dir)
+		}
+	}
+	return fetched, errors.Join(errs...)
+}
+
+// fetchFiles downloads, checks and converts the files, then stores them.
+func fetchFiles(ctx context.Context, set string, files []file, dir string, opt FetchOptions) error {
+	base := opt.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	base = strings.TrimSuffix(base, "/")
+	converted := make([][]byte, len(files))
+	for i, f := range files {
+		if f.upstream == "" {
+			return fmt.Errorf("datasets: cannot fetch %q: %s was generated once and is fixed: %w; set $%s to a directory holding the project's copy", set, f.name, ErrNotDownloadable, EnvDir)
+		}
+		url := base + "/" + f.upstream
+		body, err := download(ctx, url, f.upstream, opt)
+		if err != nil {
+			return fmt.Errorf("datasets: fetching %s: %w", set, err)
+		}
+		if got := sha256Hex(body); got != f.upstreamSHA256 {
+			return fmt.Errorf("datasets: fetching %s: %s: %w: SHA-256 %s, want %s", set, url, ErrChecksum, got, f.upstreamSHA256)
+		}
+		if converted[i], err = convertUpstream(f, body); err != nil {
+			return fmt.Errorf("datasets: fetching %s: %s: %w", set, url, err)
+		}
+		if got := sha256Hex(converted[i]); got != f.sha256 {
+			// Unreachable unless the conversion has a bug: the input is pinned.
+			return fmt.Errorf("datasets: fetching %s: converting %s to %s: %w: SHA-256 %s, want %s", set, f.upstream, f.name, ErrChecksum, got, f.sha256)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	for i, f := range files {
+		if err := writeAtomic(filepath.Join(dir, f.name), converted[i]); err != nil {
+			return fmt.Errorf("datasets: storing %s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// download returns the body of a successful GET of url.
+func download(ctx context.Context, url, label string, opt FetchOptions) ([]byte, error) {
+	parent := ctx
+	timeout := opt.Timeout
+	if timeout == 0 {
+		timeout = DefaultFetchTimeout
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	client := opt.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	wrap := func(err error) error {
+		if errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil {
+			return fmt.Errorf("%s: timed out after %v (FetchOptions.Timeout): %w", url, timeout, err)
+		}
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "vrvm-datasets")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	total := resp.ContentLength
+	if total > maxDownload {
+		return nil, fmt.Errorf("GET %s: %d bytes, more than the %d expected at most", url, total, maxDownload)
+	}
+	p := &progress{w: opt.Progress, label: label, total: total}
+	var buf bytes.Buffer
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(chunk)
+		buf.Write(chunk[:n])
+		p.add(n)
+		if buf.Len() > maxDownload {
+			p.fail()
+			return nil, fmt.Errorf("GET %s: more than %d bytes", url, maxDownload)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			p.fail()
+			if total >= 0 {
+				return nil, wrap(fmt.Errorf("GET %s: body cut short after %d of %d bytes: %w", url, buf.Len(), total, err))
+			}
+			return nil, wrap(fmt.Errorf("GET %s: body cut short after %d bytes: %w", url, buf.Len(), err))
+		}
+	}
+	if total >= 0 && int64(buf.Len()) != total {
+		p.fail()
+		return nil, fmt.Errorf("GET %s: received %d bytes, the server announced %d", url, buf.Len(), total)
+	}
+	p.done()
+	return buf.Bytes(), nil
+}
+
+// progress writes "label: received / total bytes" lines, rewritten in place
+// with \r at most every progressEvery, and ends them with \n.
+type progress struct {
+	w       io.Writer
+	label   string
+	total   int64 // -1 if unknown
+	n       int64
+	last    time.Time
+	written bool
+}
+
+const progressEvery = 100 * time.Millisecond
+
+func (p *progress) add(n int) {
+	p.n += int64(n)
+	if p.w == nil || time.Since(p.last) < progressEvery {
+		return
+	}
+	p.print("")
+	p.last = time.Now()
+}
+
+func (p *progress) print(end string) {
+	if p.total >= 0 {
+		fmt.Fprintf(p.w, "\rdatasets: %s: %d / %d bytes%s", p.label, p.n, p.total, end)
+	} else {
+		fmt.Fprintf(p.w, "\rdatasets: %s: %d bytes%s", p.label, p.n, end)
+	}
+	p.written = true
+}
+
+func (p *progress) done() {
+	if p.w != nil {
+		p.print("\n")
+	}
+}
+
+func (p *progress) fail() {
+	if p.w != nil && p.written {
+		p.print(" (failed)\n")
+	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// convertUpstream converts an Rdatasets CSV file to the normalised layout:
+// header renamed, rownames column dropped, decimals restored.
+func convertUpstream(f file, body []byte) ([]byte, error) {
+	text, ok := strings.CutSuffix(string(body), "\n")
+	if !ok {
+		return nil, errors.New("file does not end with a newline")
+	}
+	lines := strings.Split(text, "\n")
+	want := "rownames," + strings.Join(f.upstreamColumns, ",")
+	if lines[0] != want {
+		return nil, fmt.Errorf("line 1: header %q, want %q", lines[0], want)
+	}
+	if len(lines)-1 != f.rows {
+		return nil, fmt.Errorf("%d data rows, want %d", len(lines)-1, f.rows)
+	}
+	var b bytes.Buffer
+	b.Grow(len(body))
+	b.WriteString(strings.Join(f.columns, ","))
+	b.WriteByte('\n')
+	for i, line := range lines[1:] {
+		rn, rest, _ := strings.Cut(line, ",")
+		if rn != strconv.Itoa(i+1) {
+			return nil, fmt.Errorf("line %d: row name %q, want %d", i+2, rn, i+1)
+		}
+		if f.decimals == nil {
+			b.WriteString(rest)
+			b.WriteByte('\n')
+			continue
+		}
+		fields := strings.Split(rest, ",")
+		if len(fields) != len(f.decimals) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d", i+2, len(fields)+1, len(f.decimals)+1)
+		}
+		for j, s := range fields {
+			if d := f.decimals[j]; d > 0 {
+				p, err := padDecimals(s, d)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: column %q: %w", i+2, f.upstreamColumns[j], err)
+				}
+				s = p
+			}
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(s)
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// padDecimals pads the fraction of the decimal number s with zeros to d
+// digits: padDecimals("-0.5", 3) = "-0.500".
+func padDecimals(s string, d int) (string, error) {
+	ip, frac, _ := strings.Cut(s, ".")
+	ip = strings.TrimPrefix(ip, "-")
+	if ip == "" || strings.Trim(ip, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
+		return "", fmt.Errorf("%q is not a plain decimal number", s)
+	}
+	if len(frac) > d {
+		return "", fmt.Errorf("%q has more than %d decimals", s, d)
+	}
+	if !strings.Contains(s, ".") {
+		s += "."
+	}
+	return s + strings.Repeat("0", d-len(frac)), nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory and a rename, so that path holds either its old content or all
+// of data.
+func writeAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

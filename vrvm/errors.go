@@ -1,0 +1,105 @@
+package vrvm
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error policy, as in gonum: failures that depend on the data or on option
+// values are returned as errors that name the problem; nothing in this
+// package panics on bad data or returns NaN silently. The sentinel errors
+// can be tested with errors.Is and the typed errors with errors.As.
+var (
+	// ErrNoData is returned when the training set has no rows.
+	ErrNoData = errors.New("vrvm: no training rows")
+	// ErrNoColumns is returned when the inputs have no columns.
+	ErrNoColumns = errors.New("vrvm: inputs have no columns")
+	// ErrConstantTargets is returned by regression fits whose targets are
+	// all equal: the noise precision has no finite initial value 1/var(t)
+	// and there is nothing to learn. Predict the constant instead.
+	ErrConstantTargets = errors.New("vrvm: all regression targets are equal (zero variance); nothing to fit")
+	// ErrSingleClass is returned by classification fits whose labels are
+	// all 0 or all 1.
+	ErrSingleClass = errors.New("vrvm: classification labels are all one class; need both 0 and 1")
+	// ErrNotFitted is returned by the prediction and persistence methods of
+	// a model that has not been fitted successfully.
+	ErrNotFitted = errors.New("vrvm: model is not fitted")
+	// ErrUnsavableKernel is returned by Save for a model whose kernel is
+	// not one of this package's kernels.
+	ErrUnsavableKernel = errors.New("vrvm: only Gaussian, Polynomial, Linear kernels and design-matrix models can be saved")
+)
+
+// NonFiniteError reports a NaN or infinite value in the data.
+type NonFiniteError struct {
+	What     string // "x", "t", "design matrix" …
+	Row, Col int    // 0-based; Col is -1 for a vector
+	Value    float64
+}
+
+func (e *NonFiniteError) Error() string {
+	if e.Col < 0 {
+		return fmt.Sprintf("vrvm: %s[%d] is %v (row %d)", e.What, e.Row, e.Value, e.Row)
+	}
+	return fmt.Sprintf("vrvm: %s has %v at row %d, column %d", e.What, e.Value, e.Row, e.Col)
+}
+
+// DimensionError reports mismatched sizes between arguments.
+type DimensionError struct {
+	What      string
+	Got, Want int
+}
+
+func (e *DimensionError) Error() string {
+	return fmt.Sprintf("vrvm: %s: got %d, want %d", e.What, e.Got, e.Want)
+}
+
+// LabelError reports a classification label that is not 0 or 1.
+type LabelError struct {
+	Row   int
+	Value float64
+}
+
+func (e *LabelError) Error() string {
+	return fmt.Sprintf("vrvm: label t[%d] = %v is not 0 or 1", e.Row, e.Value)
+}
+
+// OptionError reports an invalid option or kernel parameter.
+type OptionError struct {
+	Field  string
+	Value  float64
+	Reason string
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("vrvm: invalid option %s = %v: %s", e.Field, e.Value, e.Reason)
+}
+
+// KernelError reports a non-finite kernel value.
+type KernelError struct {
+	Row    int // row of the evaluated inputs
+	Center int // index of the basis centre (training row)
+	Value  float64
+}
+
+func (e *KernelError) Error() string {
+	return fmt.Sprintf("vrvm: kernel returned %v for input row %d and centre %d", e.Value, e.Row, e.Center)
+}
+
+// NotPositiveDefiniteError reports a posterior precision matrix that could
+// not be factorised even after adding diagonal jitter.
+type NotPositiveDefiniteError struct {
+	Iteration int
+	Jitter    float64 // the largest jitter tried
+}
+
+func (e *NotPositiveDefiniteError) Error() string {
+	return fmt.Sprintf("vrvm: posterior precision is not positive definite at iteration %d (jitter up to %g tried); "+
+		"the basis may be badly scaled: rescale the inputs or the kernel", e.Iteration, e.Jitter)
+}
+
+// ModelFileError reports a model file that cannot be loaded.
+type ModelFileError struct {
+	Reason string
+}
+
+func (e *ModelFileError) Error() string { return "vrvm: bad model file: " + e.Reason }

@@ -1,0 +1,178 @@
+package vrvm
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// DefaultPrior is the value of each Prior field left at zero: the broad
+// Gamma(10⁻⁶, 10⁻⁶) hyperpriors of Bishop & Tipping (2000), section 6.
+const DefaultPrior = 1e-6
+
+// Prior holds the parameters of the Gamma hyperpriors (18)
+//
+//	p(αₘ) = Γ(αₘ | A, B),   p(τ) = Γ(τ | C, D),
+//
+// with shape A, C and rate B, D, so that ⟨α⟩ = A/B (19). A field that is
+// zero takes the value DefaultPrior; negative values are an error. C and D
+// are used by regression only.
+type Prior struct {
+	A, B float64 // shape and rate of the weight precisions αₘ
+	C, D float64 // shape and rate of the noise precision τ
+}
+
+// resolve returns the prior with defaults filled in, or an error.
+func (p Prior) resolve() (Prior, error) {
+	fields := []struct {
+		name string
+		v    *float64
+	}{{"Prior.A", &p.A}, {"Prior.B", &p.B}, {"Prior.C", &p.C}, {"Prior.D", &p.D}}
+	for _, f := range fields {
+		switch v := *f.v; {
+		case v == 0:
+			*f.v = DefaultPrior
+		case !(v > 0) || math.IsInf(v, 0):
+			return p, &OptionError{Field: f.name, Value: v, Reason: "must be positive and finite (0 means the default 1e-6)"}
+		}
+	}
+	return p, nil
+}
+
+// Pruning thresholds, chosen by measurement (see doc.go, "Pruning"): they
+// reproduce the paper's relevance-vector counts with unchanged errors and a
+// fit several times faster than without pruning.
+const (
+	DefaultRegressionPrune     = 1e3
+	DefaultClassificationPrune = 1e2
+)
+
+// Default convergence settings. A fit stops when, over one iteration, the
+// lower bound changes by at most Tol·max(1, |L|) AND every monitored
+// parameter (⟨αₘ⟩ of the active functions, ⟨τ⟩ or ξ) changes by at most
+// ParamTol relative to its value.
+const (
+	DefaultMaxIter  = 10000
+	DefaultTol      = 1e-10
+	DefaultParamTol = 1e-6
+)
+
+// Progress is what a Monitor sees after each iteration.
+type Progress struct {
+	Iteration int     // 1-based iteration number
+	Bound     float64 // lower bound L after the iteration
+	Change    float64 // relative change of L over the iteration
+	Active    int     // number of basis functions in the active set
+}
+
+// Status tells how a fit ended. A fit that stops at its iteration limit is
+// not an error: inspect Status.
+type Status int
+
+const (
+	NotFitted      Status = iota // no successful Fit yet
+	Converged                    // convergence criteria met
+	IterationLimit               // MaxIter reached first
+	Stopped                      // the Monitor asked to stop
+	Canceled                     // the context was cancelled
+)
+
+var statusNames = [...]string{"not fitted", "converged", "iteration limit reached", "stopped by monitor", "canceled"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return "unknown status"
+	}
+	return statusNames[s]
+}
+
+// control holds the resolved iteration settings shared by all estimators.
+type control struct {
+	maxIter          int
+	tol, paramTol    float64
+	prune            bool
+	pruneAt          float64
+	monitor          func(Progress) bool
+	alpha0           float64
+	recordParamTrace bool
+}
+
+func resolveControl(maxIter int, tol, paramTol float64, noPrune bool, pruneAt, defPrune float64, monitor func(Progress) bool, alpha0 float64) (control, error) {
+	c := control{maxIter: maxIter, tol: tol, paramTol: paramTol, prune: !noPrune, pruneAt: pruneAt, monitor: monitor, alpha0: alpha0}
+	if c.maxIter < 0 {
+		return c, &OptionError{Field: "MaxIter", Value: float64(maxIter), Reason: "must not be negative (0 means the default)"}
+	}
+	if c.maxIter == 0 {
+		c.maxIter = DefaultMaxIter
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+		def  float64
+	}{{"Tol", &c.tol, DefaultTol}, {"ParamTol", &c.paramTol, DefaultParamTol}, {"PruneAlpha", &c.pruneAt, defPrune}, {"Alpha0", &c.alpha0, 1}} {
+		switch v := *f.v; {
+		case v == 0:
+			*f.v = f.def
+		case !(v > 0) || math.IsInf(v, 0):
+			return c, &OptionError{Field: f.name, Value: v, Reason: "must be positive and finite (0 means the default)"}
+		}
+	}
+	return c, nil
+}
+
+// checkInputs validates a training set.
+func checkInputs(x mat.Matrix, t []float64) error {
+	if x == nil {
+		return ErrNoData
+	}
+	n, d := x.Dims()
+	if n == 0 {
+		return ErrNoData
+	}
+	if d == 0 {
+		return ErrNoColumns
+	}
+	if len(t) != n {
+		return &DimensionError{What: "number of targets vs rows of x", Got: len(t), Want: n}
+	}
+	if err := checkFinite("x", x); err != nil {
+		return err
+	}
+	for i, v := range t {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &NonFiniteError{What: "t", Row: i, Col: -1, Value: v}
+		}
+	}
+	return nil
+}
+
+// checkFinite reports the first NaN or infinite element of x.
+func checkFinite(what string, x mat.Matrix) error {
+	n, d := x.Dims()
+	for i := range n {
+		for j := range d {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &NonFiniteError{What: what, Row: i, Col: j, Value: v}
+			}
+		}
+	}
+	return nil
+}
+
+// checkLabels validates classification targets.
+func checkLabels(t []float64) error {
+	var n1 int
+	for i, v := range t {
+		switch v {
+		case 0:
+		case 1:
+			n1++
+		default:
+			return &LabelError{Row: i, Value: v}
+		}
+	}
+	if n1 == 0 || n1 == len(t) {
+		return ErrSingleClass
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package vrvm
+
+import (
+	"math"
+	"testing"
+)
+
+// Named tolerances, relative to the expected value.
+const (
+	boundTol = 1e-8 // lower bound vs the fixtures
+	predTol  = 1e-6 // predictions and ⟨τ⟩ vs the fixtures
+)
+
+func relErr(got, want float64) float64 {
+	return math.Abs(got-want) / math.Max(math.Abs(want), 1e-300)
+}
+
+func checkClose(t *testing.T, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if e := relErr(got[i], want[i]); !(e <= tol) {
+			t.Errorf("%s[%d] = %.12g, want %.12g (relative error %.2g > %.0e)", what, i, got[i], want[i], e, tol)
+		}
+	}
+}
+
+func TestRegressionFixture(t *testing.T) {
+	f, x, xt := loadFixture(t, "sinc50_gauss.json")
+	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11}
+	if err := r.Fit(x, f.T); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status %v after %d iterations (reference: %d)", r.Status(), r.Iterations(), f.Convergence.NIter)
+	checkClose(t, "first bounds", r.BoundTrace()[1:11], f.First10, 1e-10)
+	if e := relErr(r.LowerBound(), f.LowerBound); e > boundTol {
+		t.Errorf("lower bound %.12g, want %.12g (rel %.2g)", r.LowerBound(), f.LowerBound, e)
+	}
+	if e := relErr(r.Tau(), f.TauMean); e > predTol {
+		t.Errorf("<tau> %.12g, want %.12g (rel %.2g)", r.Tau(), f.TauMean, e)
+	}
+	mean, variance, err := r.Predict(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "predictive mean", mean, f.PredMean, predTol)
+	checkClose(t, "predictive variance", variance, f.PredVar, predTol)
+}
