@@ -48,3 +48,26 @@ func TestRegressionFixture(t *testing.T) {
 	checkClose(t, "predictive mean", mean, f.PredMean, predTol)
 	checkClose(t, "predictive variance", variance, f.PredVar, predTol)
 }
+
+func TestClassificationFixture(t *testing.T) {
+	f, x, xt := loadFixture(t, "binary60_gauss.json")
+	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9}
+	if err := c.Fit(x, f.T); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status %v after %d iterations (reference: %d)", c.Status(), c.Iterations(), f.Convergence.NIter)
+	checkClose(t, "first bounds", c.BoundTrace()[1:11], f.First10, 1e-10)
+	if e := relErr(c.LowerBound(), f.LowerBound); e > boundTol {
+		t.Errorf("lower bound %.12g, want %.12g (rel %.2g)", c.LowerBound(), f.LowerBound, e)
+	}
+	m, v, err := c.Activation(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "activation mean", m, f.ActMean, predTol)
+	checkClose(t, "activation variance", v, f.ActVar, predTol)
+	pp, _ := c.ProbPlugin(xt)
+	checkClose(t, "plug-in", pp, f.ProbPlugin, predTol)
+	pm, _ := c.ProbModerated(xt)
+	checkClose(t, "moderated", pm, f.ProbModerated, predTol)
+}

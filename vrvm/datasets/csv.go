@@ -117,7 +117,7 @@ func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
 // The format is RFC 4180 as read by encoding/csv: comma-separated fields,
 // optionally double-quoted; \n or \r\n line ends; blank lines are skipped and
 // a leading UTF-8 byte-order mark is ignored. Spaces around a field are
-// trimmed. The first line is the header: one non-empty, distinct name per
+// trimmed (but a closing quote must end its field). The first line is the header: one non-empty, distinct name per
 // column. Every further line must have as many fields as the header. A cell
 // must be a decimal number as strconv.ParseFloat reads it ("1", "-0.5",
 // "2.5e-3"), or, in a column named in opt.Labels, one of its labels.
@@ -136,6 +136,7 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
+	cr.TrimLeadingSpace = true
 
 	perr := func(line, field int, column string, err error) *ParseError {
 		return &ParseError{File: name, Line: line, Field: field, Column: column, Err: err}

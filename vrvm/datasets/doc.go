@@ -1,0 +1,81 @@
+// Package datasets provides the data of the experiments of Bishop & Tipping,
+// "Variational Relevance Vector Machines" (UAI 2000): generators for the
+// synthetic problems, loaders for the benchmark files, a CSV reader for
+// data of one's own, and a downloader for the public data sets.
+//
+// # Data sets
+//
+// A Dataset holds N examples as an N×D input matrix X (a gonum mat.Dense,
+// one row per example) and N targets T, with the names of the input and
+// target columns. Classification targets are the labels 0 and 1.
+//
+// # Generators
+//
+// Sinc draws the paper's regression problem (Section 5.1, Figure 3)
+//
+//	x ~ U(−10, 10),   t = sin(x)/x + ε,   ε ~ N(0, σ²),
+//
+// and SincTrue is the noise-free function. Ripley draws Ripley's (1996)
+// synthetic two-class problem, each class an equal mixture of two
+// Gaussians with covariance 0.03·I; RipleyDensity gives its class
+// densities, hence the Bayes classifier. Both take a seed and are
+// deterministic.
+//
+// # Benchmark files
+//
+// The loaders read normalised CSV files (a header line, comma-separated
+// numbers, \n line ends, no index column) from the data directory:
+//
+//	LoadRipley     ripley_train.csv, ripley_test.csv   250 + 1000 rows, inputs xs ys, target yc
+//	LoadPima       pima_train.csv, pima_test.csv       200 + 332 rows, 7 inputs, target type (Yes = 1)
+//	LoadBoston     boston.csv                          506 rows, 13 inputs, target MEDV
+//	SincSets       sinc_N100_25sets.csv, sinc_N50_25sets.csv   25 fixed sets of 100 or 50 points
+//	RipleySubsets  ripley_subsets100.csv               10 fixed 100-row subsets of the Ripley training set
+//	BostonSplits   boston_splits.csv                   10 fixed 25-row test sets of the Boston data
+//
+// RipleySubset and BostonSplit return the corresponding data sets. The
+// loaders check the header, the number of rows and every cell.
+//
+// The data directory (Dir) is $VRVM_DATA if set, else "vrvm" in the user
+// cache directory (~/.cache/vrvm on Linux).
+//
+// # Downloading
+//
+// The Ripley, Pima and Boston files are the R package MASS's synth.tr,
+// synth.te, Pima.tr, Pima.te and Boston. Fetch downloads a data set from
+// the Rdatasets repository at a pinned commit (RdatasetsCommit), checks its
+// SHA-256, converts it to the normalised layout (byte-identical to the
+// project's copy, whose SHA-256 is checked as well) and stores it
+// atomically; Ensure fetches only what is missing. The sinc sets, subsets
+// and splits were generated once and are fixed: they cannot be
+// downloaded, and a missing one is an error wrapping ErrNotDownloadable that
+// says to point $VRVM_DATA at a copy. Loaders never download.
+//
+// # CSV files
+//
+// ReadCSV and ReadCSVOptions read any CSV file with a header into a Table
+// of named numeric columns; CSVOptions.Labels maps text labels such as
+// Pima's Yes/No to numbers. Table.Dataset picks the target column by name.
+//
+// # Errors
+//
+// Arguments a caller controls (a generator's n or noise, a split number)
+// give errors; indexing a Dataset out of range (Subset, Exclude) panics, as
+// slicing does. Every problem in a file is a *ParseError naming the file,
+// the line (as an editor counts it, the header being line 1) and the
+// column, and wrapping one of ErrEmpty, ErrNoRows, ErrHeader,
+// ErrFieldCount, ErrNotNumber, ErrMissing, ErrNaN, ErrInf, ErrLabel or
+// ErrRowCount. NaN and infinite cells are rejected. A missing file is an
+// error wrapping fs.ErrNotExist that says how to get it.
+//
+// # References
+//
+// C. M. Bishop and M. E. Tipping, Variational relevance vector machines,
+// in Proc. 16th Conf. on Uncertainty in Artificial Intelligence, 2000.
+//
+// B. D. Ripley, Pattern Recognition and Neural Networks, Cambridge
+// University Press, 1996.
+//
+// D. Harrison and D. L. Rubinfeld, Hedonic prices and the demand for clean
+// air, J. Environ. Economics and Management 5:81–102, 1978.
+package datasets
