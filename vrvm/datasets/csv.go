@@ -117,14 +117,16 @@ func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
 // The format is RFC 4180 as read by encoding/csv: comma-separated fields,
 // optionally double-quoted; \n or \r\n line ends; blank lines are skipped and
 // a leading UTF-8 byte-order mark is ignored. Spaces around a field are
-// trimmed (but a closing quote must end its field). The first line is the header: one non-empty, distinct name per
-// column. Every further line must have as many fields as the header. A cell
-// must be a decimal number as strconv.ParseFloat reads it ("1", "-0.5",
-// "2.5e-3"), or, in a column named in opt.Labels, one of its labels.
+// trimmed, but a closing quote must end its field. The first line is the
+// header: one non-empty, distinct name per column. Every further line must
+// have as many fields as the header. A cell must be a finite decimal number
+// ("1", "-0.5", "2.5e-3", ".5"), or, in a column named in opt.Labels, one of
+// its labels.
 //
 // Errors are *ParseError values naming the file, the line and the column,
 // wrapping ErrEmpty (no header), ErrNoRows (header only), ErrHeader (empty
-// or duplicate name), ErrFieldCount (ragged line), ErrNotNumber, ErrMissing
+// or duplicate name, a first line of numbers, or a header other than
+// opt.Columns), ErrColumn (opt.Labels names a missing column), ErrFieldCount (ragged line), ErrNotNumber, ErrMissing
 // (empty cell or R's NA), ErrNaN, ErrInf (including numbers beyond the
 // float64 range) or ErrLabel. Hexadecimal numbers and digit separators are
 // not accepted.
