@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"go/build"
+	"go/scanner"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+	"github.com/traefik/yaegi/stdlib/unrestricted"
+
+	"github.com/vrvm/vrvm/symbols"
+)
+
+func init() {
+	register(&command{
+		name:  "run",
+		short: "interpret a Go program with the compiled vrvm, gonum and plot packages",
+		run:   runCommand,
+	})
+}
+
+const runUsage = `Usage: vrvm run script.go [arguments]
+
+Run interprets the Go program script.go (package main, with a main
+function) with yaegi. The program may import the whole standard library,
+the vrvm packages, gonum (mat, floats, stat, stat/distuv, optimize) and
+gonum/plot: these are the compiled packages, so a fit runs at compiled
+speed. Other imports are not available. Build constraints such as
+"//go:build ignore" are not applied to script.go, as with "go run file.go".
+
+Inside the program os.Args is script.go followed by the arguments, and the
+flag package parses them. The program has the environment, standard input
+and output of vrvm. os.Exit ends vrvm with the given status.
+
+Exit status: that of os.Exit if the program calls it; 0 when main returns;
+1 when the program does not compile (the message names file:line:column);
+2 when it panics, also inside a compiled package it calls: the interpreted
+call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
+panic value and the goroutine stack, as for a compiled program.
+`
+
+// runCommand is the "run" command.
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), runUsage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "vrvm run: no script given")
+		fs.Usage()
+		return 2
+	}
+	path := fs.Arg(0)
+	if fi, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
+		return 1
+	} else if !fi.Mode().IsRegular() {
+		fmt.Fprintf(stderr, "vrvm run: %s is not a file\n", path)
+		return 1
+	}
+
+	// The interpreter hands the script its own copy of os.Args, but the
+	// compiled flag package reads the process's os.Args and
+	// flag.CommandLine: set both, as cmd/yaegi does, so that flag.Parse in
+	// the script sees the script's arguments.
+	scriptArgs := fs.Args()
+	os.Args = scriptArgs
+	flag.CommandLine = flag.NewFlagSet(path, flag.ExitOnError)
+	flag.CommandLine.SetOutput(stderr)
+
+	i, err := newInterpreter(interp.Options{
+		Args:   scriptArgs,
+		Stdin:  os.Stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
+		return 1
+	}
+	if _, err := i.EvalPath(path); err != nil {
+		return reportEvalError(stderr, err, "")
+	}
+	return 0
+}
+
+// newInterpreter returns a yaegi interpreter that knows the standard
+// library and the packages of symbols.Symbols. It is unrestricted, as a
+// compiled program would be: os.Exit and log.Fatal end the process,
+// os/exec is available and os.Getenv reads the real environment.
+// opt.GoPath and opt.Unrestricted are set here.
+func newInterpreter(opt interp.Options) (*interp.Interpreter, error) {
+	opt.GoPath = build.Default.GOPATH
+	opt.Unrestricted = true
+	i := interp.New(opt)
+	// unrestricted.Symbols replaces some stdlib.Symbols (os.Exit,
+	// log.Fatal…) and must come after them.
+	for _, s := range []interp.Exports{stdlib.Symbols, unrestricted.Symbols, symbols.Symbols} {
+		if err := i.Use(s); err != nil {
+			return nil, err
+		}
+	}
+	return i, nil
+}
+
+// reportEvalError writes err, an error returned by an evaluation, to w in
+// the form the Go tool chain uses, and returns the exit status for it: 2 for
+// a panic, 1 for anything else (a compilation error). Positions in the
+// source file named trim (the REPL's input) are printed without the file
+// name.
+func reportEvalError(w io.Writer, err error, trim string) int {
+	strip := func(s string) string {
+		if trim == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, trim+":", "")
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		// The interpreted call sites were already written to the
+		// interpreter's standard error as the panic unwound them.
+		fmt.Fprintf(w, "panic: %s\n\n%s", panicValue(p.Value), p.Stack)
+		return 2
+	}
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			fmt.Fprintln(w, strip(e.Error()))
+		}
+		return 1
+	}
+	fmt.Fprintln(w, strip(err.Error()))
+	return 1
+}
+
+// panicValue formats a recovered panic value as the runtime prints it.
+func panicValue(v any) string {
+	switch v := v.(type) {
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	case string:
+		return v
+	default:
+		return fmt.Sprintf("%v", v)
+	}
+}
