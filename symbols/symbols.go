@@ -50,6 +50,10 @@ import "reflect"
 // Symbols is filled at initialisation and must be treated as read-only.
 var Symbols = map[string]map[string]reflect.Value{}
 
+// vrvm: the models and the data of the experiments.
+//go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm
+//go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/datasets
+
 // gonum: linear algebra, statistics, optimisation.
 //go:generate go tool yaegi extract gonum.org/v1/gonum/mat
 //go:generate go tool yaegi extract gonum.org/v1/gonum/floats
