@@ -11,7 +11,7 @@ export VRVM_DATA
 BENCHTIME ?= 1x
 BENCH     ?= .
 
-.PHONY: all build test lint unit bench
+.PHONY: all build test lint unit bench check-generated
 
 all: build
 
@@ -19,7 +19,7 @@ build:
 	$(GO) build ./...
 
 ## test: lint, unit tests and the generated-code checks.
-test: lint unit
+test: lint unit check-generated
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -32,3 +32,7 @@ unit:
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) ./...
+
+## check-generated: the yaegi symbol files in symbols/ match a fresh "go generate".
+check-generated:
+	GO=$(GO) scripts/check-generated.sh
