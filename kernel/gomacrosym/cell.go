@@ -1,0 +1,25 @@
+package gomacrosym
+
+import (
+	"reflect"
+
+	"github.com/cosmos72/gomacro/imports"
+
+	"github.com/vrvm/vrvm/kernel/cell"
+)
+
+// registerCell makes package cell importable from notebooks. It is written
+// by hand: cell exists only for the kernel, so it is not part of the yaegi
+// symbol set. SetCellCounter is left out on purpose; only the kernel calls
+// it.
+func registerCell(dst imports.PackageMap) {
+	dst.MergePackage("github.com/vrvm/vrvm/kernel/cell", imports.PackageUnderlying{
+		Name: "cell",
+		Binds: map[string]reflect.Value{
+			"Context":        reflect.ValueOf(cell.Context),
+			"ErrInterrupted": reflect.ValueOf(&cell.ErrInterrupted).Elem(),
+			"Interrupt":      reflect.ValueOf(cell.Interrupt),
+			"Interrupted":    reflect.ValueOf(cell.Interrupted),
+		},
+	})
+}

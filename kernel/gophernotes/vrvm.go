@@ -1,0 +1,50 @@
+//go:build vrvmkernel
+
+// This file is the project's only addition to the main package of
+// gophernotes v0.7.5, which is otherwise compiled unmodified from the module
+// cache: "go run ./kernel/mkkernel" maps gophernotes' files into this
+// directory with "go build -overlay" and builds the result with the
+// vrvmkernel tag. Without the overlay the directory holds no buildable
+// package, so ./... patterns skip it.
+package main
+
+import (
+	"go/build"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/vrvm/vrvm/kernel/cell"
+	_ "github.com/vrvm/vrvm/kernel/gomacrosym" // the compiled packages notebooks import
+)
+
+func init() {
+	// gophernotes v0.7.5 panics at start on Go ≥ 1.23 ("*types.Alias: any"):
+	// gomacro asks go/importer for the go/types of standard packages and
+	// cannot digest generics or aliases in modern export data. When that
+	// lookup fails it falls back to reflection, which is all it needs, so
+	// make it fail: point go/build at a GOROOT that cannot exist (a
+	// directory beneath the executable, which is a file). Importing
+	// packages that are not compiled in (through Go plugins) is impossible
+	// as a consequence; it would need a toolchain and the network anyway.
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	build.Default.GOROOT = filepath.Join(exe, "no-goroot")
+
+	// Jupyter's Kernel → Interrupt sends SIGINT. gophernotes runs cells in
+	// its main goroutine and has no handler; relay the signal to package
+	// cell, which cancels the context that cells pass to long computations
+	// (vrvm fits). The variables of the session survive.
+	cell.SetCellCounter(func() int { return ExecCounter })
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		for range sig {
+			log.Println("vrvm kernel: interrupt: cancelling cell.Context()")
+			cell.Interrupt()
+		}
+	}()
+}
