@@ -30,9 +30,10 @@ type file struct {
 	upstreamColumns []string
 	upstreamSHA256  string
 	// decimals[j], if positive, is the fixed number of decimals of column
-	// j in the normalised file: R writes numbers without trailing zeros
-	// while Ripley's original files, copied by the normalised ones, have a
-	// fixed number of decimals.
+	// j in the normalised file: Ripley's original files, which the
+	// normalised ones copy, have a fixed number of decimals, while R writes
+	// the shortest of 15 or 17 significant digits that gives the double
+	// back (0.496562 for 0.49656200, 0.14790267000000001 for 0.14790267).
 	decimals []int
 }
 

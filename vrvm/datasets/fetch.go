@@ -304,7 +304,7 @@ func sha256Hex(b []byte) string {
 }
 
 // convertUpstream converts an Rdatasets CSV file to the normalised layout:
-// header renamed, rownames column dropped, decimals restored.
+// header renamed, rownames column dropped, fixed decimals restored.
 func convertUpstream(f file, body []byte) ([]byte, error) {
 	text, ok := strings.CutSuffix(string(body), "\n")
 	if !ok {
@@ -338,7 +338,7 @@ func convertUpstream(f file, body []byte) ([]byte, error) {
 		}
 		for j, s := range fields {
 			if d := f.decimals[j]; d > 0 {
-				p, err := padDecimals(s, d)
+				p, err := fixedDecimals(s, d)
 				if err != nil {
 					return nil, fmt.Errorf("line %d: column %q: %w", i+2, f.upstreamColumns[j], err)
 				}
@@ -354,21 +354,26 @@ func convertUpstream(f file, body []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// padDecimals pads the fraction of the decimal number s with zeros to d
-// digits: padDecimals("-0.5", 3) = "-0.500".
-func padDecimals(s string, d int) (string, error) {
+// fixedDecimals writes the plain decimal number s with exactly d decimals,
+// which must not change its float64 value: R writes Ripley's 8-decimal
+// 0.49656200 as 0.496562, and 0.14790267 as 0.14790267000000001 (17
+// significant digits, enough to identify the double); both come back as
+// written in the original file.
+func fixedDecimals(s string, d int) (string, error) {
 	ip, frac, _ := strings.Cut(s, ".")
 	ip = strings.TrimPrefix(ip, "-")
 	if ip == "" || strings.Trim(ip, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
 		return "", fmt.Errorf("%q is not a plain decimal number", s)
 	}
-	if len(frac) > d {
-		return "", fmt.Errorf("%q has more than %d decimals", s, d)
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return "", err
 	}
-	if !strings.Contains(s, ".") {
-		s += "."
+	out := strconv.FormatFloat(v, 'f', d, 64)
+	if w, err := strconv.ParseFloat(out, 64); err != nil || w != v {
+		return "", fmt.Errorf("%q cannot be written with %d decimals without changing its value", s, d)
 	}
-	return s + strings.Repeat("0", d-len(frac)), nil
+	return out, nil
 }
 
 // writeAtomic writes data to path through a temporary file in the same
