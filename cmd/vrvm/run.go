@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -43,6 +44,14 @@ Exit status: that of os.Exit if the program calls it; 0 when main returns;
 2 when it panics, also inside a compiled package it calls: the interpreted
 call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
 panic value and the goroutine stack, as for a compiled program.
+
+The interpreter, yaegi v0.16.1, differs from the compiler in a few ways:
+a loop variable is shared by all iterations (the semantics before Go
+1.22), range over an integer is not supported, and a script value passed
+directly as a variadic interface argument of a compiled function is not
+converted (assign it to a variable of the interface type first). Types
+defined in the script do satisfy the interfaces of the compiled packages
+(vrvm.Kernel, plotter.XYer, plot.Plotter…).
 `
 
 // runCommand is the "run" command.
@@ -89,10 +98,37 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
 		return 1
 	}
-	if _, err := i.EvalPath(path); err != nil {
+	if err := evalPath(i, path); err != nil {
 		return reportEvalError(stderr, err, "")
 	}
 	return 0
+}
+
+// evalPath runs the program in the file path. A panic of the interpreter
+// itself, outside the execution of the program (yaegi panics on some
+// constructs it does not support while it compiles them), is returned as
+// an *interpreterError.
+func evalPath(i *interp.Interpreter, path string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &interpreterError{path: path, value: r, stack: debug.Stack()}
+		}
+	}()
+	_, err = i.EvalPath(path)
+	return err
+}
+
+// An interpreterError is a panic of the interpreter while it compiled a
+// program: a construct yaegi does not support rather than an error of the
+// program.
+type interpreterError struct {
+	path  string
+	value any
+	stack []byte
+}
+
+func (e *interpreterError) Error() string {
+	return fmt.Sprintf("%s: the interpreter (yaegi) failed on a construct it does not support: %s", e.path, panicValue(e.value))
 }
 
 // newInterpreter returns a yaegi interpreter that knows the standard
@@ -116,7 +152,8 @@ func newInterpreter(opt interp.Options) (*interp.Interpreter, error) {
 
 // reportEvalError writes err, an error returned by an evaluation, to w in
 // the form the Go tool chain uses, and returns the exit status for it: 2 for
-// a panic, 1 for anything else (a compilation error). Positions in the
+// a panic of the program, 1 for anything else (a compilation error, or a
+// failure of the interpreter). Positions in the
 // source file named trim (the REPL's input) are printed without the file
 // name.
 func reportEvalError(w io.Writer, err error, trim string) int {
@@ -132,6 +169,11 @@ func reportEvalError(w io.Writer, err error, trim string) int {
 		// interpreter's standard error as the panic unwound them.
 		fmt.Fprintf(w, "panic: %s\n\n%s", panicValue(p.Value), p.Stack)
 		return 2
+	}
+	var ie *interpreterError
+	if errors.As(err, &ie) {
+		fmt.Fprintf(w, "%s\n\n%s", ie.Error(), ie.stack)
+		return 1
 	}
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
