@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -118,14 +120,15 @@ func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
 // optionally double-quoted; \n or \r\n line ends; blank lines are skipped and
 // a leading UTF-8 byte-order mark is ignored. Spaces around a field are
 // trimmed, but a closing quote must end its field. The first line is the
-// header: one non-empty, distinct name per column. Every further line must
+// header: one non-empty, distinct name per column, in UTF-8 without control
+// characters. Every further line must
 // have as many fields as the header. A cell must be a finite decimal number
 // ("1", "-0.5", "2.5e-3", ".5"), or, in a column named in opt.Labels, one of
 // its labels.
 //
 // Errors are *ParseError values naming the file, the line and the column,
-// wrapping ErrEmpty (no header), ErrNoRows (header only), ErrHeader (empty
-// or duplicate name, a first line of numbers, or a header other than
+// wrapping ErrEmpty (no header), ErrNoRows (header only), ErrHeader (empty,
+// duplicate or unprintable name, a first line of numbers, or a header other than
 // opt.Columns), ErrColumn (opt.Labels names a missing column), ErrFieldCount (ragged line), ErrNotNumber, ErrMissing
 // (empty cell or R's NA), ErrNaN, ErrInf (including numbers beyond the
 // float64 range) or ErrLabel. Hexadecimal numbers and digit separators are
@@ -166,6 +169,9 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 		c := strings.TrimSpace(f)
 		if c == "" {
 			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
+		}
+		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
+			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: column name %q is not valid UTF-8 or holds a control character", ErrHeader, c))
 		}
 		if j, dup := seen[c]; dup {
 			return nil, perr(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))

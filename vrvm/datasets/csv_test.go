@@ -95,6 +95,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{name: "bad exponent", in: "a,b\n1,1e\n", want: ErrNotNumber, line: 2, field: 2, column: "b"},
 		{name: "empty column name", in: "a,,c\n1,2,3\n", want: ErrHeader, line: 1, field: 2, msg: []string{"empty column name"}},
 		{name: "duplicate column name", in: "a,b,a\n1,2,3\n", want: ErrHeader, line: 1, field: 3, column: "a", msg: []string{"repeats field 1"}},
+		{name: "control character in name", in: "a,\"b\r\nc\"\n1,2\n", want: ErrHeader, line: 1, field: 2, msg: []string{`"b\nc"`, "control character"}},
+		{name: "invalid UTF-8 name", in: "a,b\xff\n1,2\n", want: ErrHeader, line: 1, field: 2, msg: []string{"not valid UTF-8"}},
 		{name: "no header", in: "1,2\n3,4\n", want: ErrHeader, line: 1, msg: []string{"must name the columns"}},
 		{name: "unterminated quote", in: "a,b\n1,\"2\n", want: csv.ErrQuote, line: 2},
 		{name: "bare quote", in: "a,b\n1,2\"x\n", want: csv.ErrBareQuote, line: 2},

@@ -11,7 +11,7 @@
 //
 // # Generators
 //
-// Sinc draws the paper's regression problem (Section 5.1, Figure 3)
+// Sinc draws the paper's regression problem (Section 6.1, Figure 3)
 //
 //	x ~ U(−10, 10),   t = sin(x)/x + ε,   ε ~ N(0, σ²),
 //
@@ -63,7 +63,7 @@
 // give errors; indexing a Dataset out of range (Subset, Exclude) panics, as
 // slicing does. Every problem in a file is a *ParseError naming the file,
 // the line (as an editor counts it, the header being line 1) and the
-// column, and wrapping one of ErrEmpty, ErrNoRows, ErrHeader,
+// column (or, for a file-wide problem, only the file), and wrapping one of ErrEmpty, ErrNoRows, ErrHeader,
 // ErrFieldCount, ErrNotNumber, ErrMissing, ErrNaN, ErrInf, ErrLabel or
 // ErrRowCount. NaN and infinite cells are rejected. A missing file is an
 // error wrapping fs.ErrNotExist that says how to get it.

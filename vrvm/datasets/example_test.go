@@ -1,0 +1,68 @@
+package datasets_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
+)
+
+// Sinc data are the same for the same seed.
+func ExampleSinc() {
+	d, err := datasets.Sinc(100, 0.1, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d examples of %d input %q, target %q\n", d.Len(), d.Dim(), d.Columns[0], d.Target)
+	for i := range 3 {
+		x := d.X.At(i, 0)
+		fmt.Printf("x = %7.4f   t = %7.4f   sinc(x) = %7.4f\n", x, d.T[i], datasets.SincTrue(x))
+	}
+	// Output:
+	// 100 examples of 1 input "x", target "t"
+	// x = -3.1943   t =  0.2109   sinc(x) = -0.0165
+	// x =  8.1992   t = -0.0324   sinc(x) =  0.1148
+	// x =  6.5757   t = -0.0324   sinc(x) =  0.0439
+}
+
+func ExampleRipley() {
+	d, err := datasets.Ripley(250, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ones := 0
+	for _, t := range d.T {
+		ones += int(t)
+	}
+	fmt.Printf("%d examples, %d of class 1, inputs %v\n", d.Len(), ones, d.Columns)
+	// Output:
+	// 250 examples, 125 of class 1, inputs [xs ys]
+}
+
+// A CSV file with a text label column, and the error for a bad cell.
+func ExampleReadCSVOptions() {
+	const data = `x1,x2,class
+0.5,1.5,yes
+-1,2e-1,no
+`
+	opt := datasets.CSVOptions{Labels: map[string]map[string]float64{"class": {"no": 0, "yes": 1}}}
+	tab, err := datasets.ReadCSVOptions(strings.NewReader(data), "points.csv", opt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := tab.Dataset("class")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(d.Columns, d.X.RawRowView(1), d.T)
+
+	_, err = datasets.ReadCSVOptions(strings.NewReader(data+"3,x,no\n"), "points.csv", opt)
+	fmt.Println(err)
+	_, err = tab.Dataset("label")
+	fmt.Println(err)
+	// Output:
+	// [x1 x2] [-1 0.2] [1 0]
+	// points.csv:4: column "x2" (field 2): not a number: "x"
+	// points.csv: no such column "label"; columns are x1, x2, class
+}
