@@ -94,7 +94,8 @@ func Fetch(ctx context.Context, name string, opt FetchOptions) error {
 // is named) are in the data directory: it fetches, as Fetch does, the
 // missing files that can be downloaded and writes a line naming each set
 // fetched to opt.Progress. It returns the names of the files it fetched.
-// Files already present are not checked or replaced.
+// Files already present are not checked or replaced. A failed download
+// stops Ensure: it returns what it fetched before and the error.
 //
 // Missing files that cannot be downloaded (the sinc sets, subsets and
 // splits) make Ensure return an error wrapping ErrNotDownloadable and
