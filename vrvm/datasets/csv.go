@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,7 +80,7 @@ type CSVOptions struct {
 	// A cell of such a column must be one of the keys (after trimming
 	// spaces); any other text, numbers included, is an ErrLabel error. The
 	// mapped numbers must be finite. A nil or empty Labels means no label
-	// columns.
+	// columns; a column whose map is empty is read as numbers.
 	Labels map[string]map[string]float64
 
 	// Columns, if not nil, is the header the file must have: exactly
@@ -127,12 +129,12 @@ func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
 // its labels.
 //
 // Errors are *ParseError values naming the file, the line and the column,
-// wrapping ErrEmpty (no header), ErrNoRows (header only), ErrHeader (empty,
-// duplicate or unprintable name, a first line of numbers, or a header other than
-// opt.Columns), ErrColumn (opt.Labels names a missing column), ErrFieldCount (ragged line), ErrNotNumber, ErrMissing
-// (empty cell or R's NA), ErrNaN, ErrInf (including numbers beyond the
-// float64 range) or ErrLabel. Hexadecimal numbers and digit separators are
-// not accepted.
+// wrapping ErrEmpty (no header), ErrNoRows (header only), ErrHeader (an
+// empty, repeated or unprintable name, a first line of numbers, or a header
+// other than opt.Columns), ErrColumn (opt.Labels names a missing column),
+// ErrFieldCount (ragged line), ErrNotNumber, ErrMissing (empty cell or R's
+// NA), ErrNaN, ErrInf (including numbers beyond the float64 range) or
+// ErrLabel. Hexadecimal numbers and digit separators are not accepted.
 func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 	br := bufio.NewReader(r)
 	if bom, err := br.Peek(3); err == nil && string(bom) == "\uFEFF" {
@@ -193,13 +195,21 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 	}
 
 	labels := make([]map[string]float64, len(t.columns))
+	labelCols := make([]string, 0, len(opt.Labels))
 	for col, m := range opt.Labels {
+		if len(m) > 0 {
+			labelCols = append(labelCols, col)
+		}
+	}
+	sort.Strings(labelCols) // the first error in a fixed order
+	for _, col := range labelCols {
+		m := opt.Labels[col]
 		i, ok := seen[col]
 		if !ok {
 			return nil, perr(headerLine, 0, "", fmt.Errorf("%w %q for labels; columns are %s", ErrColumn, col, strings.Join(t.columns, ", ")))
 		}
-		for k, v := range m {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if v := m[k]; math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, perr(0, 0, col, fmt.Errorf("label %q stands for %v; labels must stand for finite numbers", k, v))
 			}
 		}
@@ -304,11 +314,10 @@ func parseLabel(s string, m map[string]float64) (float64, error) {
 	if v, ok := m[s]; ok {
 		return v, nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, strconv.Quote(k))
+	keys := slices.Sorted(maps.Keys(m))
+	for i, k := range keys {
+		keys[i] = strconv.Quote(k)
 	}
-	sort.Strings(keys)
 	return 0, fmt.Errorf("%w %q, want one of %s", ErrLabel, s, strings.Join(keys, ", "))
 }
 
