@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# notebook-test: run the notebooks in the vrvm Jupyter kernel, headlessly.
+#
+# Usage: scripts/notebook-test.sh [kernel binary]   (default: build/vrvm-kernel;
+#        "make notebook-test" builds it first)
+#
+# Steps:
+#   1. Jupyter: if /usr/bin/jupyter with nbconvert and nbclient is missing,
+#      install the Debian packages below with apt-get when running as root
+#      (as CI does), otherwise stop with a message naming them.
+#   2. Register the kernel with "vrvm kernel install --prefix" in a
+#      temporary directory put on JUPYTER_PATH; every other Jupyter
+#      directory is temporary too, so the user's configuration and kernels
+#      play no part.
+#   3. scripts/kernel_protocol_test.py: panics become error replies,
+#      Kernel -> Interrupt stops a fit within a second and keeps the
+#      variables.
+#   4. Execute kernel/testdata/smoke.ipynb and every notebooks/*.ipynb with
+#      "jupyter nbconvert --to notebook --execute" (which fails on the first
+#      cell error) and check the results with scripts/check_notebook.py
+#      (figures as image/png, execution order, no panics). The executed
+#      copies are left in build/notebook-test/.
+# It prints the time each step takes.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+go=${GO:-go}
+kernel=$(realpath "${1:-build/vrvm-kernel}")
+name=vrvm-test
+python=/usr/bin/python3
+jupyter=/usr/bin/jupyter
+packages="jupyter-notebook python3-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-nbconvert"
+timeout=${NOTEBOOK_TIMEOUT:-1200} # seconds per cell
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+have_jupyter() {
+	[ -x "$jupyter" ] && [ -x "$python" ] &&
+		"$python" -c 'import nbformat, nbclient, nbconvert, jupyter_client' 2>/dev/null &&
+		"$jupyter" nbconvert --version >/dev/null 2>&1
+}
+
+if ! have_jupyter; then
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+		echo "notebook-test: installing Jupyter from Debian packages: $packages"
+		t=$(now)
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		# shellcheck disable=SC2086
+		apt-get install -y -qq $packages >/dev/null
+		echo "notebook-test: Jupyter installed in $(since "$t")"
+	else
+		echo "notebook-test: Jupyter is missing ($jupyter with nbconvert and nbclient)." >&2
+		echo "notebook-test: install the Debian packages, as root:" >&2
+		echo "  apt-get install $packages" >&2
+		exit 1
+	fi
+	have_jupyter || { echo "notebook-test: Jupyter still unusable after installing $packages" >&2; exit 1; }
+fi
+
+if [ ! -x "$kernel" ]; then
+	echo "notebook-test: no kernel binary at $kernel: run 'make kernel'" >&2
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export JUPYTER_PATH="$tmp/share/jupyter"
+export JUPYTER_DATA_DIR="$tmp/data"
+export JUPYTER_CONFIG_DIR="$tmp/config"
+export JUPYTER_RUNTIME_DIR="$tmp/runtime"
+export IPYTHONDIR="$tmp/ipython"
+export JUPYTER_PLATFORM_DIRS=0
+
+"$go" build -o "$tmp/vrvm" ./cmd/vrvm
+"$tmp/vrvm" kernel install --prefix "$tmp" --name "$name" --kernel "$kernel"
+
+t=$(now)
+"$python" scripts/kernel_protocol_test.py "$name"
+echo "notebook-test: protocol tests: $(since "$t")"
+
+out=build/notebook-test
+rm -rf "$out"
+mkdir -p "$out"
+notebooks=(kernel/testdata/smoke.ipynb)
+for nb in notebooks/*.ipynb; do
+	[ -e "$nb" ] && notebooks+=("$nb")
+done
+status=0
+executed=()
+for nb in "${notebooks[@]}"; do
+	t=$(now)
+	base=$(basename "$nb" .ipynb)
+	if "$jupyter" nbconvert --to notebook --execute \
+		--ExecutePreprocessor.kernel_name="$name" \
+		--ExecutePreprocessor.timeout="$timeout" \
+		--output-dir "$out" --output "$base" "$nb" >"$tmp/nbconvert.log" 2>&1; then
+		echo "notebook-test: executed $nb in $(since "$t")"
+		executed+=("$out/$base.ipynb")
+	else
+		echo "notebook-test: FAIL executing $nb ($(since "$t")):" >&2
+		# The traceback of the failing cell, without the kernel's own log.
+		grep -v 'vrvm kernel: interrupt\|Shutting down in response' "$tmp/nbconvert.log" | tail -n 40 >&2
+		status=1
+	fi
+done
+if [ "${#executed[@]}" -gt 0 ]; then
+	"$python" scripts/check_notebook.py "${executed[@]}" || status=1
+fi
+if [ "$status" -ne 0 ]; then
+	echo "notebook-test: FAILED" >&2
+	exit 1
+fi
+echo "notebook-test: all ${#notebooks[@]} notebooks passed"
