@@ -11,7 +11,7 @@ export VRVM_DATA
 BENCHTIME ?= 1x
 BENCH     ?= .
 
-.PHONY: all build test lint unit bench check-generated
+.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test
 
 all: build
 
@@ -19,7 +19,7 @@ build:
 	$(GO) build ./...
 
 ## test: lint, unit tests and the generated-code checks.
-test: lint unit check-generated
+test: lint unit check-generated check-proxies
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -36,3 +36,19 @@ bench:
 ## check-generated: the yaegi symbol files in symbols/ match a fresh "go generate".
 check-generated:
 	GO=$(GO) scripts/check-generated.sh
+
+## kernel: the Jupyter kernel, gophernotes with vrvm compiled in (build/vrvm-kernel).
+kernel:
+	GO=$(GO) $(GO) run ./kernel/mkkernel -o build/vrvm-kernel
+
+## proxies: regenerate kernel/proxies from symbols/ (after "go generate ./symbols").
+proxies:
+	$(GO) generate ./kernel/proxies
+
+## check-proxies: the gomacro proxies in kernel/proxies match a fresh generation.
+check-proxies:
+	GO=$(GO) scripts/check-proxies.sh
+
+## notebook-test: the kernel protocol tests and every notebook, executed in Jupyter.
+notebook-test: kernel
+	GO=$(GO) scripts/notebook-test.sh build/vrvm-kernel
