@@ -45,13 +45,19 @@ Exit status: that of os.Exit if the program calls it; 0 when main returns;
 call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
 panic value and the goroutine stack, as for a compiled program.
 
-The interpreter, yaegi v0.16.1, differs from the compiler in a few ways:
-a loop variable is shared by all iterations (the semantics before Go
-1.22), range over an integer is not supported, and a script value passed
-directly as a variadic interface argument of a compiled function is not
-converted (assign it to a variable of the interface type first). Types
-defined in the script do satisfy the interfaces of the compiled packages
-(vrvm.Kernel, plotter.XYer, plot.Plotter…).
+Types defined in the script satisfy the interfaces of the compiled
+packages (vrvm.Kernel, plotter.XYer, plot.Plotter…), with two exceptions
+of yaegi v0.16.1: a script value in a composite literal of a compiled
+struct is not converted to an interface field, and neither is one passed
+directly as a variadic interface argument of a compiled function. Assign
+the field, or go through a variable of the interface type:
+
+	r := &vrvm.Regressor{Kernel: myKernel{}} // panics: reflect.Set
+	r := &vrvm.Regressor{}; r.Kernel = myKernel{} // works
+	var k vrvm.Kernel = myKernel{}; r := &vrvm.Regressor{Kernel: k} // works
+
+yaegi also keeps one loop variable for all iterations (the semantics before
+Go 1.22) and does not support range over an integer.
 `
 
 // runCommand is the "run" command.

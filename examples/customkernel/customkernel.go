@@ -51,7 +51,11 @@ func main() {
 	}
 	test := mat.NewDense(5, 1, []float64{-7.5, -2.5, 0, 2.5, 7.5})
 
-	var kernels = []vrvm.Kernel{Cauchy{Width: *width}, vrvm.Gaussian{Width: *width}}
+	// The kernels are values of the interface type vrvm.Kernel before they
+	// go into the Regressor: yaegi v0.16.1 does not convert a script value
+	// written directly into a composite literal of a compiled struct, as
+	// in vrvm.Regressor{Kernel: Cauchy{…}} (see "vrvm run -h").
+	kernels := []vrvm.Kernel{Cauchy{Width: *width}, vrvm.Gaussian{Width: *width}}
 	names := []string{"Cauchy (script)", "Gaussian (library)"}
 	bounds := make([]float64, len(kernels))
 	for i, k := range kernels {

@@ -37,6 +37,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the generated training set (the test set uses seed+1)")
 	files := flag.Bool("files", false, "use Ripley's training and test files instead of generated data")
 	grid := flag.Int("grid", 60, "grid points per axis for the decision boundary")
+	maxIter := flag.Int("maxiter", 0, "iteration limit of the fit (0: the library's default)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: ripley [flags] boundary.png")
 		flag.PrintDefaults()
@@ -61,7 +62,7 @@ func main() {
 		log.Fatal(err)
 	}
 
-	c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: *width}}
+	c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: *width}, MaxIter: *maxIter}
 	if err := c.Fit(train.X, train.T); err != nil {
 		log.Fatal(err)
 	}
