@@ -81,32 +81,17 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 	var lines lineReader
 	interactive := isTerminal(os.Stdin)
 	if interactive {
-		lines = newTermLines(history, stderr)
+		lines = newTermLines(history)
 	} else {
 		lines = newPipeLines(os.Stdin)
 	}
 
-	i, err := newInterpreter(interp.Options{
-		Args:   []string{"repl"},
-		Stdin:  os.Stdin,
-		Stdout: stdout,
-		Stderr: stderr,
-	})
+	i, err := newREPLInterpreter(lines, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vrvm repl: %v\n", err)
-		return 1
-	}
-	// os.Exit from the prompt restores the terminal and saves the history
-	// before it ends the process.
-	err = i.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(func(code int) {
 		_ = lines.Close()
-		os.Exit(code)
-	})}})
-	if err != nil {
 		fmt.Fprintf(stderr, "vrvm repl: %v\n", err)
 		return 1
 	}
-	i.ImportUsed()
 
 	// A Ctrl-C while an evaluation runs cancels it. While a line is read
 	// the terminal is in raw mode and Ctrl-C arrives as a key instead.
@@ -125,6 +110,31 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// newREPLInterpreter returns the interpreter of "vrvm run" with the
+// packages imported under their names, as yaegi's REPL does. os.Exit
+// closes lines (restoring the terminal, saving the history) before it ends
+// the process.
+func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*interp.Interpreter, error) {
+	i, err := newInterpreter(interp.Options{
+		Args:   []string{"repl"},
+		Stdin:  os.Stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = i.Use(interp.Exports{"os/os": {"Exit": reflect.ValueOf(func(code int) {
+		_ = lines.Close()
+		os.Exit(code)
+	})}})
+	if err != nil {
+		return nil, err
+	}
+	i.ImportUsed()
+	return i, nil
 }
 
 // repl runs the read-eval-print loop until the end of input or :quit. It
@@ -265,12 +275,11 @@ func (p *pipeLines) Close() error      { return nil }
 type termLines struct {
 	state   *liner.State
 	history string // file name; "" for no history file
-	stderr  io.Writer
 	closed  bool
 }
 
-func newTermLines(history string, stderr io.Writer) *termLines {
-	t := &termLines{state: liner.NewLiner(), history: history, stderr: stderr}
+func newTermLines(history string) *termLines {
+	t := &termLines{state: liner.NewLiner(), history: history}
 	t.state.SetCtrlCAborts(true)
 	t.state.SetMultiLineMode(true)
 	if history != "" {

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestREPL feeds input to the read-eval-print loop and checks what it
+// prints: values as ": value", errors without the pseudo file name, and
+// input continued over lines until it is complete.
+func TestREPL(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		input  string
+		stdout string   // exact
+		stderr []string // regular expressions, each must match
+		failed bool
+	}{{
+		name:   "expression",
+		input:  "1 + 2\n",
+		stdout: ": 3\n",
+	}, {
+		name:   "statements",
+		input:  "x := 20\nx += 22\nfmt.Println(\"x is\", x)\n",
+		stdout: ": 20\n: 42\nx is 42\n: 8\n",
+	}, {
+		name: "multiline",
+		input: `func twice(x float64) float64 {
+	return 2 * x
+}
+twice(
+	21,
+)
+s := ` + "`a\nb`" + `
+len(s)
+`,
+		stdout: "^: 0x[0-9a-f]+\n: 42\n: a\nb\n: 3\n$",
+	}, {
+		name: "packages",
+		// Imported without an import statement, compiled packages and
+		// the standard library alike.
+		input: `m := mat.NewDense(2, 2, []float64{4, 1, 1, 3})
+mat.Det(m)
+vrvm.Gaussian{Width: 2}.Eval([]float64{0}, []float64{2})
+math.Exp(-1)
+d, err := datasets.Sinc(3, 0.1, 1)
+len(d.T)
+`,
+		stdout: "^: &\\{.*\\}\n: 11.000000000000002\n: 0.36787944117144233\n: 0.36787944117144233\n: .*\n: 3\n$",
+	}, {
+		name:   "import",
+		input:  "import \"math/rand/v2\"\nrand.New(rand.NewPCG(1, 2)).IntN(1000) < 1000\n",
+		stdout: "^: .*\n: true\n$",
+	}, {
+		name:   "error",
+		input:  "y := undefinedName + 1\n\"continues\"\n",
+		stdout: ": continues\n",
+		stderr: []string{`(?m)^1:\d+: `},
+		failed: true,
+	}, {
+		name:   "syntax",
+		input:  "x := (1 + ]\n\"continues\"\n",
+		stdout: ": continues\n",
+		stderr: []string{`(?m)^\d+:\d+: expected operand`},
+		failed: true,
+	}, {
+		name:   "panic",
+		input:  "mat.NewDense(2, 2, []float64{1})\n\"continues\"\n",
+		stdout: ": continues\n",
+		stderr: []string{`(?m)^panic: mat: dimension mismatch$`, `gonum\.org/v1/gonum/mat\.NewDense`},
+		failed: true,
+	}, {
+		name:   "unfinished",
+		input:  "func f() {\n",
+		stderr: []string{`expected '}', found 'EOF'`},
+		failed: true,
+	}, {
+		name:   "help",
+		input:  ":help\n",
+		stdout: "^Enter Go code: .*:quit",
+	}, {
+		name:   "quit",
+		input:  "1\n:quit\n2\n",
+		stdout: ": 1\n",
+	}, {
+		name:   "unknown",
+		input:  ":load x.go\n",
+		stderr: []string{`unknown command :load`},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			lines := newPipeLines(strings.NewReader(tc.input))
+			i, err := newREPLInterpreter(lines, &stdout, &stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := repl(i, lines, &stdout, &stderr, nil)
+			if failed != tc.failed {
+				t.Errorf("failed = %t, want %t; stderr:\n%s", failed, tc.failed, stderr.String())
+			}
+			if strings.HasPrefix(tc.stdout, "^") {
+				if !regexp.MustCompile("(?s)" + tc.stdout).MatchString(stdout.String()) {
+					t.Errorf("stdout does not match %q:\n%s", tc.stdout, stdout.String())
+				}
+			} else if stdout.String() != tc.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), tc.stdout)
+			}
+			for _, re := range tc.stderr {
+				if !regexp.MustCompile(re).MatchString(stderr.String()) {
+					t.Errorf("stderr does not match %s:\n%s", re, stderr.String())
+				}
+			}
+			if len(tc.stderr) == 0 && stderr.Len() != 0 {
+				t.Errorf("unexpected stderr:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestREPLInterrupt checks that an interrupt cancels a running evaluation.
+func TestREPLInterrupt(t *testing.T) {
+	var out bytes.Buffer
+	lines := newPipeLines(strings.NewReader(""))
+	i, err := newREPLInterpreter(lines, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	interrupt := make(chan os.Signal, 1)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		interrupt <- os.Interrupt
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := evalInterruptible(i, "n := 0\nfor {\n\tn++\n}\n", interrupt)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("interrupted evaluation returned %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the interrupt did not stop the evaluation")
+	}
+	// The interpreter is usable afterwards.
+	if v, err := evalInterruptible(i, "6 * 7", interrupt); err != nil || v.Interface() != 42 {
+		t.Errorf("after the interrupt: %v, %v; want 42", v, err)
+	}
+}
+
+// TestREPLCommand pipes programs into "vrvm repl": no prompt is printed, the
+// exit status tells whether an evaluation failed, and os.Exit works.
+func TestREPLCommand(t *testing.T) {
+	bin := buildVrvm(t)
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+
+	stdout, stderr, status := execute(t, dir, "r := &vrvm.Regressor{}\nr.Kernel = vrvm.Gaussian{Width: 3}\nd, _ := datasets.Sinc(30, 0.1, 1)\nr.Fit(d.X, d.T)\nr.Status()\n", bin, "repl")
+	if status != 0 {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", status, stderr)
+	}
+	if !strings.HasSuffix(stdout, ": <nil>\n: converged\n") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+
+	if _, stderr, status := execute(t, dir, "undefinedName\n1\n", bin, "repl"); status != 1 || !strings.Contains(stderr, "undefined") {
+		t.Errorf("an evaluation failed: exit status %d, want 1; stderr:\n%s", status, stderr)
+	}
+
+	if stdout, _, status := execute(t, dir, "fmt.Println(\"bye\")\nos.Exit(4)\nfmt.Println(\"not reached\")\n", bin, "repl"); status != 4 || stdout != "bye\n: 4\n" {
+		t.Errorf("os.Exit(4): exit status %d, stdout %q", status, stdout)
+	}
+
+	if _, err := os.Stat(filepath.Join(dir, "cache", "vrvm", "repl_history")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("piped input wrote a history file (stat: %v)", err)
+	}
+}
+
+// TestREPLTerminal runs "vrvm repl" on a pseudo-terminal (with script(1)
+// from util-linux): the prompts, the line editor and the history file.
+func TestREPLTerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	bin := buildVrvm(t)
+	dir := t.TempDir()
+	cmd := exec.Command(script, "-qec", bin+" repl", "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
+	cmd.Stdin = strings.NewReader("40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{"> : 42\n", "> ... : 0x", "> : 7\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, text)
+		}
+	}
+	history, err := os.ReadFile(filepath.Join(dir, "cache", "vrvm", "repl_history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"; string(history) != want {
+		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
+	}
+}
