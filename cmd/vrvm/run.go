@@ -159,9 +159,9 @@ func newInterpreter(opt interp.Options) (*interp.Interpreter, error) {
 // reportEvalError writes err, an error returned by an evaluation, to w in
 // the form the Go tool chain uses, and returns the exit status for it: 2 for
 // a panic of the program, 1 for anything else (a compilation error, or a
-// failure of the interpreter). Positions in the
-// source file named trim (the REPL's input) are printed without the file
-// name.
+// failure of the interpreter). If trim is not empty, err comes from the
+// REPL, whose input is the pseudo file trim: positions are printed without
+// the file name, and of a list of syntax errors only the first.
 func reportEvalError(w io.Writer, err error, trim string) int {
 	strip := func(s string) string {
 		if trim == "" {
@@ -182,7 +182,12 @@ func reportEvalError(w io.Writer, err error, trim string) int {
 		return 1
 	}
 	var list scanner.ErrorList
-	if errors.As(err, &list) {
+	if errors.As(err, &list) && len(list) > 0 {
+		if trim != "" {
+			// At the prompt, the first error only, as yaegi's REPL:
+			// the rest usually follows from it.
+			list = list[:1]
+		}
 		for _, e := range list {
 			fmt.Fprintln(w, strip(e.Error()))
 		}
