@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"gonum.org/v1/gonum/floats/scalar"
@@ -494,4 +497,70 @@ func Range() (xmin, xmax, ymin, ymax float64) { return plotter.XYRange(parabola{
 	if xmin != -2 || xmax != 2 || ymin != 0.5 || ymax != 4.5 {
 		t.Errorf("XYRange = %v %v %v %v, want -2 2 0.5 4.5", xmin, xmax, ymin, ymax)
 	}
+}
+
+//go:embed benchfit_test.go
+var benchFitSource string
+
+// BenchmarkInterpretedFit times benchFit, a script's data preparation, fit
+// and prediction, compiled and interpreted in turn in the same iteration,
+// and reports the mean time of each and their ratio, interpreted/compiled.
+// Most of the time is spent in the compiled fit either way.
+func BenchmarkInterpretedFit(b *testing.B) {
+	i := evalScript(b, benchFitSource)
+	interpreted := symbol(b, i, "benchFit").Interface().(func(int) float64)
+	for _, n := range []int{500} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			var compiledTime, interpretedTime time.Duration
+			for k := 0; b.Loop(); k++ {
+				var c, v float64
+				start := time.Now()
+				if k%2 == 0 {
+					c = benchFit(n)
+					compiledTime += time.Since(start)
+					start = time.Now()
+					v = interpreted(n)
+					interpretedTime += time.Since(start)
+				} else {
+					v = interpreted(n)
+					interpretedTime += time.Since(start)
+					start = time.Now()
+					c = benchFit(n)
+					compiledTime += time.Since(start)
+				}
+				if c != v {
+					b.Fatalf("compiled %v, interpreted %v", c, v)
+				}
+			}
+			reportRatio(b, compiledTime, interpretedTime)
+		})
+	}
+}
+
+// BenchmarkScriptKernel compares a fit with the library's Gaussian kernel
+// to one with the same kernel written in a script, whose every evaluation
+// is a call from compiled into interpreted code.
+func BenchmarkScriptKernel(b *testing.B) {
+	i := evalScript(b, benchFitSource)
+	interpreted := symbol(b, i, "benchKernelFit").Interface().(func(int, bool) float64)
+	for _, n := range []int{100, 500} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			var compiledTime, interpretedTime time.Duration
+			for b.Loop() {
+				start := time.Now()
+				benchKernelFit(n, false)
+				compiledTime += time.Since(start)
+				start = time.Now()
+				interpreted(n, true)
+				interpretedTime += time.Since(start)
+			}
+			reportRatio(b, compiledTime, interpretedTime)
+		})
+	}
+}
+
+func reportRatio(b *testing.B, compiled, interpreted time.Duration) {
+	b.ReportMetric(float64(compiled.Nanoseconds())/float64(b.N), "compiled-ns/op")
+	b.ReportMetric(float64(interpreted.Nanoseconds())/float64(b.N), "interpreted-ns/op")
+	b.ReportMetric(float64(interpreted)/float64(compiled), "interpreted/compiled")
 }
