@@ -21,6 +21,10 @@
 #      (figures as image/png, execution order, no panics). The executed
 #      copies are left in build/notebook-test/.
 # It prints the time each step takes.
+#
+# Environment: GO (the go command), NOTEBOOK_TIMEOUT (seconds per cell,
+# default 1200), NOTEBOOK_JUPYTER and NOTEBOOK_PYTHON (default /usr/bin/jupyter
+# and /usr/bin/python3, Debian's; for testing this script).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,8 +32,8 @@ cd "$root"
 go=${GO:-go}
 kernel=$(realpath "${1:-build/vrvm-kernel}")
 name=vrvm-test
-python=/usr/bin/python3
-jupyter=/usr/bin/jupyter
+python=${NOTEBOOK_PYTHON:-/usr/bin/python3} # Debian's, never a pyenv or virtualenv one
+jupyter=${NOTEBOOK_JUPYTER:-/usr/bin/jupyter}
 packages="jupyter-notebook python3-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-nbconvert"
 timeout=${NOTEBOOK_TIMEOUT:-1200} # seconds per cell
 

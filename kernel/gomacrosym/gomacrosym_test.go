@@ -333,3 +333,13 @@ cell.Interrupted()`)
 		t.Fatalf("cell.Interrupted() after cell.Interrupt() = %v", vals)
 	}
 }
+
+// BenchmarkRegister measures the conversion the kernel performs at start.
+func BenchmarkRegister(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		dst := imports.PackageMap{}
+		if errs := Register(dst, symbols.Symbols, proxies.Proxies); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}
