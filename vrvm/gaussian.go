@@ -54,6 +54,7 @@ func (q *gaussQ) factor(a *mat.SymDense, iter int) error {
 		}
 	}
 	q.logDet = -q.chol.LogDet()
+	q.uinv.Reset()
 	q.chol.UTo(&q.uinv)
 	if ok := lapack64.Trtri(q.uinv.RawTriangular()); !ok {
 		return &NotPositiveDefiniteError{Iteration: iter, Jitter: q.jitter}

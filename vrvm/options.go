@@ -43,8 +43,8 @@ func (p Prior) resolve() (Prior, error) {
 // reproduce the paper's relevance-vector counts with unchanged errors and a
 // fit several times faster than without pruning.
 const (
-	DefaultRegressionPrune     = 1e3
-	DefaultClassificationPrune = 1e2
+	DefaultRegressionPrune     = 1e2
+	DefaultClassificationPrune = 10
 )
 
 // Default convergence settings. A fit stops when, over one iteration, the
