@@ -18,8 +18,8 @@ all: build
 build:
 	$(GO) build ./...
 
-## test: lint, unit tests and the generated-code checks.
-test: lint unit check-generated check-proxies
+## test: lint, unit tests, the generated-code checks and the notebooks in Jupyter.
+test: lint unit check-generated check-proxies notebook-test
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
