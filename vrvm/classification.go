@@ -60,6 +60,7 @@ func (c *Classifier) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context: when ctx is cancelled the fit stops,
 // keeps the state it reached with status Canceled, and returns ctx.Err().
 func (c *Classifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	c.res = fitResult{}
 	k := c.Kernel
 	if k == nil {
 		k = DefaultKernel
@@ -77,6 +78,7 @@ func (c *Classifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) 
 // FitDesign fits the classifier with a user-supplied N × M design matrix
 // (see Regressor.FitDesign). Predict with the *Design methods.
 func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
+	c.res = fitResult{}
 	if err := checkInputs(phi, t); err != nil {
 		return err
 	}

@@ -63,6 +63,7 @@ func (r *Regressor) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context: when ctx is cancelled the fit stops,
 // keeps the state it reached with status Canceled, and returns ctx.Err().
 func (r *Regressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	r.res = fitResult{}
 	k := r.Kernel
 	if k == nil {
 		k = DefaultKernel
@@ -87,6 +88,7 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 // FitDesignContext is FitDesign with a context, as FitContext.
 func (r *Regressor) FitDesignContext(ctx context.Context, phi mat.Matrix, t []float64) error {
+	r.res = fitResult{}
 	if err := checkInputs(phi, t); err != nil {
 		return err
 	}

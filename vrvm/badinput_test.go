@@ -1,0 +1,359 @@
+package vrvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// nanKernel is a user-defined kernel that returns NaN for some inputs.
+type nanKernel struct{}
+
+func (nanKernel) Eval(x, y []float64) float64 {
+	if x[0] > 0.5 && y[0] > 0.5 {
+		return math.NaN()
+	}
+	return math.Exp(-(x[0] - y[0]) * (x[0] - y[0]))
+}
+
+func smallData() (*mat.Dense, []float64, []float64) {
+	x := mat.NewDense(6, 1, []float64{-1, -0.6, -0.2, 0.2, 0.6, 1})
+	return x, []float64{0.1, 0.4, 0.2, 0.9, 0.7, 1.1}, []float64{0, 0, 1, 0, 1, 1}
+}
+
+// fitter abstracts the four estimators for table tests.
+type fitter interface {
+	Fit(x mat.Matrix, t []float64) error
+}
+
+func estimators(k Kernel) map[string]fitter {
+	return map[string]fitter{
+		"Regressor":     &Regressor{Kernel: k},
+		"Classifier":    &Classifier{Kernel: k},
+		"RVMRegressor":  &RVMRegressor{Kernel: k},
+		"RVMClassifier": &RVMClassifier{Kernel: k},
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	x, treg, tcls := smallData()
+	targets := func(name string) []float64 {
+		if strings.Contains(name, "Classifier") {
+			return tcls
+		}
+		return treg
+	}
+	nanX := mat.DenseCopyOf(x)
+	nanX.Set(3, 0, math.NaN())
+	infX := mat.DenseCopyOf(x)
+	infX.Set(4, 0, math.Inf(-1))
+	cases := []struct {
+		name    string
+		kernel  Kernel
+		x       mat.Matrix
+		t       func(string) []float64
+		wantMsg string
+		check   func(error) bool
+	}{
+		{"NaN in x", nil, nanX, targets, "row 3, column 0", func(e error) bool { var ne *NonFiniteError; return errors.As(e, &ne) && ne.Row == 3 && ne.Col == 0 }},
+		{"Inf in x", nil, infX, targets, "-Inf at row 4", func(e error) bool { var ne *NonFiniteError; return errors.As(e, &ne) && ne.Row == 4 }},
+		{"NaN in t", nil, x, func(string) []float64 { return []float64{0, 1, math.NaN(), 0, 1, 0} }, "t[2] is NaN", func(e error) bool { var ne *NonFiniteError; return errors.As(e, &ne) && ne.Row == 2 && ne.Col == -1 }},
+		{"Inf in t", nil, x, func(string) []float64 { return []float64{0, 1, 0, math.Inf(1), 1, 0} }, "t[3] is +Inf", func(e error) bool { var ne *NonFiniteError; return errors.As(e, &ne) && ne.Row == 3 }},
+		{"row count", nil, x, func(string) []float64 { return []float64{0, 1} }, "got 2, want 6", func(e error) bool { var de *DimensionError; return errors.As(e, &de) }},
+		{"no rows", nil, mat.NewDense(1, 1, nil).Slice(0, 0, 0, 1), func(string) []float64 { return nil }, "no training rows", func(e error) bool { return errors.Is(e, ErrNoData) }},
+		{"nil x", nil, nil, func(string) []float64 { return nil }, "no training rows", func(e error) bool { return errors.Is(e, ErrNoData) }},
+		{"zero columns", nil, mat.NewDense(3, 1, nil).Slice(0, 3, 0, 0), func(string) []float64 { return []float64{0, 1, 0} }, "no columns", func(e error) bool { return errors.Is(e, ErrNoColumns) }},
+		{"negative width", Gaussian{Width: -1}, x, targets, "Gaussian.Width", func(e error) bool { var oe *OptionError; return errors.As(e, &oe) }},
+		{"zero width", Gaussian{}, x, targets, "Gaussian.Width", func(e error) bool { var oe *OptionError; return errors.As(e, &oe) }},
+		{"NaN width", Gaussian{Width: math.NaN()}, x, targets, "Gaussian.Width", func(e error) bool { var oe *OptionError; return errors.As(e, &oe) }},
+		{"degree 0", Polynomial{Degree: 0}, x, targets, "Polynomial.Degree", func(e error) bool { var oe *OptionError; return errors.As(e, &oe) }},
+		{"negative scale", Polynomial{Degree: 2, Scale: -1}, x, targets, "Polynomial.Scale", func(e error) bool { var oe *OptionError; return errors.As(e, &oe) }},
+		{"kernel NaN", nanKernel{}, x, targets, "kernel returned NaN", func(e error) bool { var ke *KernelError; return errors.As(e, &ke) }},
+	}
+	for _, c := range cases {
+		for name, est := range estimators(c.kernel) {
+			err := est.Fit(c.x, c.t(name))
+			if err == nil {
+				t.Errorf("%s/%s: no error", c.name, name)
+				continue
+			}
+			if !c.check(err) || !strings.Contains(err.Error(), c.wantMsg) {
+				t.Errorf("%s/%s: error %q (%T), want one containing %q", c.name, name, err, err, c.wantMsg)
+			}
+		}
+	}
+}
+
+func TestBadTargets(t *testing.T) {
+	x, _, _ := smallData()
+	for _, r := range []fitter{&Regressor{}, &RVMRegressor{}} {
+		if err := r.Fit(x, []float64{2, 2, 2, 2, 2, 2}); !errors.Is(err, ErrConstantTargets) {
+			t.Errorf("%T constant targets: %v", r, err)
+		}
+	}
+	for _, c := range []fitter{&Classifier{}, &RVMClassifier{}} {
+		if err := c.Fit(x, []float64{0, 1, 2, 0, 1, 0}); err == nil || !strings.Contains(err.Error(), "t[2] = 2 is not 0 or 1") {
+			t.Errorf("%T label 2: %v", c, err)
+		}
+		if err := c.Fit(x, []float64{1, 1, 1, 1, 1, 1}); !errors.Is(err, ErrSingleClass) {
+			t.Errorf("%T single class: %v", c, err)
+		}
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	x, treg, tcls := smallData()
+	cases := []struct {
+		f     fitter
+		t     []float64
+		field string
+	}{
+		{&Regressor{Prior: Prior{A: -1}}, treg, "Prior.A"},
+		{&Regressor{Prior: Prior{D: math.Inf(1)}}, treg, "Prior.D"},
+		{&Regressor{Tau0: -2}, treg, "Tau0"},
+		{&Regressor{MaxIter: -1}, treg, "MaxIter"},
+		{&Regressor{Tol: math.NaN()}, treg, "Tol"},
+		{&Regressor{PruneAlpha: -5}, treg, "PruneAlpha"},
+		{&Regressor{Alpha0: -1}, treg, "Alpha0"},
+		{&Classifier{Xi0: -1}, tcls, "Xi0"},
+		{&Classifier{Prior: Prior{B: -1e-6}}, tcls, "Prior.B"},
+		{&RVMRegressor{Beta0: -1}, treg, "Beta0"},
+		{&RVMClassifier{Tol: -1}, tcls, "Tol"},
+	}
+	for _, c := range cases {
+		err := c.f.Fit(x, c.t)
+		var oe *OptionError
+		if !errors.As(err, &oe) || oe.Field != c.field {
+			t.Errorf("%T with bad %s: error %v", c.f, c.field, err)
+		}
+	}
+}
+
+func TestPredictBadInput(t *testing.T) {
+	x, treg, tcls := smallData()
+	r := &Regressor{Kernel: Gaussian{Width: 0.5}}
+	if _, _, err := r.Predict(x); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("unfitted Predict: %v", err)
+	}
+	if err := r.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Predict(mat.NewDense(2, 3, nil)); err == nil || !strings.Contains(err.Error(), "input columns: got 3, want 1") {
+		t.Errorf("wrong column count: %v", err)
+	}
+	bad := mat.NewDense(2, 1, []float64{0, math.NaN()})
+	if _, _, err := r.Predict(bad); err == nil || !strings.Contains(err.Error(), "row 1, column 0") {
+		t.Errorf("NaN input: %v", err)
+	}
+	c := &Classifier{Kernel: Gaussian{Width: 0.5}}
+	if _, err := c.ProbModerated(x); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("unfitted classifier: %v", err)
+	}
+	if err := c.Fit(x, tcls); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ProbPlugin(mat.NewDense(1, 2, nil)); err == nil {
+		t.Error("wrong column count accepted")
+	}
+	// A failed fit leaves the model unfitted.
+	if err := r.Fit(x, []float64{1}); err == nil || r.Status() != NotFitted {
+		t.Errorf("failed refit: err %v, status %v", err, r.Status())
+	}
+}
+
+// An explicitly non-positive-definite precision is reported after the
+// jitter retries, not as NaN.
+func TestNotPositiveDefinite(t *testing.T) {
+	var q gaussQ
+	a := mat.NewSymDense(2, []float64{1, 2, 2, 1})
+	err := q.factor(a, 3)
+	var npd *NotPositiveDefiniteError
+	if !errors.As(err, &npd) || npd.Iteration != 3 || npd.Jitter == 0 {
+		t.Fatalf("got %v", err)
+	}
+	// A nearly singular one is rescued by jitter.
+	b := mat.NewSymDense(2, []float64{1, 1, 1, 1 - 1e-17})
+	if err := q.factor(b, 1); err != nil || q.jitter == 0 {
+		t.Fatalf("jitter retry: err %v, jitter %g", err, q.jitter)
+	}
+}
+
+func TestSaveLoad(t *testing.T) {
+	x, treg, tcls := smallData()
+	xt := mat.NewDense(3, 1, []float64{-0.8, 0.05, 0.9})
+	r := &Regressor{Kernel: Polynomial{Degree: 2}, NoPrune: true}
+	if err := r.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.String()
+	r2, err := LoadRegressor(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, v1, _ := r.Predict(xt)
+	m2, v2, _ := r2.Predict(xt)
+	for i := range m1 {
+		if m1[i] != m2[i] || v1[i] != v2[i] {
+			t.Errorf("loaded model predicts %g±%g, saved one %g±%g", m2[i], v2[i], m1[i], v1[i])
+		}
+	}
+	if r2.LowerBound() != r.LowerBound() || r2.Tau() != r.Tau() {
+		t.Error("loaded bound or tau differ")
+	}
+	if got, want := r2.RelevanceVectors(), r.RelevanceVectors(); len(got) != len(want) {
+		t.Errorf("relevance vectors %v, want %v", got, want)
+	}
+	// Truncated, altered, foreign.
+	bad := map[string]string{
+		"truncated": file[:len(file)/2],
+		"altered":   strings.Replace(file, `"tau_rate": `, `"tau_rate": 1`, 1),
+		"empty":     "",
+		"not json":  "hello",
+	}
+	// Alter a digit inside the payload.
+	i := strings.Index(file, `"mu"`)
+	j := strings.IndexAny(file[i:], "123456789") + i
+	bad["digit"] = file[:j] + string("987654321"[strings.IndexByte("123456789", file[j])]) + file[j+1:]
+	for name, f := range bad {
+		if f == file {
+			t.Fatalf("%s: the alteration did not change the file", name)
+		}
+		if _, err := LoadRegressor(strings.NewReader(f)); err == nil {
+			t.Errorf("%s file loaded without error", name)
+		} else if var_ := (*ModelFileError)(nil); !errors.As(err, &var_) {
+			t.Errorf("%s file: error %v is not a *ModelFileError", name, err)
+		}
+	}
+	if _, err := LoadClassifier(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), "regression model, not classification") {
+		t.Errorf("regression file as classifier: %v", err)
+	}
+	c := &Classifier{Kernel: Gaussian{Width: 0.7}}
+	if err := c.Fit(x, tcls); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := LoadClassifier(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, _ := c.ProbModerated(xt)
+	p2, _ := c2.ProbModerated(xt)
+	for i := range p1 {
+		if p1[i] != p2[i] {
+			t.Errorf("loaded classifier predicts %g, saved %g", p2[i], p1[i])
+		}
+	}
+	u := &Regressor{Kernel: nanKernelOK{}}
+	if err := u.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Save(&buf); !errors.Is(err, ErrUnsavableKernel) {
+		t.Errorf("user kernel save: %v", err)
+	}
+	if err := (&Regressor{}).Save(&buf); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("unfitted save: %v", err)
+	}
+}
+
+type nanKernelOK struct{}
+
+func (nanKernelOK) Eval(x, y []float64) float64 { return math.Exp(-(x[0] - y[0]) * (x[0] - y[0])) }
+
+func TestMonitorAndContext(t *testing.T) {
+	x, treg, tcls := smallData()
+	var seen []Progress
+	r := &Regressor{Monitor: func(p Progress) bool { seen = append(seen, p); return p.Iteration == 5 }}
+	if err := r.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status() != Stopped || r.Iterations() != 5 || len(seen) != 5 || len(r.BoundTrace()) != 6 {
+		t.Errorf("monitor stop: status %v, iterations %d, calls %d, trace %d", r.Status(), r.Iterations(), len(seen), len(r.BoundTrace()))
+	}
+	for i, p := range seen {
+		if p.Iteration != i+1 || p.Bound != r.BoundTrace()[i+1] || p.Active < 1 {
+			t.Errorf("progress %d: %+v", i, p)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Classifier{NoPrune: true, MaxIter: 1000000, Tol: 1e-300, ParamTol: 1e-300,
+		Monitor: func(p Progress) bool {
+			if p.Iteration == 50 {
+				cancel()
+			}
+			return false
+		}}
+	err := c.FitContext(ctx, x, tcls)
+	if !errors.Is(err, context.Canceled) || c.Status() != Canceled || c.Iterations() != 50 {
+		t.Errorf("cancel: err %v, status %v, iterations %d", err, c.Status(), c.Iterations())
+	}
+	if _, err := c.ProbPlugin(x); err != nil {
+		t.Errorf("a cancelled fit keeps its state: %v", err)
+	}
+	r2 := &Regressor{MaxIter: 3, NoPrune: true}
+	if err := r2.Fit(x, treg); err != nil || r2.Status() != IterationLimit {
+		t.Errorf("iteration limit: err %v, status %v", err, r2.Status())
+	}
+}
+
+// Fit never writes configuration fields.
+func TestFitKeepsOptions(t *testing.T) {
+	x, treg, _ := smallData()
+	r := &Regressor{}
+	if err := r.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	if r.Kernel != nil || r.Prior != (Prior{}) || r.MaxIter != 0 || r.Tol != 0 || r.PruneAlpha != 0 || r.Tau0 != 0 || r.Alpha0 != 0 {
+		t.Errorf("Fit wrote options: %+v", *r)
+	}
+}
+
+func TestDesignMatrix(t *testing.T) {
+	x, treg, tcls := smallData()
+	// The design of a Gaussian kernel with bias, passed explicitly, gives
+	// the same fit as the kernel itself.
+	b := basis{kernel: Gaussian{Width: 0.8}, bias: true, centers: x, dim: 1}
+	phi, err := b.design(x, seq(b.size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := &Regressor{Kernel: Gaussian{Width: 0.8}, NoPrune: true}
+	r2 := &Regressor{NoPrune: true}
+	if err := r1.Fit(x, treg); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.FitDesign(phi, treg); err != nil {
+		t.Fatal(err)
+	}
+	if r1.LowerBound() != r2.LowerBound() {
+		t.Errorf("design fit bound %g, kernel fit %g", r2.LowerBound(), r1.LowerBound())
+	}
+	m1, _, _ := r1.Predict(x)
+	m2, _, err := r2.PredictDesign(phi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m1 {
+		if math.Abs(m1[i]-m2[i]) > 1e-12 {
+			t.Errorf("design prediction %g, kernel %g", m2[i], m1[i])
+		}
+	}
+	if _, _, err := r2.PredictDesign(x); err == nil {
+		t.Error("design with wrong width accepted")
+	}
+	c := &Classifier{}
+	if err := c.FitDesign(phi, tcls); err != nil {
+		t.Fatal(err)
+	}
+}
