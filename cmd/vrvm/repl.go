@@ -6,16 +6,25 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/scanner"
+	"go/token"
 	"io"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/peterh/liner"
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/vrvm/vrvm/symbols"
 )
 
 func init() {
@@ -30,14 +39,18 @@ const replUsage = `Usage: vrvm repl
 
 Repl reads Go statements, declarations and expressions, evaluates each as
 soon as it is complete, and prints the value of each evaluation as
-": value", as yaegi's REPL does. It knows the packages of "vrvm run"; they
-are imported under their package name without an import statement (mat,
-floats, stat, distuv, optimize, plot, plotter, vg, vrvm, datasets…) except
-where two names collide (math/rand and crypto/rand): import those
-explicitly.
+": value", as yaegi's REPL does (declarations print nothing). It knows the
+packages of "vrvm run" and uses them under their names without an import
+statement: vrvm, datasets, mat, floats, stat, distuv, optimize, plot,
+plotter, plotutil, palette, vg, draw, vgimg, text, font and the standard
+library. draw and palette are gonum/plot's (import image/draw or
+image/color/palette under another name); a name that standard packages
+share (rand, template, scanner) needs an import. Importing a package that
+is already imported under the same name does nothing, so Go code with its
+import block can be pasted.
 
-When standard input is a terminal the prompt is "> ", "... " while a
-statement is incomplete, with line editing and a history kept in
+When standard input is a terminal the prompt is "> ", "... " while the
+input is incomplete, with line editing and a history kept in
 %s.
 Otherwise (a pipe or a file) no prompt is printed and the exit status is 1
 if any evaluation failed.
@@ -116,7 +129,7 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 // packages imported under their names, as yaegi's REPL does. os.Exit
 // closes lines (restoring the terminal, saving the history) before it ends
 // the process.
-func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*interp.Interpreter, error) {
+func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp, error) {
 	i, err := newInterpreter(interp.Options{
 		Args:   []string{"repl"},
 		Stdin:  os.Stdin,
@@ -133,13 +146,139 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*interp.Int
 	if err != nil {
 		return nil, err
 	}
+	imports, err := autoImport(i)
+	if err != nil {
+		return nil, err
+	}
+	return &replInterp{Interpreter: i, imports: imports}, nil
+}
+
+// replInterp is the interpreter of the REPL and the import declarations it
+// has evaluated.
+type replInterp struct {
+	*interp.Interpreter
+	imports importSet
+}
+
+// autoImport makes every package the interpreter knows usable under its
+// name without an import statement, as yaegi's REPL does with ImportUsed.
+// ImportUsed gives a name that several packages share to none of them;
+// autoImport gives it to the package of symbols.Symbols if there is one:
+// draw is gonum/plot's vg/draw, palette is plot/palette. A name shared by
+// standard packages only (rand, template, scanner…) needs an import.
+func autoImport(i *interp.Interpreter) (importSet, error) {
 	i.ImportUsed()
-	return i, nil
+	byName := map[string]map[string]bool{} // last element of the import path → import paths
+	for _, exports := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
+		for key := range exports {
+			dir := path.Dir(key)
+			if dir == "." || strings.HasPrefix(dir, "github.com/traefik/yaegi/") {
+				continue // yaegi's own entries
+			}
+			name := path.Base(dir)
+			if byName[name] == nil {
+				byName[name] = map[string]bool{}
+			}
+			byName[name][dir] = true
+		}
+	}
+	var imports []string
+	for _, dirs := range byName {
+		if len(dirs) < 2 {
+			continue
+		}
+		var ours []string
+		for dir := range dirs {
+			if _, ok := symbols.Symbols[dir+"/"+path.Base(dir)]; ok {
+				ours = append(ours, dir)
+			}
+		}
+		if len(ours) == 1 {
+			imports = append(imports, ours[0])
+		}
+	}
+	sort.Strings(imports)
+	set := importSet{}
+	for _, p := range imports {
+		if _, err := i.Eval(fmt.Sprintf("import %q", p)); err != nil {
+			return nil, err
+		}
+		set[p] = path.Base(p)
+	}
+	return set, nil
+}
+
+// An importSet holds the packages imported by import declarations at the
+// prompt, import path → name. yaegi rejects a second import of a package
+// under the same name ("redeclared in this block"); Go code pasted at the
+// prompt often repeats imports, so the REPL drops those.
+type importSet map[string]string
+
+// filter returns src without the imports of packages already imported
+// under the same name, and the imports it keeps. ok is false, and src is to
+// be evaluated as it is, unless src consists of import declarations only.
+func (s importSet) filter(src string) (out string, kept importSet, ok bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+src, 0)
+	if err != nil || len(f.Decls) == 0 {
+		return src, nil, false
+	}
+	for _, d := range f.Decls {
+		if g, isGen := d.(*ast.GenDecl); !isGen || g.Tok != token.IMPORT {
+			return src, nil, false
+		}
+	}
+	kept = importSet{}
+	var b strings.Builder
+	for _, spec := range f.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			return src, nil, false
+		}
+		name := packageName(p)
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if name != "" && s[p] == name {
+			continue
+		}
+		if spec.Name != nil {
+			b.WriteString(spec.Name.Name + " ")
+		}
+		b.WriteString(spec.Path.Value + "\n")
+		if name != "" {
+			kept[p] = name
+		}
+	}
+	if b.Len() == 0 {
+		return "", kept, true
+	}
+	return "import (\n" + b.String() + ")\n", kept, true
+}
+
+// packageName returns the name of the compiled package with the import path
+// p, or "" if the interpreter does not know it.
+func packageName(p string) string {
+	for _, exports := range []interp.Exports{symbols.Symbols, stdlib.Symbols} {
+		for key := range exports {
+			if path.Dir(key) == p {
+				return path.Base(key)
+			}
+		}
+	}
+	return ""
+}
+
+// declarations reports whether src consists of declarations only (func,
+// type, var, const, import), whose values the REPL does not print: yaegi's
+// value for them is an internal pointer.
+func declarations(src string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+src, 0)
+	return err == nil && len(f.Decls) > 0
 }
 
 // repl runs the read-eval-print loop until the end of input or :quit. It
 // reports whether any evaluation failed.
-func repl(i *interp.Interpreter, lines lineReader, stdout, stderr io.Writer, interrupt <-chan os.Signal) (failed bool) {
+func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <-chan os.Signal) (failed bool) {
 	var src string // input read so far for the current evaluation
 	for {
 		prompt := "> "
@@ -154,7 +293,7 @@ func repl(i *interp.Interpreter, lines lineReader, stdout, stderr io.Writer, int
 		case errors.Is(err, io.EOF):
 			if strings.TrimSpace(src) != "" {
 				// Report what is wrong with the unfinished input.
-				if _, err := evalInterruptible(i, src, interrupt); err != nil {
+				if _, err := evalInterruptible(i.Interpreter, src, interrupt); err != nil {
 					reportEvalError(stderr, err, interp.DefaultSourceName)
 					failed = true
 				}
@@ -182,7 +321,12 @@ func repl(i *interp.Interpreter, lines lineReader, stdout, stderr io.Writer, int
 		}
 
 		src += line + "\n"
-		v, err := evalInterruptible(i, src, interrupt)
+		eval, kept, isImport := i.imports.filter(src)
+		if isImport && eval == "" {
+			src = "" // imported already
+			continue
+		}
+		v, err := evalInterruptible(i.Interpreter, eval, interrupt)
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) && len(list) > 0 && incomplete(list[0], line) {
@@ -190,8 +334,13 @@ func repl(i *interp.Interpreter, lines lineReader, stdout, stderr io.Writer, int
 			}
 			reportEvalError(stderr, err, interp.DefaultSourceName)
 			failed = true
-		} else if v.IsValid() {
-			fmt.Fprintln(stdout, ":", v)
+		} else {
+			for p, name := range kept {
+				i.imports[p] = name
+			}
+			if v.IsValid() && !declarations(src) {
+				fmt.Fprintln(stdout, ":", v)
+			}
 		}
 		src = ""
 	}
