@@ -15,6 +15,8 @@ import (
 	"github.com/cosmos72/gomacro/fast"
 	"github.com/cosmos72/gomacro/imports"
 	xr "github.com/cosmos72/gomacro/xreflect"
+	yaegi "github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/vrvm/vrvm/kernel/proxies"
 	"github.com/vrvm/vrvm/symbols"
@@ -340,6 +342,66 @@ func BenchmarkRegister(b *testing.B) {
 		dst := imports.PackageMap{}
 		if errs := Register(dst, symbols.Symbols, proxies.Proxies); len(errs) != 0 {
 			b.Fatal(errs)
+		}
+	}
+}
+
+// TestConsistentWithYaegi evaluates the same programs in gomacro, through
+// this package, and in yaegi, through symbols.Symbols directly, as "vrvm
+// run" does: the two interpreters must agree on the compiled packages.
+func TestConsistentWithYaegi(t *testing.T) {
+	for _, tc := range []struct{ imports, decls, body string }{
+		{`import "gonum.org/v1/gonum/mat"`, "", `
+a := mat.NewDense(3, 3, []float64{4, 1, 0, 1, 3, 1, 0, 1, 2})
+var lu mat.LU
+lu.Factorize(a)
+lu.Det()`},
+		{`import "gonum.org/v1/gonum/stat/distuv"`, "", `
+g := distuv.Gamma{Alpha: 2.5, Beta: 1.5}
+g.Mean() + g.LogProb(1.2)`},
+		{`import "gonum.org/v1/gonum/mat"`, "", `mat.ConditionTolerance / 3`},
+		{`import (
+	"github.com/vrvm/vrvm/vrvm"
+	"gonum.org/v1/gonum/mat"
+)`, `
+type lin struct{}
+
+func (lin) Eval(x, y []float64) float64 { return 1 + x[0]*y[0] }
+
+// An interpreted value into a compiled interface field: yaegi v0.16.1
+// panics on &vrvm.Regressor{Kernel: lin{}} and on vrvm.Kernel(lin{}),
+// gomacro on m.Kernel = lin{}. Through an interface variable both work.
+var k vrvm.Kernel = lin{}`, `
+m := &vrvm.Regressor{Kernel: k, MaxIter: 30}
+m.Fit(mat.NewDense(4, 1, []float64{0, 1, 2, 3}), []float64{1, 2.9, 5.1, 7})
+m.LowerBound()`},
+	} {
+		src := tc.imports + "\n" + tc.decls + "\n" + tc.body
+		gm := float(t, eval(t, src)[0])
+
+		yi := yaegi.New(yaegi.Options{})
+		if err := yi.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if err := yi.Use(symbols.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		// yaegi evaluates imports, declarations and statements separately.
+		for _, part := range []string{tc.imports, tc.decls} {
+			if _, err := yi.Eval(part); err != nil {
+				t.Fatalf("yaegi: %v\n%s", err, part)
+			}
+		}
+		v, err := yi.Eval(tc.body)
+		if err != nil {
+			t.Fatalf("yaegi: %v\n%s", err, src)
+		}
+		yv, ok := v.Interface().(float64)
+		if !ok {
+			t.Fatalf("yaegi: %v (%T) is not a float64", v.Interface(), v.Interface())
+		}
+		if gm != yv {
+			t.Errorf("gomacro %v, yaegi %v for\n%s", gm, yv, src)
 		}
 	}
 }
