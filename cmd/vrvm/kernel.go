@@ -182,7 +182,7 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := writeKernelSpec(dest, spec); err != nil {
 		hint := ""
-		if !*user && errors.Is(err, os.ErrPermission) {
+		if !*user && !prefixSet && errors.Is(err, os.ErrPermission) {
 			hint = "\n(use --user to install for the current user only, or --prefix DIR)"
 		}
 		return fail("%v%s", err, hint)
