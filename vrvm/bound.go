@@ -21,9 +21,6 @@ type gammaQ struct {
 // mean returns ⟨αₘ⟩ = ã/b̃ₘ.
 func (g *gammaQ) mean(m int) float64 { return g.at / g.bt[m] }
 
-// logMean returns ⟨ln αₘ⟩ = ψ(ã) − ln b̃ₘ.
-func (g *gammaQ) logMean(m int) float64 { return mathext.Digamma(g.at) - math.Log(g.bt[m]) }
-
 // update applies (25)/(57): ã = a + ½, b̃ₘ = b + ⟨wₘ²⟩/2.
 func (g *gammaQ) update(p Prior, q *gaussQ) {
 	g.at = p.A + 0.5

@@ -88,13 +88,12 @@ func (s Status) String() string {
 
 // control holds the resolved iteration settings shared by all estimators.
 type control struct {
-	maxIter          int
-	tol, paramTol    float64
-	prune            bool
-	pruneAt          float64
-	monitor          func(Progress) bool
-	alpha0           float64
-	recordParamTrace bool
+	maxIter       int
+	tol, paramTol float64
+	prune         bool
+	pruneAt       float64
+	monitor       func(Progress) bool
+	alpha0        float64
 }
 
 func resolveControl(maxIter int, tol, paramTol float64, noPrune bool, pruneAt, defPrune float64, monitor func(Progress) bool, alpha0 float64) (control, error) {

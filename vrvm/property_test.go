@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -316,7 +317,7 @@ func TestFixtureTerms(t *testing.T) {
 	c, _ := resolveControl(r.MaxIter, r.Tol, r.ParamTol, true, 0, 1, nil, 1)
 	pr, _ := Prior{}.resolve()
 	s := newRegState(phi, f.T, cols, pr, 1, 1/variance(f.T))
-	if _, _, st, err := run(nil, s, c); err != nil || st != Converged {
+	if _, _, st, err := run(context.Background(), s, c); err != nil || st != Converged {
 		t.Fatalf("status %v, err %v", st, err)
 	}
 	got := s.terms()
