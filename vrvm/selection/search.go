@@ -1,0 +1,603 @@
+package selection
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm"
+)
+
+// DefaultFolds is the number of folds when Search.Folds is zero: the
+// paper's 5-fold cross-validation.
+const DefaultFolds = 5
+
+var (
+	// ErrNoKernels is returned by a search without candidates.
+	ErrNoKernels = errors.New("selection: no candidate kernels")
+	// ErrEstimator is returned by a search that sets none or more than
+	// one of the estimator templates.
+	ErrEstimator = errors.New("selection: set exactly one of Regressor, Classifier, RVMRegressor and RVMClassifier")
+)
+
+// FitError is the error of a fit made by a search: the candidate, the
+// fold (−1 for the fit to all rows) and the error of the estimator.
+type FitError struct {
+	Candidate int
+	Kernel    vrvm.Kernel
+	Fold      int
+	Err       error
+}
+
+func (e *FitError) Error() string {
+	where := "the fit to all rows"
+	if e.Fold >= 0 {
+		where = fmt.Sprintf("fold %d", e.Fold+1)
+	}
+	return fmt.Sprintf("selection: candidate %d (%s), %s: %v", e.Candidate, Describe(e.Kernel), where, e.Err)
+}
+
+func (e *FitError) Unwrap() error { return e.Err }
+
+// Search is a kernel search by cross-validation and by the lower bound.
+// Set exactly one estimator template and at least one candidate kernel;
+// the other fields are optional, and their zero values mean the defaults.
+// Run never modifies a Search or its templates.
+type Search struct {
+	// The estimator whose kernel is selected, with its options. It is
+	// copied for every fit: the copy's Kernel is set to the candidate and
+	// its Monitor to nil. Exactly one must be set.
+	Regressor     *vrvm.Regressor
+	Classifier    *vrvm.Classifier
+	RVMRegressor  *vrvm.RVMRegressor
+	RVMClassifier *vrvm.RVMClassifier
+
+	// Kernels are the candidates, for example GaussianKernels(1, 2, 3).
+	Kernels []vrvm.Kernel
+
+	// Folds is the number k of cross-validation folds; 0 means
+	// DefaultFolds. It must satisfy 2 ≤ k ≤ N.
+	Folds int
+	// Seed determines the fold assignment.
+	Seed uint64
+	// PlainFolds makes a classifier's folds plain KFold folds instead of
+	// StratifiedKFold folds. Regression folds are always plain.
+	PlainFolds bool
+
+	// Workers is the number of fits run at once; 0 means
+	// runtime.GOMAXPROCS(0). It must not be negative.
+	Workers int
+	// Progress, if not nil, is called after every fit, from one goroutine
+	// at a time.
+	Progress func(Step)
+}
+
+// Step describes one finished fit of a search, for Search.Progress.
+type Step struct {
+	Candidate   int         // index into Search.Kernels
+	Kernel      vrvm.Kernel // the candidate
+	Fold        int         // 0-based fold left out, or −1 for the fit to all rows
+	Done, Total int         // fits finished so far, fits in the search
+	Status      vrvm.Status // how the fit ended
+	Err         error       // the fit's error, if any
+	Elapsed     time.Duration
+}
+
+// Result is the outcome of Search.Run.
+type Result struct {
+	// Folds holds the rows of each fold (the held-out rows of fit i).
+	Folds [][]int
+	// Candidates holds one entry per kernel, in the order of Search.Kernels.
+	Candidates []Candidate
+	// ByCV is the index of the candidate with the least cross-validation
+	// error (ties: least NLP, then the first); ByBound the index of the
+	// one with the largest lower bound (or log evidence) of the fit to all
+	// rows. Candidates with an error are not chosen.
+	ByCV, ByBound int
+}
+
+// Agree reports whether cross-validation and the bound chose the same
+// candidate.
+func (r *Result) Agree() bool { return r.ByCV == r.ByBound }
+
+// Candidate is the evaluation of one candidate kernel.
+type Candidate struct {
+	Kernel vrvm.Kernel
+
+	// CVError is the pooled cross-validation error: the mean squared
+	// error (regression) or the misclassification rate (classification)
+	// of the held-out predictions over all N rows. FoldErrors holds the
+	// same error on each fold.
+	CVError    float64
+	FoldErrors []float64
+	// NLP is the mean negative log predictive probability (density, for
+	// regression) of the held-out targets; see the package documentation.
+	NLP float64
+	// FoldStatus tells how each fold's fit ended.
+	FoldStatus []vrvm.Status
+
+	// Bound is the final lower bound L of the fit to all rows as the
+	// estimator reports it (the log evidence for the type-II RVM);
+	// RelevanceVectors, Status and Iterations describe the same fit.
+	Bound float64
+	// FullBound is Bound with the limiting contribution of every pruned
+	// basis function added back (see the package documentation): an
+	// approximation of the bound of the full model with all N+1
+	// functions, the criterion of ByBound. It equals Bound for the type-II
+	// RVM, where a pruned function contributes nothing to the evidence,
+	// and for fits without pruning.
+	FullBound        float64
+	RelevanceVectors int
+	Status           vrvm.Status
+	Iterations       int
+
+	// The fit to all rows: the field of the template's type is set.
+	Regressor     *vrvm.Regressor
+	Classifier    *vrvm.Classifier
+	RVMRegressor  *vrvm.RVMRegressor
+	RVMClassifier *vrvm.RVMClassifier
+
+	// Time is the total duration of the candidate's k + 1 fits.
+	Time time.Duration
+	// Err is the first error of the candidate's fits (a *FitError), or
+	// nil. A candidate with an error has NaN scores and is never chosen.
+	Err error
+}
+
+// GaussianKernels returns Gaussian kernels of the given widths, in order.
+func GaussianKernels(widths ...float64) []vrvm.Kernel {
+	ks := make([]vrvm.Kernel, len(widths))
+	for i, w := range widths {
+		ks[i] = vrvm.Gaussian{Width: w}
+	}
+	return ks
+}
+
+// Describe returns a short description of a kernel such as
+// "Gaussian(width=0.5)" for messages and tables.
+func Describe(k vrvm.Kernel) string {
+	switch k := k.(type) {
+	case nil:
+		return "nil kernel"
+	case vrvm.Gaussian:
+		return fmt.Sprintf("Gaussian(width=%g)", k.Width)
+	case *vrvm.Gaussian:
+		if k != nil {
+			return Describe(*k)
+		}
+	case vrvm.Polynomial:
+		s := k.Scale
+		if s == 0 {
+			s = 1
+		}
+		return fmt.Sprintf("Polynomial(degree=%d, scale=%.4g)", k.Degree, s)
+	case *vrvm.Polynomial:
+		if k != nil {
+			return Describe(*k)
+		}
+	case vrvm.Linear, *vrvm.Linear:
+		return "Linear"
+	}
+	return fmt.Sprintf("%T", k)
+}
+
+// Run evaluates every candidate on x (one row per example) and targets t
+// and returns the scores and both choices. It returns ctx.Err() if ctx is
+// cancelled, and an error before any fit for an invalid search or data.
+// If every candidate failed, Run returns the result, whose candidates hold
+// their errors, together with the first candidate's error.
+func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, error) {
+	newModel, classify, err := s.template()
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Kernels) == 0 {
+		return nil, ErrNoKernels
+	}
+	for i, k := range s.Kernels {
+		if k == nil {
+			return nil, fmt.Errorf("selection: candidate %d is a nil kernel", i)
+		}
+	}
+	if s.Workers < 0 {
+		return nil, fmt.Errorf("selection: Workers = %d is negative (0 means GOMAXPROCS)", s.Workers)
+	}
+	if err := checkData(x, t, classify); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	k := s.Folds
+	if k == 0 {
+		k = DefaultFolds
+	}
+	var folds [][]int
+	if classify && !s.PlainFolds {
+		folds, err = StratifiedKFold(t, k, s.Seed)
+	} else {
+		folds, err = KFold(n, k, s.Seed)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{Folds: folds, Candidates: make([]Candidate, len(s.Kernels))}
+	type job struct{ cand, fold int }
+	type outcome struct {
+		loss, nlp float64 // sums over the held-out rows
+		fitted    model
+		status    vrvm.Status
+		elapsed   time.Duration
+		err       error
+	}
+	var jobs []job
+	for c := range s.Kernels {
+		for f := range folds {
+			jobs = append(jobs, job{c, f})
+		}
+		jobs = append(jobs, job{c, -1})
+	}
+	out := make([]outcome, len(jobs))
+	train := make([]*mat.Dense, len(folds))
+	trainT := make([][]float64, len(folds))
+	test := make([]*mat.Dense, len(folds))
+	testT := make([][]float64, len(folds))
+	all := mat.DenseCopyOf(x)
+	for f, rows := range folds {
+		test[f], testT[f] = subset(all, t, rows)
+		train[f], trainT[f] = subset(all, t, complement(n, rows))
+	}
+
+	workers := s.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(jobs))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				jb := jobs[j]
+				m := newModel(s.Kernels[jb.cand])
+				o := &out[j]
+				start := time.Now()
+				if jb.fold < 0 {
+					o.err = m.fit(ctx, all, t)
+				} else {
+					o.err = m.fit(ctx, train[jb.fold], trainT[jb.fold])
+					if o.err == nil {
+						o.loss, o.nlp, o.err = m.score(test[jb.fold], testT[jb.fold])
+					}
+				}
+				o.elapsed = time.Since(start)
+				o.status = m.status()
+				o.fitted = m
+				if o.err != nil && ctx.Err() == nil {
+					o.err = &FitError{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold, Err: o.err}
+				}
+				if s.Progress != nil {
+					mu.Lock()
+					done++
+					s.Progress(Step{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold,
+						Done: done, Total: len(jobs), Status: o.status, Err: o.err, Elapsed: o.elapsed})
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for j := range jobs {
+		select {
+		case next <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	j := 0
+	for c := range res.Candidates {
+		cd := &res.Candidates[c]
+		cd.Kernel = s.Kernels[c]
+		cd.FoldErrors = make([]float64, len(folds))
+		cd.FoldStatus = make([]vrvm.Status, len(folds))
+		var loss, nlp float64
+		for f := range folds {
+			o := out[j]
+			j++
+			cd.Time += o.elapsed
+			cd.FoldStatus[f] = o.status
+			if o.err != nil && cd.Err == nil {
+				cd.Err = o.err
+			}
+			loss += o.loss
+			nlp += o.nlp
+			cd.FoldErrors[f] = o.loss / float64(len(folds[f]))
+		}
+		o := out[j]
+		j++
+		cd.Time += o.elapsed
+		if o.err != nil && cd.Err == nil {
+			cd.Err = o.err
+		}
+		if cd.Err != nil {
+			cd.CVError, cd.NLP, cd.Bound, cd.FullBound = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			continue
+		}
+		cd.CVError = loss / float64(n)
+		cd.NLP = nlp / float64(n)
+		o.fitted.keep(cd, n)
+	}
+	res.ByCV, res.ByBound = -1, -1
+	for c, cd := range res.Candidates {
+		if cd.Err != nil {
+			continue
+		}
+		if b := res.ByCV; b < 0 || cd.CVError < res.Candidates[b].CVError ||
+			(cd.CVError == res.Candidates[b].CVError && cd.NLP < res.Candidates[b].NLP) {
+			res.ByCV = c
+		}
+		if b := res.ByBound; b < 0 || cd.FullBound > res.Candidates[b].FullBound {
+			res.ByBound = c
+		}
+	}
+	if res.ByCV < 0 {
+		return res, res.Candidates[0].Err
+	}
+	return res, nil
+}
+
+// template checks that exactly one estimator is set and returns a
+// constructor of its copies.
+func (s *Search) template() (newModel func(vrvm.Kernel) model, classify bool, err error) {
+	set := 0
+	if s.Regressor != nil {
+		set++
+		tm := *s.Regressor
+		tm.Monitor = nil
+		newModel = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &vReg{&m} }
+	}
+	if s.Classifier != nil {
+		set++
+		tm := *s.Classifier
+		tm.Monitor = nil
+		newModel, classify = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &vCls{&m} }, true
+	}
+	if s.RVMRegressor != nil {
+		set++
+		tm := *s.RVMRegressor
+		tm.Monitor = nil
+		newModel = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &rReg{&m} }
+	}
+	if s.RVMClassifier != nil {
+		set++
+		tm := *s.RVMClassifier
+		tm.Monitor = nil
+		newModel, classify = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &rCls{&m} }, true
+	}
+	if set != 1 {
+		return nil, false, ErrEstimator
+	}
+	return newModel, classify, nil
+}
+
+// checkData validates the data once, so that errors name the rows of x
+// rather than those of a fold.
+func checkData(x mat.Matrix, t []float64, classify bool) error {
+	if x == nil {
+		return vrvm.ErrNoData
+	}
+	n, d := x.Dims()
+	if n == 0 {
+		return vrvm.ErrNoData
+	}
+	if d == 0 {
+		return vrvm.ErrNoColumns
+	}
+	if len(t) != n {
+		return &vrvm.DimensionError{What: "number of targets vs rows of x", Got: len(t), Want: n}
+	}
+	for i := range n {
+		for j := range d {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &vrvm.NonFiniteError{What: "x", Row: i, Col: j, Value: v}
+			}
+		}
+	}
+	var ones int
+	for i, v := range t {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &vrvm.NonFiniteError{What: "t", Row: i, Col: -1, Value: v}
+		}
+		if classify {
+			switch v {
+			case 0:
+			case 1:
+				ones++
+			default:
+				return &vrvm.LabelError{Row: i, Value: v}
+			}
+		}
+	}
+	if classify && (ones == 0 || ones == n) {
+		return vrvm.ErrSingleClass
+	}
+	return nil
+}
+
+// subset returns the listed rows of x and t.
+func subset(x *mat.Dense, t []float64, rows []int) (*mat.Dense, []float64) {
+	_, d := x.Dims()
+	xs := mat.NewDense(len(rows), d, nil)
+	ts := make([]float64, len(rows))
+	for i, r := range rows {
+		xs.SetRow(i, x.RawRowView(r))
+		ts[i] = t[r]
+	}
+	return xs, ts
+}
+
+// complement returns the rows of 0, …, n−1 not in sorted rows.
+func complement(n int, rows []int) []int {
+	out := make([]int, 0, n-len(rows))
+	j := 0
+	for i := range n {
+		if j < len(rows) && rows[j] == i {
+			j++
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// model is one fit of a search.
+type model interface {
+	fit(ctx context.Context, x mat.Matrix, t []float64) error
+	// score returns the summed loss and negative log predictive
+	// probability of the fitted model on x, t.
+	score(x mat.Matrix, t []float64) (loss, nlp float64, err error)
+	status() vrvm.Status
+	// keep records the fit to all rows in c.
+	keep(c *Candidate, n int)
+}
+
+type vReg struct{ m *vrvm.Regressor }
+
+func (v *vReg) fit(ctx context.Context, x mat.Matrix, t []float64) error {
+	return v.m.FitContext(ctx, x, t)
+}
+func (v *vReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
+	mean, variance, err := v.m.Predict(x)
+	return regScore(mean, variance, t, err)
+}
+func (v *vReg) status() vrvm.Status { return v.m.Status() }
+func (v *vReg) keep(c *Candidate, n int) {
+	c.Regressor = v.m
+	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
+	c.FullBound = c.Bound + float64(pruned(n, len(v.m.ActiveSet()), v.m.NoBias, v.m.HasBias()))*PrunedContribution(v.m.Prior.A)
+}
+
+type vCls struct{ m *vrvm.Classifier }
+
+func (v *vCls) fit(ctx context.Context, x mat.Matrix, t []float64) error {
+	return v.m.FitContext(ctx, x, t)
+}
+func (v *vCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
+	mean, variance, err := v.m.Activation(x)
+	return clsScore(mean, variance, t, err)
+}
+func (v *vCls) status() vrvm.Status { return v.m.Status() }
+func (v *vCls) keep(c *Candidate, n int) {
+	c.Classifier = v.m
+	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
+	c.FullBound = c.Bound + float64(pruned(n, len(v.m.ActiveSet()), v.m.NoBias, v.m.HasBias()))*PrunedContribution(v.m.Prior.A)
+}
+
+type rReg struct{ m *vrvm.RVMRegressor }
+
+func (r *rReg) fit(ctx context.Context, x mat.Matrix, t []float64) error {
+	return r.m.FitContext(ctx, x, t)
+}
+func (r *rReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
+	mean, variance, err := r.m.Predict(x)
+	return regScore(mean, variance, t, err)
+}
+func (r *rReg) status() vrvm.Status { return r.m.Status() }
+func (r *rReg) keep(c *Candidate, n int) {
+	c.RVMRegressor = r.m
+	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
+	c.FullBound = c.Bound
+}
+
+type rCls struct{ m *vrvm.RVMClassifier }
+
+func (r *rCls) fit(ctx context.Context, x mat.Matrix, t []float64) error {
+	return r.m.FitContext(ctx, x, t)
+}
+func (r *rCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
+	mean, variance, err := r.m.Activation(x)
+	return clsScore(mean, variance, t, err)
+}
+func (r *rCls) status() vrvm.Status { return r.m.Status() }
+func (r *rCls) keep(c *Candidate, n int) {
+	c.RVMClassifier = r.m
+	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
+	c.FullBound = c.Bound
+}
+
+// PrunedContribution returns the limit of the terms of the lower bound L
+// that belong to one basis function m as its weight is pruned, ⟨wₘ²⟩ → 0:
+//
+//	⟨ln p(wₘ|αₘ)⟩ + H[wₘ] + ⟨ln p(αₘ)⟩ + H[Q_αₘ] → lnΓ(a+½) − lnΓ(a) − ½ln(a+½),
+//
+// with Σₘₘ = 1/⟨αₘ⟩ and Q_αₘ = Γ(a+½, b), for the Gamma(a, b) hyperprior
+// (41)–(45) of the weight precisions. It does not depend on b. A zero a
+// means vrvm.DefaultPrior; for a = 10⁻⁶ the value is −12.897.
+func PrunedContribution(a float64) float64 {
+	if a == 0 {
+		a = vrvm.DefaultPrior
+	}
+	g1, _ := math.Lgamma(a + 0.5)
+	g0, _ := math.Lgamma(a)
+	return g1 - g0 - 0.5*math.Log(a+0.5)
+}
+
+// pruned returns the number of basis functions of a fit to n rows that
+// left the active set.
+func pruned(n, active int, noBias, hasBias bool) int {
+	if !noBias {
+		n++
+	}
+	if hasBias {
+		active++
+	}
+	return n - active
+}
+
+// regScore sums the squared errors and −ln N(t | mean, variance).
+func regScore(mean, variance, t []float64, err error) (loss, nlp float64, _ error) {
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, m := range mean {
+		r := t[i] - m
+		loss += r * r
+		nlp += 0.5*math.Log(2*math.Pi*variance[i]) + r*r/(2*variance[i])
+	}
+	return loss, nlp, nil
+}
+
+// clsScore counts the misclassifications (label 1 where the activation
+// mean is positive) and sums −ln of the moderated probability
+// σ(κ(s²)μ), κ(s²) = (1 + πs²/8)^(−1/2), of the true labels.
+func clsScore(mean, variance, t []float64, err error) (loss, nlp float64, _ error) {
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, m := range mean {
+		z := m / math.Sqrt(1+math.Pi*variance[i]/8)
+		if t[i] != 1 {
+			z = -z // ln(1 − σ(z)) = ln σ(−z)
+		}
+		nlp -= vrvm.LogSigmoid(z)
+		if (m > 0) != (t[i] == 1) {
+			loss++
+		}
+	}
+	return loss, nlp, nil
+}
