@@ -504,35 +504,29 @@ var benchFitSource string
 
 // BenchmarkInterpretedFit times benchFit, a script's data preparation, fit
 // and prediction, compiled and interpreted in turn in the same iteration,
-// and reports the mean time of each and their ratio, interpreted/compiled.
-// Most of the time is spent in the compiled fit either way.
+// and reports the mean time of each and their ratio, interpreted/compiled,
+// on the clock and in CPU time of the process (steadier on a shared
+// machine). Most of the time is spent in the compiled fit either way.
 func BenchmarkInterpretedFit(b *testing.B) {
 	i := evalScript(b, benchFitSource)
 	interpreted := symbol(b, i, "benchFit").Interface().(func(int) float64)
 	for _, n := range []int{500} {
 		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
-			var compiledTime, interpretedTime time.Duration
+			var onCompiled, onInterpreted timing
 			for k := 0; b.Loop(); k++ {
 				var c, v float64
-				start := time.Now()
 				if k%2 == 0 {
-					c = benchFit(n)
-					compiledTime += time.Since(start)
-					start = time.Now()
-					v = interpreted(n)
-					interpretedTime += time.Since(start)
+					onCompiled.time(func() { c = benchFit(n) })
+					onInterpreted.time(func() { v = interpreted(n) })
 				} else {
-					v = interpreted(n)
-					interpretedTime += time.Since(start)
-					start = time.Now()
-					c = benchFit(n)
-					compiledTime += time.Since(start)
+					onInterpreted.time(func() { v = interpreted(n) })
+					onCompiled.time(func() { c = benchFit(n) })
 				}
 				if c != v {
 					b.Fatalf("compiled %v, interpreted %v", c, v)
 				}
 			}
-			reportRatio(b, compiledTime, interpretedTime)
+			reportRatio(b, onCompiled, onInterpreted)
 		})
 	}
 }
@@ -545,22 +539,38 @@ func BenchmarkScriptKernel(b *testing.B) {
 	interpreted := symbol(b, i, "benchKernelFit").Interface().(func(int, bool) float64)
 	for _, n := range []int{100, 500} {
 		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
-			var compiledTime, interpretedTime time.Duration
+			var onCompiled, onInterpreted timing
 			for b.Loop() {
-				start := time.Now()
-				benchKernelFit(n, false)
-				compiledTime += time.Since(start)
-				start = time.Now()
-				interpreted(n, true)
-				interpretedTime += time.Since(start)
+				onCompiled.time(func() { benchKernelFit(n, false) })
+				onInterpreted.time(func() { interpreted(n, true) })
 			}
-			reportRatio(b, compiledTime, interpretedTime)
+			reportRatio(b, onCompiled, onInterpreted)
 		})
 	}
 }
 
-func reportRatio(b *testing.B, compiled, interpreted time.Duration) {
-	b.ReportMetric(float64(compiled.Nanoseconds())/float64(b.N), "compiled-ns/op")
-	b.ReportMetric(float64(interpreted.Nanoseconds())/float64(b.N), "interpreted-ns/op")
-	b.ReportMetric(float64(interpreted)/float64(compiled), "interpreted/compiled")
+// timing accumulates the clock and CPU time of calls.
+type timing struct {
+	clock, cpu time.Duration
+	cpuOK      bool
+}
+
+func (t *timing) time(f func()) {
+	cpu0, ok0 := processCPU()
+	start := time.Now()
+	f()
+	t.clock += time.Since(start)
+	cpu1, ok1 := processCPU()
+	t.cpu += cpu1 - cpu0
+	t.cpuOK = ok0 && ok1
+}
+
+func reportRatio(b *testing.B, compiled, interpreted timing) {
+	n := float64(b.N)
+	b.ReportMetric(float64(compiled.clock.Nanoseconds())/n, "compiled-ns/op")
+	b.ReportMetric(float64(interpreted.clock.Nanoseconds())/n, "interpreted-ns/op")
+	b.ReportMetric(float64(interpreted.clock)/float64(compiled.clock), "interpreted/compiled")
+	if compiled.cpuOK && interpreted.cpuOK && compiled.cpu > 0 {
+		b.ReportMetric(float64(interpreted.cpu)/float64(compiled.cpu), "interpreted/compiled-cpu")
+	}
 }
