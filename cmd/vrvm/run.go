@@ -40,7 +40,8 @@ flag package parses them. The program has the environment, standard input
 and output of vrvm. os.Exit ends vrvm with the given status.
 
 Exit status: that of os.Exit if the program calls it; 0 when main returns;
-1 when the program does not compile (the message names file:line:column);
+1 when the program does not compile (the message names file:line:column)
+or the interpreter fails on it;
 2 when it panics, also inside a compiled package it calls: the interpreted
 call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
 panic value and the goroutine stack, as for a compiled program.
