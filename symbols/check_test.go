@@ -2,7 +2,6 @@ package symbols_test
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,7 +50,8 @@ func TestSymbolsCoverPackages(t *testing.T) {
 var generateLine = regexp.MustCompile(`(?m)^//go:generate go tool yaegi extract (\S+)$`)
 
 // TestCheckGenerated runs scripts/check-generated.sh on a copy of the
-// module reduced to the vrvm packages (to keep the regeneration short):
+// module reduced to the vrvm packages of the symbol set (to keep the
+// regeneration short):
 // first just regenerated, where it must pass, then with an export added to vrvm
 // without regenerating, a public vrvm package left out of symbols.go, a
 // generated file deleted, a stale extra one, and a package yaegi extract
@@ -126,42 +126,34 @@ func checkGenerated(root string) (string, error) {
 }
 
 // copyModule copies to root what the check needs of the module: go.mod,
-// go.sum, the script, the non-test Go files of vrvm/ and its packages, and
-// symbols/ with only the //go:generate lines and generated files of the
-// vrvm packages.
+// go.sum, the script, the vrvm packages listed in symbols.go with the
+// packages of the module they import (non-test Go files), and symbols/
+// with only the //go:generate lines and generated files of those vrvm
+// packages.
 func copyModule(t *testing.T, root string) {
 	t.Helper()
 	repo := ".."
 	for _, f := range []string{"go.mod", "go.sum", "scripts/check-generated.sh"} {
 		copyFile(t, filepath.Join(repo, f), filepath.Join(root, f))
 	}
-	err := filepath.WalkDir(filepath.Join(repo, "vrvm"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			rel, err := filepath.Rel(repo, path)
-			if err != nil {
-				return err
-			}
-			copyFile(t, path, filepath.Join(root, rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	src, err := os.ReadFile("symbols.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kept []string
+	const module = "github.com/vrvm/vrvm/"
+	var kept, listed []string
 	for _, line := range strings.SplitAfter(string(src), "\n") {
-		if m := generateLine.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil && !strings.HasPrefix(m[1], "github.com/vrvm/vrvm/") {
-			continue
+		if m := generateLine.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
+			if !strings.HasPrefix(m[1], module) {
+				continue
+			}
+			listed = append(listed, m[1])
 		}
 		kept = append(kept, line)
+	}
+	if len(listed) == 0 {
+		t.Fatal("symbols.go lists no vrvm package")
 	}
 	write(t, filepath.Join(root, "symbols", "symbols.go"), strings.Join(kept, ""))
 	files, err := filepath.Glob("github_com-vrvm-vrvm-*.go")
@@ -170,6 +162,28 @@ func copyModule(t *testing.T, root string) {
 	}
 	for _, f := range files {
 		copyFile(t, f, filepath.Join(root, "symbols", f))
+	}
+
+	list := exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}}"}, listed...)...)
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		rel, ok := strings.CutPrefix(pkg, module)
+		if !ok {
+			continue
+		}
+		dir := filepath.Join(repo, filepath.FromSlash(rel))
+		gofiles, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range gofiles {
+			if !strings.HasSuffix(f, "_test.go") {
+				copyFile(t, f, filepath.Join(root, rel, filepath.Base(f)))
+			}
+		}
 	}
 }
 
