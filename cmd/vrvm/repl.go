@@ -41,7 +41,7 @@ Repl reads Go statements, declarations and expressions, evaluates each as
 soon as it is complete, and prints the value of each evaluation as
 ": value", as yaegi's REPL does (declarations print nothing). It knows the
 packages of "vrvm run" and uses them under their names without an import
-statement: vrvm, datasets, mat, floats, stat, distuv, optimize, plot,
+statement: vrvm, datasets, selection, mat, floats, stat, distuv, optimize, plot,
 plotter, plotutil, palette, vg, draw, vgimg, text, font and the standard
 library. draw and palette are gonum/plot's (import image/draw or
 image/color/palette under another name); a name that standard packages
