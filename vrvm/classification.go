@@ -58,7 +58,9 @@ func (c *Classifier) Fit(x mat.Matrix, t []float64) error {
 }
 
 // FitContext is Fit with a context: when ctx is cancelled the fit stops,
-// keeps the state it reached with status Canceled, and returns ctx.Err().
+// keeps the state it reached with status Canceled, and returns an error
+// that wraps context.Cause(ctx) (so errors.Is(err, context.Canceled)
+// holds for a plain cancellation).
 func (c *Classifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	c.res = fitResult{}
 	k := c.Kernel

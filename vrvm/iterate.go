@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
 	"math"
 )
 
@@ -28,10 +29,8 @@ func run(ctx context.Context, e engine, c control) (trace []float64, iters int, 
 	prev := e.params(nil)
 	var cur []float64
 	for k := 1; k <= c.maxIter; k++ {
-		if ctx != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return trace, k - 1, Canceled, cerr
-			}
+		if err := stopped(ctx, k-1); err != nil {
+			return trace, k - 1, Canceled, err
 		}
 		pruned := false
 		if k > 1 {
@@ -40,6 +39,13 @@ func run(ctx context.Context, e engine, c control) (trace []float64, iters int, 
 			}
 			if err := e.updateW(k); err != nil {
 				return trace, k - 1, NotFitted, err
+			}
+			// A large Q_w update can take seconds: look again before
+			// the next one, so that an interrupt is honoured promptly.
+			// The state stays consistent (Q_w is the optimum for the
+			// current hyperparameters).
+			if err := stopped(ctx, k-1); err != nil {
+				return trace, k - 1, Canceled, err
 			}
 		}
 		e.updateHyper()
@@ -60,6 +66,15 @@ func run(ctx context.Context, e engine, c control) (trace []float64, iters int, 
 		}
 	}
 	return trace, c.maxIter, IterationLimit, nil
+}
+
+// stopped returns a non-nil error, wrapping the context's cause (so that
+// errors.Is(err, context.Canceled) holds), once ctx is done.
+func stopped(ctx context.Context, iters int) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("vrvm: fit stopped after %d iterations: %w", iters, context.Cause(ctx))
 }
 
 // maxRelChange returns maxᵢ |aᵢ − bᵢ| / |aᵢ|, or +Inf when the lengths

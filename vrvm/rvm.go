@@ -151,7 +151,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	status := IterationLimit
 	iters := 0
 	for k := 1; k <= maxIter; k++ {
-		if err := ctx.Err(); err != nil {
+		if ctx.Err() != nil {
 			status = Canceled
 			break
 		}
@@ -239,7 +239,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	r.res.trace, r.res.iters, r.res.status = trace, iters, status
 	r.beta = beta
 	if status == Canceled {
-		return ctx.Err()
+		return stopped(ctx, iters)
 	}
 	return nil
 }
@@ -278,7 +278,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 	status := IterationLimit
 	iters := 0
 	for k := 1; k <= maxIter; k++ {
-		if err := ctx.Err(); err != nil {
+		if ctx.Err() != nil {
 			status = Canceled
 			break
 		}
@@ -330,7 +330,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 	c.res.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
 	c.res.trace, c.res.iters, c.res.status = trace, iters, status
 	if status == Canceled {
-		return ctx.Err()
+		return stopped(ctx, iters)
 	}
 	return nil
 }
