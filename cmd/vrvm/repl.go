@@ -41,9 +41,11 @@ Repl reads Go statements, declarations and expressions, evaluates each as
 soon as it is complete, and prints the value of each evaluation as
 ": value", as yaegi's REPL does (declarations print nothing). It knows the
 packages of "vrvm run" and uses them under their names without an import
-statement: vrvm, datasets, selection, mat, floats, stat, distuv, optimize, plot,
-plotter, plotutil, palette, vg, draw, vgimg, text, font and the standard
-library. draw and palette are gonum/plot's (import image/draw or
+statement, the standard library and
+
+%s
+
+draw and palette are gonum/plot's (import image/draw or
 image/color/palette under another name); a name that standard packages
 share (rand, template, scanner) needs an import. Importing a package that
 is already imported under the same name does nothing, so Go code with its
@@ -78,7 +80,7 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		if where == "" {
 			where = "no file (the user cache directory is unknown)"
 		}
-		fmt.Fprintf(fs.Output(), replUsage, where)
+		fmt.Fprintf(fs.Output(), replUsage, symbolPackages(), where)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -479,6 +481,33 @@ func (t *termLines) saveHistory() error {
 		return err
 	}
 	return f.Close()
+}
+
+// symbolPackages lists the names of the packages of symbols.Symbols,
+// wrapped and indented.
+func symbolPackages() string {
+	var names []string
+	for key := range symbols.Symbols {
+		names = append(names, path.Base(key))
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	line := "\t"
+	for k, name := range names {
+		if k < len(names)-1 {
+			name += ","
+		}
+		if len(line) > 1 && len(line)+1+len(name) > 64 {
+			b.WriteString(line + "\n")
+			line = "\t"
+		}
+		if len(line) > 1 {
+			line += " "
+		}
+		line += name
+	}
+	b.WriteString(line)
+	return b.String()
 }
 
 // historyPath returns the REPL history file, vrvm/repl_history in the
