@@ -11,15 +11,31 @@ export VRVM_DATA
 BENCHTIME ?= 1x
 BENCH     ?= .
 
-.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test
+.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check
 
 all: build
 
 build:
 	$(GO) build ./...
 
-## test: lint, unit tests, the generated-code checks and the notebooks in Jupyter.
-test: lint unit check-generated check-proxies notebook-test
+## notebooks: the main job: Jupyter, the kernel and the vrvm command (build/bin),
+## the kernel registered for you, the data fetched, every notebook executed
+## (build/notebooks) and rendered to HTML (build/html).
+notebooks:
+	GO=$(GO) scripts/notebooks.sh
+
+## jupyter: open Jupyter on the notebooks with the registered kernel.
+jupyter:
+	/usr/bin/jupyter notebook --notebook-dir=notebooks
+
+## test: lint, unit tests, the generated-code checks, the shared build recipe
+## and the notebooks in Jupyter.
+test: lint unit check-generated check-proxies build-check notebook-test
+
+## build-check: docker/Dockerfile's build steps, run outside Docker through the
+## same script into a temporary prefix (no Docker engine is needed).
+build-check:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && GO=$(GO) scripts/build.sh "$$tmp" && 	  "$$tmp/bin/vrvm" help >/dev/null && test -x "$$tmp/bin/vrvm-kernel" && echo "build-check: ok"
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

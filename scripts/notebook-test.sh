@@ -5,9 +5,8 @@
 #        "make notebook-test" builds it first)
 #
 # Steps:
-#   1. Jupyter: if /usr/bin/jupyter with nbconvert and nbclient is missing,
-#      install the Debian packages below with apt-get when running as root
-#      (as CI does), otherwise stop with a message naming them.
+#   1. Jupyter: scripts/install-jupyter.sh installs Debian's packages when
+#      they are missing and we are root (as CI is), or names them.
 #   2. Register the kernel with "vrvm kernel install --prefix" in a
 #      temporary directory put on JUPYTER_PATH; every other Jupyter
 #      directory is temporary too, so the user's configuration and kernels
@@ -34,35 +33,12 @@ kernel=$(realpath "${1:-build/vrvm-kernel}")
 name=vrvm-test
 python=${NOTEBOOK_PYTHON:-/usr/bin/python3} # Debian's, never a pyenv or virtualenv one
 jupyter=${NOTEBOOK_JUPYTER:-/usr/bin/jupyter}
-packages="jupyter-notebook python3-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-nbconvert"
 timeout=${NOTEBOOK_TIMEOUT:-1200} # seconds per cell
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
-have_jupyter() {
-	[ -x "$jupyter" ] && [ -x "$python" ] &&
-		"$python" -c 'import nbformat, nbclient, nbconvert, jupyter_client' 2>/dev/null &&
-		"$jupyter" nbconvert --version >/dev/null 2>&1
-}
-
-if ! have_jupyter; then
-	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-		echo "notebook-test: installing Jupyter from Debian packages: $packages"
-		t=$(now)
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		# shellcheck disable=SC2086
-		apt-get install -y -qq $packages >/dev/null
-		echo "notebook-test: Jupyter installed in $(since "$t")"
-	else
-		echo "notebook-test: Jupyter is missing ($jupyter with nbconvert and nbclient)." >&2
-		echo "notebook-test: install the Debian packages, as root:" >&2
-		echo "  apt-get install $packages" >&2
-		exit 1
-	fi
-	have_jupyter || { echo "notebook-test: Jupyter still unusable after installing $packages" >&2; exit 1; }
-fi
+NOTEBOOK_PYTHON=$python NOTEBOOK_JUPYTER=$jupyter scripts/install-jupyter.sh
 
 if [ ! -x "$kernel" ]; then
 	echo "notebook-test: no kernel binary at $kernel: run 'make kernel'" >&2
