@@ -126,12 +126,12 @@ type Candidate struct {
 	// estimator reports it (the log evidence for the type-II RVM);
 	// RelevanceVectors, Status and Iterations describe the same fit.
 	Bound float64
-	// FullBound is Bound with the limiting contribution of every pruned
-	// basis function added back (see the package documentation): an
-	// approximation of the bound of the full model with all N+1
-	// functions, the criterion of ByBound. It equals Bound for the type-II
-	// RVM, where a pruned function contributes nothing to the evidence,
-	// and for fits without pruning.
+	// FullBound is the lower bound of the paper's full model, with all
+	// N+1 basis functions, at the solution of the fit: Bound plus the
+	// terms of the pruned functions put back in the pruned regime (see
+	// the package documentation). It is the criterion of ByBound. It
+	// equals Bound for the type-II RVM, whose pruned functions (αₘ = ∞)
+	// contribute nothing to the evidence, and for fits without pruning.
 	FullBound        float64
 	RelevanceVectors int
 	Status           vrvm.Status
@@ -340,7 +340,7 @@ feed:
 		}
 		cd.CVError = loss / float64(n)
 		cd.NLP = nlp / float64(n)
-		o.fitted.keep(cd, n)
+		o.fitted.keep(cd, all, t)
 	}
 	res.ByCV, res.ByBound = -1, -1
 	for c, cd := range res.Candidates {
@@ -473,7 +473,7 @@ type model interface {
 	score(x mat.Matrix, t []float64) (loss, nlp float64, err error)
 	status() vrvm.Status
 	// keep records the fit to all rows in c.
-	keep(c *Candidate, n int)
+	keep(c *Candidate, x *mat.Dense, t []float64)
 }
 
 type vReg struct{ m *vrvm.Regressor }
@@ -486,10 +486,15 @@ func (v *vReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
 	return regScore(mean, variance, t, err)
 }
 func (v *vReg) status() vrvm.Status { return v.m.Status() }
-func (v *vReg) keep(c *Candidate, n int) {
+func (v *vReg) keep(c *Candidate, x *mat.Dense, t []float64) {
 	c.Regressor = v.m
 	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
-	c.FullBound = c.Bound + float64(pruned(n, len(v.m.ActiveSet()), v.m.NoBias, v.m.HasBias()))*PrunedContribution(v.m.Prior.A)
+	tau := v.m.Tau()
+	beta, y := make([]float64, len(t)), make([]float64, len(t))
+	for i, ti := range t {
+		beta[i], y[i] = tau, tau*ti
+	}
+	c.FullBound = c.Bound + addBack(v.m.Kernel, !v.m.NoBias, v.m.HasBias(), x, activeRows(x, v.m.Inputs()), v.m.Mean(), v.m.Covariance(), beta, y, v.m.Prior)
 }
 
 type vCls struct{ m *vrvm.Classifier }
@@ -502,10 +507,15 @@ func (v *vCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
 	return clsScore(mean, variance, t, err)
 }
 func (v *vCls) status() vrvm.Status { return v.m.Status() }
-func (v *vCls) keep(c *Candidate, n int) {
+func (v *vCls) keep(c *Candidate, x *mat.Dense, t []float64) {
 	c.Classifier = v.m
 	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
-	c.FullBound = c.Bound + float64(pruned(n, len(v.m.ActiveSet()), v.m.NoBias, v.m.HasBias()))*PrunedContribution(v.m.Prior.A)
+	xi := v.m.Xi()
+	beta, y := make([]float64, len(t)), make([]float64, len(t))
+	for i, ti := range t {
+		beta[i], y[i] = 2*vrvm.Lambda(xi[i]), ti-0.5
+	}
+	c.FullBound = c.Bound + addBack(v.m.Kernel, !v.m.NoBias, v.m.HasBias(), x, activeRows(x, v.m.Inputs()), v.m.Mean(), v.m.Covariance(), beta, y, v.m.Prior)
 }
 
 type rReg struct{ m *vrvm.RVMRegressor }
@@ -518,7 +528,7 @@ func (r *rReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
 	return regScore(mean, variance, t, err)
 }
 func (r *rReg) status() vrvm.Status { return r.m.Status() }
-func (r *rReg) keep(c *Candidate, n int) {
+func (r *rReg) keep(c *Candidate, x *mat.Dense, t []float64) {
 	c.RVMRegressor = r.m
 	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
 	c.FullBound = c.Bound
@@ -534,7 +544,7 @@ func (r *rCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
 	return clsScore(mean, variance, t, err)
 }
 func (r *rCls) status() vrvm.Status { return r.m.Status() }
-func (r *rCls) keep(c *Candidate, n int) {
+func (r *rCls) keep(c *Candidate, x *mat.Dense, t []float64) {
 	c.RVMClassifier = r.m
 	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
 	c.FullBound = c.Bound
@@ -555,18 +565,6 @@ func PrunedContribution(a float64) float64 {
 	g1, _ := math.Lgamma(a + 0.5)
 	g0, _ := math.Lgamma(a)
 	return g1 - g0 - 0.5*math.Log(a+0.5)
-}
-
-// pruned returns the number of basis functions of a fit to n rows that
-// left the active set.
-func pruned(n, active int, noBias, hasBias bool) int {
-	if !noBias {
-		n++
-	}
-	if hasBias {
-		active++
-	}
-	return n - active
 }
 
 // regScore sums the squared errors and −ln N(t | mean, variance).
