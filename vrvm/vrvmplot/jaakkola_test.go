@@ -1,0 +1,11 @@
+package vrvmplot_test
+
+import (
+	"testing"
+
+	"gonum.org/v1/plot/cmpimg"
+)
+
+func TestJaakkolaJordan(t *testing.T) {
+	cmpimg.CheckPlot(ExampleJaakkolaJordan, t, "jaakkola.png")
+}

@@ -1,0 +1,11 @@
+package vrvmplot_test
+
+import (
+	"testing"
+
+	"gonum.org/v1/plot/cmpimg"
+)
+
+func TestMarginalPrior(t *testing.T) {
+	cmpimg.CheckPlot(ExampleMarginalPrior, t, "prior.png")
+}
