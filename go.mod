@@ -28,6 +28,7 @@ require (
 	gonum.org/v1/gonum v0.17.0 // indirect
 	gonum.org/v1/plot v0.17.0 // indirect
 	honnef.co/go/tools v0.7.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )
 
 tool (

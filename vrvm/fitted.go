@@ -19,7 +19,7 @@ const RelevanceThreshold = 1e-3
 type fitResult struct {
 	status Status
 	b      basis     // the active basis: bias (if active) + active centres, or a user design
-	cols   []int     // active columns of the full basis (indices into the training design)
+	rows   []int     // training rows of the active kernel functions, or the active design columns
 	design []int     // for a user design: the columns of b to use; nil for kernels
 	mu     []float64 // posterior mean of the active weights
 	sigma  *mat.SymDense
@@ -41,14 +41,14 @@ func (f *fitResult) set(b basis, cols []int, q *gaussQ, g *gammaQ, trace []float
 // setPosterior stores the active basis in compact form: the centres of the
 // active kernel functions are copied out of the training inputs.
 func (f *fitResult) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha []float64) {
-	f.cols = append([]int(nil), cols...)
 	f.mu, f.sigma, f.alpha = mu, sigma, alpha
 	if b.kernel == nil {
 		f.b = b
-		f.design = f.cols
+		f.rows = append([]int(nil), cols...)
+		f.design = f.rows
 		return
 	}
-	f.design = nil
+	f.design, f.rows = nil, nil
 	off := b.offset()
 	var centres []float64
 	f.b = basis{kernel: b.kernel, dim: b.dim}
@@ -57,6 +57,7 @@ func (f *fitResult) setPosterior(b basis, cols []int, mu []float64, sigma *mat.S
 			f.b.bias = true
 			continue
 		}
+		f.rows = append(f.rows, c-off)
 		centres = append(centres, b.centers.RawRowView(c-off)...)
 	}
 	if len(centres) > 0 {
@@ -118,16 +119,13 @@ func (f *fitResult) Status() Status { return f.status }
 func (f *fitResult) relevant() []int {
 	f.mustFit()
 	var idx []int
-	off := 0
-	if f.design == nil && f.b.bias {
-		off = 1
+	first := 0 // position of the first kernel (or design) weight in mu
+	if f.hasBias() {
+		first = 1
 	}
-	for i, c := range f.cols {
-		if f.design == nil && f.b.bias && i == 0 {
-			continue
-		}
-		if math.Abs(f.mu[i]) > RelevanceThreshold {
-			idx = append(idx, c-off)
+	for i, r := range f.rows {
+		if math.Abs(f.mu[first+i]) > RelevanceThreshold {
+			idx = append(idx, r)
 		}
 	}
 	return idx
@@ -135,18 +133,7 @@ func (f *fitResult) relevant() []int {
 
 func (f *fitResult) activeIdx() []int {
 	f.mustFit()
-	var idx []int
-	off := 0
-	if f.design == nil && f.b.bias {
-		off = 1
-	}
-	for i, c := range f.cols {
-		if f.design == nil && f.b.bias && i == 0 {
-			continue
-		}
-		idx = append(idx, c-off)
-	}
-	return idx
+	return append([]int(nil), f.rows...)
 }
 
 // helpers on slices and matrices

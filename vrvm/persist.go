@@ -239,7 +239,7 @@ func (p *payload) decode() (*fitResult, error) {
 		}
 		f.b = basis{dim: p.InputDim}
 		f.design = p.Columns
-		f.cols = p.Columns
+		f.rows = p.Columns
 		return f, nil
 	}
 	nb := 0
@@ -264,12 +264,12 @@ func (p *payload) decode() (*fitResult, error) {
 			f.b.centers.SetRow(i, c)
 		}
 	}
-	for _, c := range p.Columns {
-		f.cols = append(f.cols, c+nb)
+	for _, r := range p.Columns {
+		if r < 0 {
+			return nil, bad("negative training row %d", r)
+		}
 	}
-	if p.Bias {
-		f.cols = append([]int{0}, f.cols...)
-	}
+	f.rows = p.Columns
 	return f, nil
 }
 
