@@ -11,7 +11,7 @@ export VRVM_DATA
 BENCHTIME ?= 1x
 BENCH     ?= .
 
-.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check
+.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper
 
 all: build
 
@@ -23,6 +23,11 @@ build:
 ## (build/notebooks) and rendered to HTML (build/html).
 notebooks:
 	GO=$(GO) scripts/notebooks.sh
+
+## paper: Tables 1–4 of Bishop & Tipping (2000) for the RVM and the VRVM, and the
+## model-selection study, in Markdown (a few minutes on two cores).
+paper:
+	$(GO) run ./cmd/vrvm paper
 
 ## jupyter: open Jupyter on the notebooks with the registered kernel.
 jupyter:

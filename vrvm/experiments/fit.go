@@ -1,0 +1,211 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm"
+	"github.com/vrvm/vrvm/vrvm/selection"
+)
+
+// The models of the tables, in table order after the SVM.
+const (
+	RVM  = "RVM"
+	VRVM = "VRVM"
+)
+
+var models = []string{RVM, VRVM}
+
+// fitRegression fits the named model with kernel k to x, t and returns
+// the predictive means at xt and the run (Error unset).
+func fitRegression(ctx context.Context, model string, k vrvm.Kernel, maxIter int, x *mat.Dense, t []float64, xt *mat.Dense) ([]float64, Run, error) {
+	start := time.Now()
+	run := Run{Kernel: selection.Describe(k)}
+	var mean []float64
+	switch model {
+	case VRVM:
+		r := &vrvm.Regressor{Kernel: k, MaxIter: maxIter}
+		if err := r.FitContext(ctx, x, t); err != nil {
+			return nil, run, err
+		}
+		m, _, err := r.Predict(xt)
+		if err != nil {
+			return nil, run, err
+		}
+		mean = m
+		run.Kernels, run.Noise, run.Status, run.Iterations = len(r.RelevanceVectors()), r.NoiseSD(), r.Status(), r.Iterations()
+	case RVM:
+		r := &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter}
+		if err := r.FitContext(ctx, x, t); err != nil {
+			return nil, run, err
+		}
+		m, _, err := r.Predict(xt)
+		if err != nil {
+			return nil, run, err
+		}
+		mean = m
+		run.Kernels, run.Noise, run.Status, run.Iterations = len(r.RelevanceVectors()), r.NoiseSD(), r.Status(), r.Iterations()
+	default:
+		panic("experiments: unknown model " + model)
+	}
+	run.Time = time.Since(start)
+	return mean, run, nil
+}
+
+// fitClassification fits the named model with kernel k to x, t and
+// returns the run with Error the number of misclassified rows of xt, tt.
+func fitClassification(ctx context.Context, model string, k vrvm.Kernel, maxIter int, x *mat.Dense, t []float64, xt *mat.Dense, tt []float64) (Run, error) {
+	start := time.Now()
+	run := Run{Kernel: selection.Describe(k), Noise: nan}
+	var labels []float64
+	switch model {
+	case VRVM:
+		c := &vrvm.Classifier{Kernel: k, MaxIter: maxIter}
+		if err := c.FitContext(ctx, x, t); err != nil {
+			return run, err
+		}
+		l, err := c.Predict(xt)
+		if err != nil {
+			return run, err
+		}
+		labels = l
+		run.Kernels, run.Status, run.Iterations = len(c.RelevanceVectors()), c.Status(), c.Iterations()
+	case RVM:
+		c := &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter}
+		if err := c.FitContext(ctx, x, t); err != nil {
+			return run, err
+		}
+		l, err := c.Predict(xt)
+		if err != nil {
+			return run, err
+		}
+		labels = l
+		run.Kernels, run.Status, run.Iterations = len(c.RelevanceVectors()), c.Status(), c.Iterations()
+	default:
+		panic("experiments: unknown model " + model)
+	}
+	run.Error = float64(misclassified(labels, tt))
+	run.Time = time.Since(start)
+	return run, nil
+}
+
+func misclassified(labels, t []float64) int {
+	n := 0
+	for i, l := range labels {
+		if l != t[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// rms returns the root mean square of a − b.
+func rms(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		d := v - b[i]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(a)))
+}
+
+// mse returns the mean of (a − b)².
+func mse(a, b []float64) float64 {
+	r := rms(a, b)
+	return r * r
+}
+
+// runTable fits every model on sets data sets in parallel; fit returns
+// the run of one model on one set.
+func runTable(ctx context.Context, opt Options, table, name string, sets int, describe func(Run) string,
+	fit func(ctx context.Context, model string, set int) (Run, error)) ([][]Run, time.Duration, error) {
+	rep := &reporter{f: opt.Progress}
+	runs := make([][]Run, len(models))
+	for m := range runs {
+		runs[m] = make([]Run, sets)
+	}
+	total := len(models) * sets
+	err := parallel(ctx, opt.workers(), total, func(ctx context.Context, j int) error {
+		m, s := j%len(models), j/len(models)
+		r, err := fit(ctx, models[m], s)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s, %s, %s %d: %w", table, models[m], name, s, err)
+		}
+		r.Set = s
+		runs[m][s] = r
+		rep.step(total, "%s: %s %s %d: %s, %d kernels, %v after %d iterations (%s)",
+			table, models[m], name, s, describe(r), r.Kernels, r.Status, r.Iterations, seconds(r.Time))
+		return nil
+	})
+	var fitTime time.Duration
+	for _, rs := range runs {
+		for _, r := range rs {
+			fitTime += r.Time
+		}
+	}
+	return runs, fitTime, err
+}
+
+// rows builds the SVM, RVM and VRVM rows from the paper's lines and runs.
+func rows(paper [3]Score, runs [][]Run) []Row {
+	out := []Row{{Model: "SVM", Paper: paper[0]}}
+	for m, name := range models {
+		r := Row{Model: name, Paper: paper[m+1], Measured: true, Runs: runs[m], Ours: mean(runs[m])}
+		for _, run := range runs[m] {
+			r.FitTime += run.Time
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// statusNote returns a note on fits that did not converge, or "".
+func statusNote(t *Table) string {
+	var parts []string
+	for _, r := range t.Rows {
+		if !r.Measured {
+			continue
+		}
+		n := 0
+		for _, run := range r.Runs {
+			if run.Status != vrvm.Converged {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d of the %d %s fits", n, len(r.Runs), r.Model))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Fits that stopped before meeting the convergence criteria (see the fits column) are scored as they stopped: " + join(parts) + "."
+}
+
+func join(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	s := parts[0]
+	for _, p := range parts[1 : len(parts)-1] {
+		s += ", " + p
+	}
+	return s + " and " + parts[len(parts)-1]
+}
+
+func maxIterText(opt Options) string {
+	if opt.MaxIter > 0 {
+		return fmt.Sprintf("at most %d iterations per fit", opt.MaxIter)
+	}
+	return fmt.Sprintf("the library's defaults (at most %d iterations per fit, default priors and pruning)", vrvm.DefaultMaxIter)
+}
