@@ -50,10 +50,11 @@ import "reflect"
 // Symbols is filled at initialisation and must be treated as read-only.
 var Symbols = map[string]map[string]reflect.Value{}
 
-// vrvm: the models, the data of the experiments, kernel selection.
+// vrvm: the models, the data of the experiments, kernel selection, figures.
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/datasets
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/selection
+//go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/vrvmplot
 
 // gonum: linear algebra, statistics, optimisation.
 //go:generate go tool yaegi extract gonum.org/v1/gonum/mat
