@@ -50,11 +50,13 @@ import "reflect"
 // Symbols is filled at initialisation and must be treated as read-only.
 var Symbols = map[string]map[string]reflect.Value{}
 
-// vrvm: the models, the data of the experiments, kernel selection, figures.
+// vrvm: the models, the data of the experiments, kernel selection,
+// figures, the experiments of the paper.
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/datasets
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/selection
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/vrvmplot
+//go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/experiments
 
 // gonum: linear algebra, statistics, optimisation.
 //go:generate go tool yaegi extract gonum.org/v1/gonum/mat
