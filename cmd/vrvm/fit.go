@@ -219,7 +219,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		iter = p.Iteration
 		if now := time.Now(); now.Sub(last) >= time.Second {
 			last = now
-			progress("%s: iteration %d: lower bound %.6g, %d active basis functions", what, p.Iteration, p.Bound, p.Active)
+			progress("iteration %d: lower bound %.6g, %d active basis functions", p.Iteration, p.Bound, p.Active)
 		}
 		return false
 	}
