@@ -18,11 +18,13 @@
 //
 //	go generate ./symbols
 //
-// (about 100 s: yaegi type-checks every package and its dependencies from
-// source). "make check-generated", a prerequisite of "make test",
-// regenerates into a temporary directory and fails when the result differs
-// from the committed files, when a file is missing or extra, or when
-// "yaegi extract" reported an error.
+// (about a minute: yaegi type-checks every package and its dependencies
+// from source), then "make proxies": the gophernotes kernel derives its
+// gomacro proxies (kernel/proxies) from the interface wrappers here.
+// "make check-generated", a prerequisite of "make test", regenerates into a
+// temporary directory and fails when the result differs from the committed
+// files, when a file is missing or extra, when "yaegi extract" reported an
+// error, or when a public package under vrvm/ is not listed below.
 //
 // # Keys and values
 //
