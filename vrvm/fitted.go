@@ -107,6 +107,12 @@ func (f *fitResult) latent(x mat.Matrix) (mean, variance []float64, err error) {
 	for i := range n {
 		v := mat.Dot(ps.RowView(i), phi.RowView(i))
 		variance[i] = math.Max(0, v)
+		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) {
+			return nil, nil, &NonFiniteError{What: "predicted mean", Row: i, Col: -1, Value: mean[i]}
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, &NonFiniteError{What: "predicted variance", Row: i, Col: -1, Value: v}
+		}
 	}
 	return mean, variance, nil
 }

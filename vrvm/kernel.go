@@ -35,8 +35,11 @@ func (k Gaussian) Eval(x, y []float64) float64 {
 	return math.Exp(-d2 / (k.Width * k.Width))
 }
 
+// MaxPolynomialDegree is the largest Polynomial.Degree accepted.
+const MaxPolynomialDegree = 100
+
 // Polynomial is the kernel K(x, x') = (1 + s·x·x')^p with degree p = Degree
-// and scale s = Scale. Degree must be at least 1. If Scale is zero it is
+// and scale s = Scale. Degree must be from 1 to MaxPolynomialDegree. If Scale is zero it is
 // taken to be 1; a common choice for standardised inputs of dimension d is
 // Scale = 1/d.
 type Polynomial struct {
@@ -89,8 +92,8 @@ func checkKernel(k Kernel) error {
 		}
 		return checkKernel(*k)
 	case Polynomial:
-		if k.Degree < 1 {
-			return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: "must be at least 1"}
+		if k.Degree < 1 || k.Degree > MaxPolynomialDegree {
+			return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", MaxPolynomialDegree)}
 		}
 		if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
 			return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}

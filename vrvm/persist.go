@@ -205,11 +205,18 @@ func (p *payload) decode() (*fitResult, error) {
 	if Status(p.Status) <= NotFitted || Status(p.Status) > Canceled {
 		return nil, bad("status %d", p.Status)
 	}
-	sigma := mat.NewSymDense(m, nil)
 	for i, row := range p.Sigma {
 		if len(row) != m {
 			return nil, bad("covariance row %d has %d entries, want %d", i, len(row), m)
 		}
+		for _, x := range row {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, bad("non-finite covariance entry %v", x)
+			}
+		}
+	}
+	sigma := mat.NewSymDense(m, nil)
+	for i, row := range p.Sigma {
 		for j := i; j < m; j++ {
 			if row[j] != p.Sigma[j][i] {
 				return nil, bad("covariance is not symmetric at (%d, %d)", i, j)
@@ -226,6 +233,29 @@ func (p *payload) decode() (*fitResult, error) {
 	}
 	if len(p.Trace) == 0 {
 		return nil, bad("empty bound trace")
+	}
+	// Σ must be a covariance: symmetric positive semi-definite. A small
+	// relative jitter allows for the rounding of a singular-looking Σ.
+	var chol mat.Cholesky
+	jittered := mat.NewSymDense(m, nil)
+	jittered.CopySym(sigma)
+	var maxDiag float64
+	for i := range m {
+		if sigma.At(i, i) < 0 {
+			return nil, bad("covariance has a negative variance %v at %d", sigma.At(i, i), i)
+		}
+		maxDiag = math.Max(maxDiag, sigma.At(i, i))
+	}
+	for i := range m {
+		jittered.SetSym(i, i, sigma.At(i, i)+1e-10*maxDiag+math.SmallestNonzeroFloat64)
+	}
+	if !chol.Factorize(jittered) {
+		return nil, bad("covariance is not positive semi-definite")
+	}
+	for _, a := range p.Alpha {
+		if !(a > 0) {
+			return nil, bad("non-positive precision alpha %v", a)
+		}
 	}
 	f := &fitResult{status: Status(p.Status), mu: p.Mu, sigma: sigma, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations}
 	if k == nil {

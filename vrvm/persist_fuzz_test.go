@@ -151,6 +151,14 @@ func FuzzLoadRegressor(f *testing.F) {
 		f.Add([]byte(p), true)
 	}
 	f.Add([]byte(`{"task":"regression","estimator":"vrvm","kernel":{"type":"polynomial","degree":3,"scale":1e10},"input_dim":2,"bias":false,"centers":[[1,2],[3,4]],"columns":[0,1],"mu":[1,2],"sigma":[[1,0.5],[0.5,1]],"alpha":[1,1],"bound_trace":[0],"iterations":1,"status":2,"tau_shape":1,"tau_rate":1}`), true)
+	// Found by the fuzzer: short covariance rows after the first (a panic
+	// in the symmetry check before the rows' lengths were checked).
+	f.Add([]byte(`{"tAsk":"regression","kernel":{"tYpe":"gaussian","width":1},"input_dim":1,"mu":[0,0,0,0,0,0,0],"sigmA":[[0,1e19,0,0,0,0,0],[],[],[],[],[],[]],"AlphA":[0,0,0,0,0,0,0],"stAtus":1}`), true)
+	// Found by hand: predictions that overflow, a huge degree, a
+	// covariance with a negative variance.
+	f.Add([]byte(`{"task":"regression","estimator":"vrvm","kernel":{"type":"linear"},"input_dim":1,"bias":true,"centers":[[1]],"columns":[0],"mu":[1e308,1e308],"sigma":[[1,0],[0,1]],"alpha":[1,1],"bound_trace":[0],"iterations":1,"status":1,"tau_shape":5e-324,"tau_rate":1e308}`), true)
+	f.Add([]byte(`{"task":"regression","estimator":"vrvm","kernel":{"type":"polynomial","degree":1000000000},"input_dim":1,"bias":false,"centers":[[1]],"columns":[0],"mu":[1],"sigma":[[1]],"alpha":[1],"bound_trace":[0],"iterations":1,"status":1,"tau_shape":1,"tau_rate":1}`), true)
+	f.Add([]byte(`{"task":"regression","estimator":"vrvm","kernel":{"type":"linear"},"input_dim":1,"bias":false,"centers":[[1]],"columns":[0],"mu":[1],"sigma":[[-1]],"alpha":[1],"bound_trace":[0],"iterations":1,"status":1,"tau_shape":1,"tau_rate":1}`), true)
 
 	f.Fuzz(func(t *testing.T, data []byte, sealed bool) {
 		if sealed {

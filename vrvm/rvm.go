@@ -394,7 +394,7 @@ func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (fl
 		if gnorm < 1e-9 {
 			break
 		}
-		if err := q.chol.SolveVecTo(mat.NewVecDense(m, step), mat.NewVecDense(m, grad)); err != nil {
+		if err := conditionOK(q.chol.SolveVecTo(mat.NewVecDense(m, step), mat.NewVecDense(m, grad))); err != nil {
 			return 0, err
 		}
 		improved := false
