@@ -35,6 +35,7 @@ func init() {
 		"LoadClassifier":             reflect.ValueOf(vrvm.LoadClassifier),
 		"LoadRegressor":              reflect.ValueOf(vrvm.LoadRegressor),
 		"LogSigmoid":                 reflect.ValueOf(vrvm.LogSigmoid),
+		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"Moderated":                  reflect.ValueOf(vrvm.Moderated),
 		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
 		"RelevanceThreshold":         reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
