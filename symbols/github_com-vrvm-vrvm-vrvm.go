@@ -29,6 +29,7 @@ func init() {
 		"ErrNotFitted":               reflect.ValueOf(&vrvm.ErrNotFitted).Elem(),
 		"ErrSingleClass":             reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
 		"ErrUnsavableKernel":         reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
+		"Fast":                       reflect.ValueOf(vrvm.Fast),
 		"IterationLimit":             reflect.ValueOf(vrvm.IterationLimit),
 		"JJBound":                    reflect.ValueOf(vrvm.JJBound),
 		"Lambda":                     reflect.ValueOf(vrvm.Lambda),
@@ -38,6 +39,7 @@ func init() {
 		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"Moderated":                  reflect.ValueOf(vrvm.Moderated),
 		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
+		"PaperSchedule":              reflect.ValueOf(vrvm.PaperSchedule),
 		"RelevanceThreshold":         reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
 		"Sigmoid":                    reflect.ValueOf(vrvm.Sigmoid),
 		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
@@ -60,6 +62,7 @@ func init() {
 		"RVMClassifier":            reflect.ValueOf((*vrvm.RVMClassifier)(nil)),
 		"RVMRegressor":             reflect.ValueOf((*vrvm.RVMRegressor)(nil)),
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
+		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
 
 		// interface wrapper definitions

@@ -47,9 +47,13 @@ type Classifier struct {
 	// Monitor, if not nil, is called after every iteration; returning
 	// true stops the fit with status Stopped.
 	Monitor func(Progress) bool
+	// Solver selects the algorithm that maximises the bound; the zero
+	// value is Fast. PaperSchedule iterates the paper's updates.
+	Solver Solver
 
-	res fitResult
-	xi  []float64
+	res       fitResult
+	fullBound float64 // FullModelBound of a fast fit
+	xi        []float64
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.
@@ -108,6 +112,13 @@ func (c *Classifier) fit(ctx context.Context, b basis, x mat.Matrix, t []float64
 		xi0 = 1
 	case !(xi0 > 0) || math.IsInf(xi0, 0):
 		return &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
+	}
+	if err := c.Solver.check(); err != nil {
+		return err
+	}
+	c.fullBound = math.NaN()
+	if c.Solver == Fast {
+		return c.fitFast(ctx, b, x, t, p, ctl, xi0)
 	}
 	cols := seq(b.size())
 	var phi *mat.Dense

@@ -35,7 +35,7 @@ func ExampleRegressor() {
 	mean, variance, _ := r.Predict(mat.NewDense(1, 1, []float64{0.5}))
 	fmt.Printf("y(0.5) = %.2f ± %.2f (true %.2f)\n", mean[0], 2*math.Sqrt(variance[0]), math.Sin(0.5)/0.5)
 	// Output:
-	// status: iteration limit reached
+	// status: converged
 	// relevance vectors: 9
 	// noise sd: 0.10
 	// y(0.5) = 0.92 ± 0.20 (true 0.96)

@@ -50,9 +50,13 @@ type Regressor struct {
 	// Monitor, if not nil, is called after every iteration; returning
 	// true stops the fit with status Stopped.
 	Monitor func(Progress) bool
+	// Solver selects the algorithm that maximises the bound; the zero
+	// value is Fast. PaperSchedule iterates the paper's updates.
+	Solver Solver
 
-	res fitResult
-	tau struct{ ct, dt float64 }
+	res       fitResult
+	fullBound float64 // FullModelBound of a fast fit
+	tau       struct{ ct, dt float64 }
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -118,6 +122,13 @@ func (r *Regressor) fit(ctx context.Context, b basis, x mat.Matrix, t []float64)
 		tau0 = 1 / v
 	case !(tau0 > 0) || math.IsInf(tau0, 0):
 		return &OptionError{Field: "Tau0", Value: tau0, Reason: "must be positive and finite (0 means 1/var(t))"}
+	}
+	if err := r.Solver.check(); err != nil {
+		return err
+	}
+	r.fullBound = math.NaN()
+	if r.Solver == Fast {
+		return r.fitFast(ctx, b, x, t, p, c, tau0)
 	}
 	cols := seq(b.size())
 	var phi *mat.Dense
