@@ -324,7 +324,8 @@ func TestCLI(t *testing.T) {
 	}
 
 	t.Run("interrupt fit", func(t *testing.T) {
-		// 300 points without pruning take minutes: interrupt the fit.
+		// 300 points without pruning take minutes with the paper's
+		// schedule: interrupt the fit.
 		var b strings.Builder
 		b.WriteString("x,t\n")
 		for i := range 300 {
@@ -332,7 +333,7 @@ func TestCLI(t *testing.T) {
 			fmt.Fprintf(&b, "%v,%v\n", x, datasets.SincTrue(x)+0.1*math.Sin(7*x))
 		}
 		write("big.csv", b.String())
-		errOut, code := interrupt(t, exec.Command(bin, "fit", "-target", "t", "-no-prune", "-max-iter", "1000000", "-o", "big.json", "big.csv"), dir, "iteration")
+		errOut, code := interrupt(t, exec.Command(bin, "fit", "-target", "t", "-no-prune", "-paper-schedule", "-max-iter", "1000000", "-o", "big.json", "big.csv"), dir, "iteration")
 		if code != 130 || !strings.Contains(errOut, "vrvm fit: interrupted after") || !strings.Contains(errOut, "no model written") {
 			t.Errorf("status %d, stderr %q", code, errOut)
 		}

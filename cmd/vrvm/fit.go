@@ -113,6 +113,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	noBias := fs.Bool("no-bias", false, "no bias basis function")
 	noPrune := fs.Bool("no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	maxIter := fs.Int("max-iter", 0, "iteration limit (0: the library's default, 10000)")
+	paperSchedule := fs.Bool("paper-schedule", false, "iterate the paper's update schedule instead of the fast solver (same fixed point, many more iterations)")
 	out := fs.String("o", "", "`file` to write the model to (required)")
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
 	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
@@ -223,9 +224,13 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return false
 	}
+	solver := vrvm.Fast
+	if *paperSchedule {
+		solver = vrvm.PaperSchedule
+	}
 	var buf bytes.Buffer
 	if *task == "regression" {
-		r := &vrvm.Regressor{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		r := &vrvm.Regressor{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Solver: solver}
 		err = r.FitContext(ctx, x, t)
 		if err == nil {
 			noise := r.NoiseSD()
@@ -237,7 +242,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			err = r.Save(&buf)
 		}
 	} else {
-		c := &vrvm.Classifier{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		c := &vrvm.Classifier{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Solver: solver}
 		err = c.FitContext(ctx, x, t)
 		if err == nil {
 			progress("%s: %v after %d iterations (%.1f s): %d relevance vectors, lower bound %.6g",
