@@ -190,10 +190,6 @@ func bracketRoot(g, dg func(float64) float64, lo, hi float64, dec bool) float64 
 // switching at 1e-5 ended elsewhere, at 1e-6 at the schedule's optimum.
 const fastSwitchTol = 1e-6
 
-// pruneSettle is the number of iterations of the paper's schedule without
-// a pruned function after which a fit with pruning starts extrapolating.
-const pruneSettle = 20
-
 // roundF is the relative rounding error of the bound F: its terms are
 // sums of O(N + M) terms of the size of F.
 const roundF = 1e-13
@@ -237,15 +233,10 @@ func runFast(ctx context.Context, model fastModel, c control, x0 []float64, hook
 	}
 	fr.record("start")
 	const (
-		plain = iota
-		squarem
+		squarem = iota
 		newton
 	)
 	phase := squarem
-	if c.prune {
-		phase = plain
-	}
-	lastPrune := 0
 	stepMax := 1.0
 	for fr.iters < c.maxIter {
 		if err := stopped(ctx, fr.iters); err != nil {
@@ -253,7 +244,6 @@ func runFast(ctx context.Context, model fastModel, c control, x0 []float64, hook
 		}
 		fr.iters++
 		if c.prune && fr.prune() {
-			lastPrune = fr.iters
 			if !fr.eval(fr.x) {
 				return fr, NotFitted, &NotPositiveDefiniteError{Iteration: fr.iters}
 			}
@@ -261,16 +251,6 @@ func runFast(ctx context.Context, model fastModel, c control, x0 []float64, hook
 		prevF := fr.f
 		var conv bool
 		switch phase {
-		case plain:
-			// One iteration of the paper's schedule.
-			if !fr.eval(fr.next) {
-				fr.f = math.NaN()
-				break
-			}
-			conv = fr.converged(fr.f - prevF)
-			if fr.iters-lastPrune >= pruneSettle && fr.f-prevF <= fastSwitchTol*math.Max(1, math.Abs(fr.f)) {
-				phase = squarem
-			}
 		case newton:
 			var progressed bool
 			conv, progressed = fr.newtonStep()
@@ -352,6 +332,14 @@ func (fr *fastRun) squaremCycle(stepMax float64) (conv bool, newMax float64) {
 	if fr.converged(f1 - f0) {
 		return true, stepMax
 	}
+	// With pruning, a cycle ends after a plain step that takes some ⟨αₘ⟩
+	// past the threshold, so that functions are pruned as the schedule
+	// prunes them, and an extrapolation may not take any past it.
+	m := fr.model.active()
+	lnPrune := math.Log(fr.c.pruneAt)
+	if fr.c.prune && (crosses(x1[:m], lnPrune) || crosses(x2[:m], lnPrune)) {
+		return false, stepMax
+	}
 	k := len(x0)
 	r := make([]float64, k)
 	v := make([]float64, k)
@@ -374,7 +362,7 @@ func (fr *fastRun) squaremCycle(stepMax float64) (conv bool, newMax float64) {
 		for i := range k {
 			xp[i] = x0[i] - 2*a*r[i] + a*a*v[i]
 		}
-		if fr.eval(xp) && fr.f >= f1 {
+		if (!fr.c.prune || a == -1 || !crosses(xp[:m], lnPrune)) && fr.eval(xp) && fr.f >= f1 {
 			break
 		}
 		if a == -1 {
@@ -390,6 +378,16 @@ func (fr *fastRun) squaremCycle(stepMax float64) (conv bool, newMax float64) {
 		stepMax *= 4
 	}
 	return false, stepMax
+}
+
+// crosses reports whether some ln⟨αₘ⟩ in u exceeds lnPrune.
+func crosses(u []float64, lnPrune float64) bool {
+	for _, v := range u {
+		if v > lnPrune {
+			return true
+		}
+	}
+	return false
 }
 
 // newtonStep takes one Levenberg–Marquardt step on the collapsed bound:

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -137,14 +138,24 @@ func denseFactor(phi *mat.Dense) *designFactor {
 // n ≥ k: Q is n × k with orthonormal columns, R is k × k upper triangular.
 func thinQR(a *mat.Dense) (q, r *mat.Dense) {
 	n, k := a.Dims()
-	var qr mat.QR
-	qr.Factorize(a)
-	var full mat.Dense
-	qr.QTo(&full)
-	q = mat.DenseCopyOf(full.Slice(0, n, 0, k))
-	var rr mat.Dense
-	qr.RTo(&rr)
-	r = mat.DenseCopyOf(rr.Slice(0, k, 0, k))
+	q = mat.DenseCopyOf(a)
+	qm := q.RawMatrix()
+	tau := make([]float64, k)
+	work := []float64{0}
+	lapack64.Geqrf(qm, tau, work, -1)
+	work = make([]float64, max(int(work[0]), 1))
+	lapack64.Geqrf(qm, tau, work, len(work))
+	r = mat.NewDense(max(k, 1), max(k, 1), nil)
+	if k == 0 {
+		return q, mat.NewDense(0, 0, nil)
+	}
+	for i := range k {
+		copy(r.RawRowView(i)[i:], qm.Data[i*qm.Stride+i:i*qm.Stride+k])
+	}
+	lapack64.Orgqr(qm, tau, work, -1)
+	work = make([]float64, max(int(work[0]), 1))
+	lapack64.Orgqr(qm, tau, work, len(work))
+	_ = n
 	return q, r
 }
 
@@ -263,11 +274,11 @@ func (f *designFactor) keep(keep []int) {
 	f.cols = selectInts(f.cols, keep)
 }
 
-// compact re-factorises the active design when fewer functions than the
-// rank remain, by the thin QR of Φ_A = U B_Aᵀ, so that r = M from then on.
+// compact re-factorises the active design by the thin QR of Φ_A = U B_Aᵀ
+// when at most half as many functions as the rank remain, so that r = M.
 func (f *designFactor) compact() {
 	m, r := f.b.Dims()
-	if m >= r {
+	if 2*m > r {
 		return
 	}
 	n, _ := f.u.Dims()

@@ -31,7 +31,7 @@ type woodQ struct {
 	y     *mat.SymDense
 	x     *mat.Dense // A^(−1/2) B U_K⁻¹: Σ = A⁻¹ − A^(−1/2) X Xᵀ A^(−1/2)
 	ld    float64    // ln|Σ|
-	st    *mat.Dense // scratch: the stacked matrix [A^(−1/2)B; F]
+	xs    *mat.Dense // scratch of x's shape
 	tau   []float64
 	work  []float64
 }
@@ -40,9 +40,10 @@ type woodQ struct {
 // a factor F, FᵀF = Ω⁻¹ (omegaInvF), ln|Ω| and Ω⁻¹η (etaP). It reports
 // false if K is singular to working precision.
 //
-// The factor of K is the R of the QR factorisation of the stacked matrix
-// [A^(−1/2)B; F], so that K = RᵀR is never formed: forming BᵀA⁻¹B would
-// square its condition number, which is large when ⟨τ⟩ or some 1/⟨αₘ⟩ is
+// K is factorised by Cholesky from its normal equations when its condition
+// number is below 1e8, and otherwise as the R of the QR factorisation of
+// the stacked matrix [A^(−1/2)B; F] (factorQR), which does not square the
+// condition number; K is ill-conditioned when ⟨τ⟩ or some 1/⟨αₘ⟩ is large
 // (near-noiseless data, well-determined weights).
 func (w *woodQ) solve(b *mat.Dense, alpha []float64, omegaInv *mat.SymDense, omegaInvF *mat.Dense, logDetOmega float64, etaP []float64) bool {
 	m, r := b.Dims()
@@ -53,45 +54,31 @@ func (w *woodQ) solve(b *mat.Dense, alpha []float64, omegaInv *mat.SymDense, ome
 	if rm, rc := w.x.Dims(); rm != m || rc != r {
 		w.x = mat.NewDense(m, r, nil)
 	}
-	if w.st == nil {
-		w.st = mat.NewDense(m+r, max(r, 1), nil)
-	}
-	if rm, rc := w.st.Dims(); rm != m+r || rc != r {
-		w.st = mat.NewDense(m+r, r, nil)
-	}
 	for i := range m {
 		f := 1 / math.Sqrt(alpha[i])
 		src, dst := b.RawRowView(i), w.x.RawRowView(i)
 		for j, v := range src {
 			dst[j] = f * v
 		}
-		copy(w.st.RawRowView(i), dst)
 	}
-	for i := range r {
-		copy(w.st.RawRowView(m+i), omegaInvF.RawRowView(i))
-	}
-	st := w.st.RawMatrix()
-	w.tau = resize(w.tau, r)
-	work := []float64{0}
-	lapack64.Geqrf(st, w.tau, work, -1)
-	w.work = resize(w.work, int(work[0]))
-	lapack64.Geqrf(st, w.tau, w.work, len(w.work))
-	uk := mat.NewTriDense(r, mat.Upper, nil)
-	for i := range r {
-		row := st.Data[i*st.Stride : i*st.Stride+r]
-		sign := 1.0
-		if row[i] < 0 {
-			sign = -1
-		}
-		if !(math.Abs(row[i]) > 0) {
-			return false
-		}
-		for j := i; j < r; j++ {
-			uk.SetTri(i, j, sign*row[j])
-		}
-	}
+	// K = Ω⁻¹ + BᵀA⁻¹B by its normal equations if that is accurate
+	// enough, else by QR.
+	k := mat.NewSymDense(r, nil)
+	blas64.Syrk(blas.Trans, 1, w.x.RawMatrix(), 0, k.RawSymmetric())
+	k.AddSym(k, omegaInv)
 	w.chol.Reset()
-	w.chol.SetFromU(uk)
+	ok := w.chol.Factorize(k)
+	if ok {
+		// The normal equations lose about log10 κ(K) digits.
+		if c := w.chol.Cond(); c > 1e8 || math.IsNaN(c) {
+			ok = false
+		}
+	}
+	if !ok && !w.factorQR(m, r, omegaInvF) {
+		return false
+	}
+	var uk mat.TriDense
+	w.chol.UTo(&uk)
 	w.v = resize(w.v, r)
 	if err := w.chol.SolveVecTo(mat.NewVecDense(r, w.v), mat.NewVecDense(r, etaP)); err != nil {
 		var c mat.Condition
@@ -107,7 +94,22 @@ func (w *woodQ) solve(b *mat.Dense, alpha []float64, omegaInv *mat.SymDense, ome
 	w.z = resize(w.z, r)
 	blas64.Gemv(blas.Trans, 1, b.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: w.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: w.z})
 	// X = A^(−1/2) B U_K⁻¹ and Σₘₘ = (1 − ‖xₘ‖²)/αₘ.
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, uk.RawTriangular(), w.x.RawMatrix())
+	var ukInv mat.TriDense
+	if err := ukInv.InverseTri(&uk); err != nil {
+		var c mat.Condition
+		if !errors.As(err, &c) {
+			return false
+		}
+	}
+	ui := mat.NewDense(r, r, nil)
+	ui.Copy(&ukInv)
+	if w.xs == nil {
+		w.xs = mat.NewDense(m, r, nil)
+	} else if rm, rc := w.xs.Dims(); rm != m || rc != r {
+		w.xs = mat.NewDense(m, r, nil)
+	}
+	w.xs.Mul(w.x, ui)
+	w.x, w.xs = w.xs, w.x
 	w.diag = resize(w.diag, m)
 	var sumLogA float64
 	for i := range m {
@@ -521,4 +523,40 @@ func (s *fastCls) excluded() float64 {
 		sum += excludedTerm(s.prior, blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: row}, blas64.Vector{N: r, Inc: 1, Data: ob}))
 	}
 	return sum
+}
+
+// factorQR sets w.chol to the factor R of the QR factorisation of the
+// stacked matrix [X̂; F], with X̂ = A^(−1/2)B in w.x: K = RᵀR without
+// forming X̂ᵀX̂, whose condition number is that of K squared.
+func (w *woodQ) factorQR(m, r int, omegaInvF *mat.Dense) bool {
+	st := mat.NewDense(m+r, r, nil)
+	for i := range m {
+		copy(st.RawRowView(i), w.x.RawRowView(i))
+	}
+	for i := range r {
+		copy(st.RawRowView(m+i), omegaInvF.RawRowView(i))
+	}
+	raw := st.RawMatrix()
+	w.tau = resize(w.tau, r)
+	work := []float64{0}
+	lapack64.Geqrf(raw, w.tau, work, -1)
+	w.work = resize(w.work, int(work[0]))
+	lapack64.Geqrf(raw, w.tau, w.work, len(w.work))
+	uk := mat.NewTriDense(r, mat.Upper, nil)
+	for i := range r {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+r]
+		sign := 1.0
+		if row[i] < 0 {
+			sign = -1
+		}
+		if !(math.Abs(row[i]) > 0) {
+			return false
+		}
+		for j := i; j < r; j++ {
+			uk.SetTri(i, j, sign*row[j])
+		}
+	}
+	w.chol.Reset()
+	w.chol.SetFromU(uk)
+	return true
 }
