@@ -117,6 +117,9 @@ func (c *Classifier) fit(ctx context.Context, b basis, x mat.Matrix, t []float64
 		return err
 	}
 	c.fullBound = math.NaN()
+	if c.Solver == Fast && ctl.prune {
+		return c.fitSeq(ctx, b, x, t, p, ctl, xi0)
+	}
 	if c.Solver == Fast {
 		return c.fitFast(ctx, b, x, t, p, ctl, xi0)
 	}

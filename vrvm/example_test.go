@@ -36,9 +36,9 @@ func ExampleRegressor() {
 	fmt.Printf("y(0.5) = %.2f ± %.2f (true %.2f)\n", mean[0], 2*math.Sqrt(variance[0]), math.Sin(0.5)/0.5)
 	// Output:
 	// status: converged
-	// relevance vectors: 8
+	// relevance vectors: 5
 	// noise sd: 0.10
-	// y(0.5) = 0.92 ± 0.20 (true 0.96)
+	// y(0.5) = 0.95 ± 0.21 (true 0.96)
 }
 
 func ExampleClassifier() {
@@ -70,6 +70,6 @@ func ExampleClassifier() {
 	// Output:
 	// status: converged
 	// P(t=1 | [0 0]) = 1.00 plug-in, 1.00 moderated
-	// P(t=1 | [0.9 0.3]) = 0.96 plug-in, 0.95 moderated
+	// P(t=1 | [0.9 0.3]) = 0.95 plug-in, 0.95 moderated
 	// P(t=1 | [2 2]) = 0.00 plug-in, 0.00 moderated
 }

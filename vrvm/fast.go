@@ -9,47 +9,54 @@ import (
 
 // Solver selects the algorithm that maximises the lower bound L. Both
 // converge to fixed points of the same variational updates (23)–(27) or
-// (54)–(58); they differ in the work it takes.
-//
-// L has several local maxima (different sets of relevant functions, with
-// bounds that differ by hundredths of a nat to a few nats), and which one
-// a fit ends in depends on the path. Fast is built to follow the path of
-// the paper's schedule and reaches the same optimum on the reference
-// fixtures and on every seeded problem tried, but this is not guaranteed
-// in general. Greedy methods that update one Q_αₘ at a time to its exact
-// optimum (the root of a cubic, as in Tipping & Faul 2003 and Shutin et
-// al. 2011) converge fast but often end in a different local maximum.
+// (54)–(58); they differ in the work it takes and, since L has several
+// local maxima (different sets of relevant functions), possibly in the
+// maximum they reach.
 type Solver int
 
 const (
-	// Fast is the default solver. It iterates the paper's schedule
+	// Fast is the default solver. What it does depends on pruning:
+	//
+	// With pruning (the default), it is sequential (sequential.go): it
+	// starts from one basis function and adds, re-estimates and removes
+	// functions one at a time, each ⟨αₘ⟩ set to its exact optimum given
+	// the others (the root of a cubic, as in Tipping & Faul 2003 and
+	// Shutin et al. 2011, here for the variational bound), so that no
+	// such step decreases L. A function is added when its optimal ⟨αₘ⟩
+	// is below PruneAlpha and removed when it rises above, the pruning
+	// rule of the paper's schedule. It works on the factorisation
+	// Φ = U Bᵀ below, so the N × N kernel matrix is never formed and the
+	// work per iteration does not grow with N beyond O(N M²). It usually
+	// ends with fewer functions than the paper's schedule, at a maximum
+	// of the same updates for the active model. An iteration (Iterations,
+	// BoundTrace, Monitor) is one sweep over the active functions, one
+	// update of Q_τ or ξ and, now and then, the addition of functions.
+	// LowerBound and BoundTrace are the bound of the model made of the
+	// active functions, as for the paper's schedule; FullModelBound adds
+	// for each excluded function the closed-form contribution of the
+	// factor Q(wₘ) = N(0, vₘ), independent of the other weights, with vₘ
+	// and Q_αₘ at their optimum: L(Q) of the paper's full model for a
+	// valid Q, so a true lower bound on its log evidence.
+	//
+	// Without pruning (NoPrune), it iterates the paper's schedule
 	// extrapolated by SQUAREM, which follows the schedule's path, until
 	// the bound gains less than a relative 1e-6 per cycle, then takes
 	// Levenberg–Marquardt steps on the bound with Q_w eliminated, which
-	// converge quadratically. The bound never decreases (beyond rounding)
-	// from one accepted point to the next. Convergence uses the criteria
-	// of the paper's schedule (Tol, ParamTol) applied to one iteration of
-	// that schedule from the final point, so the result is a fixed point
-	// of the paper's updates. An iteration (Iterations, BoundTrace,
-	// Monitor) is one extrapolated cycle or one Newton step.
+	// converge quadratically, and reaches the paper's fixed point (it
+	// matches the reference fixtures). The bound never decreases (beyond
+	// rounding) from one accepted point to the next. Convergence uses the
+	// criteria of the paper's schedule (Tol, ParamTol) applied to one
+	// iteration of that schedule from the final point. An iteration is one
+	// extrapolated cycle or one Newton step. Newton steps need a dense
+	// Hessian and are taken only while the number of parameters (functions
+	// plus 1, or plus N for classification) is at most 1500.
 	//
-	// The fast solver works with a factorisation Φ = U Bᵀ of the design
-	// of rank r, computed by pivoted Cholesky of the kernel matrix for this
-	// package's kernels (r is small for smooth kernels: tens for the
-	// Gaussian kernel on one-dimensional data, whatever N) and by QR
-	// otherwise. An iteration then costs O(M r²) instead of O(M³), and the
-	// N × N kernel matrix is never formed. Newton steps need a dense
-	// Hessian and are taken only while the number of parameters (active
-	// functions plus 1, or plus N for classification) is at most 1500.
-	//
-	// With pruning, functions whose ⟨αₘ⟩ exceeds PruneAlpha leave the
-	// active set at the start of an iteration, as in the paper's schedule,
-	// and LowerBound and BoundTrace are, as for the paper's schedule, the
-	// bound of the model made of the active functions. FullModelBound adds
-	// for each pruned function the closed-form contribution of the factor
-	// Q(wₘ) = N(0, vₘ), independent of the other weights, with vₘ and Q_αₘ
-	// at their optimum: the bound L(Q) of the paper's full model for a
-	// valid Q, so a true lower bound on its log evidence.
+	// Both work with a factorisation Φ = U Bᵀ of the design of rank r,
+	// computed by pivoted Cholesky of the kernel matrix for this package's
+	// kernels (kernel columns computed on demand, in parallel; r is small
+	// for smooth kernels: tens for the Gaussian kernel on one-dimensional
+	// data, whatever N) and by QR otherwise (user kernels and designs,
+	// r = min(N, M)). Memory is O((N + P) r) for P candidate functions.
 	Fast Solver = iota
 	// PaperSchedule is the schedule of Bishop & Tipping (2000): every
 	// iteration updates Q_w, then all Q_αₘ, then Q_τ (or ξ). Irrelevant

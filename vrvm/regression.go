@@ -127,6 +127,9 @@ func (r *Regressor) fit(ctx context.Context, b basis, x mat.Matrix, t []float64)
 		return err
 	}
 	r.fullBound = math.NaN()
+	if r.Solver == Fast && c.prune {
+		return r.fitSeq(ctx, b, x, t, p, c, tau0)
+	}
 	if r.Solver == Fast {
 		return r.fitFast(ctx, b, x, t, p, c, tau0)
 	}

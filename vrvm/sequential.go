@@ -1,0 +1,593 @@
+package vrvm
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The sequential solver (the Fast solver with pruning) maximises the bound
+// one basis function at a time, in the manner of Tipping & Faul (2003) and
+// Shutin et al. (2011), but on the variational bound of Bishop & Tipping.
+//
+// With Q_w at its optimum for the current ⟨α⟩ and ⟨τ⟩ (or ξ), the bound
+// depends on Q_αₘ (of shape ã = a + ½, the only shape the update (25)/(57)
+// produces) through
+//
+//	f(α) = ã ln α − bα − ½ ln(α + sₘ) + ½ qₘ²/(α + sₘ) + const,     (S1)
+//
+// with α = ⟨αₘ⟩ and sₘ, qₘ the sparsity and quality factors of function m
+// computed without it: for regression sₘ = τφₘᵀφₘ − τ²φₘᵀΦΣ₋ₘΦᵀφₘ and
+// qₘ = τφₘᵀt − τ²φₘᵀΦΣ₋ₘΦᵀt (classification: the likelihood precision
+// 2Λ(ξ) in place of τI and t − ½ in place of τt). (S1) is the collapsed
+// form of the terms (40)–(42), (44), (45) of m: ½⟨ln αₘ⟩ − ½ln⟨αₘ⟩ from
+// (41) and the entropy (45) combine with (42) into ã ln α. Its maximiser,
+// a root of a cubic (alphaRoot), is the limit of iterating the paper's Q_w
+// and Q_αₘ updates on coordinate m, so each such step never decreases L.
+//
+// A function outside the active set is held at the factor
+// Q(wₘ) = N(0, vₘ), independent of the others, with vₘ and Q_αₘ at their
+// optimum: its contribution is (S1) with qₘ = 0 and sₘ = φₘᵀ(likelihood
+// precision)φₘ, in closed form (excludedTerm). Adding function m to the
+// active set at its optimal ⟨αₘ⟩ raises the bound of the full model by
+//
+//	gainₘ = max f(·; sₘ, qₘ) − max f(·; φₘᵀ(prec)φₘ, 0) ≥ 0,          (S2)
+//
+// and FullModelBound reports the bound of the full model so defined.
+//
+// One iteration of the solver is: a sweep over the active functions, each
+// set to the maximiser of (S1) by a rank-one update of Σ and μ, and removed
+// from the active set if that exceeds PruneAlpha (the pruning rule of the
+// paper's schedule); the update of Q_τ (26)–(27) (or of ξ (58)) for the
+// active model; and, when the active set has settled or every
+// seqAddEvery iterations, the addition of the excluded function with the
+// largest gain (S2) among those whose optimal ⟨αₘ⟩ is below PruneAlpha.
+//
+// Work and memory: the solver uses the factorisation Φ = U Bᵀ of the
+// fast solver (fast_factor.go), N × r and P × r for the P candidate
+// functions, so the sufficient statistics of every candidate cost O(P r M)
+// per addition round and the kernel matrix is never formed; an iteration
+// over the active set costs O(M³ + M² r) for regression and O(N M²) for
+// classification. For smooth kernels r does not grow with N.
+
+// seqAddEvery is the largest number of iterations between two addition
+// rounds while the active set is still moving.
+const seqAddEvery = 10
+
+// seqAddBatch is the largest number of functions added in one round.
+const seqAddBatch = 4
+
+var debugSeq = false
+
+// seqSettled is the largest change of ln⟨αₘ⟩ and of the relative noise
+// precision (or ξ) over an iteration at which the active set counts as
+// settled, so that an addition round follows.
+const seqSettled = 1e-2
+
+// seqMaxDeletions is the number of times a function may leave the active
+// set; after that it is no longer added (this prevents cycling between
+// adding and removing a function whose optimal ⟨αₘ⟩ sits at PruneAlpha).
+const seqMaxDeletions = 2
+
+// seqFit is one fit by the sequential solver.
+type seqFit struct {
+	f     *designFactor
+	prior Prior
+	ctl   control
+	cls   bool
+	n     int
+	t     []float64
+
+	// Regression: Q_τ = Γ(c̃, d̃), Uᵀt and ‖t‖² − ‖Uᵀt‖².
+	ct, dt float64
+	uy     []float64
+	tperp  float64
+	// Classification: ξₙ, λ(ξₙ), Uᵀ(t − ½).
+	xi, lam []float64
+	uh      []float64
+
+	act     []int      // active functions, indices into the full basis
+	alpha   []float64  // ⟨αₘ⟩ of the active functions
+	bA      *mat.Dense // M × r rows of B of the active functions
+	phiA    *mat.Dense // N × M active design (classification only)
+	deleted map[int]int
+
+	q    gaussQ
+	sig  *mat.SymDense
+	ew   float64   // regression: Σₙ⟨(tₙ − wᵀφₙ)²⟩
+	actv []float64 // classification: μᵀφₙ
+	e    []float64 // classification: φₙᵀ⟨wwᵀ⟩φₙ
+}
+
+func newSeqFit(f *designFactor, t []float64, p Prior, c control, cls bool) *seqFit {
+	n := len(t)
+	s := &seqFit{f: f, prior: p, ctl: c, cls: cls, n: n, t: t, deleted: map[int]int{}}
+	_, r := f.uFull.Dims()
+	if debugSeq {
+		println("seq: rank", r)
+	}
+	ut := make([]float64, r)
+	y := t
+	if cls {
+		y = make([]float64, n)
+		for i, v := range t {
+			y[i] = v - 0.5
+		}
+	}
+	blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: y}, 0, blas64.Vector{N: r, Inc: 1, Data: ut})
+	if cls {
+		s.uh = ut
+		s.actv = make([]float64, n)
+		s.e = make([]float64, n)
+	} else {
+		s.uy = ut
+		tt := blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})
+		s.tperp = math.Max(0, tt-blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: ut}, blas64.Vector{N: r, Inc: 1, Data: ut}))
+	}
+	return s
+}
+
+func (s *seqFit) tau() float64 { return s.ct / s.dt }
+
+// fval is f(α) of (S1) without its constant.
+func fval(p Prior, alpha, sm, q2 float64) float64 {
+	u := alpha + sm
+	return (p.A+0.5)*math.Log(alpha) - p.B*alpha - 0.5*math.Log(u) + 0.5*q2/u
+}
+
+// weights returns the likelihood precision of each training point: 2λ(ξₙ)
+// for classification (54), nil for regression (τ for every point).
+func (s *seqFit) weights() []float64 {
+	if !s.cls {
+		return nil
+	}
+	w := make([]float64, s.n)
+	for i, l := range s.lam {
+		w[i] = 2 * l
+	}
+	return w
+}
+
+// weighted returns B W̃ (P × r) with W̃ = Uᵀ(likelihood precision)U (τI
+// for regression, Uᵀ2ΛU for classification), Uᵀy with y = τt or t − ½,
+// and dⱼ = φⱼᵀ(likelihood precision)φⱼ for every candidate function. This
+// is the O(P r²) part of the candidate statistics; it changes only with
+// ⟨τ⟩ or ξ.
+func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
+	bf := s.f.bFull
+	p, r := bf.Dims()
+	bw = mat.NewDense(p, r, nil)
+	if s.cls {
+		w := s.weights()
+		uw := mat.NewDense(s.n, r, nil)
+		for i := range s.n {
+			src, dst := s.f.uFull.RawRowView(i), uw.RawRowView(i)
+			f := math.Sqrt(w[i])
+			for j, v := range src {
+				dst[j] = f * v
+			}
+		}
+		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
+		// runs on all processors, and these two products dominate.
+		wt := mat.NewDense(r, r, nil)
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, uw.RawMatrix(), uw.RawMatrix(), 0, wt.RawMatrix())
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
+		yv = s.uh
+	} else {
+		bw.Scale(s.tau(), bf)
+		yv = make([]float64, r)
+		for i, v := range s.uy {
+			yv[i] = s.tau() * v
+		}
+	}
+	dv = make([]float64, p)
+	for j := range p {
+		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
+	}
+	return bw, yv, dv
+}
+
+// candidateStats returns, for every candidate function j, sⱼ and qⱼ of
+// (S1) computed without j (for an active j the values include j; they are
+// not used), from the output of weighted.
+func (s *seqFit) candidateStats(bw *mat.Dense, yv, dv []float64) (sv, qv []float64) {
+	bf := s.f.bFull
+	p, r := bf.Dims()
+	m := len(s.act)
+	sv, qv = make([]float64, p), make([]float64, p)
+	for j := range p {
+		qv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: yv})
+		sv[j] = dv[j]
+	}
+	if m == 0 {
+		return sv, qv
+	}
+	// C = B W̃ B_Aᵀ (P × M): cⱼ = Φ_Aᵀ(prec)φⱼ; sⱼ = dⱼ − cⱼᵀΣcⱼ,
+	// qⱼ = φⱼᵀy − cⱼᵀμ.
+	c := mat.NewDense(p, m, nil)
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, bw.RawMatrix(), s.bA.RawMatrix(), 0, c.RawMatrix())
+	cs := mat.NewDense(p, m, nil)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, c.RawMatrix(), mat.DenseCopyOf(s.sig).RawMatrix(), 0, cs.RawMatrix())
+	for j := range p {
+		cr, csr := c.RawRowView(j), cs.RawRowView(j)
+		sv[j] -= blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: cr}, blas64.Vector{N: m, Inc: 1, Data: csr})
+		qv[j] -= blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: cr}, blas64.Vector{N: m, Inc: 1, Data: s.q.mu})
+		sv[j] = math.Max(sv[j], 0)
+	}
+	return sv, qv
+}
+
+// bestAddition returns the excluded function with the largest gain
+// whose optimal ⟨αₘ⟩ is below the pruning threshold, and that ⟨αₘ⟩; ok is
+// false if there is none. With force, the best function is returned even
+// above the threshold (the first function of a fit).
+func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j int, alpha float64, ok bool) {
+	sv, qv := s.candidateStats(bw, yv, dv)
+	in := make(map[int]bool, len(s.act))
+	for _, a := range s.act {
+		in[a] = true
+	}
+	best := math.Inf(-1)
+	for m := range sv {
+		if in[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
+			continue
+		}
+		q2 := qv[m] * qv[m]
+		a := alphaRoot(s.prior.A, s.prior.B, sv[m], q2)
+		if !force && a > s.ctl.pruneAt {
+			continue
+		}
+		// Rank by the part of the gain due to the quality factor,
+		// max f(·; sₘ, qₘ) − max f(·; sₘ, 0): (S2) also counts
+		// ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
+		a0 := alphaRoot(s.prior.A, s.prior.B, sv[m], 0)
+		g := fval(s.prior, a, sv[m], q2) - fval(s.prior, a0, sv[m], 0)
+		if g > best {
+			best, j, alpha, ok = g, m, a, true
+		}
+	}
+	return j, alpha, ok
+}
+
+// addRound adds up to seqAddBatch functions, one at a time, each with the
+// largest gain given the ones added before it (every addition raises the
+// bound of the full model, (S2)). It returns the number added.
+func (s *seqFit) addRound(iter int) (int, error) {
+	bw, yv, dv := s.weighted()
+	for k := range seqAddBatch {
+		j, a, ok := s.bestAddition(bw, yv, dv, false)
+		if !ok {
+			return k, nil
+		}
+		s.add(j, a)
+		if err := s.rebuild(iter); err != nil {
+			return k + 1, err
+		}
+	}
+	return seqAddBatch, nil
+}
+
+// add puts function j into the active set with ⟨αⱼ⟩ = alpha.
+func (s *seqFit) add(j int, alpha float64) {
+	_, r := s.f.bFull.Dims()
+	m := len(s.act)
+	nb := mat.NewDense(m+1, r, nil)
+	for i := range m {
+		copy(nb.RawRowView(i), s.bA.RawRowView(i))
+	}
+	copy(nb.RawRowView(m), s.f.bFull.RawRowView(j))
+	s.bA = nb
+	s.act = append(s.act, j)
+	s.alpha = append(s.alpha, alpha)
+	if s.cls {
+		s.setPhiA()
+	}
+}
+
+// remove takes the function at position i out of the active set.
+func (s *seqFit) remove(i int) {
+	s.deleted[s.act[i]]++
+	keep := make([]int, 0, len(s.act)-1)
+	for k := range s.act {
+		if k != i {
+			keep = append(keep, k)
+		}
+	}
+	s.bA = selectRows(s.bA, keep)
+	s.act = selectInts(s.act, keep)
+	s.alpha = selectVec(s.alpha, keep)
+	if s.cls {
+		s.setPhiA()
+	}
+}
+
+// setPhiA forms the active design Φ_A = U B_Aᵀ.
+func (s *seqFit) setPhiA() {
+	m := len(s.act)
+	s.phiA = mat.NewDense(s.n, m, nil)
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
+}
+
+// rebuild sets Q_w to its optimum for the current ⟨α⟩ and ⟨τ⟩ or ξ:
+// (23)–(24) for regression, (54)–(55) for classification.
+func (s *seqFit) rebuild(iter int) error {
+	m := len(s.act)
+	_, r := s.f.bFull.Dims()
+	h := make([]float64, m)
+	prec := mat.NewSymDense(m, nil)
+	if s.cls {
+		w := mat.NewDense(s.n, m, nil)
+		for i := range s.n {
+			f := math.Sqrt(2 * s.lam[i])
+			src, dst := s.phiA.RawRowView(i), w.RawRowView(i)
+			for j, v := range src {
+				dst[j] = f * v
+			}
+		}
+		blas64.Syrk(blas.Trans, 1, w.RawMatrix(), 0, prec.RawSymmetric())
+		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.uh}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
+	} else {
+		tau := s.tau()
+		blas64.Syrk(blas.NoTrans, tau, s.bA.RawMatrix(), 0, prec.RawSymmetric())
+		blas64.Gemv(blas.NoTrans, tau, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.uy}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
+	}
+	for i := range m {
+		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
+	}
+	if err := s.q.factor(prec, iter); err != nil {
+		return err
+	}
+	if s.q.jitter > 0 {
+		for i := range s.alpha {
+			s.alpha[i] += s.q.jitter
+		}
+	}
+	if err := s.q.solveMean(h); err != nil {
+		return err
+	}
+	s.sig = s.q.sigma()
+	if s.cls {
+		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.actv})
+		s.q.quadForms(s.e, s.phiA, nil)
+		for i := range s.n {
+			s.e[i] += s.actv[i] * s.actv[i]
+		}
+		return nil
+	}
+	// Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦᵀΦΣ) (27, settled), with
+	// ‖t − Φμ‖² = ‖t‖² − ‖Uᵀt‖² + ‖Uᵀt − B_Aᵀμ‖² and
+	// tr(ΦᵀΦΣ) = (M − Σₘ αₘΣₘₘ)/τ.
+	res := append([]float64(nil), s.uy...)
+	blas64.Gemv(blas.Trans, -1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 1, blas64.Vector{N: r, Inc: 1, Data: res})
+	rss := s.tperp + blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: res}, blas64.Vector{N: r, Inc: 1, Data: res})
+	var g float64
+	for i := range m {
+		g += s.alpha[i] * s.q.diag[i]
+	}
+	s.ew = rss + math.Max(0, (float64(m)-g)/s.tau())
+	return nil
+}
+
+// sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
+// Σ and μ by rank one, and removes a function whose optimum exceeds the
+// pruning threshold (never the last one). It returns the largest change of
+// ln⟨αₘ⟩ and whether a function was removed. Every step is checked by
+// check, if not nil, with the position updated.
+func (s *seqFit) sweep(iter int, check func(i int)) (maxDl float64, removed bool, err error) {
+	for i := 0; i < len(s.act); {
+		sii := s.sig.At(i, i)
+		sm := math.Max(0, 1/sii-s.alpha[i])
+		qm := s.q.mu[i] / sii
+		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
+		if s.ctl.prune && na > s.ctl.pruneAt && len(s.act) > 1 {
+			s.remove(i)
+			if err := s.rebuild(iter); err != nil {
+				return maxDl, true, err
+			}
+			removed = true
+			continue
+		}
+		maxDl = math.Max(maxDl, math.Abs(math.Log(na/s.alpha[i])))
+		// Σ' = Σ − k Σₘ Σₘᵀ, μ' = μ − k μₘ Σₘ, k = Δ/(1 + ΔΣₘₘ).
+		d := na - s.alpha[i]
+		k := d / (1 + d*sii)
+		m := len(s.act)
+		col := make([]float64, m)
+		for j := range m {
+			col[j] = s.sig.At(j, i)
+		}
+		mi := s.q.mu[i]
+		for j := range m {
+			s.q.mu[j] -= k * mi * col[j]
+		}
+		blas64.Syr(-k, blas64.Vector{N: m, Inc: 1, Data: col}, s.sig.RawSymmetric())
+		s.alpha[i] = na
+		if check != nil {
+			check(i)
+		}
+		i++
+	}
+	return maxDl, removed, nil
+}
+
+// updateLikelihood applies (26)–(27) (regression) or (58)
+// (classification) for the current Q_w and returns the largest relative
+// change of ⟨τ⟩ or ξₙ.
+func (s *seqFit) updateLikelihood() float64 {
+	if !s.cls {
+		old := s.tau()
+		s.ct = s.prior.C + float64(s.n)/2 // (26)
+		s.dt = s.prior.D + s.ew/2         // (27)
+		return math.Abs(s.tau()-old) / old
+	}
+	var ch float64
+	for i := range s.n {
+		nx := math.Sqrt(math.Max(s.e[i], 0)) // (58)
+		ch = math.Max(ch, math.Abs(nx-s.xi[i])/math.Max(math.Abs(s.xi[i]), 1e-12))
+		s.xi[i] = nx
+		s.lam[i] = Lambda(nx)
+	}
+	return ch
+}
+
+// gamma returns Q_α of the active functions: ã = a + ½, b̃ₘ = ã/⟨αₘ⟩.
+func (s *seqFit) gamma() gammaQ {
+	g := gammaQ{at: s.prior.A + 0.5, bt: make([]float64, len(s.alpha))}
+	for i, a := range s.alpha {
+		g.bt[i] = g.at / a
+	}
+	return g
+}
+
+// bound returns L of the active model, (39)–(46) or (59)–(64), for the
+// current factors (Q_w must be current: call rebuild first).
+func (s *seqFit) bound() float64 {
+	if s.cls {
+		c := clsState{t: s.t, prior: s.prior, q: s.q, alpha: s.gamma(), xi: s.xi, lam: s.lam, e: s.e, act: s.actv}
+		return c.bound()
+	}
+	r := regState{t: s.t, prior: s.prior, q: s.q, alpha: s.gamma(), ct: s.ct, dt: s.dt, ew: s.ew}
+	return r.bound()
+}
+
+// excluded returns the closed-form bound contribution of the functions
+// outside the active set (excludedTerm).
+func (s *seqFit) excluded() float64 {
+	_, _, dv := s.weighted()
+	in := make(map[int]bool, len(s.act))
+	for _, a := range s.act {
+		in[a] = true
+	}
+	var sum float64
+	for m, d := range dv {
+		if !in[m] {
+			sum += excludedTerm(s.prior, math.Max(d, 0))
+		}
+	}
+	return sum
+}
+
+// run iterates until convergence: no function to add or remove, ⟨αₘ⟩
+// and ⟨τ⟩ (or ξ) changed by at most ParamTol relative and L by at most
+// Tol·max(1, |L|) over the last iteration.
+func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
+	bw, yv, dv := s.weighted()
+	j, a, _ := s.bestAddition(bw, yv, dv, true)
+	s.add(j, a)
+	if err := s.rebuild(0); err != nil {
+		return nil, 0, NotFitted, err
+	}
+	trace = append(trace, s.bound())
+	sinceAdd, lastAdded := 0, true
+	for k := 1; k <= s.ctl.maxIter; k++ {
+		if err := stopped(ctx, k-1); err != nil {
+			return trace, k - 1, Canceled, err
+		}
+		maxDl, removed, err := s.sweep(k, nil)
+		if err != nil {
+			return trace, k, NotFitted, err
+		}
+		if err := s.rebuild(k); err != nil {
+			return trace, k, NotFitted, err
+		}
+		lch := s.updateLikelihood()
+		if err := s.rebuild(k); err != nil {
+			return trace, k, NotFitted, err
+		}
+		settled := !removed && maxDl <= seqSettled && lch <= seqSettled
+		quiet := !removed && maxDl <= s.ctl.paramTol && lch <= s.ctl.paramTol
+		// An addition round follows when the active set has settled
+		// after an addition, when it has converged, and at least every
+		// seqAddEvery iterations.
+		noneToAdd := false
+		sinceAdd++
+		if (settled && lastAdded) || quiet || sinceAdd >= seqAddEvery {
+			sinceAdd = 0
+			added, err := s.addRound(k)
+			if err != nil {
+				return trace, k, NotFitted, err
+			}
+			lastAdded, noneToAdd = added > 0, added == 0
+		}
+		l := s.bound()
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return trace, k, NotFitted, &NotPositiveDefiniteError{Iteration: k}
+		}
+		change := math.Abs(l-trace[len(trace)-1]) / math.Max(1, math.Abs(l))
+		trace = append(trace, l)
+		if s.ctl.monitor != nil && s.ctl.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.act)}) {
+			return trace, k, Stopped, nil
+		}
+		if quiet && noneToAdd && change <= s.ctl.tol {
+			return trace, k, Converged, nil
+		}
+	}
+	return trace, s.ctl.maxIter, IterationLimit, nil
+}
+
+// sorted returns the active functions in basis order, with μ, Σ and ⟨α⟩
+// permuted to match.
+func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []float64) {
+	m := len(s.act)
+	perm := seq(m)
+	sort.Slice(perm, func(i, j int) bool { return s.act[perm[i]] < s.act[perm[j]] })
+	full := s.q.sigma()
+	sig = mat.NewSymDense(m, nil)
+	for i, pi := range perm {
+		cols = append(cols, s.act[pi])
+		mu = append(mu, s.q.mu[pi])
+		alpha = append(alpha, s.alpha[pi])
+		for j := i; j < m; j++ {
+			sig.SetSym(i, j, full.At(pi, perm[j]))
+		}
+	}
+	return cols, mu, sig, alpha
+}
+
+// fitSeq fits r with the sequential solver.
+func (r *Regressor) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, c control, tau0 float64) error {
+	f, err := newDesignFactor(b, x)
+	if err != nil {
+		return err
+	}
+	s := newSeqFit(f, t, p, c, false)
+	s.ct = p.C + float64(len(t))/2
+	s.dt = s.ct / tau0
+	trace, iters, status, err := s.run(ctx)
+	if status == NotFitted {
+		return err
+	}
+	cols, mu, sig, alpha := s.sorted()
+	r.res.setPosterior(b, cols, mu, sig, alpha)
+	r.res.trace, r.res.iters, r.res.status = trace, iters, status
+	r.tau.ct, r.tau.dt = s.ct, s.dt
+	r.fullBound = trace[len(trace)-1] + s.excluded()
+	return err
+}
+
+// fitSeq fits c with the sequential solver.
+func (c *Classifier) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, ctl control, xi0 float64) error {
+	f, err := newDesignFactor(b, x)
+	if err != nil {
+		return err
+	}
+	s := newSeqFit(f, t, p, ctl, true)
+	s.xi, s.lam = make([]float64, len(t)), make([]float64, len(t))
+	for i := range t {
+		s.xi[i], s.lam[i] = xi0, Lambda(xi0)
+	}
+	trace, iters, status, err := s.run(ctx)
+	if status == NotFitted {
+		return err
+	}
+	cols, mu, sig, alpha := s.sorted()
+	c.res.setPosterior(b, cols, mu, sig, alpha)
+	c.res.trace, c.res.iters, c.res.status = trace, iters, status
+	c.xi = append([]float64(nil), s.xi...)
+	c.fullBound = trace[len(trace)-1] + s.excluded()
+	return err
+}
