@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 
@@ -41,11 +42,23 @@ import (
 //
 // One iteration of the solver is: a sweep over the active functions, each
 // set to the maximiser of (S1) by a rank-one update of Σ and μ, and removed
-// from the active set if that exceeds PruneAlpha (the pruning rule of the
-// paper's schedule); the update of Q_τ (26)–(27) (or of ξ (58)) for the
-// active model; and, when the active set has settled or every
-// seqAddEvery iterations, the addition of the excluded function with the
-// largest gain (S2) among those whose optimal ⟨αₘ⟩ is below PruneAlpha.
+// from the active set if that exceeds the pruning threshold (the rule of
+// the paper's schedule); the update of Q_τ (26)–(27) (or of ξ (58)) for
+// the active model; and, when the active set has settled or every
+// seqAddEvery iterations, an addition round: up to seqAddBatch excluded
+// functions, one at a time, each the one with the largest gain among those
+// whose optimal ⟨αₘ⟩ is below threshold/seqAddMargin (ranked by the part
+// of (S2) due to qₘ). Every third iteration with an unchanged active set,
+// the SQUAREM extrapolation of ln⟨α⟩ over the last two sweeps is tried and
+// kept if it raises the bound: coordinate ascent alone crawls where two
+// similar functions share a weight. The threshold is annealed from
+// seqAnnealStart·PruneAlpha down to PruneAlpha (see seqAnnealStart).
+//
+// The fit has converged when, at the final threshold, an iteration
+// changes no ⟨αₘ⟩, ⟨τ⟩ or ξ by more than ParamTol relative and L by more
+// than Tol relative, and an addition round finds nothing to add (or the
+// same active set and bound recur at such a point: the functions added in
+// between, duplicates of active ones, were all removed again).
 //
 // Work and memory: the solver uses the factorisation Φ = U Bᵀ of the
 // fast solver (fast_factor.go), N × r and P × r for the P candidate
@@ -58,15 +71,35 @@ import (
 // rounds while the active set is still moving.
 const seqAddEvery = 10
 
+// Annealing of the pruning threshold: the solver first converges with the
+// threshold seqAnnealStart·PruneAlpha (at most seqPhaseIter iterations),
+// then divides it by seqAnnealStep until it reaches PruneAlpha. Greedy
+// additions at the final threshold alone end in sparser, worse optima than
+// the paper's schedule (which starts from every function): on 10 sinc sets
+// with N = 100 the mean RMS error was 0.050 with 4.6 vectors against the
+// schedule's 0.0345 with 5.9; with annealing 0.0336 with 5.5.
+const (
+	seqAnnealStart = 100
+	seqAnnealStep  = 10
+	seqPhaseIter   = 100
+)
+
 // seqAddBatch is the largest number of functions added in one round.
 const seqAddBatch = 4
-
-var debugSeq = false
 
 // seqSettled is the largest change of ln⟨αₘ⟩ and of the relative noise
 // precision (or ξ) over an iteration at which the active set counts as
 // settled, so that an addition round follows.
 const seqSettled = 1e-2
+
+// seqAddMargin sets the hysteresis between adding and removing: a
+// function is added only if its optimal ⟨αₘ⟩ is below
+// PruneAlpha/seqAddMargin, and removed when it rises above PruneAlpha.
+// Without it, functions whose optimum sits near the threshold (weights of
+// about 1/√PruneAlpha, which change the fit by little) are added and
+// removed in turn: on sinc with N = 20,000 hundreds of them, and the fit
+// never settles.
+const seqAddMargin = 2
 
 // seqMaxDeletions is the number of times a function may leave the active
 // set; after that it is no longer added (this prevents cycling between
@@ -96,6 +129,11 @@ type seqFit struct {
 	phiA    *mat.Dense // N × M active design (classification only)
 	deleted map[int]int
 
+	// hook, if not nil, is called after every step: "alpha" (one ⟨αₘ⟩
+	// set to its optimum), "extrapolate" (an accepted SQUAREM step),
+	// "likelihood" (Q_τ or ξ), "add" and "remove".
+	hook func(step string)
+
 	q    gaussQ
 	sig  *mat.SymDense
 	ew   float64   // regression: Σₙ⟨(tₙ − wᵀφₙ)²⟩
@@ -107,9 +145,6 @@ func newSeqFit(f *designFactor, t []float64, p Prior, c control, cls bool) *seqF
 	n := len(t)
 	s := &seqFit{f: f, prior: p, ctl: c, cls: cls, n: n, t: t, deleted: map[int]int{}}
 	_, r := f.uFull.Dims()
-	if debugSeq {
-		println("seq: rank", r)
-	}
 	ut := make([]float64, r)
 	y := t
 	if cls {
@@ -238,7 +273,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 		}
 		q2 := qv[m] * qv[m]
 		a := alphaRoot(s.prior.A, s.prior.B, sv[m], q2)
-		if !force && a > s.ctl.pruneAt {
+		if !force && a > s.ctl.pruneAt/seqAddMargin {
 			continue
 		}
 		// Rank by the part of the gain due to the quality factor,
@@ -266,6 +301,9 @@ func (s *seqFit) addRound(iter int) (int, error) {
 		s.add(j, a)
 		if err := s.rebuild(iter); err != nil {
 			return k + 1, err
+		}
+		if s.hook != nil {
+			s.hook("add")
 		}
 	}
 	return seqAddBatch, nil
@@ -375,9 +413,8 @@ func (s *seqFit) rebuild(iter int) error {
 // sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
 // Σ and μ by rank one, and removes a function whose optimum exceeds the
 // pruning threshold (never the last one). It returns the largest change of
-// ln⟨αₘ⟩ and whether a function was removed. Every step is checked by
-// check, if not nil, with the position updated.
-func (s *seqFit) sweep(iter int, check func(i int)) (maxDl float64, removed bool, err error) {
+// ln⟨αₘ⟩ and whether a function was removed.
+func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 	for i := 0; i < len(s.act); {
 		sii := s.sig.At(i, i)
 		sm := math.Max(0, 1/sii-s.alpha[i])
@@ -389,6 +426,9 @@ func (s *seqFit) sweep(iter int, check func(i int)) (maxDl float64, removed bool
 				return maxDl, true, err
 			}
 			removed = true
+			if s.hook != nil {
+				s.hook("remove")
+			}
 			continue
 		}
 		maxDl = math.Max(maxDl, math.Abs(math.Log(na/s.alpha[i])))
@@ -406,8 +446,8 @@ func (s *seqFit) sweep(iter int, check func(i int)) (maxDl float64, removed bool
 		}
 		blas64.Syr(-k, blas64.Vector{N: m, Inc: 1, Data: col}, s.sig.RawSymmetric())
 		s.alpha[i] = na
-		if check != nil {
-			check(i)
+		if s.hook != nil {
+			s.hook("alpha")
 		}
 		i++
 	}
@@ -475,6 +515,8 @@ func (s *seqFit) excluded() float64 {
 // and ⟨τ⟩ (or ξ) changed by at most ParamTol relative and L by at most
 // Tol·max(1, |L|) over the last iteration.
 func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
+	target := s.ctl.pruneAt
+	s.ctl.pruneAt *= seqAnnealStart
 	bw, yv, dv := s.weighted()
 	j, a, _ := s.bestAddition(bw, yv, dv, true)
 	s.add(j, a)
@@ -482,14 +524,31 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		return nil, 0, NotFitted, err
 	}
 	trace = append(trace, s.bound())
-	sinceAdd, lastAdded := 0, true
+	sinceAdd, lastAdded, phaseIter := 0, true, 0
+	quietKey, quietBound := "", math.NaN()
+	var hist [][]float64
 	for k := 1; k <= s.ctl.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
 			return trace, k - 1, Canceled, err
 		}
-		maxDl, removed, err := s.sweep(k, nil)
+		maxDl, removed, err := s.sweep(k)
 		if err != nil {
 			return trace, k, NotFitted, err
+		}
+		// Coordinate ascent converges slowly along directions that couple
+		// functions (a weight passing from one function to a similar
+		// one): every third iteration with an unchanged active set, try
+		// the SQUAREM extrapolation of ln⟨α⟩ over the last two sweeps and
+		// keep it if the bound does not decrease.
+		if removed || len(hist) > 0 && len(hist[0]) != len(s.alpha) {
+			hist = hist[:0]
+		}
+		hist = append(hist, logs(s.alpha))
+		if len(hist) == 3 {
+			if err := s.extrapolate(k, hist); err != nil {
+				return trace, k, NotFitted, err
+			}
+			hist = hist[:0]
 		}
 		if err := s.rebuild(k); err != nil {
 			return trace, k, NotFitted, err
@@ -498,20 +557,37 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if err := s.rebuild(k); err != nil {
 			return trace, k, NotFitted, err
 		}
+		if s.hook != nil {
+			s.hook("likelihood")
+		}
 		settled := !removed && maxDl <= seqSettled && lch <= seqSettled
 		quiet := !removed && maxDl <= s.ctl.paramTol && lch <= s.ctl.paramTol
 		// An addition round follows when the active set has settled
 		// after an addition, when it has converged, and at least every
 		// seqAddEvery iterations.
-		noneToAdd := false
+		noneToAdd, cycled := false, false
+		if quiet {
+			// Back at the fixed point reached before the last additions,
+			// which were all removed again (functions that duplicate
+			// active ones): further additions would repeat the cycle.
+			key := activeKey(s.act)
+			l := s.bound()
+			cycled = key == quietKey && math.Abs(l-quietBound) <= s.ctl.tol*math.Max(1, math.Abs(l))
+			quietKey, quietBound = key, l
+		}
 		sinceAdd++
-		if (settled && lastAdded) || quiet || sinceAdd >= seqAddEvery {
+		if cycled {
+			noneToAdd = true
+		} else if (settled && lastAdded) || quiet || sinceAdd >= seqAddEvery {
 			sinceAdd = 0
 			added, err := s.addRound(k)
 			if err != nil {
 				return trace, k, NotFitted, err
 			}
 			lastAdded, noneToAdd = added > 0, added == 0
+			if added > 0 {
+				hist = hist[:0]
+			}
 		}
 		l := s.bound()
 		if math.IsNaN(l) || math.IsInf(l, 0) {
@@ -522,11 +598,69 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if s.ctl.monitor != nil && s.ctl.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.act)}) {
 			return trace, k, Stopped, nil
 		}
+		phaseIter++
+		annealing := s.ctl.pruneAt > target*1.000001
+		if annealing && (phaseIter >= seqPhaseIter || quiet && noneToAdd && change <= s.ctl.tol) {
+			s.ctl.pruneAt = math.Max(target, s.ctl.pruneAt/seqAnnealStep)
+			phaseIter = 0
+			continue
+		}
 		if quiet && noneToAdd && change <= s.ctl.tol {
 			return trace, k, Converged, nil
 		}
 	}
 	return trace, s.ctl.maxIter, IterationLimit, nil
+}
+
+func logs(a []float64) []float64 {
+	l := make([]float64, len(a))
+	for i, v := range a {
+		l[i] = math.Log(v)
+	}
+	return l
+}
+
+// extrapolate applies SQUAREM (Varadhan & Roland 2008) to the sequence
+// x0, x1, x2 of ln⟨α⟩ over two sweeps: with r = x1 − x0,
+// v = x2 − 2x1 + x0 and γ = −‖r‖/‖v‖, x = x0 − 2γr + γ²v. The new point
+// is kept, with Q_w at its optimum, only if it raises the bound.
+func (s *seqFit) extrapolate(iter int, h [][]float64) error {
+	x0, x1, x2 := h[0], h[1], h[2]
+	var rr, vv float64
+	for i := range x0 {
+		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
+		rr += r * r
+		vv += v * v
+	}
+	if !(vv > 0) || !(rr > 0) {
+		return nil
+	}
+	g := -math.Sqrt(rr / vv)
+	if g > -1 {
+		return nil // no faster than the plain sweeps
+	}
+	before := s.bound()
+	old := append([]float64(nil), s.alpha...)
+	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)
+	for i := range x0 {
+		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
+		s.alpha[i] = math.Exp(clampLog(x0[i]-2*g*r+g*g*v, hi))
+	}
+	if err := s.rebuild(iter); err == nil && s.bound() >= before {
+		if s.hook != nil {
+			s.hook("extrapolate")
+		}
+		return nil
+	}
+	copy(s.alpha, old)
+	return s.rebuild(iter)
+}
+
+// activeKey identifies an active set regardless of order.
+func activeKey(act []int) string {
+	a := append([]int(nil), act...)
+	sort.Ints(a)
+	return fmt.Sprint(a)
 }
 
 // sorted returns the active functions in basis order, with μ, Σ and ⟨α⟩

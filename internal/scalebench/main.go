@@ -101,14 +101,22 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		wrong := 0
+		wrong, bayes := 0, 0
 		for i, p := range pred {
 			if p != test.T[i] {
 				wrong++
 			}
+			xs, ys := test.X.At(i, 0), test.X.At(i, 1)
+			b := 0.0
+			if datasets.RipleyDensity(xs, ys, 1) > datasets.RipleyDensity(xs, ys, 0) {
+				b = 1
+			}
+			if b != test.T[i] {
+				bayes++
+			}
 		}
-		fmt.Printf("classification n=%d width=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, bound %.6g, test error %.2f%% on %d\n",
-			*n, w, solver, wall.Seconds(), cpu.Seconds(), c.Iterations(), c.Status(), len(c.ActiveSet()), len(c.RelevanceVectors()), c.LowerBound(), 100*float64(wrong)/float64(len(pred)), len(pred))
+		fmt.Printf("classification n=%d width=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, bound %.6g, test error %.2f%% on %d (Bayes rule %.2f%%)\n",
+			*n, w, solver, wall.Seconds(), cpu.Seconds(), c.Iterations(), c.Status(), len(c.ActiveSet()), len(c.RelevanceVectors()), c.LowerBound(), 100*float64(wrong)/float64(len(pred)), len(pred), 100*float64(bayes)/float64(len(pred)))
 	default:
 		log.Fatalf("unknown task %q", *task)
 	}
