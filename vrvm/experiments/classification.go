@@ -95,7 +95,7 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 	rep := &reporter{f: opt.Progress}
 	var runs [][]Run
 	var study []StudyRow
-	var cvTime [2]time.Duration
+	var cvTime [3]time.Duration
 	for m, model := range models {
 		s := selection.Search{Kernels: selection.GaussianKernels(grid...), Folds: CVFolds, Seed: CVSeed, Workers: opt.workers(),
 			Progress: func(st selection.Step) {
@@ -109,8 +109,8 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 				}
 				rep.printf("[%d/%d] table 4: %s cross-validation, %s, %s: %s (%s)", st.Done, st.Total, model, selection.Describe(st.Kernel), fold, msg, seconds(st.Elapsed))
 			}}
-		if model == VRVM {
-			s.Classifier = &vrvm.Classifier{MaxIter: opt.MaxIter}
+		if model == VRVM || model == VRVMFast {
+			s.Classifier = &vrvm.Classifier{MaxIter: opt.MaxIter, Solver: solverOf(model)}
 		} else {
 			s.RVMClassifier = &vrvm.RVMClassifier{MaxIter: opt.MaxIter}
 		}
