@@ -107,6 +107,11 @@
 // Ripley (unpruned: 26.2 vectors, 9.48%), with fits several times faster.
 // A higher threshold keeps more functions and approaches the unpruned fixed
 // point; the lower bound reported with pruning is that of the pruned model.
+// Those figures are for the paper's schedule (Solver PaperSchedule). The
+// default solver, Fast, is sequential when pruning: it adds and removes
+// functions one at a time by the same threshold and keeps somewhat fewer
+// (5.2 vectors and RMS error 0.0390 on the 25 sinc sets, 4.1 vectors and
+// 9.25% on Ripley); see Solver.
 //
 // A fit converges when, over one iteration, the bound changes by at most
 // Tol·max(1, |L|) and every monitored parameter (⟨αₘ⟩, ⟨τ⟩ or ξ) by at most

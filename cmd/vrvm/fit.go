@@ -113,7 +113,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	noBias := fs.Bool("no-bias", false, "no bias basis function")
 	noPrune := fs.Bool("no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	maxIter := fs.Int("max-iter", 0, "iteration limit (0: the library's default, 10000)")
-	paperSchedule := fs.Bool("paper-schedule", false, "iterate the paper's update schedule instead of the fast solver (same fixed point, many more iterations)")
+	paperSchedule := fs.Bool("paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to (required)")
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
 	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
