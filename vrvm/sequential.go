@@ -78,10 +78,15 @@ const seqAddEvery = 10
 // the paper's schedule (which starts from every function): on 10 sinc sets
 // with N = 100 the mean RMS error was 0.050 with 4.6 vectors against the
 // schedule's 0.0345 with 5.9; with annealing 0.0336 with 5.5.
+//
+// Classification starts at seqAnnealStartCls: on Ripley (10 subsets of
+// 100, and N = 4,000) and Pima it gives the same errors and kernel counts
+// as 100 in a tenth of the time.
 const (
-	seqAnnealStart = 100
-	seqAnnealStep  = 10
-	seqPhaseIter   = 100
+	seqAnnealStart    = 100
+	seqAnnealStartCls = 10
+	seqAnnealStep     = 10
+	seqPhaseIter      = 100
 )
 
 // seqAddBatch is the largest number of functions added in one round.
@@ -516,7 +521,11 @@ func (s *seqFit) excluded() float64 {
 // Tol·max(1, |L|) over the last iteration.
 func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
 	target := s.ctl.pruneAt
-	s.ctl.pruneAt *= seqAnnealStart
+	if s.cls {
+		s.ctl.pruneAt *= seqAnnealStartCls
+	} else {
+		s.ctl.pruneAt *= seqAnnealStart
+	}
 	bw, yv, dv := s.weighted()
 	j, a, _ := s.bestAddition(bw, yv, dv, true)
 	s.add(j, a)
