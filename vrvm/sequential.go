@@ -89,8 +89,16 @@ const (
 	seqPhaseIter      = 100
 )
 
-// seqAddBatch is the largest number of functions added in one round.
-const seqAddBatch = 4
+// seqAddBatch is the largest number of functions added in one round:
+// one for regression, several for classification. Measured (default
+// prior and threshold): on the 25 sinc sets of Table 1 one at a time gives
+// RMS error 0.0368 with 5.8 vectors, four at a time 0.0390 with 5.2 (the
+// paper's schedule: 0.0365 with 6.2); on Pima four at a time gives 66 test
+// errors, one at a time 71 (the paper's schedule: 67).
+const (
+	seqAddBatch    = 1
+	seqAddBatchCls = 4
+)
 
 // seqSettled is the largest change of ln⟨αₘ⟩ and of the relative noise
 // precision (or ξ) over an iteration at which the active set counts as
@@ -298,7 +306,11 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 // bound of the full model, (S2)). It returns the number added.
 func (s *seqFit) addRound(iter int) (int, error) {
 	bw, yv, dv := s.weighted()
-	for k := range seqAddBatch {
+	batch := seqAddBatch
+	if s.cls {
+		batch = seqAddBatchCls
+	}
+	for k := range batch {
 		j, a, ok := s.bestAddition(bw, yv, dv, false)
 		if !ok {
 			return k, nil
@@ -311,7 +323,7 @@ func (s *seqFit) addRound(iter int) (int, error) {
 			s.hook("add")
 		}
 	}
-	return seqAddBatch, nil
+	return batch, nil
 }
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.
