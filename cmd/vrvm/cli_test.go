@@ -356,7 +356,7 @@ func TestCLI(t *testing.T) {
 				t.Errorf("output lacks %q:\n%s", want, o.String())
 			}
 		}
-		if !strings.Contains(e.String(), "vrvm paper: [50/50] table 1") {
+		if !strings.Contains(e.String(), "vrvm paper: [75/75] table 1") {
 			t.Errorf("progress: %q", e.String())
 		}
 
