@@ -28,6 +28,7 @@ func init() {
 		"Table3":         reflect.ValueOf(experiments.Table3),
 		"Table4":         reflect.ValueOf(experiments.Table4),
 		"VRVM":           reflect.ValueOf(constant.MakeFromLiteral("\"VRVM\"", token.STRING, 0)),
+		"VRVMFast":       reflect.ValueOf(constant.MakeFromLiteral("\"VRVM, fast solver\"", token.STRING, 0)),
 
 		// type definitions
 		"Options":  reflect.ValueOf((*experiments.Options)(nil)),
