@@ -29,6 +29,7 @@ func init() {
 		"ErrNotFitted":               reflect.ValueOf(&vrvm.ErrNotFitted).Elem(),
 		"ErrSingleClass":             reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
 		"ErrUnsavableKernel":         reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
+		"ErrZeroBasis":               reflect.ValueOf(&vrvm.ErrZeroBasis).Elem(),
 		"Fast":                       reflect.ValueOf(vrvm.Fast),
 		"IterationLimit":             reflect.ValueOf(vrvm.IterationLimit),
 		"JJBound":                    reflect.ValueOf(vrvm.JJBound),

@@ -183,6 +183,23 @@ func TestNotPositiveDefinite(t *testing.T) {
 	}
 }
 
+// TestZeroBasis: a design whose every column is zero has nothing to fit;
+// the default solver says so instead of failing in the factorisation.
+func TestZeroBasis(t *testing.T) {
+	phi := mat.NewDense(5, 2, nil)
+	r := &Regressor{}
+	if err := r.FitDesign(phi, []float64{1, 2, 3, 4, 5}); !errors.Is(err, ErrZeroBasis) {
+		t.Errorf("regression: got %v, want ErrZeroBasis", err)
+	}
+	c := &Classifier{}
+	if err := c.FitDesign(phi, []float64{0, 1, 0, 1, 1}); !errors.Is(err, ErrZeroBasis) {
+		t.Errorf("classification: got %v, want ErrZeroBasis", err)
+	}
+	if r.Status() != NotFitted || c.Status() != NotFitted {
+		t.Error("a failed fit left a fitted state")
+	}
+}
+
 func TestSaveLoad(t *testing.T) {
 	x, treg, tcls := smallData()
 	xt := mat.NewDense(3, 1, []float64{-0.8, 0.05, 0.9})

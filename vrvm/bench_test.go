@@ -24,9 +24,38 @@ func benchSinc(n int, seed uint64) (*mat.Dense, []float64) {
 	return x, t
 }
 
+// sincGrid returns n equally spaced points of [−10, 10] as an n × 1 matrix.
+func sincGrid(n int) *mat.Dense {
+	xt := mat.NewDense(n, 1, nil)
+	for i := range n {
+		xt.Set(i, 0, -10+20*float64(i)/float64(n-1))
+	}
+	return xt
+}
+
+// sincRMS is the RMS deviation of the predictions m at the rows of xt from
+// sin(x)/x.
+func sincRMS(m []float64, xt *mat.Dense) float64 {
+	var se float64
+	for i, v := range m {
+		u := xt.At(i, 0)
+		f := 1.0
+		if u != 0 {
+			f = math.Sin(u) / u
+		}
+		se += (v - f) * (v - f)
+	}
+	return math.Sqrt(se / float64(len(m)))
+}
+
+// ripleyBenchMeans are the component means of Ripley's mixture, by class.
+var ripleyBenchMeans = [2][2][2]float64{{{-0.7, 0.3}, {0.3, 0.3}}, {{-0.3, 0.7}, {0.4, 0.7}}}
+
+// benchRipley draws n points of Ripley's two-class mixture (component
+// variance 0.03), the classes alternating.
 func benchRipley(n int, seed uint64) (*mat.Dense, []float64) {
 	rnd := rand.New(rand.NewPCG(seed, seed))
-	means := [2][2][2]float64{{{-0.7, 0.3}, {0.3, 0.3}}, {{-0.3, 0.7}, {0.4, 0.7}}}
+	means := ripleyBenchMeans
 	x := mat.NewDense(n, 2, nil)
 	t := make([]float64, n)
 	sd := math.Sqrt(0.03)

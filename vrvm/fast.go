@@ -106,10 +106,7 @@ func alphaRoot(a, b, s, q2 float64) float64 {
 		u := x + s
 		return -b - 0.5*s/(u*u) - 0.5*q2*(s-x)/(u*u*u)
 	}
-	f := func(x float64) float64 {
-		u := x + s
-		return at*math.Log(x) - b*x - 0.5*math.Log(u) + 0.5*q2/u
-	}
+	f := func(x float64) float64 { return fval(a, b, x, s, q2) }
 	// Critical points of the cubic p(α) split (0, ã/b) into intervals on
 	// which p, and so g, is monotone: each holds at most one root.
 	bb := a - 2*b*s

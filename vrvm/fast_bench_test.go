@@ -3,7 +3,6 @@ package vrvm
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"syscall"
@@ -12,40 +11,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// fastBenchSinc draws n sinc points, x ~ U(−10, 10), t = sin(x)/x + N(0, noise²).
-func fastBenchSinc(n int, noise float64, seed uint64) (*mat.Dense, []float64) {
-	rnd := rand.New(rand.NewPCG(seed, seed))
-	x := mat.NewDense(n, 1, nil)
-	t := make([]float64, n)
-	for i := range n {
-		v := -10 + 20*rnd.Float64()
-		x.Set(i, 0, v)
-		t[i] = math.Sin(v)/v + noise*rnd.NormFloat64()
-	}
-	return x, t
-}
-
-// ripleyBenchMeans are the component means of Ripley's mixture, by class.
-var ripleyBenchMeans = [2][2][2]float64{{{-0.7, 0.3}, {0.3, 0.3}}, {{-0.3, 0.7}, {0.4, 0.7}}}
-
-// fastBenchRipley draws n points of a Ripley-style two-class mixture
-// (component variance 0.03).
-func fastBenchRipley(n int, seed uint64) (*mat.Dense, []float64) {
-	means := ripleyBenchMeans
-	rnd := rand.New(rand.NewPCG(seed, seed))
-	x := mat.NewDense(n, 2, nil)
-	t := make([]float64, n)
-	sd := math.Sqrt(0.03)
-	for i := range n {
-		c := i % 2
-		m := means[c][rnd.IntN(2)]
-		x.Set(i, 0, m[0]+sd*rnd.NormFloat64())
-		x.Set(i, 1, m[1]+sd*rnd.NormFloat64())
-		t[i] = float64(c)
-	}
-	return x, t
-}
 
 func fastCPUTime() time.Duration {
 	var ru syscall.Rusage
@@ -67,24 +32,12 @@ func maxRSS() float64 {
 // sincRMSGrid is the RMS error of r's predictive mean against sin(x)/x on
 // 1000 points of [−10, 10].
 func sincRMSGrid(b *testing.B, r *Regressor) float64 {
-	xt := mat.NewDense(1000, 1, nil)
-	for i := range 1000 {
-		xt.Set(i, 0, -10+20*float64(i)/999)
-	}
+	xt := sincGrid(1000)
 	m, _, err := r.Predict(xt)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var se float64
-	for i, v := range m {
-		u := xt.At(i, 0)
-		f := 1.0
-		if u != 0 {
-			f = math.Sin(u) / u
-		}
-		se += (v - f) * (v - f)
-	}
-	return math.Sqrt(se / 1000)
+	return sincRMS(m, xt)
 }
 
 // BenchmarkFast fits, with the default (Fast) solver, regression on sinc
@@ -99,7 +52,7 @@ func sincRMSGrid(b *testing.B, r *Regressor) float64 {
 // (classification), peak memory.
 func BenchmarkFast(b *testing.B) {
 	for _, n := range []int{100, 1000, 4000, 20000, 50000} {
-		x, t := fastBenchSinc(n, 0.1, 1)
+		x, t := benchSinc(n, 1)
 		for _, noPrune := range []bool{false, true} {
 			if noPrune && n > 1000 {
 				continue
@@ -123,7 +76,7 @@ func BenchmarkFast(b *testing.B) {
 			})
 		}
 	}
-	xt, yt := fastBenchRipley(10000, 7)
+	xt, yt := benchRipley(10000, 7)
 	bayes := 0
 	for i := range yt {
 		var p [2]float64
@@ -138,7 +91,7 @@ func BenchmarkFast(b *testing.B) {
 		}
 	}
 	for _, n := range []int{100, 400, 4000} {
-		x, t := fastBenchRipley(n, 1)
+		x, t := benchRipley(n, 1)
 		b.Run("classification/n="+strconv.Itoa(n), func(b *testing.B) {
 			var c *Classifier
 			for b.Loop() {
@@ -181,7 +134,7 @@ func BenchmarkFastVsPaperPruned(b *testing.B) {
 		}
 		maxIter = v
 	}
-	x, t := fastBenchSinc(1000, 0.1, 42)
+	x, t := benchSinc(1000, 42)
 	for b.Loop() {
 		c0 := fastCPUTime()
 		fast := &Regressor{Kernel: Gaussian{Width: 3}}
@@ -227,7 +180,7 @@ func BenchmarkFastVsPaper(b *testing.B) {
 		budget = time.Duration(v * float64(time.Second))
 	}
 	const n, tol = 1000, 1e-6
-	x, t := fastBenchSinc(n, 0.1, 42)
+	x, t := benchSinc(n, 42)
 	xt := mat.NewDense(200, 1, nil)
 	for i := range 200 {
 		xt.Set(i, 0, -10+20*float64(i)/199)

@@ -181,10 +181,10 @@ func newSeqFit(f *designFactor, t []float64, p Prior, c control, cls bool) *seqF
 
 func (s *seqFit) tau() float64 { return s.ct / s.dt }
 
-// fval is f(α) of (S1) without its constant.
-func fval(p Prior, alpha, sm, q2 float64) float64 {
+// fval is f(α) of (S1) without its constant, for the prior Γ(a, b).
+func fval(a, b, alpha, sm, q2 float64) float64 {
 	u := alpha + sm
-	return (p.A+0.5)*math.Log(alpha) - p.B*alpha - 0.5*math.Log(u) + 0.5*q2/u
+	return (a+0.5)*math.Log(alpha) - b*alpha - 0.5*math.Log(u) + 0.5*q2/u
 }
 
 // weights returns the likelihood precision of each training point: 2λ(ξₙ)
@@ -293,7 +293,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 		// max f(·; sₘ, qₘ) − max f(·; sₘ, 0): (S2) also counts
 		// ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
 		a0 := alphaRoot(s.prior.A, s.prior.B, sv[m], 0)
-		g := fval(s.prior, a, sv[m], q2) - fval(s.prior, a0, sv[m], 0)
+		g := fval(s.prior.A, s.prior.B, a, sv[m], q2) - fval(s.prior.A, s.prior.B, a0, sv[m], 0)
 		if g > best {
 			best, j, alpha, ok = g, m, a, true
 		}
@@ -539,7 +539,10 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		s.ctl.pruneAt *= seqAnnealStart
 	}
 	bw, yv, dv := s.weighted()
-	j, a, _ := s.bestAddition(bw, yv, dv, true)
+	j, a, ok := s.bestAddition(bw, yv, dv, true)
+	if !ok {
+		return nil, 0, NotFitted, ErrZeroBasis
+	}
 	s.add(j, a)
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err

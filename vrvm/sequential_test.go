@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // seqProblem returns the sequential solver's state for p with the default
@@ -160,13 +158,10 @@ func TestSequentialFixedPoint(t *testing.T) {
 // than the paper schedule's (within 5%), with no more relevance vectors.
 // Measured: 0.0330 with 5.5 vectors against 0.0345 with 5.9.
 func TestSequentialVsPaper(t *testing.T) {
-	xt := mat.NewDense(201, 1, nil)
-	for i := range 201 {
-		xt.Set(i, 0, -10+20*float64(i)/200)
-	}
+	xt := sincGrid(201)
 	var rms, rv [2]float64
 	for seed := range uint64(10) {
-		x, y := fastBenchSinc(100, 0.1, 50+seed)
+		x, y := benchSinc(100, 50+seed)
 		for k, sv := range []Solver{Fast, PaperSchedule} {
 			r := &Regressor{Kernel: Gaussian{Width: 3}, Solver: sv}
 			if err := r.Fit(x, y); err != nil {
@@ -176,16 +171,7 @@ func TestSequentialVsPaper(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var se float64
-			for i, v := range m {
-				u := xt.At(i, 0)
-				f := 1.0
-				if u != 0 {
-					f = math.Sin(u) / u
-				}
-				se += (v - f) * (v - f)
-			}
-			rms[k] += math.Sqrt(se/201) / 10
+			rms[k] += sincRMS(m, xt) / 10
 			rv[k] += float64(len(r.RelevanceVectors())) / 10
 		}
 	}
