@@ -11,6 +11,15 @@ export VRVM_DATA
 BENCHTIME ?= 1x
 BENCH     ?= .
 
+
+.PHONY: generate
+## generate: regenerate the yaegi symbols (symbols/), then the gomacro proxies
+## derived from them (jupyter/proxies), in that order ("go generate ./..."
+## would run the proxies first, from stale symbols).
+generate:
+	$(GO) generate ./symbols
+	$(GO) generate ./jupyter/proxies
+
 .PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper
 
 all: build
@@ -60,13 +69,13 @@ check-generated:
 
 ## kernel: the Jupyter kernel, gophernotes with vrvm compiled in (build/vrvm-kernel).
 kernel:
-	GO=$(GO) $(GO) run ./kernel/mkkernel -o build/vrvm-kernel
+	GO=$(GO) $(GO) run ./jupyter/mkkernel -o build/vrvm-kernel
 
-## proxies: regenerate kernel/proxies from symbols/ (after "go generate ./symbols").
+## proxies: regenerate jupyter/proxies from symbols/ alone (make generate does both).
 proxies:
-	$(GO) generate ./kernel/proxies
+	$(GO) generate ./jupyter/proxies
 
-## check-proxies: the gomacro proxies in kernel/proxies match a fresh generation.
+## check-proxies: the gomacro proxies in jupyter/proxies match a fresh generation.
 check-proxies:
 	GO=$(GO) scripts/check-proxies.sh
 

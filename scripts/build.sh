@@ -15,5 +15,5 @@ mkdir -p "$1/bin"
 prefix=$(cd "$1" && pwd)
 start=$(date +%s)
 "$go" build -o "$prefix/bin/vrvm" ./cmd/vrvm
-GO="$go" "$go" run ./kernel/mkkernel -o "$prefix/bin/vrvm-kernel"
+GO="$go" "$go" run ./jupyter/mkkernel -o "$prefix/bin/vrvm-kernel"
 echo "build: $prefix/bin/vrvm and $prefix/bin/vrvm-kernel in $(($(date +%s) - start)) s"

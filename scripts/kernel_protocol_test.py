@@ -105,7 +105,7 @@ SETUP = """
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/kernel/cell"
+	"github.com/vrvm/vrvm/jupyter/cell"
 	"github.com/vrvm/vrvm/vrvm"
 	"gonum.org/v1/gonum/mat"
 )

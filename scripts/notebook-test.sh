@@ -14,7 +14,7 @@
 #   3. scripts/kernel_protocol_test.py: panics become error replies,
 #      Kernel -> Interrupt stops a fit within a second and keeps the
 #      variables.
-#   4. Execute kernel/testdata/smoke.ipynb and every notebooks/*.ipynb with
+#   4. Execute jupyter/testdata/smoke.ipynb and every notebooks/*.ipynb with
 #      "jupyter nbconvert --to notebook --execute" (which fails on the first
 #      cell error) and check the results with scripts/check_notebook.py
 #      (figures as image/png, execution order, no panics). The executed
@@ -64,7 +64,7 @@ echo "notebook-test: protocol tests: $(since "$t")"
 out=build/notebook-test
 rm -rf "$out"
 mkdir -p "$out"
-notebooks=(kernel/testdata/smoke.ipynb)
+notebooks=(jupyter/testdata/smoke.ipynb)
 for nb in notebooks/*.ipynb; do
 	[ -e "$nb" ] && notebooks+=("$nb")
 done

@@ -20,7 +20,7 @@
 //
 // (about a minute: yaegi type-checks every package and its dependencies
 // from source), then "make proxies": the gophernotes kernel derives its
-// gomacro proxies (kernel/proxies) from the interface wrappers here.
+// gomacro proxies (jupyter/proxies) from the interface wrappers here.
 // "make check-generated", a prerequisite of "make test", regenerates into a
 // temporary directory and fails when the result differs from the committed
 // files, when a file is missing or extra, when "yaegi extract" reported an

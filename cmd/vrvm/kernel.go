@@ -63,7 +63,7 @@ Flags:
                        absolute path is written into kernel.json
 
 In a notebook, Kernel → Interrupt stops a fit that runs under
-cell.Context() (import "github.com/vrvm/vrvm/kernel/cell"), and the
+cell.Context() (import "github.com/vrvm/vrvm/jupyter/cell"), and the
 kernel keeps its variables.
 `
 

@@ -4,15 +4,15 @@
 //
 // Usage (from anywhere in the module; "make kernel" runs it):
 //
-//	go run ./kernel/mkkernel [-o build/vrvm-kernel] [-overlay file] [go build flags]
+//	go run ./jupyter/mkkernel [-o build/vrvm-kernel] [-overlay file] [go build flags]
 //
 // gophernotes is a main package in the module cache, and "go build
 // -overlay" may not add files there ("Files beneath GOMODCACHE must not be
 // replaced"). It does accept overlay entries inside this module whose
 // contents come from the module cache. mkkernel therefore declares the
-// virtual package directory kernel/gophernotes: it maps each Go file of
+// virtual package directory jupyter/gophernotes: it maps each Go file of
 // gophernotes' main package (as "go list" reports them) into that
-// directory, next to the project's own file kernel/gophernotes/vrvm.go,
+// directory, next to the project's own file jupyter/gophernotes/vrvm.go,
 // and builds the directory with the vrvmkernel build tag. The overlay
 // file holds absolute, machine-specific paths; it is written to a
 // temporary file and removed after the build (or written to -overlay and
@@ -37,7 +37,7 @@ import (
 
 const (
 	gophernotes = "github.com/gopherdata/gophernotes"
-	virtualDir  = "kernel/gophernotes" // relative to the module root
+	virtualDir  = "jupyter/gophernotes" // relative to the module root
 	buildTag    = "vrvmkernel"
 )
 
@@ -101,7 +101,7 @@ type listed struct {
 }
 
 // Overlay builds the overlay that places gophernotes' main package in the
-// virtual directory root/kernel/gophernotes. It returns the overlay and
+// virtual directory root/jupyter/gophernotes. It returns the overlay and
 // the gophernotes version.
 func Overlay(root string) (map[string]map[string]string, string, error) {
 	b, err := goOutput(root, "list", "-json", gophernotes)

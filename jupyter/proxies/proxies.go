@@ -8,7 +8,7 @@
 // whose other fields hold one function per interface method, each taking
 // that value as its first argument. The interface wrappers that "yaegi
 // extract" writes into package symbols have a different shape, so the
-// generator in kernel/genproxy rewrites each of them into a proxy here.
+// generator in jupyter/genproxy rewrites each of them into a proxy here.
 //
 // Every file but this one is generated, carries the header
 //
@@ -16,7 +16,7 @@
 //
 // and must not be edited by hand. After regenerating package symbols, run
 //
-//	go generate ./kernel/proxies
+//	go generate ./jupyter/proxies
 //
 // "make check-proxies", a prerequisite of "make test", regenerates into a
 // temporary directory and fails when the result differs from the committed
@@ -27,7 +27,7 @@ import "reflect"
 
 // Proxies maps a key of symbols.Symbols ("import/path/name") and the name
 // of an interface of that package to its proxy type. The adapter in
-// kernel/gomacrosym copies it into gomacro's imports.Package.Proxies.
+// jupyter/gomacrosym copies it into gomacro's imports.Package.Proxies.
 //
 // Proxies is filled at initialisation and must be treated as read-only.
 var Proxies = map[string]map[string]reflect.Type{}

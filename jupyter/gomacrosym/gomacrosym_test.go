@@ -18,12 +18,12 @@ import (
 	yaegi "github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
-	"github.com/vrvm/vrvm/kernel/proxies"
+	"github.com/vrvm/vrvm/jupyter/proxies"
 	"github.com/vrvm/vrvm/symbols"
 )
 
 func TestMain(m *testing.M) {
-	// The kernel's start-up fix (see kernel/gophernotes/vrvm.go): without
+	// The kernel's start-up fix (see jupyter/gophernotes/vrvm.go): without
 	// it gomacro panics on the export data of Go ≥ 1.23.
 	build.Default.GOROOT = filepath.Join(os.TempDir(), "vrvm-no-goroot", "does-not-exist")
 	os.Exit(m.Run())
@@ -65,7 +65,7 @@ func TestEveryWrapperHasProxy(t *testing.T) {
 		for name := range syms {
 			if strings.HasPrefix(name, "_") {
 				if _, ok := proxies.Proxies[key][name[1:]]; !ok {
-					t.Errorf("%s: no proxy for interface %s (run go generate ./kernel/proxies)", key, name[1:])
+					t.Errorf("%s: no proxy for interface %s (run go generate ./jupyter/proxies)", key, name[1:])
 				}
 			}
 		}
@@ -73,7 +73,7 @@ func TestEveryWrapperHasProxy(t *testing.T) {
 	for key, ps := range proxies.Proxies {
 		for name := range ps {
 			if _, ok := symbols.Symbols[key]["_"+name]; !ok {
-				t.Errorf("%s: proxy for %s, which has no yaegi wrapper (run go generate ./kernel/proxies)", key, name)
+				t.Errorf("%s: proxy for %s, which has no yaegi wrapper (run go generate ./jupyter/proxies)", key, name)
 			}
 		}
 	}
@@ -326,7 +326,7 @@ mean[0]`, 21},
 // TestCellPackage checks the hand-written binding of package cell.
 func TestCellPackage(t *testing.T) {
 	vals := eval(t, `
-import "github.com/vrvm/vrvm/kernel/cell"
+import "github.com/vrvm/vrvm/jupyter/cell"
 ctx := cell.Context()
 cell.Interrupt()
 _ = ctx

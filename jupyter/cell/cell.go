@@ -5,12 +5,12 @@
 // cell in the kernel's main goroutine and does not handle the signal, so a
 // long computation in compiled code (a vrvm fit, a large factorisation)
 // cannot be stopped from the notebook short of restarting the kernel and
-// losing every variable. The vrvm kernel (kernel/gophernotes) instead
+// losing every variable. The vrvm kernel (jupyter/gophernotes) instead
 // relays SIGINT to Interrupt, which cancels the context that Context
 // returns; code that consults it stops cleanly and the kernel keeps its
 // state:
 //
-//	import "github.com/vrvm/vrvm/kernel/cell"
+//	import "github.com/vrvm/vrvm/jupyter/cell"
 //
 //	err := m.FitContext(cell.Context(), x, t) // stops on Kernel → Interrupt
 //

@@ -5,7 +5,7 @@
 // Importing the package for its side effect, as the kernel's main package
 // does,
 //
-//	import _ "github.com/vrvm/vrvm/kernel/gomacrosym"
+//	import _ "github.com/vrvm/vrvm/jupyter/gomacrosym"
 //
 // converts every package of symbols.Symbols into gomacro's
 // imports.Package form and registers it in imports.Packages, together with
@@ -47,7 +47,7 @@ import (
 	"github.com/cosmos72/gomacro/base/untyped"
 	"github.com/cosmos72/gomacro/imports"
 
-	"github.com/vrvm/vrvm/kernel/proxies"
+	"github.com/vrvm/vrvm/jupyter/proxies"
 	"github.com/vrvm/vrvm/symbols"
 )
 
@@ -79,7 +79,7 @@ func Register(dst imports.PackageMap, syms map[string]map[string]reflect.Value, 
 	}
 	for key := range prox {
 		if _, ok := syms[key]; !ok {
-			errs = append(errs, fmt.Errorf("proxies for %s, which is not in the symbol set (stale proxies: run go generate ./kernel/proxies)", key))
+			errs = append(errs, fmt.Errorf("proxies for %s, which is not in the symbol set (stale proxies: run go generate ./jupyter/proxies)", key))
 		}
 	}
 	return errs
@@ -206,11 +206,11 @@ func checkProxy(iface, proxy reflect.Type) error {
 		m := iface.Method(i)
 		f := proxy.Field(i + 1)
 		if f.Name != m.Name+"_" || f.Type.Kind() != reflect.Func {
-			return fmt.Errorf("proxy %v: field %d is %s, want func %s_ (stale proxies: run go generate ./kernel/proxies)", proxy, i+1, f.Name, m.Name)
+			return fmt.Errorf("proxy %v: field %d is %s, want func %s_ (stale proxies: run go generate ./jupyter/proxies)", proxy, i+1, f.Name, m.Name)
 		}
 	}
 	if !reflect.PointerTo(proxy).Implements(iface) {
-		return fmt.Errorf("*%v does not implement %v (stale proxies: run go generate ./kernel/proxies)", proxy, iface)
+		return fmt.Errorf("*%v does not implement %v (stale proxies: run go generate ./jupyter/proxies)", proxy, iface)
 	}
 	return nil
 }

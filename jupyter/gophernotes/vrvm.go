@@ -2,7 +2,7 @@
 
 // This file is the project's only addition to the main package of
 // gophernotes v0.7.5, which is otherwise compiled unmodified from the module
-// cache: "go run ./kernel/mkkernel" maps gophernotes' files into this
+// cache: "go run ./jupyter/mkkernel" maps gophernotes' files into this
 // directory with "go build -overlay" and builds the result with the
 // vrvmkernel tag. Without the overlay the directory holds no buildable
 // package, so ./... patterns skip it.
@@ -15,8 +15,8 @@ import (
 	"os/signal"
 	"path/filepath"
 
-	"github.com/vrvm/vrvm/kernel/cell"
-	_ "github.com/vrvm/vrvm/kernel/gomacrosym" // the compiled packages notebooks import
+	"github.com/vrvm/vrvm/jupyter/cell"
+	_ "github.com/vrvm/vrvm/jupyter/gomacrosym" // the compiled packages notebooks import
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/cosmos72/gomacro/imports"
 
-	"github.com/vrvm/vrvm/kernel/cell"
+	"github.com/vrvm/vrvm/jupyter/cell"
 )
 
 // registerCell makes package cell importable from notebooks. It is written
@@ -13,7 +13,7 @@ import (
 // symbol set. SetCellCounter is left out on purpose; only the kernel calls
 // it.
 func registerCell(dst imports.PackageMap) {
-	dst.MergePackage("github.com/vrvm/vrvm/kernel/cell", imports.PackageUnderlying{
+	dst.MergePackage("github.com/vrvm/vrvm/jupyter/cell", imports.PackageUnderlying{
 		Name: "cell",
 		Binds: map[string]reflect.Value{
 			"Context":        reflect.ValueOf(cell.Context),
