@@ -3,9 +3,12 @@
 package symbols
 
 import (
+	"context"
 	"github.com/vrvm/vrvm/vrvm"
 	"go/constant"
 	"go/token"
+	"gonum.org/v1/gonum/mat"
+	"io"
 	"reflect"
 )
 
@@ -13,6 +16,7 @@ func init() {
 	Symbols["github.com/vrvm/vrvm/vrvm/vrvm"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Canceled":                   reflect.ValueOf(vrvm.Canceled),
+		"Classification":             reflect.ValueOf(vrvm.Classification),
 		"Converged":                  reflect.ValueOf(vrvm.Converged),
 		"DefaultClassificationPrune": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"DefaultKernel":              reflect.ValueOf(&vrvm.DefaultKernel).Elem(),
@@ -30,24 +34,29 @@ func init() {
 		"ErrSingleClass":             reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
 		"ErrUnsavableKernel":         reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
 		"ErrZeroBasis":               reflect.ValueOf(&vrvm.ErrZeroBasis).Elem(),
-		"Fast":                       reflect.ValueOf(vrvm.Fast),
 		"IterationLimit":             reflect.ValueOf(vrvm.IterationLimit),
 		"JJBound":                    reflect.ValueOf(vrvm.JJBound),
 		"Lambda":                     reflect.ValueOf(vrvm.Lambda),
-		"LoadClassifier":             reflect.ValueOf(vrvm.LoadClassifier),
-		"LoadRegressor":              reflect.ValueOf(vrvm.LoadRegressor),
+		"Load":                       reflect.ValueOf(vrvm.Load),
+		"LoadMeta":                   reflect.ValueOf(vrvm.LoadMeta),
 		"LogSigmoid":                 reflect.ValueOf(vrvm.LogSigmoid),
 		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"Moderated":                  reflect.ValueOf(vrvm.Moderated),
+		"Newton":                     reflect.ValueOf(vrvm.Newton),
 		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
 		"PaperSchedule":              reflect.ValueOf(vrvm.PaperSchedule),
+		"RegisterKernel":             reflect.ValueOf(vrvm.RegisterKernel),
+		"Regression":                 reflect.ValueOf(vrvm.Regression),
 		"RelevanceThreshold":         reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
+		"SaveMeta":                   reflect.ValueOf(vrvm.SaveMeta),
+		"Sequential":                 reflect.ValueOf(vrvm.Sequential),
 		"Sigmoid":                    reflect.ValueOf(vrvm.Sigmoid),
 		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
+		"Estimator":                reflect.ValueOf((*vrvm.Estimator)(nil)),
 		"Gaussian":                 reflect.ValueOf((*vrvm.Gaussian)(nil)),
 		"Kernel":                   reflect.ValueOf((*vrvm.Kernel)(nil)),
 		"KernelError":              reflect.ValueOf((*vrvm.KernelError)(nil)),
@@ -65,10 +74,101 @@ func init() {
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
 		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
+		"Task":                     reflect.ValueOf((*vrvm.Task)(nil)),
 
 		// interface wrapper definitions
-		"_Kernel": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
+		"_Estimator": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
+		"_Kernel":    reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
 	}
+}
+
+// _github_com_vrvm_vrvm_vrvm_Estimator is an interface wrapper for Estimator type
+type _github_com_vrvm_vrvm_vrvm_Estimator struct {
+	IValue            interface{}
+	WActiveSet        func() []int
+	WAlpha            func() []float64
+	WBoundTrace       func() []float64
+	WCovariance       func() *mat.SymDense
+	WFitContext       func(ctx context.Context, x mat.Matrix, t []float64) error
+	WFullModelBound   func() float64
+	WHasBias          func() bool
+	WInputDim         func() int
+	WInputs           func() *mat.Dense
+	WIterations       func() int
+	WLatent           func(x mat.Matrix) (mean []float64, variance []float64, err error)
+	WLowerBound       func() float64
+	WMean             func() []float64
+	WNoiseSD          func() float64
+	WRelevanceVectors func() []int
+	WSave             func(w io.Writer) error
+	WStatus           func() vrvm.Status
+	WString           func() string
+	WTask             func() vrvm.Task
+	WWithKernel       func(k vrvm.Kernel) vrvm.Estimator
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) ActiveSet() []int {
+	return W.WActiveSet()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Alpha() []float64 {
+	return W.WAlpha()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) BoundTrace() []float64 {
+	return W.WBoundTrace()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Covariance() *mat.SymDense {
+	return W.WCovariance()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	return W.WFitContext(ctx, x, t)
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) FullModelBound() float64 {
+	return W.WFullModelBound()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) HasBias() bool {
+	return W.WHasBias()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) InputDim() int {
+	return W.WInputDim()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Inputs() *mat.Dense {
+	return W.WInputs()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Iterations() int {
+	return W.WIterations()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Latent(x mat.Matrix) (mean []float64, variance []float64, err error) {
+	return W.WLatent(x)
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) LowerBound() float64 {
+	return W.WLowerBound()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Mean() []float64 {
+	return W.WMean()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) NoiseSD() float64 {
+	return W.WNoiseSD()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) RelevanceVectors() []int {
+	return W.WRelevanceVectors()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Save(w io.Writer) error {
+	return W.WSave(w)
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Status() vrvm.Status {
+	return W.WStatus()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) Task() vrvm.Task {
+	return W.WTask()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) WithKernel(k vrvm.Kernel) vrvm.Estimator {
+	return W.WWithKernel(k)
 }
 
 // _github_com_vrvm_vrvm_vrvm_Kernel is an interface wrapper for Kernel type

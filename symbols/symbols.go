@@ -53,12 +53,12 @@ import "reflect"
 var Symbols = map[string]map[string]reflect.Value{}
 
 // vrvm: the models, the data of the experiments, kernel selection,
-// figures, the experiments of the paper.
+// figures; paper: the reproduction of the paper's experiments.
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/datasets
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/selection
 //go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/vrvmplot
-//go:generate go tool yaegi extract github.com/vrvm/vrvm/vrvm/experiments
+//go:generate go tool yaegi extract github.com/vrvm/vrvm/paper
 
 // gonum: linear algebra, statistics, optimisation.
 //go:generate go tool yaegi extract gonum.org/v1/gonum/mat

@@ -212,7 +212,7 @@ func TestSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := buf.String()
-	r2, err := LoadRegressor(strings.NewReader(file))
+	r2, err := loadRegressor(strings.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,13 +244,13 @@ func TestSaveLoad(t *testing.T) {
 		if f == file {
 			t.Fatalf("%s: the alteration did not change the file", name)
 		}
-		if _, err := LoadRegressor(strings.NewReader(f)); err == nil {
+		if _, err := loadRegressor(strings.NewReader(f)); err == nil {
 			t.Errorf("%s file loaded without error", name)
 		} else if var_ := (*ModelFileError)(nil); !errors.As(err, &var_) {
 			t.Errorf("%s file: error %v is not a *ModelFileError", name, err)
 		}
 	}
-	if _, err := LoadClassifier(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), "regression model, not classification") {
+	if _, err := loadClassifier(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), "not a *Classifier") {
 		t.Errorf("regression file as classifier: %v", err)
 	}
 	c := &Classifier{Kernel: Gaussian{Width: 0.7}}
@@ -261,7 +261,7 @@ func TestSaveLoad(t *testing.T) {
 	if err := c.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	c2, err := LoadClassifier(&buf)
+	c2, err := loadClassifier(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestDesignMatrix(t *testing.T) {
 		t.Errorf("design fit bound %g, kernel fit %g", r2.LowerBound(), r1.LowerBound())
 	}
 	m1, _, _ := r1.Predict(x)
-	m2, _, err := r2.PredictDesign(phi)
+	m2, _, err := r2.Predict(phi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestDesignMatrix(t *testing.T) {
 			t.Errorf("design prediction %g, kernel %g", m2[i], m1[i])
 		}
 	}
-	if _, _, err := r2.PredictDesign(x); err == nil {
+	if _, _, err := r2.Predict(x); err == nil {
 		t.Error("design with wrong width accepted")
 	}
 	c := &Classifier{}

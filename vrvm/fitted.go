@@ -1,22 +1,24 @@
 package vrvm
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
-
-const blasNoTrans = blas.NoTrans
 
 // RelevanceThreshold is the weight magnitude above which a basis function
 // counts as a relevance vector, as in the paper's tables (|⟨wₘ⟩| > 1e-3).
 const RelevanceThreshold = 1e-3
 
-// fitResult is the fitted state shared by every estimator: the active basis
+// fitted is the fitted state shared by every estimator: the active basis
 // functions and the Gaussian posterior (or Laplace approximation) over
-// their weights, with the hyperparameters and the fit's history.
-type fitResult struct {
+// their weights, with the hyperparameters and the fit's history. Every
+// estimator embeds it, so that its accessors are written once.
+type fitted struct {
 	status Status
 	b      basis     // the active basis: bias (if active) + active centres, or a user design
 	rows   []int     // training rows of the active kernel functions, or the active design columns
@@ -26,21 +28,19 @@ type fitResult struct {
 	alpha  []float64 // ⟨αₘ⟩ (or αₘ for type-II ML) of the active functions
 	trace  []float64 // the bound or log evidence after each iteration, initial value first
 	iters  int
+	full   float64 // the full-model bound
+	noise  float64 // noise variance (regression), 0 for classification
 }
 
-// set records the result of an iteration over the full basis b.
-func (f *fitResult) set(b basis, cols []int, q *gaussQ, g *gammaQ, trace []float64, iters int, status Status) {
-	alpha := make([]float64, len(cols))
-	for i := range alpha {
-		alpha[i] = g.mean(i)
-	}
-	f.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
-	f.trace, f.iters, f.status = trace, iters, status
+// record stores a solver's solution for the full basis b.
+func (f *fitted) record(b basis, s *solution) {
+	f.setPosterior(b, s.cols, s.mu, s.sigma, s.alpha)
+	f.trace, f.iters, f.status, f.full = s.trace, s.iters, s.status, s.full
 }
 
 // setPosterior stores the active basis in compact form: the centres of the
 // active kernel functions are copied out of the training inputs.
-func (f *fitResult) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha []float64) {
+func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha []float64) {
 	f.mu, f.sigma, f.alpha = mu, sigma, alpha
 	if b.kernel == nil {
 		f.b = b
@@ -65,47 +65,55 @@ func (f *fitResult) setPosterior(b basis, cols []int, mu []float64, sigma *mat.S
 	}
 }
 
-func (f *fitResult) mustFit() {
+func (f *fitted) mustFit() {
 	if f.status == NotFitted {
 		panic(ErrNotFitted)
 	}
 }
 
-// predictDesign evaluates the active basis at x.
-func (f *fitResult) predictDesign(x mat.Matrix) (*mat.Dense, error) {
+// Latent returns, for each row of x, the mean μᵀφ(x) and the variance
+// φ(x)ᵀΣφ(x) of the latent function y(x) = wᵀφ(x) under Q_w (for a
+// classifier, the activation whose sigmoid is the probability of class 1).
+// For a model fitted with FitDesign, the rows of x hold the basis
+// functions at the new inputs. It returns ErrNotFitted before a fit, and
+// empty slices for a matrix with no rows.
+func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 	if f.status == NotFitted {
-		return nil, ErrNotFitted
+		return nil, nil, ErrNotFitted
 	}
 	if x == nil {
-		return nil, ErrNoData
+		return nil, nil, ErrNoData
+	}
+	n, d := x.Dims()
+	if d != f.b.dim {
+		what := "input columns"
+		if f.b.kernel == nil {
+			what = "design matrix columns"
+		}
+		return nil, nil, &DimensionError{What: what, Got: d, Want: f.b.dim}
+	}
+	if n == 0 {
+		return []float64{}, []float64{}, nil
 	}
 	if err := checkFinite("x", x); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if f.design != nil {
-		return f.b.design(x, f.design)
+	cols := f.design
+	if cols == nil {
+		cols = seq(len(f.mu))
 	}
-	return f.b.design(x, seq(len(f.mu)))
-}
-
-// latent returns the mean μᵀφ(x) and variance φ(x)ᵀΣφ(x) of the latent
-// function y(x) = wᵀφ(x) under Q_w, for each row of x.
-func (f *fitResult) latent(x mat.Matrix) (mean, variance []float64, err error) {
-	phi, err := f.predictDesign(x)
+	phi, err := f.b.design(x, cols)
 	if err != nil {
 		return nil, nil, err
 	}
-	n, m := phi.Dims()
+	_, m := phi.Dims()
 	mean = make([]float64, n)
 	variance = make([]float64, n)
-	if m == 0 {
-		return mean, variance, nil
-	}
-	mat.NewVecDense(n, mean).MulVec(phi, mat.NewVecDense(m, f.mu))
+	blas64.Gemv(blas.NoTrans, 1, phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: f.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: mean})
 	var ps mat.Dense
 	ps.Mul(phi, f.sigma)
 	for i := range n {
-		v := mat.Dot(ps.RowView(i), phi.RowView(i))
+		v := blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)})
 		variance[i] = math.Max(0, v)
 		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) {
 			return nil, nil, &NonFiniteError{What: "predicted mean", Row: i, Col: -1, Value: mean[i]}
@@ -117,16 +125,59 @@ func (f *fitResult) latent(x mat.Matrix) (mean, variance []float64, err error) {
 	return mean, variance, nil
 }
 
-// Accessors shared by every estimator.
-
 // Status returns how the last fit ended (NotFitted before a successful fit).
-func (f *fitResult) Status() Status { return f.status }
+func (f *fitted) Status() Status { return f.status }
 
-func (f *fitResult) relevant() []int {
+// LowerBound returns the final value of the objective the fit maximised:
+// the variational lower bound L of the active model for the VRVM
+// estimators, the log evidence for the RVM estimators (exact for
+// regression, Laplace's approximation for classification).
+// Like every accessor of fitted state, it panics if the model is not fitted.
+func (f *fitted) LowerBound() float64 {
+	f.mustFit()
+	return f.trace[len(f.trace)-1]
+}
+
+// FullModelBound returns the variational lower bound of the paper's full
+// model, with all N+1 basis functions, at the fitted posterior: LowerBound
+// plus, for each function outside the active set, the bound terms of the
+// factor Q(wₘ) = N(0, vₘ), independent of the other weights, and of Q_αₘ,
+// both at their optimum (closed form, with sₘ = φₘᵀBφₘ for the
+// likelihood's precisions B):
+//
+//	maxₐ [ã ln α − bα − ½ ln(α + sₘ)] + ln Γ(ã) − ln Γ(a) − ã ln ã + ã + a ln b.
+//
+// This is L(Q) for a valid Q, so a true lower bound on the log evidence of
+// the full model, comparable between fits that prune differently (and
+// what package selection compares); it equals LowerBound when nothing was
+// pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
+// contribute nothing to the evidence, it equals LowerBound. It is saved
+// with the model; a model loaded from a file of format version 1, which
+// did not record it, reports NaN.
+func (f *fitted) FullModelBound() float64 {
+	f.mustFit()
+	return f.full
+}
+
+// BoundTrace returns the objective (see LowerBound) after each iteration;
+// element 0 is its value at the initial hyperparameters.
+func (f *fitted) BoundTrace() []float64 {
+	f.mustFit()
+	return append([]float64(nil), f.trace...)
+}
+
+// Iterations returns the number of iterations of the last fit.
+func (f *fitted) Iterations() int { f.mustFit(); return f.iters }
+
+// RelevanceVectors returns the training rows whose kernel functions are
+// relevance vectors: active with |⟨wₘ⟩| > RelevanceThreshold, in training
+// order. The bias is not included. For a FitDesign model the indices are
+// design-matrix columns.
+func (f *fitted) RelevanceVectors() []int {
 	f.mustFit()
 	var idx []int
 	first := 0 // position of the first kernel (or design) weight in mu
-	if f.hasBias() {
+	if f.HasBias() {
 		first = 1
 	}
 	for i, r := range f.rows {
@@ -137,94 +188,19 @@ func (f *fitResult) relevant() []int {
 	return idx
 }
 
-func (f *fitResult) activeIdx() []int {
+// ActiveSet returns the training rows (design columns for FitDesign) of the
+// basis functions still active at the end of the fit, bias excluded.
+func (f *fitted) ActiveSet() []int {
 	f.mustFit()
 	return append([]int(nil), f.rows...)
 }
 
-// helpers on slices and matrices
+// HasBias reports whether the bias function is in the active set.
+func (f *fitted) HasBias() bool { f.mustFit(); return f.design == nil && f.b.bias }
 
-func seq(n int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = i
-	}
-	return s
-}
-
-func resize(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
-
-func selectCols(a *mat.Dense, keep []int) *mat.Dense {
-	n, _ := a.Dims()
-	out := mat.NewDense(n, len(keep), nil)
-	for i := range n {
-		src, dst := a.RawRowView(i), out.RawRowView(i)
-		for j, k := range keep {
-			dst[j] = src[k]
-		}
-	}
-	return out
-}
-
-func selectSym(a *mat.SymDense, keep []int) *mat.SymDense {
-	out := mat.NewSymDense(len(keep), nil)
-	for i, ki := range keep {
-		for j := i; j < len(keep); j++ {
-			out.SetSym(i, j, a.At(ki, keep[j]))
-		}
-	}
-	return out
-}
-
-func selectVec(a []float64, keep []int) []float64 {
-	out := make([]float64, len(keep))
-	for j, k := range keep {
-		out[j] = a[k]
-	}
-	return out
-}
-
-func selectInts(a []int, keep []int) []int {
-	out := make([]int, len(keep))
-	for j, k := range keep {
-		out[j] = a[k]
-	}
-	return out
-}
-
-func variance(t []float64) float64 {
-	var mean float64
-	for _, v := range t {
-		mean += v
-	}
-	mean /= float64(len(t))
-	var s float64
-	for _, v := range t {
-		s += (v - mean) * (v - mean)
-	}
-	return s / float64(len(t))
-}
-
-func (f *fitResult) lowerBound() float64 {
-	f.mustFit()
-	return f.trace[len(f.trace)-1]
-}
-
-func (f *fitResult) boundTrace() []float64 {
-	f.mustFit()
-	return append([]float64(nil), f.trace...)
-}
-
-func (f *fitResult) iterations() int { f.mustFit(); return f.iters }
-
-func (f *fitResult) hasBias() bool { f.mustFit(); return f.design == nil && f.b.bias }
-
-func (f *fitResult) inputs() *mat.Dense {
+// Inputs returns the training inputs of the active kernel functions, one
+// row each, in the order of ActiveSet (nil for a FitDesign model).
+func (f *fitted) Inputs() *mat.Dense {
 	f.mustFit()
 	if f.b.centers == nil {
 		return nil
@@ -232,11 +208,58 @@ func (f *fitResult) inputs() *mat.Dense {
 	return mat.DenseCopyOf(f.b.centers)
 }
 
-func (f *fitResult) mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
+// InputDim returns the number of input columns the model predicts from
+// (design columns for a FitDesign model).
+func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
 
-func (f *fitResult) covariance() *mat.SymDense {
+// Mean returns μ, the posterior mean of the active weights: the bias weight
+// first if the bias is active, then one per ActiveSet entry.
+func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
+
+// Covariance returns Σ, the posterior covariance of the active weights,
+// ordered as Mean.
+func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
 	return mat.NewSymDense(len(f.mu), append([]float64(nil), f.sigma.RawSymmetric().Data...))
 }
 
-func (f *fitResult) alphas() []float64 { f.mustFit(); return append([]float64(nil), f.alpha...) }
+// Alpha returns ⟨αₘ⟩ (αₘ for the RVM estimators) for the active weights,
+// ordered as Mean.
+func (f *fitted) Alpha() []float64 { f.mustFit(); return append([]float64(nil), f.alpha...) }
+
+// NoiseSD returns the noise standard deviation estimate of a regression
+// model, 1/√⟨τ⟩ (VRVM) or 1/√β (RVM); 0 for a classifier, whose logistic
+// likelihood has no noise parameter.
+func (f *fitted) NoiseSD() float64 { f.mustFit(); return math.Sqrt(f.noise) }
+
+// describe writes a short summary of an estimator: its name and
+// configuration, then, once fitted, what the fit found.
+func (f *fitted) describe(name string, k Kernel, solver string, extra ...string) string {
+	var b strings.Builder
+	if k == nil && f.status != NotFitted && f.b.kernel == nil {
+		fmt.Fprintf(&b, "%s (design matrix", name)
+	} else {
+		if k == nil {
+			k = DefaultKernel
+		}
+		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
+	}
+	if solver != "" {
+		fmt.Fprintf(&b, ", solver %s", solver)
+	}
+	b.WriteString(")")
+	if f.status == NotFitted {
+		b.WriteString(": not fitted")
+		return b.String()
+	}
+	fmt.Fprintf(&b, ": %s after %d iterations\n", f.status, f.iters)
+	fmt.Fprintf(&b, "  relevance vectors %d of %d active functions", len(f.RelevanceVectors()), len(f.mu))
+	if f.HasBias() {
+		b.WriteString(" (bias active)")
+	}
+	fmt.Fprintf(&b, "\n  bound %.6g, full-model bound %.6g", f.LowerBound(), f.full)
+	for _, e := range extra {
+		b.WriteString("\n  " + e)
+	}
+	return b.String()
+}

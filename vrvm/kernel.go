@@ -3,6 +3,8 @@ package vrvm
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -14,6 +16,20 @@ import (
 // them. It may be implemented in interpreted Go (yaegi or gophernotes); a
 // kernel value that returns NaN or ±Inf makes Fit and the prediction methods
 // return a *KernelError.
+//
+// A kernel may also implement any of
+//
+//	Validate() error  // checked before every fit: invalid parameters
+//	PSD() bool        // true if K is positive semi-definite
+//	String() string   // its name in messages, tables and summaries
+//
+// This package's kernels implement all three. A positive semi-definite
+// kernel lets the Sequential and Newton solvers factorise the kernel matrix
+// by pivoted Cholesky, computing only the kernel columns they need; other
+// kernels are evaluated in full. To save a model fitted with a kernel of
+// your own, register the kernel with RegisterKernel. (Kernels defined in an
+// interpreter reach the library through Eval only: register them to give
+// them a name.)
 type Kernel interface {
 	Eval(x, y []float64) float64
 }
@@ -34,6 +50,21 @@ func (k Gaussian) Eval(x, y []float64) float64 {
 	}
 	return math.Exp(-d2 / (k.Width * k.Width))
 }
+
+// Validate reports a width that is not positive and finite.
+func (k Gaussian) Validate() error {
+	if !(k.Width > 0) || math.IsInf(k.Width, 0) {
+		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "must be positive and finite"}
+	}
+	return nil
+}
+
+// PSD reports true: the Gaussian kernel is positive definite.
+func (Gaussian) PSD() bool { return true }
+
+func (k Gaussian) String() string { return fmt.Sprintf("Gaussian(width=%g)", k.Width) }
+
+func (k Gaussian) spec() kernelSpec { return kernelSpec{Type: "gaussian", Width: k.Width} }
 
 // MaxPolynomialDegree is the largest Polynomial.Degree accepted.
 const MaxPolynomialDegree = 100
@@ -61,11 +92,47 @@ func (k Polynomial) Eval(x, y []float64) float64 {
 	return v
 }
 
+// Validate reports a degree outside 1…MaxPolynomialDegree or a negative or
+// non-finite scale.
+func (k Polynomial) Validate() error {
+	if k.Degree < 1 || k.Degree > MaxPolynomialDegree {
+		return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", MaxPolynomialDegree)}
+	}
+	if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
+		return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}
+	}
+	return nil
+}
+
+// PSD reports whether the kernel is positive semi-definite: true for every
+// valid (non-negative) scale, since (1 + s·x·x')^p is a sum of products of
+// positive semi-definite kernels.
+func (k Polynomial) PSD() bool { return k.Scale >= 0 }
+
+func (k Polynomial) String() string {
+	s := k.Scale
+	if s == 0 {
+		s = 1
+	}
+	return fmt.Sprintf("Polynomial(degree=%d, scale=%.4g)", k.Degree, s)
+}
+
+func (k Polynomial) spec() kernelSpec {
+	return kernelSpec{Type: "polynomial", Degree: k.Degree, Scale: k.Scale}
+}
+
 // Linear is the kernel K(x, x') = x·x'.
 type Linear struct{}
 
 // Eval returns x·y.
 func (Linear) Eval(x, y []float64) float64 { return dot(x, y) }
+
+// PSD reports true: the linear kernel is positive semi-definite.
+func (Linear) PSD() bool { return true }
+
+func (Linear) String() string { return "Linear" }
+
+func (Linear) spec() kernelSpec { return kernelSpec{Type: "linear"} }
 
 func dot(x, y []float64) float64 {
 	var s float64
@@ -78,33 +145,141 @@ func dot(x, y []float64) float64 {
 // DefaultKernel is the kernel used when an estimator's Kernel field is nil.
 var DefaultKernel Kernel = Gaussian{Width: 1}
 
-// checkKernel validates the parameters of the kernels defined in this
-// package. User-defined kernels are checked through their values instead.
-func checkKernel(k Kernel) error {
-	switch k := k.(type) {
-	case Gaussian:
-		if !(k.Width > 0) || math.IsInf(k.Width, 0) {
-			return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "must be positive and finite"}
-		}
-	case *Gaussian:
-		if k == nil {
-			return &OptionError{Field: "Kernel", Reason: "nil *Gaussian"}
-		}
-		return checkKernel(*k)
-	case Polynomial:
-		if k.Degree < 1 || k.Degree > MaxPolynomialDegree {
-			return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", MaxPolynomialDegree)}
-		}
-		if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
-			return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}
-		}
-	case *Polynomial:
-		if k == nil {
-			return &OptionError{Field: "Kernel", Reason: "nil *Polynomial"}
-		}
-		return checkKernel(*k)
+// validateKernel checks a kernel through its optional Validate method; a
+// nil pointer is reported rather than dereferenced.
+func validateKernel(k Kernel) error {
+	if v := reflect.ValueOf(k); v.Kind() == reflect.Pointer && v.IsNil() {
+		return &OptionError{Field: "Kernel", Reason: fmt.Sprintf("nil %T", k)}
+	}
+	if v, ok := k.(interface{ Validate() error }); ok {
+		return v.Validate()
 	}
 	return nil
+}
+
+// isPSD reports whether k says it is positive semi-definite.
+func isPSD(k Kernel) bool {
+	p, ok := k.(interface{ PSD() bool })
+	return ok && p.PSD()
+}
+
+// kernelString names a kernel for messages: its String method, or its type.
+func kernelString(k Kernel) string {
+	if s, ok := k.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%T", k)
+}
+
+// kernelSpec is a kernel as written in a model file: a built-in kernel by
+// its parameters, a registered kernel by its name.
+type kernelSpec struct {
+	Type   string  `json:"type"` // gaussian, polynomial, linear, registered, design
+	Width  float64 `json:"width,omitempty"`
+	Degree int     `json:"degree,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	Name   string  `json:"name,omitempty"` // of a registered kernel
+}
+
+// specKernel is implemented by the kernels a model file can hold.
+type specKernel interface {
+	Kernel
+	spec() kernelSpec
+}
+
+// builtinKernels rebuilds this package's kernels from their specs.
+var builtinKernels = map[string]func(kernelSpec) Kernel{
+	"gaussian":   func(s kernelSpec) Kernel { return Gaussian{Width: s.Width} },
+	"polynomial": func(s kernelSpec) Kernel { return Polynomial{Degree: s.Degree, Scale: s.Scale} },
+	"linear":     func(kernelSpec) Kernel { return Linear{} },
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Kernel{}
+)
+
+// RegisterKernel records k under name, so that models fitted with the
+// returned kernel can be saved, and loaded again by a program that has
+// registered the same name. The returned kernel evaluates k; its String is
+// name, and it forwards k's Validate and PSD methods. Registering a name
+// again replaces its kernel (as re-running a notebook cell does).
+//
+// Register each parameter setting under its own name, for example
+// "laplace(scale=2)". An empty name or a nil kernel is a programmer error
+// and panics.
+func RegisterKernel(name string, k Kernel) Kernel {
+	if name == "" || k == nil {
+		panic("vrvm: RegisterKernel needs a name and a kernel")
+	}
+	if nk, ok := k.(namedKernel); ok {
+		k = nk.k
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = k
+	return namedKernel{name: name, k: k}
+}
+
+// registered returns the kernel registered under name.
+func registered(name string) (Kernel, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	k, ok := registry[name]
+	if !ok {
+		return nil, false
+	}
+	return namedKernel{name: name, k: k}, true
+}
+
+// namedKernel is a kernel registered with RegisterKernel.
+type namedKernel struct {
+	name string
+	k    Kernel
+}
+
+func (n namedKernel) Eval(x, y []float64) float64 { return n.k.Eval(x, y) }
+func (n namedKernel) Validate() error             { return validateKernel(n.k) }
+func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
+func (n namedKernel) String() string              { return n.name }
+func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
+
+// kernelFromSpec rebuilds the kernel of a model file.
+func kernelFromSpec(s kernelSpec) (Kernel, error) {
+	var k Kernel
+	switch mk, ok := builtinKernels[s.Type]; {
+	case s.Type == "design":
+		return nil, nil
+	case ok:
+		k = mk(s)
+	case s.Type == "registered":
+		if k, ok = registered(s.Name); !ok {
+			return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q is not registered: call vrvm.RegisterKernel(%q, …) before loading", s.Name, s.Name)}
+		}
+	default:
+		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown kernel type %q", s.Type)}
+	}
+	if err := validateKernel(k); err != nil {
+		return nil, &ModelFileError{Reason: err.Error()}
+	}
+	return k, nil
+}
+
+// specOf returns the spec of a kernel for a model file; nil means a user
+// design matrix.
+func specOf(k Kernel) (kernelSpec, error) {
+	if k == nil {
+		return kernelSpec{Type: "design"}, nil
+	}
+	if v := reflect.ValueOf(k); v.Kind() == reflect.Pointer && !v.IsNil() {
+		if e, ok := v.Elem().Interface().(specKernel); ok {
+			return e.spec(), nil
+		}
+	}
+	if s, ok := k.(specKernel); ok {
+		return s.spec(), nil
+	}
+	return kernelSpec{}, ErrUnsavableKernel
 }
 
 // basis describes the full set of candidate basis functions: an optional
@@ -158,6 +333,15 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 	return phi, nil
 }
 
+// full evaluates every candidate function at the rows of x (for a user
+// design, x itself).
+func (b *basis) full(x mat.Matrix) (*mat.Dense, error) {
+	if b.kernel == nil {
+		return mat.DenseCopyOf(x), nil
+	}
+	return b.design(x, seq(b.size()))
+}
+
 // offset is the index of the first kernel basis function.
 func (b *basis) offset() int {
 	if b.bias {
@@ -196,17 +380,4 @@ func rowsOf(x mat.Matrix) [][]float64 {
 		rows[i] = r
 	}
 	return rows
-}
-
-// kernelName describes a kernel for messages and persistence.
-func kernelName(k Kernel) string {
-	switch k := k.(type) {
-	case Gaussian:
-		return fmt.Sprintf("Gaussian(width=%g)", k.Width)
-	case Polynomial:
-		return fmt.Sprintf("Polynomial(degree=%d, scale=%g)", k.Degree, k.Scale)
-	case Linear:
-		return "Linear"
-	}
-	return fmt.Sprintf("%T", k)
 }

@@ -13,28 +13,28 @@ import (
 )
 
 // Model files are JSON: an envelope naming the format and version, the
-// payload, and the SHA-256 of the compacted payload, so that a truncated or
-// altered file is rejected on load. The payload holds only what prediction
-// needs: the active basis functions with their inputs, the posterior over
-// their weights and the hyperparameters.
+// payload, optional caller metadata, and the SHA-256 of the compacted
+// payload and metadata, so that a truncated or corrupted file is rejected
+// on load. The checksum detects accidents, not deliberate edits: anyone
+// can recompute it. The payload holds only what prediction needs: the
+// active basis functions with their inputs, the posterior over their
+// weights and the hyperparameters, plus the bound trace and the
+// full-model bound.
+//
+// Version 2 added the full-model bound, registered kernels, the RVM
+// estimators and the metadata; files of version 1 still load.
 
 const (
 	modelFormat  = "vrvm-model"
-	modelVersion = 1
+	modelVersion = 2
 )
 
 type envelope struct {
 	Format  string          `json:"format"`
 	Version int             `json:"version"`
 	Payload json.RawMessage `json:"payload"`
+	Meta    json.RawMessage `json:"meta,omitempty"`
 	SHA256  string          `json:"sha256"`
-}
-
-type kernelSpec struct {
-	Type   string  `json:"type"` // gaussian, polynomial, linear, design
-	Width  float64 `json:"width,omitempty"`
-	Degree int     `json:"degree,omitempty"`
-	Scale  float64 `json:"scale,omitempty"`
 }
 
 type payload struct {
@@ -51,65 +51,30 @@ type payload struct {
 	Trace      []float64   `json:"bound_trace"`
 	Iterations int         `json:"iterations"`
 	Status     int         `json:"status"`
+	FullBound  *float64    `json:"full_bound,omitempty"`
 	TauShape   float64     `json:"tau_shape,omitempty"`
 	TauRate    float64     `json:"tau_rate,omitempty"`
+	Beta       float64     `json:"beta,omitempty"`
 	Xi         []float64   `json:"xi,omitempty"`
 }
 
-func kernelToSpec(k Kernel) (kernelSpec, error) {
-	switch k := k.(type) {
-	case nil:
-		return kernelSpec{Type: "design"}, nil
-	case Gaussian:
-		return kernelSpec{Type: "gaussian", Width: k.Width}, nil
-	case *Gaussian:
-		return kernelSpec{Type: "gaussian", Width: k.Width}, nil
-	case Polynomial:
-		return kernelSpec{Type: "polynomial", Degree: k.Degree, Scale: k.Scale}, nil
-	case *Polynomial:
-		return kernelSpec{Type: "polynomial", Degree: k.Degree, Scale: k.Scale}, nil
-	case Linear, *Linear:
-		return kernelSpec{Type: "linear"}, nil
-	}
-	return kernelSpec{}, ErrUnsavableKernel
-}
-
-func (s kernelSpec) kernel() (Kernel, error) {
-	var k Kernel
-	switch s.Type {
-	case "design":
-		return nil, nil
-	case "gaussian":
-		k = Gaussian{Width: s.Width}
-	case "polynomial":
-		k = Polynomial{Degree: s.Degree, Scale: s.Scale}
-	case "linear":
-		k = Linear{}
-	default:
-		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown kernel type %q", s.Type)}
-	}
-	if err := checkKernel(k); err != nil {
-		return nil, &ModelFileError{Reason: err.Error()}
-	}
-	return k, nil
-}
-
 // encode builds the payload of a fitted result.
-func (f *fitResult) encode(task, estimator string) (*payload, error) {
+func (f *fitted) encode(task, estimator string) (*payload, error) {
 	if f.status == NotFitted {
 		return nil, ErrNotFitted
 	}
-	spec, err := kernelToSpec(f.b.kernel)
+	spec, err := specOf(f.b.kernel)
 	if err != nil {
 		return nil, err
 	}
+	full := f.full
 	p := &payload{Task: task, Estimator: estimator, Kernel: spec, InputDim: f.b.dim,
-		Mu: f.mu, Alpha: f.alpha, Trace: f.trace, Iterations: f.iters, Status: int(f.status)}
+		Mu: f.mu, Alpha: f.alpha, Trace: f.trace, Iterations: f.iters, Status: int(f.status), FullBound: &full}
 	if f.design != nil {
 		p.Columns = f.design
 	} else {
 		p.Bias = f.b.bias
-		p.Columns = f.activeIdx()
+		p.Columns = f.ActiveSet()
 		if f.b.centers != nil {
 			r, _ := f.b.centers.Dims()
 			for i := range r {
@@ -128,13 +93,20 @@ func (f *fitResult) encode(task, estimator string) (*payload, error) {
 	return p, nil
 }
 
-func writeModel(w io.Writer, p *payload) error {
+// writeModel writes the envelope of p, with the caller's metadata meta
+// (any value encoding/json can marshal; nil for none).
+func writeModel(w io.Writer, p *payload, meta any) error {
 	body, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(body)
-	env := envelope{Format: modelFormat, Version: modelVersion, Payload: body, SHA256: hex.EncodeToString(sum[:])}
+	var mb []byte
+	if meta != nil {
+		if mb, err = json.Marshal(meta); err != nil {
+			return err
+		}
+	}
+	env := envelope{Format: modelFormat, Version: modelVersion, Payload: body, Meta: mb, SHA256: checksum(body, mb)}
 	out, err := json.MarshalIndent(env, "", " ")
 	if err != nil {
 		return err
@@ -143,8 +115,18 @@ func writeModel(w io.Writer, p *payload) error {
 	return err
 }
 
-// readModel reads and verifies a model file of the given task.
-func readModel(r io.Reader, task string) (*payload, *fitResult, error) {
+// checksum is the hex SHA-256 of the payload, followed by the metadata if
+// there is any (version 1 files have none).
+func checksum(payload, meta []byte) string {
+	h := sha256.New()
+	h.Write(payload)
+	h.Write(meta)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readModel reads and verifies a model file, and decodes its metadata into
+// meta if meta is not nil.
+func readModel(r io.Reader, meta any) (*payload, *fitted, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, err
@@ -156,15 +138,19 @@ func readModel(r io.Reader, task string) (*payload, *fitResult, error) {
 	if env.Format != modelFormat {
 		return nil, nil, &ModelFileError{Reason: fmt.Sprintf("format is %q, want %q", env.Format, modelFormat)}
 	}
-	if env.Version != modelVersion {
-		return nil, nil, &ModelFileError{Reason: fmt.Sprintf("version %d is not supported (want %d)", env.Version, modelVersion)}
+	if env.Version < 1 || env.Version > modelVersion {
+		return nil, nil, &ModelFileError{Reason: fmt.Sprintf("version %d is not supported (this library reads 1 to %d; refit the model with this version)", env.Version, modelVersion)}
 	}
-	var compact bytes.Buffer
+	var compact, compactMeta bytes.Buffer
 	if err := json.Compact(&compact, env.Payload); err != nil || len(env.Payload) == 0 {
 		return nil, nil, &ModelFileError{Reason: "missing payload"}
 	}
-	sum := sha256.Sum256(compact.Bytes())
-	if hex.EncodeToString(sum[:]) != env.SHA256 {
+	if len(env.Meta) > 0 {
+		if err := json.Compact(&compactMeta, env.Meta); err != nil {
+			return nil, nil, &ModelFileError{Reason: "metadata: " + err.Error()}
+		}
+	}
+	if checksum(compact.Bytes(), compactMeta.Bytes()) != env.SHA256 {
 		return nil, nil, &ModelFileError{Reason: "checksum mismatch: the file was altered or corrupted"}
 	}
 	var p payload
@@ -173,8 +159,10 @@ func readModel(r io.Reader, task string) (*payload, *fitResult, error) {
 	if err := dec.Decode(&p); err != nil {
 		return nil, nil, &ModelFileError{Reason: "payload: " + err.Error()}
 	}
-	if p.Task != task {
-		return nil, nil, &ModelFileError{Reason: fmt.Sprintf("file holds a %s model, not %s", p.Task, task)}
+	if meta != nil && compactMeta.Len() > 0 {
+		if err := json.Unmarshal(compactMeta.Bytes(), meta); err != nil {
+			return nil, nil, &ModelFileError{Reason: "metadata: " + err.Error()}
+		}
 	}
 	f, err := p.decode()
 	if err != nil {
@@ -184,11 +172,11 @@ func readModel(r io.Reader, task string) (*payload, *fitResult, error) {
 }
 
 // decode validates a payload and rebuilds the fitted result.
-func (p *payload) decode() (*fitResult, error) {
+func (p *payload) decode() (*fitted, error) {
 	bad := func(format string, args ...any) error {
 		return &ModelFileError{Reason: fmt.Sprintf(format, args...)}
 	}
-	k, err := p.Kernel.kernel()
+	k, err := kernelFromSpec(p.Kernel)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +212,11 @@ func (p *payload) decode() (*fitResult, error) {
 			sigma.SetSym(i, j, row[j])
 		}
 	}
-	for _, v := range [][]float64{p.Mu, p.Alpha, p.Trace, p.Xi, {p.TauShape, p.TauRate}} {
+	full := math.NaN()
+	if p.FullBound != nil {
+		full = *p.FullBound
+	}
+	for _, v := range [][]float64{p.Mu, p.Alpha, p.Trace, p.Xi, {p.TauShape, p.TauRate, p.Beta}} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return nil, bad("non-finite value %v", x)
@@ -257,7 +249,10 @@ func (p *payload) decode() (*fitResult, error) {
 			return nil, bad("non-positive precision alpha %v", a)
 		}
 	}
-	f := &fitResult{status: Status(p.Status), mu: p.Mu, sigma: sigma, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations}
+	if p.FullBound != nil && (math.IsNaN(full) || math.IsInf(full, 0)) {
+		return nil, bad("non-finite full-model bound %v", full)
+	}
+	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: sigma, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full}
 	if k == nil {
 		if len(p.Columns) != m {
 			return nil, bad("%d design columns for %d weights", len(p.Columns), m)
@@ -303,54 +298,57 @@ func (p *payload) decode() (*fitResult, error) {
 	return f, nil
 }
 
-// Save writes the fitted model as JSON (see LoadRegressor). Models with a
-// user-defined kernel cannot be saved (ErrUnsavableKernel).
-func (r *Regressor) Save(w io.Writer) error {
-	p, err := r.res.encode("regression", "vrvm")
-	if err != nil {
+// Load reads a model written by the Save method of any estimator and
+// returns it as the estimator that wrote it (*Regressor, *Classifier,
+// *RVMRegressor or *RVMClassifier). The loaded model predicts exactly as
+// the saved one; a truncated, corrupted or foreign file gives a
+// *ModelFileError. A model fitted with a kernel of the caller's needs the
+// kernel registered under the same name (RegisterKernel) before Load.
+func Load(r io.Reader) (Estimator, error) { return LoadMeta(r, nil) }
+
+// SaveMeta writes m like m.Save, together with caller metadata meta (any
+// value encoding/json can marshal, for example the names of the input
+// columns), covered by the same checksum. LoadMeta reads it back.
+func SaveMeta(w io.Writer, m Estimator, meta any) error {
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
 		return err
 	}
-	p.TauShape, p.TauRate = r.tau.ct, r.tau.dt
-	return writeModel(w, p)
+	var env envelope
+	if err := json.Unmarshal(buf.Bytes(), &env); err != nil {
+		return err
+	}
+	var p payload
+	if err := json.Unmarshal(env.Payload, &p); err != nil {
+		return err
+	}
+	return writeModel(w, &p, meta)
 }
 
-// LoadRegressor reads a model written by Regressor.Save. The loaded model
-// predicts exactly as the saved one; a truncated, altered or foreign file
-// gives a *ModelFileError.
-func LoadRegressor(rd io.Reader) (*Regressor, error) {
-	p, f, err := readModel(rd, "regression")
+// LoadMeta is Load that also decodes the file's metadata, if any, into
+// meta (a pointer, as for json.Unmarshal; nil to ignore it).
+func LoadMeta(r io.Reader, meta any) (Estimator, error) {
+	p, f, err := readModel(r, meta)
 	if err != nil {
 		return nil, err
 	}
-	if p.Estimator != "vrvm" {
-		return nil, &ModelFileError{Reason: fmt.Sprintf("file holds a %s model; use LoadRVMRegressor", p.Estimator)}
+	switch p.Task + "/" + p.Estimator {
+	case "regression/vrvm":
+		if !(p.TauShape > 0 && p.TauRate > 0) {
+			return nil, &ModelFileError{Reason: "noise posterior missing"}
+		}
+		f.noise = p.TauRate / p.TauShape
+		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}, ct: p.TauShape, dt: p.TauRate}, nil
+	case "classification/vrvm":
+		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}, xi: p.Xi}, nil
+	case "regression/rvm":
+		if !(p.Beta > 0) {
+			return nil, &ModelFileError{Reason: "noise precision missing"}
+		}
+		f.noise = 1 / p.Beta
+		return &RVMRegressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
+	case "classification/rvm":
+		return &RVMClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
 	}
-	if !(p.TauShape > 0 && p.TauRate > 0) {
-		return nil, &ModelFileError{Reason: "noise posterior missing"}
-	}
-	r := &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, res: *f}
-	r.tau.ct, r.tau.dt = p.TauShape, p.TauRate
-	return r, nil
-}
-
-// Save writes the fitted classifier as JSON (see LoadClassifier).
-func (c *Classifier) Save(w io.Writer) error {
-	p, err := c.res.encode("classification", "vrvm")
-	if err != nil {
-		return err
-	}
-	p.Xi = c.xi
-	return writeModel(w, p)
-}
-
-// LoadClassifier reads a model written by Classifier.Save; see LoadRegressor.
-func LoadClassifier(rd io.Reader) (*Classifier, error) {
-	p, f, err := readModel(rd, "classification")
-	if err != nil {
-		return nil, err
-	}
-	if p.Estimator != "vrvm" {
-		return nil, &ModelFileError{Reason: fmt.Sprintf("file holds a %s model; use LoadRVMClassifier", p.Estimator)}
-	}
-	return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, res: *f, xi: p.Xi}, nil
+	return nil, &ModelFileError{Reason: fmt.Sprintf("unknown model %q / %q", p.Task, p.Estimator)}
 }

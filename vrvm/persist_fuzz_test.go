@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The fuzz targets feed LoadRegressor and LoadClassifier arbitrary bytes.
+// The fuzz targets feed Load arbitrary bytes.
 // With sealed false the bytes are the model file; with sealed true they are
 // the payload, wrapped in a valid envelope with the right checksum, so
 // that the fuzzer reaches the validation of the payload behind the
@@ -60,13 +60,13 @@ func fuzzData() (*mat.Dense, []float64, []float64) {
 var fuzzKernels = []Kernel{Gaussian{Width: 1}, Polynomial{Degree: 2, Scale: 0.5}, Linear{}}
 
 // probes returns the inputs a loaded model is asked to predict at.
-func probes(f *fitResult) *mat.Dense {
-	d := f.b.dim
+func probes(m Estimator) *mat.Dense {
+	d := m.InputDim()
 	rows := [][]float64{make([]float64, d), fill(d, 1), fill(d, -1)}
-	if f.b.centers != nil {
-		r, _ := f.b.centers.Dims()
+	if c := m.Inputs(); c != nil {
+		r, _ := c.Dims()
 		for i := range min(r, 5) {
-			rows = append(rows, f.b.centers.RawRowView(i))
+			rows = append(rows, c.RawRowView(i))
 		}
 	}
 	x := mat.NewDense(len(rows), d, nil)
@@ -164,16 +164,7 @@ func FuzzLoadRegressor(f *testing.F) {
 		if sealed {
 			data = seal(data)
 		}
-		r, err := LoadRegressor(bytes.NewReader(data))
-		if err != nil {
-			checkLoadError(t, err)
-			return
-		}
-		p := probes(&r.res)
-		m, v, err := r.Predict(p)
-		checkFiniteValues(t, "Predict", err, m, v)
-		m, v, err = r.PredictLatent(p)
-		checkFiniteValues(t, "PredictLatent", err, m, v)
+		checkLoaded(t, data)
 	})
 }
 
@@ -202,19 +193,31 @@ func FuzzLoadClassifier(f *testing.F) {
 		if sealed {
 			data = seal(data)
 		}
-		c, err := LoadClassifier(bytes.NewReader(data))
-		if err != nil {
-			checkLoadError(t, err)
-			return
-		}
-		p := probes(&c.res)
-		pp, err := c.ProbPlugin(p)
-		checkFiniteValues(t, "ProbPlugin", err, pp)
-		pm, err := c.ProbModerated(p)
-		checkFiniteValues(t, "ProbModerated", err, pm)
-		m, v, err := c.Activation(p)
-		checkFiniteValues(t, "Activation", err, m, v)
-		l, err := c.Predict(p)
-		checkFiniteValues(t, "Predict", err, l)
+		checkLoaded(t, data)
 	})
+}
+
+// checkLoaded loads a model file, which must either fail with a
+// *ModelFileError or give a model whose predictions are finite or errors.
+func checkLoaded(t *testing.T, data []byte) {
+	m, err := Load(bytes.NewReader(data))
+	if err != nil {
+		checkLoadError(t, err)
+		return
+	}
+	p := probes(m)
+	mean, v, err := m.Latent(p)
+	checkFiniteValues(t, "Latent", err, mean, v)
+	switch m := m.(type) {
+	case *Regressor:
+		mean, v, err := m.Predict(p)
+		checkFiniteValues(t, "Predict", err, mean, v)
+	case *Classifier:
+		pp, err := m.ProbPlugin(p)
+		checkFiniteValues(t, "ProbPlugin", err, pp)
+		pm, err := m.ProbModerated(p)
+		checkFiniteValues(t, "ProbModerated", err, pm)
+		l, err := m.Predict(p)
+		checkFiniteValues(t, "Predict", err, l)
+	}
 }

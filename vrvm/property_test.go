@@ -18,8 +18,8 @@ import (
 // single factor update (rounding only).
 const monotoneTol = 1e-9
 
-// problem is a seeded random test problem.
-type problem struct {
+// testProblem is a seeded random test problem.
+type testProblem struct {
 	name   string
 	x      *mat.Dense
 	t      []float64
@@ -28,7 +28,7 @@ type problem struct {
 	bias   bool
 }
 
-func randomProblem(seed uint64, classify bool) problem {
+func randomProblem(seed uint64, classify bool) testProblem {
 	rnd := rand.New(rand.NewPCG(seed, 7))
 	n := 10 + rnd.IntN(50)
 	d := 1 + rnd.IntN(3)
@@ -56,10 +56,10 @@ func randomProblem(seed uint64, classify bool) problem {
 	priors := []Prior{{}, {A: 1e-3, B: 1e-3, C: 1e-3, D: 1e-3}, {A: 1, B: 0.1, C: 2, D: 0.5}}
 	k := kernels[rnd.IntN(len(kernels))]
 	p := priors[rnd.IntN(len(priors))]
-	return problem{name: fmt.Sprintf("seed=%d/n=%d/d=%d/%s", seed, n, d, kernelName(k)), x: x, t: t, kernel: k, prior: p, bias: rnd.IntN(4) != 0}
+	return testProblem{name: fmt.Sprintf("seed=%d/n=%d/d=%d/%s", seed, n, d, kernelString(k)), x: x, t: t, kernel: k, prior: p, bias: rnd.IntN(4) != 0}
 }
 
-func (p problem) design(t *testing.T) (*mat.Dense, []int) {
+func (p testProblem) design(t *testing.T) (*mat.Dense, []int) {
 	_, d := p.x.Dims()
 	b := basis{kernel: p.kernel, bias: p.bias, centers: p.x, dim: d}
 	cols := seq(b.size())
@@ -85,7 +85,8 @@ func TestRegressionBoundMonotone(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			pr, _ := p.prior.resolve()
 			phi, cols := p.design(t)
-			s := newRegState(phi, p.t, cols, pr, 1, 1/variance(p.t))
+			_ = cols
+			s := newScheduleState(phi, newGaussLik(p.t, pr, 1/variance(p.t)), pr, 1)
 			if err := s.updateW(1); err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func TestRegressionBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.updateTau()
+				s.lik.update()
 				checkStep(t, "tau", &l, s.bound())
 				if it%10 == 9 {
 					s.prune(1e3)
@@ -114,7 +115,8 @@ func TestClassificationBoundMonotone(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			pr, _ := p.prior.resolve()
 			phi, cols := p.design(t)
-			s := newClsState(phi, p.t, cols, pr, 1, 1)
+			_ = cols
+			s := newScheduleState(phi, newLogitLik(p.t, 1), pr, 1)
 			if err := s.updateW(1); err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +124,7 @@ func TestClassificationBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.updateXi()
+				s.lik.update()
 				checkStep(t, "xi", &l, s.bound())
 				if err := s.updateW(it + 2); err != nil {
 					t.Fatal(err)
@@ -140,9 +142,10 @@ func TestQwExactPosterior(t *testing.T) {
 	for seed := range uint64(10) {
 		p := randomProblem(seed, false)
 		pr, _ := p.prior.resolve()
-		phi, cols := p.design(t)
+		phi, _ := p.design(t)
 		_, m := phi.Dims()
-		s := newRegState(phi, p.t, cols, pr, 1, 1)
+		lik := newGaussLik(p.t, pr, 1)
+		s := newScheduleState(phi, lik, pr, 1)
 		rnd := rand.New(rand.NewPCG(seed, 99))
 		alpha := make([]float64, m)
 		for i := range alpha {
@@ -150,7 +153,7 @@ func TestQwExactPosterior(t *testing.T) {
 			s.alpha.bt[i] = s.alpha.at / alpha[i]
 		}
 		tau := 3.7
-		s.dt = s.ct / tau
+		lik.dt = lik.ct / tau
 		if err := s.updateW(1); err != nil {
 			t.Fatal(err)
 		}
@@ -194,8 +197,8 @@ func TestQwExactPosterior(t *testing.T) {
 			}
 			ew += (p.t[n]-m1)*(p.t[n]-m1) + v
 		}
-		if !scalar.EqualWithinRel(s.ew, ew, 1e-7) {
-			t.Errorf("seed %d: expected squared error %g, want %g", seed, s.ew, ew)
+		if !scalar.EqualWithinRel(lik.ew, ew, 1e-7) {
+			t.Errorf("seed %d: expected squared error %g, want %g", seed, lik.ew, ew)
 		}
 	}
 }
@@ -237,20 +240,22 @@ func TestBoundTermsIndependent(t *testing.T) {
 	cols := seq(b.size())
 	phi, _ := b.design(x, cols)
 	pr, _ := Prior{}.resolve()
-	s := newRegState(phi, f.T, cols, pr, 1, 5)
+	_ = cols
+	lik := newGaussLik(f.T, pr, 5)
+	s := newScheduleState(phi, lik, pr, 1)
 	for it := range 30 {
 		if err := s.updateW(it + 1); err != nil {
 			t.Fatal(err)
 		}
 		s.updateAlpha()
-		s.updateTau()
+		s.lik.update()
 	}
-	got := s.terms()
+	got := termsOf(s, lik)
 	n := float64(len(f.T))
-	qTau := distuv.Gamma{Alpha: s.ct, Beta: s.dt}
+	qTau := distuv.Gamma{Alpha: lik.ct, Beta: lik.dt}
 	// ⟨ln τ⟩ by quadrature over Q_τ.
 	lnTau := quad.Fixed(func(v float64) float64 { return math.Log(v) * qTau.Prob(v) }, 0, math.Inf(1), 2000, nil, 0)
-	want := n/2*lnTau - n/2*ln2Pi - qTau.Mean()/2*s.ew
+	want := n/2*lnTau - n/2*ln2Pi - qTau.Mean()/2*lik.ew
 	if !scalar.EqualWithinRel(got.LnPt, want, 1e-6) {
 		t.Errorf("<ln p(t|w,tau)> = %.12g, independent %.12g", got.LnPt, want)
 	}
@@ -314,16 +319,32 @@ func TestFixtureTerms(t *testing.T) {
 	b := basis{kernel: r.Kernel, bias: true, centers: x, dim: d}
 	cols := seq(b.size())
 	phi, _ := b.design(x, cols)
-	c, _ := resolveControl(r.MaxIter, r.Tol, r.ParamTol, true, 0, 1, nil, 1)
-	pr, _ := Prior{}.resolve()
-	s := newRegState(phi, f.T, cols, pr, 1, 1/variance(f.T))
-	if _, _, st, err := run(context.Background(), s, c); err != nil || st != Converged {
+	c, _ := r.options().resolve()
+	pr := c.prior
+	_ = cols
+	lik := newGaussLik(f.T, pr, 1/variance(f.T))
+	s := newScheduleState(phi, lik, pr, 1)
+	if _, _, st, err := s.run(context.Background(), c); err != nil || st != Converged {
 		t.Fatalf("status %v, err %v", st, err)
 	}
-	got := s.terms()
+	got := termsOf(s, lik)
 	for name, v := range map[string]float64{"lnP_t": got.LnPt, "lnP_w": got.LnPw, "lnP_alpha": got.LnPalpha, "H_w": got.Hw, "H_alpha": got.Halpha, "lnP_tau": got.LnPtau, "H_tau": got.Htau} {
 		if want := f.Terms[name]; !scalar.EqualWithinAbsOrRel(v, want, 1e-6, 1e-7) {
 			t.Errorf("%s = %.12g, fixture %.12g", name, v, want)
 		}
 	}
+}
+
+// boundTerms are the seven terms of the regression bound (39)–(46).
+type boundTerms struct {
+	LnPt, LnPw, LnPalpha, LnPtau float64 // ⟨ln p(t|w,τ)⟩, ⟨ln p(w|α)⟩, ⟨ln p(α)⟩, ⟨ln p(τ)⟩
+	Hw, Halpha, Htau             float64 // entropies of Q_w, Q_α, Q_τ
+}
+
+// termsOf returns the terms of the bound of a regression schedule state.
+func termsOf(s *scheduleState, lik *gaussLik) boundTerms {
+	var b boundTerms
+	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.logDet)
+	b.LnPt, b.LnPtau, b.Htau = lik.termList()
+	return b
 }

@@ -60,7 +60,7 @@ func TestClassificationFixture(t *testing.T) {
 	if e := relErr(c.LowerBound(), f.LowerBound); e > boundTol {
 		t.Errorf("lower bound %.12g, want %.12g (rel %.2g)", c.LowerBound(), f.LowerBound, e)
 	}
-	m, v, err := c.Activation(xt)
+	m, v, err := c.Latent(xt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,21 +2,14 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
-
-// DefaultRVMPrune is the precision above which the type-II maximum
-// likelihood RVM removes a basis function: its αₘ diverges to infinity at
-// the evidence optimum, so any large value serves (Tipping 2001).
-const DefaultRVMPrune = 1e12
-
-// DefaultRVMTol is the default convergence tolerance of the type-II ML
-// RVM: the largest change of ln αₘ (and of ln β) over one iteration.
-const DefaultRVMTol = 1e-6
 
 // RVMRegressor is the relevance vector machine of Tipping (2001) for
 // regression, fitted by type-II maximum likelihood (evidence
@@ -29,7 +22,8 @@ const DefaultRVMTol = 1e-6
 //	Σ = (A + βΦᵀΦ)⁻¹,  μ = βΣΦᵀt,  γₘ = 1 − αₘΣₘₘ,
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
-// The exported fields configure the fit; zero values mean the defaults.
+// LowerBound and BoundTrace report the log evidence ln p(t | α, β). The
+// exported fields configure the fit; zero values mean the defaults.
 type RVMRegressor struct {
 	Kernel     Kernel  // nil means DefaultKernel
 	NoBias     bool    // remove the bias function φ₀ = 1
@@ -37,72 +31,53 @@ type RVMRegressor struct {
 	Beta0      float64 // initial β; 0 means 1/var(t)
 	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
 	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // 0 means DefaultRVMTol
+	Tol        float64 // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the log
 	// evidence as Bound; returning true stops the fit.
 	Monitor func(Progress) bool
 
-	res  fitResult
-	beta float64
+	regressionFit
 }
 
 // RVMClassifier is the type-II maximum likelihood RVM of Tipping (2001)
 // for binary classification: for fixed α the weight posterior is
 // approximated by Laplace's method around its mode, found by iteratively
 // reweighted least squares (Newton's method), and αₘ ← γₘ/μₘ².
+// LowerBound and BoundTrace report Laplace's approximation of the log
+// evidence.
 type RVMClassifier struct {
 	Kernel     Kernel  // nil means DefaultKernel
 	NoBias     bool    // remove the bias function φ₀ = 1
 	Alpha0     float64 // initial αₘ; 0 means 1
 	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
 	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // 0 means DefaultRVMTol
+	Tol        float64 // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the
 	// Laplace approximation of the log evidence as Bound.
 	Monitor func(Progress) bool
 
-	res fitResult
+	classificationFit
 }
 
-// rvmSettings resolves the shared options.
-func rvmSettings(alpha0, prune, tol float64, maxIter int) (a0, pr, tl float64, mi int, err error) {
-	a0, pr, tl, mi = alpha0, prune, tol, maxIter
-	for _, f := range []struct {
-		name string
-		v    *float64
-		def  float64
-	}{{"Alpha0", &a0, 1}, {"PruneAlpha", &pr, DefaultRVMPrune}, {"Tol", &tl, DefaultRVMTol}} {
-		switch v := *f.v; {
-		case v == 0:
-			*f.v = f.def
-		case !(v > 0) || math.IsInf(v, 0):
-			return 0, 0, 0, 0, &OptionError{Field: f.name, Value: v, Reason: "must be positive and finite (0 means the default)"}
-		}
-	}
-	if mi < 0 {
-		return 0, 0, 0, 0, &OptionError{Field: "MaxIter", Value: float64(mi), Reason: "must not be negative"}
-	}
-	if mi == 0 {
-		mi = DefaultMaxIter
-	}
-	return a0, pr, tl, mi, nil
+func (r *RVMRegressor) options() options {
+	return options{kernel: r.Kernel, noBias: r.NoBias, alpha0: r.Alpha0, pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter,
+		tol: r.Tol, monitor: r.Monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
 }
 
-// setupBasis validates x, t and the kernel and evaluates the full design.
-func setupBasis(k Kernel, noBias bool, x mat.Matrix, t []float64) (basis, *mat.Dense, error) {
-	if k == nil {
-		k = DefaultKernel
+func (c *RVMClassifier) options() options {
+	return options{kernel: c.Kernel, noBias: c.NoBias, alpha0: c.Alpha0, pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter,
+		tol: c.Tol, monitor: c.Monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
+}
+
+// rvmDesign resolves the options, validates the data and evaluates the
+// full design.
+func rvmDesign(o options, x mat.Matrix, t []float64) (settings, basis, *mat.Dense, error) {
+	s, b, err := prepare(o, x, t, false)
+	if err != nil {
+		return s, b, nil, err
 	}
-	if err := checkKernel(k); err != nil {
-		return basis{}, nil, err
-	}
-	if err := checkInputs(x, t); err != nil {
-		return basis{}, nil, err
-	}
-	_, d := x.Dims()
-	b := basis{kernel: k, bias: !noBias, centers: mat.DenseCopyOf(x), dim: d}
-	phi, err := b.design(x, seq(b.size()))
-	return b, phi, err
+	phi, err := b.full(x)
+	return s, b, phi, err
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -112,15 +87,12 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	r.res = fitResult{}
-	b, phi, err := setupBasis(r.Kernel, r.NoBias, x, t)
+	r.regressionFit = regressionFit{}
+	set, b, phi, err := rvmDesign(r.options(), x, t)
 	if err != nil {
 		return err
 	}
-	alpha0, prune, tol, maxIter, err := rvmSettings(r.Alpha0, r.PruneAlpha, r.Tol, r.MaxIter)
-	if err != nil {
-		return err
-	}
+	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	beta := r.Beta0
 	switch {
 	case beta == 0:
@@ -197,7 +169,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 			change = math.Max(change, math.Abs(math.Log(nb/beta)))
 			beta = nb
 		}
-		if r.Monitor != nil && r.Monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: m}) {
+		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: m}) {
 			status = Stopped
 			break
 		}
@@ -235,9 +207,13 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 			return err
 		}
 	}
-	r.res.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
-	r.res.trace, r.res.iters, r.res.status = trace, iters, status
-	r.beta = beta
+	if len(trace) == 0 {
+		return stopped(ctx, 0)
+	}
+	r.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
+	r.trace, r.iters, r.status = trace, iters, status
+	r.full = trace[len(trace)-1]
+	r.noise = 1 / beta
 	if status == Canceled {
 		return stopped(ctx, iters)
 	}
@@ -251,18 +227,15 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	c.res = fitResult{}
-	b, phi, err := setupBasis(c.Kernel, c.NoBias, x, t)
+	c.classificationFit = classificationFit{}
+	set, b, phi, err := rvmDesign(c.options(), x, t)
 	if err != nil {
 		return err
 	}
 	if err := checkLabels(t); err != nil {
 		return err
 	}
-	alpha0, prune, tol, maxIter, err := rvmSettings(c.Alpha0, c.PruneAlpha, c.Tol, c.MaxIter)
-	if err != nil {
-		return err
-	}
+	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -304,7 +277,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 			change = math.Max(change, math.Abs(math.Log(na/alpha[i])))
 			alpha[i] = na
 		}
-		if c.Monitor != nil && c.Monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: len(cols)}) {
+		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: len(cols)}) {
 			status = Stopped
 			break
 		}
@@ -327,8 +300,12 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 			return err
 		}
 	}
-	c.res.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
-	c.res.trace, c.res.iters, c.res.status = trace, iters, status
+	if len(trace) == 0 {
+		return stopped(ctx, 0)
+	}
+	c.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
+	c.trace, c.iters, c.status = trace, iters, status
+	c.full = trace[len(trace)-1]
 	if status == Canceled {
 		return stopped(ctx, iters)
 	}
@@ -417,114 +394,47 @@ func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (fl
 	return cur, nil
 }
 
-// Predict returns the predictive mean μᵀφ(x) and variance 1/β + φ(x)ᵀΣφ(x).
-func (r *RVMRegressor) Predict(x mat.Matrix) (mean, variance []float64, err error) {
-	mean, variance, err = r.res.latent(x)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range variance {
-		variance[i] += 1 / r.beta
-	}
-	return mean, variance, nil
-}
-
-// PredictLatent returns the mean and variance of the noise-free function.
-func (r *RVMRegressor) PredictLatent(x mat.Matrix) (mean, variance []float64, err error) {
-	return r.res.latent(x)
-}
-
 // Beta returns the noise precision estimate β.
-func (r *RVMRegressor) Beta() float64 { r.res.mustFit(); return r.beta }
+func (r *RVMRegressor) Beta() float64 { r.mustFit(); return 1 / r.noise }
 
-// NoiseSD returns the noise standard deviation estimate 1/√β.
-func (r *RVMRegressor) NoiseSD() float64 { return 1 / math.Sqrt(r.Beta()) }
-
-// Status returns how the last fit ended.
-func (r *RVMRegressor) Status() Status { return r.res.status }
-
-// LogEvidence returns the log marginal likelihood ln p(t | α, β) at the
-// last iteration.
-func (r *RVMRegressor) LogEvidence() float64 { return r.res.lowerBound() }
-
-// EvidenceTrace returns the log evidence at each iteration.
-func (r *RVMRegressor) EvidenceTrace() []float64 { return r.res.boundTrace() }
-
-// Iterations returns the number of iterations of the last fit.
-func (r *RVMRegressor) Iterations() int { return r.res.iterations() }
-
-// RelevanceVectors returns the training rows of the relevance vectors
-// (active, |μₘ| > RelevanceThreshold; bias excluded).
-func (r *RVMRegressor) RelevanceVectors() []int { return r.res.relevant() }
-
-// ActiveSet returns the training rows of the active kernel functions.
-func (r *RVMRegressor) ActiveSet() []int { return r.res.activeIdx() }
-
-// Mean returns μ for the active weights (bias first if active).
-func (r *RVMRegressor) Mean() []float64 { return r.res.mean() }
-
-// Covariance returns Σ for the active weights.
-func (r *RVMRegressor) Covariance() *mat.SymDense { return r.res.covariance() }
-
-// Alpha returns αₘ for the active weights.
-func (r *RVMRegressor) Alpha() []float64 { return r.res.alphas() }
-
-// Activation returns the mean and variance of the activation wᵀφ(x)
-// under the Laplace approximation.
-func (c *RVMClassifier) Activation(x mat.Matrix) (mean, variance []float64, err error) {
-	return c.res.latent(x)
+// WithKernel returns an unfitted copy of r's configuration with kernel k
+// and no Monitor.
+func (r *RVMRegressor) WithKernel(k Kernel) Estimator {
+	return &RVMRegressor{Kernel: k, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
 }
 
-// ProbPlugin returns σ(μᵀφ(x)) for each row of x.
-func (c *RVMClassifier) ProbPlugin(x mat.Matrix) ([]float64, error) {
-	m, _, err := c.res.latent(x)
-	for i, v := range m {
-		m[i] = Sigmoid(v)
+// WithKernel returns an unfitted copy of c's configuration with kernel k
+// and no Monitor.
+func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
+	return &RVMClassifier{Kernel: k, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
+}
+
+// Save writes the fitted model as JSON (see Load).
+func (r *RVMRegressor) Save(w io.Writer) error {
+	p, err := r.encode("regression", "rvm")
+	if err != nil {
+		return err
 	}
-	return m, err
+	p.Beta = 1 / r.noise
+	return writeModel(w, p, nil)
 }
 
-// ProbModerated returns σ(κ(s²) μᵀφ(x)) for each row of x.
-func (c *RVMClassifier) ProbModerated(x mat.Matrix) ([]float64, error) {
-	m, v, err := c.res.latent(x)
-	for i := range m {
-		m[i] = Moderated(m[i], v[i])
+// Save writes the fitted model as JSON (see Load).
+func (c *RVMClassifier) Save(w io.Writer) error {
+	p, err := c.encode("classification", "rvm")
+	if err != nil {
+		return err
 	}
-	return m, err
+	return writeModel(w, p, nil)
 }
 
-// Predict returns the most probable label for each row of x.
-func (c *RVMClassifier) Predict(x mat.Matrix) ([]float64, error) {
-	m, _, err := c.res.latent(x)
-	for i, v := range m {
-		m[i] = 0
-		if v > 0 {
-			m[i] = 1
-		}
+// String summarises the configuration and, once fitted, the fit.
+func (r *RVMRegressor) String() string {
+	if r.status == NotFitted {
+		return r.describe("vrvm.RVMRegressor", r.Kernel, "")
 	}
-	return m, err
+	return r.describe("vrvm.RVMRegressor", r.Kernel, "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), r.Beta()))
 }
 
-// Status returns how the last fit ended.
-func (c *RVMClassifier) Status() Status { return c.res.status }
-
-// LogEvidence returns the Laplace approximation of the log evidence.
-func (c *RVMClassifier) LogEvidence() float64 { return c.res.lowerBound() }
-
-// Iterations returns the number of iterations of the last fit.
-func (c *RVMClassifier) Iterations() int { return c.res.iterations() }
-
-// RelevanceVectors returns the training rows of the relevance vectors.
-func (c *RVMClassifier) RelevanceVectors() []int { return c.res.relevant() }
-
-// ActiveSet returns the training rows of the active kernel functions.
-func (c *RVMClassifier) ActiveSet() []int { return c.res.activeIdx() }
-
-// Mean returns μ (the mode) for the active weights.
-func (c *RVMClassifier) Mean() []float64 { return c.res.mean() }
-
-// Covariance returns the Laplace covariance of the active weights.
-func (c *RVMClassifier) Covariance() *mat.SymDense { return c.res.covariance() }
-
-// Alpha returns αₘ for the active weights.
-func (c *RVMClassifier) Alpha() []float64 { return c.res.alphas() }
+// String summarises the configuration and, once fitted, the fit.
+func (c *RVMClassifier) String() string { return c.describe("vrvm.RVMClassifier", c.Kernel, "") }

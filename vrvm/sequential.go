@@ -11,48 +11,31 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The sequential solver (the Fast solver with pruning) maximises the bound
-// one basis function at a time, in the manner of Tipping & Faul (2003) and
-// Shutin et al. (2011), but on the variational bound of Bishop & Tipping.
+// sequential is the Sequential solver: it maximises the bound one basis
+// function at a time, in the manner of Tipping & Faul (2003) and Shutin et
+// al. (2011), but on the variational bound of Bishop & Tipping. Setting
+// ⟨αₘ⟩ to the maximiser of (S1) (bound.go), a root of a cubic, is the
+// limit of iterating the paper's Q_w and Q_αₘ updates on coordinate m, so
+// no such step decreases L; adding function m at its optimal ⟨αₘ⟩ raises
+// the bound of the full model by
 //
-// With Q_w at its optimum for the current ⟨α⟩ and ⟨τ⟩ (or ξ), the bound
-// depends on Q_αₘ (of shape ã = a + ½, the only shape the update (25)/(57)
-// produces) through
-//
-//	f(α) = ã ln α − bα − ½ ln(α + sₘ) + ½ qₘ²/(α + sₘ) + const,     (S1)
-//
-// with α = ⟨αₘ⟩ and sₘ, qₘ the sparsity and quality factors of function m
-// computed without it: for regression sₘ = τφₘᵀφₘ − τ²φₘᵀΦΣ₋ₘΦᵀφₘ and
-// qₘ = τφₘᵀt − τ²φₘᵀΦΣ₋ₘΦᵀt (classification: the likelihood precision
-// 2Λ(ξ) in place of τI and t − ½ in place of τt). (S1) is the collapsed
-// form of the terms (40)–(42), (44), (45) of m: ½⟨ln αₘ⟩ − ½ln⟨αₘ⟩ from
-// (41) and the entropy (45) combine with (42) into ã ln α. Its maximiser,
-// a root of a cubic (alphaRoot), is the limit of iterating the paper's Q_w
-// and Q_αₘ updates on coordinate m, so each such step never decreases L.
-//
-// A function outside the active set is held at the factor
-// Q(wₘ) = N(0, vₘ), independent of the others, with vₘ and Q_αₘ at their
-// optimum: its contribution is (S1) with qₘ = 0 and sₘ = φₘᵀ(likelihood
-// precision)φₘ, in closed form (excludedTerm). Adding function m to the
-// active set at its optimal ⟨αₘ⟩ raises the bound of the full model by
-//
-//	gainₘ = max f(·; sₘ, qₘ) − max f(·; φₘᵀ(prec)φₘ, 0) ≥ 0,          (S2)
-//
-// and FullModelBound reports the bound of the full model so defined.
+//	gainₘ = max f(·; sₘ, qₘ) − max f(·; φₘᵀBφₘ, 0) ≥ 0.              (S2)
 //
 // One iteration of the solver is: a sweep over the active functions, each
 // set to the maximiser of (S1) by a rank-one update of Σ and μ, and removed
 // from the active set if that exceeds the pruning threshold (the rule of
-// the paper's schedule); the update of Q_τ (26)–(27) (or of ξ (58)) for
-// the active model; and, when the active set has settled or every
-// seqAddEvery iterations, an addition round: up to seqAddBatch excluded
-// functions, one at a time, each the one with the largest gain among those
-// whose optimal ⟨αₘ⟩ is below threshold/seqAddMargin (ranked by the part
-// of (S2) due to qₘ). Every third iteration with an unchanged active set,
-// the SQUAREM extrapolation of ln⟨α⟩ over the last two sweeps is tried and
-// kept if it raises the bound: coordinate ascent alone crawls where two
-// similar functions share a weight. The threshold is annealed from
-// seqAnnealStart·PruneAlpha down to PruneAlpha (see seqAnnealStart).
+// the paper's schedule); the update of the likelihood's factor (Q_τ
+// (26)–(27), or ξ (58)) for the active model; and, when the active set has
+// settled or every seqAddEvery iterations, an addition round: up to
+// seqAddBatch excluded functions, one at a time, each the one with the
+// largest gain among those whose optimal ⟨αₘ⟩ is below
+// threshold/seqAddMargin (ranked by the part of (S2) due to qₘ). Every
+// third iteration with an unchanged active set, the SQUAREM extrapolation
+// of ln⟨α⟩ over the last two sweeps is tried and kept if it raises the
+// bound: coordinate ascent alone crawls where two similar functions share
+// a weight. The threshold is annealed from seqAnnealStart·PruneAlpha down
+// to PruneAlpha (see seqAnnealStart). Without pruning, every function is
+// active from the start and none is added or removed.
 //
 // The fit has converged when, at the final threshold, an iteration
 // changes no ⟨αₘ⟩, ⟨τ⟩ or ξ by more than ParamTol relative and L by more
@@ -60,12 +43,14 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again).
 //
-// Work and memory: the solver uses the factorisation Φ = U Bᵀ of the
-// fast solver (fast_factor.go), N × r and P × r for the P candidate
-// functions, so the sufficient statistics of every candidate cost O(P r M)
-// per addition round and the kernel matrix is never formed; an iteration
-// over the active set costs O(M³ + M² r) for regression and O(N M²) for
-// classification. For smooth kernels r does not grow with N.
+// Work and memory: the solver uses the factorisation Φ = U Bᵀ
+// (factor.go), N × r and P × r for the P candidate functions, so the
+// sufficient statistics of every candidate cost O(P r M) per addition round
+// and the kernel matrix is never formed; an iteration over the active set
+// costs O(M³ + M² r) with uniform likelihood precisions (regression) and
+// O(N M²) otherwise (classification). For smooth kernels r does not grow
+// with N.
+type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
 // rounds while the active set is still moving.
@@ -122,24 +107,16 @@ const seqMaxDeletions = 2
 // seqFit is one fit by the sequential solver.
 type seqFit struct {
 	f     *designFactor
+	lik   likelihood
 	prior Prior
-	ctl   control
-	cls   bool
+	ctl   settings
 	n     int
-	t     []float64
-
-	// Regression: Q_τ = Γ(c̃, d̃), Uᵀt and ‖t‖² − ‖Uᵀt‖².
-	ct, dt float64
-	uy     []float64
-	tperp  float64
-	// Classification: ξₙ, λ(ξₙ), Uᵀ(t − ½).
-	xi, lam []float64
-	uh      []float64
+	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
 
 	act     []int      // active functions, indices into the full basis
 	alpha   []float64  // ⟨αₘ⟩ of the active functions
 	bA      *mat.Dense // M × r rows of B of the active functions
-	phiA    *mat.Dense // N × M active design (classification only)
+	phiA    *mat.Dense // N × M active design (non-uniform precisions only)
 	deleted map[int]int
 
 	// hook, if not nil, is called after every step: "alpha" (one ⟨αₘ⟩
@@ -147,94 +124,36 @@ type seqFit struct {
 	// "likelihood" (Q_τ or ξ), "add" and "remove".
 	hook func(step string)
 
-	q    gaussQ
-	sig  *mat.SymDense
-	ew   float64   // regression: Σₙ⟨(tₙ − wᵀφₙ)²⟩
-	actv []float64 // classification: μᵀφₙ
-	e    []float64 // classification: φₙᵀ⟨wwᵀ⟩φₙ
+	q   gaussQ
+	sig *mat.SymDense
+	lat latent
 }
 
-func newSeqFit(f *designFactor, t []float64, p Prior, c control, cls bool) *seqFit {
-	n := len(t)
-	s := &seqFit{f: f, prior: p, ctl: c, cls: cls, n: n, t: t, deleted: map[int]int{}}
+func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
+	n, _ := f.uFull.Dims()
+	d, _ := lik.data()
 	_, r := f.uFull.Dims()
-	ut := make([]float64, r)
-	y := t
-	if cls {
-		y = make([]float64, n)
-		for i, v := range t {
-			y[i] = v - 0.5
-		}
-	}
-	blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: y}, 0, blas64.Vector{N: r, Inc: 1, Data: ut})
-	if cls {
-		s.uh = ut
-		s.actv = make([]float64, n)
-		s.e = make([]float64, n)
-	} else {
-		s.uy = ut
-		tt := blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})
-		s.tperp = math.Max(0, tt-blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: ut}, blas64.Vector{N: r, Inc: 1, Data: ut}))
+	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r)}
+	blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
+	s.lat.mean = make([]float64, n)
+	if lik.rowVariances() {
+		s.lat.vars = make([]float64, n)
 	}
 	return s
 }
 
-func (s *seqFit) tau() float64 { return s.ct / s.dt }
+// uniform returns the likelihood's common precision, or 0.
+func (s *seqFit) uniform() float64 { _, u := s.lik.weights(); return u }
 
-// fval is f(α) of (S1) without its constant, for the prior Γ(a, b).
-func fval(a, b, alpha, sm, q2 float64) float64 {
-	u := alpha + sm
-	return (a+0.5)*math.Log(alpha) - b*alpha - 0.5*math.Log(u) + 0.5*q2/u
-}
-
-// weights returns the likelihood precision of each training point: 2λ(ξₙ)
-// for classification (54), nil for regression (τ for every point).
-func (s *seqFit) weights() []float64 {
-	if !s.cls {
-		return nil
-	}
-	w := make([]float64, s.n)
-	for i, l := range s.lam {
-		w[i] = 2 * l
-	}
-	return w
-}
-
-// weighted returns B W̃ (P × r) with W̃ = Uᵀ(likelihood precision)U (τI
-// for regression, Uᵀ2ΛU for classification), Uᵀy with y = τt or t − ½,
-// and dⱼ = φⱼᵀ(likelihood precision)φⱼ for every candidate function. This
-// is the O(P r²) part of the candidate statistics; it changes only with
-// ⟨τ⟩ or ξ.
+// weighted returns B W̃ and dⱼ = φⱼᵀBφⱼ for every candidate function
+// (designFactor.weighted) and Uᵀy. This is the O(P r²) part of the
+// candidate statistics; it changes only with the likelihood's factor.
 func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
-	bf := s.f.bFull
-	p, r := bf.Dims()
-	bw = mat.NewDense(p, r, nil)
-	if s.cls {
-		w := s.weights()
-		uw := mat.NewDense(s.n, r, nil)
-		for i := range s.n {
-			src, dst := s.f.uFull.RawRowView(i), uw.RawRowView(i)
-			f := math.Sqrt(w[i])
-			for j, v := range src {
-				dst[j] = f * v
-			}
-		}
-		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
-		// runs on all processors, and these two products dominate.
-		wt := mat.NewDense(r, r, nil)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, uw.RawMatrix(), uw.RawMatrix(), 0, wt.RawMatrix())
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
-		yv = s.uh
-	} else {
-		bw.Scale(s.tau(), bf)
-		yv = make([]float64, r)
-		for i, v := range s.uy {
-			yv[i] = s.tau() * v
-		}
-	}
-	dv = make([]float64, p)
-	for j := range p {
-		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
+	bw, dv = s.f.weighted(s.lik)
+	_, scale := s.lik.data()
+	yv = make([]float64, len(s.ud))
+	for i, v := range s.ud {
+		yv[i] = scale * v
 	}
 	return bw, yv, dv
 }
@@ -307,7 +226,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 func (s *seqFit) addRound(iter int) (int, error) {
 	bw, yv, dv := s.weighted()
 	batch := seqAddBatch
-	if s.cls {
+	if s.uniform() == 0 {
 		batch = seqAddBatchCls
 	}
 	for k := range batch {
@@ -338,9 +257,7 @@ func (s *seqFit) add(j int, alpha float64) {
 	s.bA = nb
 	s.act = append(s.act, j)
 	s.alpha = append(s.alpha, alpha)
-	if s.cls {
-		s.setPhiA()
-	}
+	s.setPhiA()
 }
 
 // remove takes the function at position i out of the active set.
@@ -355,41 +272,46 @@ func (s *seqFit) remove(i int) {
 	s.bA = selectRows(s.bA, keep)
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
-	if s.cls {
-		s.setPhiA()
-	}
+	s.setPhiA()
 }
 
-// setPhiA forms the active design Φ_A = U B_Aᵀ.
+// setPhiA forms the active design Φ_A = U B_Aᵀ when the likelihood's
+// precisions are not uniform (with uniform ones, everything goes through
+// B_A).
 func (s *seqFit) setPhiA() {
+	if s.uniform() > 0 {
+		s.phiA = nil
+		return
+	}
 	m := len(s.act)
 	s.phiA = mat.NewDense(s.n, m, nil)
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
-// rebuild sets Q_w to its optimum for the current ⟨α⟩ and ⟨τ⟩ or ξ:
-// (23)–(24) for regression, (54)–(55) for classification.
+// rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
+// factor, (23)–(24) or (54)–(55), and passes its moments to the
+// likelihood.
 func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
 	_, r := s.f.bFull.Dims()
 	h := make([]float64, m)
 	prec := mat.NewSymDense(m, nil)
-	if s.cls {
+	beta, uni := s.lik.weights()
+	_, scale := s.lik.data()
+	if uni > 0 {
+		blas64.Syrk(blas.NoTrans, uni, s.bA.RawMatrix(), 0, prec.RawSymmetric())
+	} else {
 		w := mat.NewDense(s.n, m, nil)
 		for i := range s.n {
-			f := math.Sqrt(2 * s.lam[i])
+			f := math.Sqrt(beta[i])
 			src, dst := s.phiA.RawRowView(i), w.RawRowView(i)
 			for j, v := range src {
 				dst[j] = f * v
 			}
 		}
 		blas64.Syrk(blas.Trans, 1, w.RawMatrix(), 0, prec.RawSymmetric())
-		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.uh}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
-	} else {
-		tau := s.tau()
-		blas64.Syrk(blas.NoTrans, tau, s.bA.RawMatrix(), 0, prec.RawSymmetric())
-		blas64.Gemv(blas.NoTrans, tau, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.uy}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
 	}
+	blas64.Gemv(blas.NoTrans, scale, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
@@ -405,25 +327,17 @@ func (s *seqFit) rebuild(iter int) error {
 		return err
 	}
 	s.sig = s.q.sigma()
-	if s.cls {
-		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.actv})
-		s.q.quadForms(s.e, s.phiA, nil)
-		for i := range s.n {
-			s.e[i] += s.actv[i] * s.actv[i]
-		}
-		return nil
+	// μᵀφₙ = uₙᵀ(B_Aᵀμ); φₙᵀΣφₙ from Φ_A, or Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β.
+	z := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+	if s.lat.vars != nil {
+		s.q.quadForms(s.lat.vars, s.phiA, nil)
+		s.lat.sumVar = sum(s.lat.vars)
+	} else {
+		s.lat.sumVar = uniformSumVar(s.alpha, s.q.diag, uni)
 	}
-	// Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦᵀΦΣ) (27, settled), with
-	// ‖t − Φμ‖² = ‖t‖² − ‖Uᵀt‖² + ‖Uᵀt − B_Aᵀμ‖² and
-	// tr(ΦᵀΦΣ) = (M − Σₘ αₘΣₘₘ)/τ.
-	res := append([]float64(nil), s.uy...)
-	blas64.Gemv(blas.Trans, -1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 1, blas64.Vector{N: r, Inc: 1, Data: res})
-	rss := s.tperp + blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: res}, blas64.Vector{N: r, Inc: 1, Data: res})
-	var g float64
-	for i := range m {
-		g += s.alpha[i] * s.q.diag[i]
-	}
-	s.ew = rss + math.Max(0, (float64(m)-g)/s.tau())
+	s.lik.observe(&s.lat)
 	return nil
 }
 
@@ -471,61 +385,18 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 	return maxDl, removed, nil
 }
 
-// updateLikelihood applies (26)–(27) (regression) or (58)
-// (classification) for the current Q_w and returns the largest relative
-// change of ⟨τ⟩ or ξₙ.
-func (s *seqFit) updateLikelihood() float64 {
-	if !s.cls {
-		old := s.tau()
-		s.ct = s.prior.C + float64(s.n)/2 // (26)
-		s.dt = s.prior.D + s.ew/2         // (27)
-		return math.Abs(s.tau()-old) / old
-	}
-	var ch float64
-	for i := range s.n {
-		nx := math.Sqrt(math.Max(s.e[i], 0)) // (58)
-		ch = math.Max(ch, math.Abs(nx-s.xi[i])/math.Max(math.Abs(s.xi[i]), 1e-12))
-		s.xi[i] = nx
-		s.lam[i] = Lambda(nx)
-	}
-	return ch
-}
-
-// gamma returns Q_α of the active functions: ã = a + ½, b̃ₘ = ã/⟨αₘ⟩.
-func (s *seqFit) gamma() gammaQ {
-	g := gammaQ{at: s.prior.A + 0.5, bt: make([]float64, len(s.alpha))}
-	for i, a := range s.alpha {
-		g.bt[i] = g.at / a
-	}
-	return g
-}
-
 // bound returns L of the active model, (39)–(46) or (59)–(64), for the
 // current factors (Q_w must be current: call rebuild first).
 func (s *seqFit) bound() float64 {
-	if s.cls {
-		c := clsState{t: s.t, prior: s.prior, q: s.q, alpha: s.gamma(), xi: s.xi, lam: s.lam, e: s.e, act: s.actv}
-		return c.bound()
-	}
-	r := regState{t: s.t, prior: s.prior, q: s.q, alpha: s.gamma(), ct: s.ct, dt: s.dt, ew: s.ew}
-	return r.bound()
+	g := gammaOf(s.prior, s.alpha)
+	return g.bound(s.prior, &s.q) + s.lik.terms()
 }
 
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
-	_, _, dv := s.weighted()
-	in := make(map[int]bool, len(s.act))
-	for _, a := range s.act {
-		in[a] = true
-	}
-	var sum float64
-	for m, d := range dv {
-		if !in[m] {
-			sum += excludedTerm(s.prior, math.Max(d, 0))
-		}
-	}
-	return sum
+	_, dv := s.f.weighted(s.lik)
+	return excludedBound(s.prior, dv, s.act)
 }
 
 // run iterates until convergence: no function to add or remove, ⟨αₘ⟩
@@ -533,17 +404,34 @@ func (s *seqFit) excluded() float64 {
 // Tol·max(1, |L|) over the last iteration.
 func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
 	target := s.ctl.pruneAt
-	if s.cls {
-		s.ctl.pruneAt *= seqAnnealStartCls
-	} else {
+	switch {
+	case !s.ctl.prune:
+		// Every function with a non-zero column, from the start.
+		_, dv := s.f.weighted(s.lik)
+		for j, d := range dv {
+			if d > 0 {
+				s.act = append(s.act, j)
+				s.alpha = append(s.alpha, s.ctl.alpha0)
+			}
+		}
+		if len(s.act) == 0 {
+			return nil, 0, NotFitted, ErrZeroBasis
+		}
+		s.bA = selectRows(s.f.bFull, s.act)
+		s.setPhiA()
+	case s.uniform() > 0:
 		s.ctl.pruneAt *= seqAnnealStart
+	default:
+		s.ctl.pruneAt *= seqAnnealStartCls
 	}
-	bw, yv, dv := s.weighted()
-	j, a, ok := s.bestAddition(bw, yv, dv, true)
-	if !ok {
-		return nil, 0, NotFitted, ErrZeroBasis
+	if s.ctl.prune {
+		bw, yv, dv := s.weighted()
+		j, a, ok := s.bestAddition(bw, yv, dv, true)
+		if !ok {
+			return nil, 0, NotFitted, ErrZeroBasis
+		}
+		s.add(j, a)
 	}
-	s.add(j, a)
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
 	}
@@ -577,7 +465,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if err := s.rebuild(k); err != nil {
 			return trace, k, NotFitted, err
 		}
-		lch := s.updateLikelihood()
+		lch := s.lik.update()
 		if err := s.rebuild(k); err != nil {
 			return trace, k, NotFitted, err
 		}
@@ -706,46 +594,18 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 	return cols, mu, sig, alpha
 }
 
-// fitSeq fits r with the sequential solver.
-func (r *Regressor) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, c control, tau0 float64) error {
-	f, err := newDesignFactor(b, x)
+// fit runs the sequential solver.
+func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
+	f, err := newDesignFactor(p.basis, p.x)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s := newSeqFit(f, t, p, c, false)
-	s.ct = p.C + float64(len(t))/2
-	s.dt = s.ct / tau0
+	s := newSeqFit(f, p.lik, p.set)
 	trace, iters, status, err := s.run(ctx)
 	if status == NotFitted {
-		return err
+		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
-	r.res.setPosterior(b, cols, mu, sig, alpha)
-	r.res.trace, r.res.iters, r.res.status = trace, iters, status
-	r.tau.ct, r.tau.dt = s.ct, s.dt
-	r.fullBound = trace[len(trace)-1] + s.excluded()
-	return err
-}
-
-// fitSeq fits c with the sequential solver.
-func (c *Classifier) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, ctl control, xi0 float64) error {
-	f, err := newDesignFactor(b, x)
-	if err != nil {
-		return err
-	}
-	s := newSeqFit(f, t, p, ctl, true)
-	s.xi, s.lam = make([]float64, len(t)), make([]float64, len(t))
-	for i := range t {
-		s.xi[i], s.lam[i] = xi0, Lambda(xi0)
-	}
-	trace, iters, status, err := s.run(ctx)
-	if status == NotFitted {
-		return err
-	}
-	cols, mu, sig, alpha := s.sorted()
-	c.res.setPosterior(b, cols, mu, sig, alpha)
-	c.res.trace, c.res.iters, c.res.status = trace, iters, status
-	c.xi = append([]float64(nil), s.xi...)
-	c.fullBound = trace[len(trace)-1] + s.excluded()
-	return err
+	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
+		full: trace[len(trace)-1] + s.excluded()}, err
 }

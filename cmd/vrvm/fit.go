@@ -224,7 +224,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return false
 	}
-	solver := vrvm.Fast
+	solver := vrvm.Sequential
 	if *paperSchedule {
 		solver = vrvm.PaperSchedule
 	}
@@ -444,12 +444,12 @@ func readCLIModel(path string) (*loadedModel, error) {
 		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
 			return nil, bad("bad standardisation of the target")
 		}
-		m.reg, err = vrvm.LoadRegressor(bytes.NewReader(b.Model))
+		m.reg, err = loadAs[*vrvm.Regressor](b.Model)
 	case "classification":
 		if b.Labels != nil && (len(b.Labels) != 2 || b.Labels[0] == b.Labels[1]) {
 			return nil, bad("class labels %q: want two different names", b.Labels)
 		}
-		m.cls, err = vrvm.LoadClassifier(bytes.NewReader(b.Model))
+		m.cls, err = loadAs[*vrvm.Classifier](b.Model)
 	default:
 		return nil, bad("task %q, want regression or classification", b.Task)
 	}
@@ -496,4 +496,18 @@ func fail(stderr io.Writer, name string, err error, code int) int {
 	msg := strings.TrimPrefix(err.Error(), "vrvm: ")
 	fmt.Fprintf(stderr, "vrvm %s: %s\n", name, strings.ReplaceAll(msg, "\n", " "))
 	return code
+}
+
+// loadAs loads a library model file that must hold an estimator of type T.
+func loadAs[T vrvm.Estimator](data []byte) (T, error) {
+	var zero T
+	m, err := vrvm.Load(bytes.NewReader(data))
+	if err != nil {
+		return zero, err
+	}
+	t, ok := m.(T)
+	if !ok {
+		return zero, fmt.Errorf("the file holds a %s model of another kind (%T)", m.Task(), m)
+	}
+	return t, nil
 }

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vrvm/vrvm/paper"
 	"github.com/vrvm/vrvm/vrvm/datasets"
-	"github.com/vrvm/vrvm/vrvm/experiments"
 )
 
 func init() {
@@ -82,7 +82,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opt := experiments.Options{Workers: *workers, MaxIter: *maxIter}
+	opt := paper.Options{Workers: *workers, MaxIter: *maxIter}
 	if !*quiet {
 		opt.Progress = func(line string) { fmt.Fprintln(stderr, "vrvm paper:", line) }
 	}
@@ -92,8 +92,8 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "Data from %s; %s, GOMAXPROCS %d, %d fits at once.\n", dir, runtime.Version(), runtime.GOMAXPROCS(0), max(1, or(*workers, runtime.GOMAXPROCS(0))))
 	fmt.Fprintln(stdout)
-	run := []func(context.Context, experiments.Options) (*experiments.Table, error){
-		experiments.Table1, experiments.Table2, experiments.Table3, experiments.Table4}
+	run := []func(context.Context, paper.Options) (*paper.Table, error){
+		paper.Table1, paper.Table2, paper.Table3, paper.Table4}
 	var missed []string
 	for _, n := range which {
 		t, err := run[n-1](ctx, opt)
@@ -106,7 +106,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !*noStudy {
-		s, err := experiments.SelectionStudy(ctx, opt)
+		s, err := paper.SelectionStudy(ctx, opt)
 		if err != nil {
 			return paperError(ctx, stderr, err)
 		}

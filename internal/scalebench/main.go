@@ -33,12 +33,12 @@ func main() {
 	noise := flag.Float64("noise", 0.1, "regression: noise standard deviation")
 	width := flag.Float64("width", 0, "Gaussian kernel width (0: 3 for regression, 0.5 for classification)")
 	seed := flag.Uint64("seed", 1, "data seed")
-	paper := flag.Bool("paper", false, "use the paper's schedule instead of the fast solver")
+	paper := flag.Bool("paper", false, "use the paper's schedule instead of the default (sequential) solver")
 	noPrune := flag.Bool("no-prune", false, "keep all basis functions")
 	maxIter := flag.Int("max-iter", 0, "iteration limit (0: the default)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
 	flag.Parse()
-	solver := vrvm.Fast
+	solver := vrvm.Sequential
 	if *paper {
 		solver = vrvm.PaperSchedule
 	}

@@ -46,34 +46,14 @@
 // (L = −51.1), while the full model's bound, computed without pruning,
 // prefers width 2 or 3 by 40 nats.
 //
-// Candidate.FullBound is therefore the bound of the full model at the
-// solution the fit found: each pruned function m is put back with Q_w
-// re-optimised for it (a rank-one change) and its own Q_αₘ = Γ(a+½, ·) at
-// the best mean ⟨αₘ⟩ of the pruned regime. In terms of its sparsity and
-// quality factors sₘ and qₘ (Tipping & Faul 2003) this adds
-//
-//	maxₐ [ã ln α − bα − ½ ln(α + sₘ) + ½ qₘ²/(α + sₘ)] + c₀(a, b)
-//
-// when qₘ² ≤ sₘ (the function is irrelevant at its optimum), and the same
-// expression at α = ã/b, the end of the regime, when qₘ² > sₘ (the
-// function would become relevant: counting its gain, and those of its
-// neighbours for the same unexplained structure, would count that
-// structure several times). Each term is the bound at a valid Q, so up to
-// the interactions of the pruned functions with one another, which are of
-// the order of sₘ/⟨αₘ⟩, FullBound is a lower bound of the full model's
-// bound at the same solution. On the first three sinc sets of Table 1
-// (N = 100, paper schedule) it was 0.1–4 nats below the bound of fits
-// without pruning for widths 3 and 4, and 2–31 nats below for widths 1 and
-// 2, where pruning had left structure unexplained; it chose the same width
-// as the fits without pruning on two of the three sets, and on the third
-// a width 1.8 nats worse by their bound. Bound, the estimator's own value,
-// is reported beside it.
-//
-// Those measurements are with the paper's schedule. With the default Fast
-// solver (sequential: sparser optima, found greedily) the selection by
-// FullBound is less reliable: on 40 sinc points it chose width 0.2 among
-// 0.2, 2 and 30, where the paper's schedule and cross-validation choose 2.
-// Set the template's Solver to vrvm.PaperSchedule to select by the bound.
+// Candidate.FullBound is therefore the estimator's FullModelBound: the
+// bound of the full model at the solution the fit found, with each pruned
+// function m held at the factor Q(wₘ) = N(0, vₘ), independent of the other
+// weights, and its own Q_αₘ, both at their closed-form optimum (see
+// vrvm's FullModelBound). That is L(Q) of the full model for a valid Q, a
+// true lower bound on its log evidence, computed the same way by every
+// solver and saved with the model. Bound, the estimator's own value, is
+// reported beside it.
 //
 // # Parallelism and determinism
 //

@@ -18,7 +18,7 @@ func ExampleSearch() {
 		log.Fatal(err)
 	}
 	s := selection.Search{
-		Regressor: &vrvm.Regressor{Solver: vrvm.PaperSchedule},
+		Estimator: &vrvm.Regressor{Solver: vrvm.PaperSchedule},
 		Kernels:   selection.GaussianKernels(0.2, 2, 30),
 		Seed:      1,
 	}

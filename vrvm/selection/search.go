@@ -21,9 +21,8 @@ const DefaultFolds = 5
 var (
 	// ErrNoKernels is returned by a search without candidates.
 	ErrNoKernels = errors.New("selection: no candidate kernels")
-	// ErrEstimator is returned by a search that sets none or more than
-	// one of the estimator templates.
-	ErrEstimator = errors.New("selection: set exactly one of Regressor, Classifier, RVMRegressor and RVMClassifier")
+	// ErrEstimator is returned by a search without an estimator template.
+	ErrEstimator = errors.New("selection: Search.Estimator is not set")
 )
 
 // FitError is the error of a fit made by a search: the candidate, the
@@ -46,17 +45,14 @@ func (e *FitError) Error() string {
 func (e *FitError) Unwrap() error { return e.Err }
 
 // Search is a kernel search by cross-validation and by the lower bound.
-// Set exactly one estimator template and at least one candidate kernel;
-// the other fields are optional, and their zero values mean the defaults.
-// Run never modifies a Search or its templates.
+// Set the estimator template and at least one candidate kernel; the other
+// fields are optional, and their zero values mean the defaults. Run never
+// modifies a Search or its template.
 type Search struct {
-	// The estimator whose kernel is selected, with its options. It is
-	// copied for every fit: the copy's Kernel is set to the candidate and
-	// its Monitor to nil. Exactly one must be set.
-	Regressor     *vrvm.Regressor
-	Classifier    *vrvm.Classifier
-	RVMRegressor  *vrvm.RVMRegressor
-	RVMClassifier *vrvm.RVMClassifier
+	// Estimator is the template whose kernel is selected, with its
+	// options, for example &vrvm.Regressor{MaxIter: 2000}. Every fit uses
+	// its WithKernel copy for the candidate (without Monitor).
+	Estimator vrvm.Estimator
 
 	// Kernels are the candidates, for example GaussianKernels(1, 2, 3).
 	Kernels []vrvm.Kernel
@@ -123,25 +119,22 @@ type Candidate struct {
 	FoldStatus []vrvm.Status
 
 	// Bound is the final lower bound L of the fit to all rows as the
-	// estimator reports it (the log evidence for the type-II RVM);
-	// RelevanceVectors, Status and Iterations describe the same fit.
+	// estimator reports it (LowerBound: the log evidence for the type-II
+	// RVM); RelevanceVectors, Status and Iterations describe the same fit.
 	Bound float64
-	// FullBound is the lower bound of the paper's full model, with all
-	// N+1 basis functions, at the solution of the fit: Bound plus the
-	// terms of the pruned functions put back in the pruned regime (see
-	// the package documentation). It is the criterion of ByBound. It
-	// equals Bound for the type-II RVM, whose pruned functions (αₘ = ∞)
-	// contribute nothing to the evidence, and for fits without pruning.
+	// FullBound is the estimator's FullModelBound: the lower bound of the
+	// paper's full model, with all N+1 basis functions, at the solution of
+	// the fit (see the package documentation). It is the criterion of
+	// ByBound. It equals Bound for the type-II RVM, whose pruned functions
+	// (αₘ = ∞) contribute nothing to the evidence, and for fits without
+	// pruning.
 	FullBound        float64
 	RelevanceVectors int
 	Status           vrvm.Status
 	Iterations       int
 
-	// The fit to all rows: the field of the template's type is set.
-	Regressor     *vrvm.Regressor
-	Classifier    *vrvm.Classifier
-	RVMRegressor  *vrvm.RVMRegressor
-	RVMClassifier *vrvm.RVMClassifier
+	// Model is the fit to all rows.
+	Model vrvm.Estimator
 
 	// Time is the total duration of the candidate's k + 1 fits.
 	Time time.Duration
@@ -160,29 +153,14 @@ func GaussianKernels(widths ...float64) []vrvm.Kernel {
 }
 
 // Describe returns a short description of a kernel such as
-// "Gaussian(width=0.5)" for messages and tables.
+// "Gaussian(width=0.5)" for messages and tables: its String method, or
+// its type.
 func Describe(k vrvm.Kernel) string {
-	switch k := k.(type) {
-	case nil:
+	if k == nil {
 		return "nil kernel"
-	case vrvm.Gaussian:
-		return fmt.Sprintf("Gaussian(width=%g)", k.Width)
-	case *vrvm.Gaussian:
-		if k != nil {
-			return Describe(*k)
-		}
-	case vrvm.Polynomial:
-		s := k.Scale
-		if s == 0 {
-			s = 1
-		}
-		return fmt.Sprintf("Polynomial(degree=%d, scale=%.4g)", k.Degree, s)
-	case *vrvm.Polynomial:
-		if k != nil {
-			return Describe(*k)
-		}
-	case vrvm.Linear, *vrvm.Linear:
-		return "Linear"
+	}
+	if s, ok := k.(fmt.Stringer); ok {
+		return s.String()
 	}
 	return fmt.Sprintf("%T", k)
 }
@@ -193,10 +171,10 @@ func Describe(k vrvm.Kernel) string {
 // If every candidate failed, Run returns the result, whose candidates hold
 // their errors, together with the first candidate's error.
 func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, error) {
-	newModel, classify, err := s.template()
-	if err != nil {
-		return nil, err
+	if s.Estimator == nil {
+		return nil, ErrEstimator
 	}
+	classify := s.Estimator.Task() == vrvm.Classification
 	if len(s.Kernels) == 0 {
 		return nil, ErrNoKernels
 	}
@@ -217,6 +195,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 		k = DefaultFolds
 	}
 	var folds [][]int
+	var err error
 	if classify && !s.PlainFolds {
 		folds, err = StratifiedKFold(t, k, s.Seed)
 	} else {
@@ -230,7 +209,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 	type job struct{ cand, fold int }
 	type outcome struct {
 		loss, nlp float64 // sums over the held-out rows
-		fitted    model
+		fitted    vrvm.Estimator
 		status    vrvm.Status
 		elapsed   time.Duration
 		err       error
@@ -268,19 +247,19 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 			defer wg.Done()
 			for j := range next {
 				jb := jobs[j]
-				m := newModel(s.Kernels[jb.cand])
+				m := s.Estimator.WithKernel(s.Kernels[jb.cand])
 				o := &out[j]
 				start := time.Now()
 				if jb.fold < 0 {
-					o.err = m.fit(ctx, all, t)
+					o.err = m.FitContext(ctx, all, t)
 				} else {
-					o.err = m.fit(ctx, train[jb.fold], trainT[jb.fold])
+					o.err = m.FitContext(ctx, train[jb.fold], trainT[jb.fold])
 					if o.err == nil {
-						o.loss, o.nlp, o.err = m.score(test[jb.fold], testT[jb.fold])
+						o.loss, o.nlp, o.err = score(m, test[jb.fold], testT[jb.fold])
 					}
 				}
 				o.elapsed = time.Since(start)
-				o.status = m.status()
+				o.status = m.Status()
 				o.fitted = m
 				if o.err != nil && ctx.Err() == nil {
 					o.err = &FitError{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold, Err: o.err}
@@ -340,7 +319,10 @@ feed:
 		}
 		cd.CVError = loss / float64(n)
 		cd.NLP = nlp / float64(n)
-		o.fitted.keep(cd, all, t)
+		m := o.fitted
+		cd.Model = m
+		cd.Bound, cd.FullBound = m.LowerBound(), m.FullModelBound()
+		cd.RelevanceVectors, cd.Status, cd.Iterations = len(m.RelevanceVectors()), m.Status(), m.Iterations()
 	}
 	res.ByCV, res.ByBound = -1, -1
 	for c, cd := range res.Candidates {
@@ -359,40 +341,6 @@ feed:
 		return res, res.Candidates[0].Err
 	}
 	return res, nil
-}
-
-// template checks that exactly one estimator is set and returns a
-// constructor of its copies.
-func (s *Search) template() (newModel func(vrvm.Kernel) model, classify bool, err error) {
-	set := 0
-	if s.Regressor != nil {
-		set++
-		tm := *s.Regressor
-		tm.Monitor = nil
-		newModel = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &vReg{&m} }
-	}
-	if s.Classifier != nil {
-		set++
-		tm := *s.Classifier
-		tm.Monitor = nil
-		newModel, classify = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &vCls{&m} }, true
-	}
-	if s.RVMRegressor != nil {
-		set++
-		tm := *s.RVMRegressor
-		tm.Monitor = nil
-		newModel = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &rReg{&m} }
-	}
-	if s.RVMClassifier != nil {
-		set++
-		tm := *s.RVMClassifier
-		tm.Monitor = nil
-		newModel, classify = func(k vrvm.Kernel) model { m := tm; m.Kernel = k; return &rCls{&m} }, true
-	}
-	if set != 1 {
-		return nil, false, ErrEstimator
-	}
-	return newModel, classify, nil
 }
 
 // checkData validates the data once, so that errors name the rows of x
@@ -465,89 +413,21 @@ func complement(n int, rows []int) []int {
 	return out
 }
 
-// model is one fit of a search.
-type model interface {
-	fit(ctx context.Context, x mat.Matrix, t []float64) error
-	// score returns the summed loss and negative log predictive
-	// probability of the fitted model on x, t.
-	score(x mat.Matrix, t []float64) (loss, nlp float64, err error)
-	status() vrvm.Status
-	// keep records the fit to all rows in c.
-	keep(c *Candidate, x *mat.Dense, t []float64)
-}
-
-type vReg struct{ m *vrvm.Regressor }
-
-func (v *vReg) fit(ctx context.Context, x mat.Matrix, t []float64) error {
-	return v.m.FitContext(ctx, x, t)
-}
-func (v *vReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
-	mean, variance, err := v.m.Predict(x)
-	return regScore(mean, variance, t, err)
-}
-func (v *vReg) status() vrvm.Status { return v.m.Status() }
-func (v *vReg) keep(c *Candidate, x *mat.Dense, t []float64) {
-	c.Regressor = v.m
-	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
-	tau := v.m.Tau()
-	beta, y := make([]float64, len(t)), make([]float64, len(t))
-	for i, ti := range t {
-		beta[i], y[i] = tau, tau*ti
+// score returns the summed loss and negative log predictive probability
+// of the fitted model m on x, t.
+func score(m vrvm.Estimator, x mat.Matrix, t []float64) (loss, nlp float64, err error) {
+	mean, variance, err := m.Latent(x)
+	if err != nil {
+		return 0, 0, err
 	}
-	c.FullBound = c.Bound + addBack(v.m.Kernel, !v.m.NoBias, v.m.HasBias(), x, activeRows(x, v.m.Inputs()), v.m.Mean(), v.m.Covariance(), beta, y, v.m.Prior)
-}
-
-type vCls struct{ m *vrvm.Classifier }
-
-func (v *vCls) fit(ctx context.Context, x mat.Matrix, t []float64) error {
-	return v.m.FitContext(ctx, x, t)
-}
-func (v *vCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
-	mean, variance, err := v.m.Activation(x)
-	return clsScore(mean, variance, t, err)
-}
-func (v *vCls) status() vrvm.Status { return v.m.Status() }
-func (v *vCls) keep(c *Candidate, x *mat.Dense, t []float64) {
-	c.Classifier = v.m
-	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = v.m.LowerBound(), len(v.m.RelevanceVectors()), v.m.Status(), v.m.Iterations()
-	xi := v.m.Xi()
-	beta, y := make([]float64, len(t)), make([]float64, len(t))
-	for i, ti := range t {
-		beta[i], y[i] = 2*vrvm.Lambda(xi[i]), ti-0.5
+	if m.Task() == vrvm.Classification {
+		return clsScore(mean, variance, t)
 	}
-	c.FullBound = c.Bound + addBack(v.m.Kernel, !v.m.NoBias, v.m.HasBias(), x, activeRows(x, v.m.Inputs()), v.m.Mean(), v.m.Covariance(), beta, y, v.m.Prior)
-}
-
-type rReg struct{ m *vrvm.RVMRegressor }
-
-func (r *rReg) fit(ctx context.Context, x mat.Matrix, t []float64) error {
-	return r.m.FitContext(ctx, x, t)
-}
-func (r *rReg) score(x mat.Matrix, t []float64) (float64, float64, error) {
-	mean, variance, err := r.m.Predict(x)
-	return regScore(mean, variance, t, err)
-}
-func (r *rReg) status() vrvm.Status { return r.m.Status() }
-func (r *rReg) keep(c *Candidate, x *mat.Dense, t []float64) {
-	c.RVMRegressor = r.m
-	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
-	c.FullBound = c.Bound
-}
-
-type rCls struct{ m *vrvm.RVMClassifier }
-
-func (r *rCls) fit(ctx context.Context, x mat.Matrix, t []float64) error {
-	return r.m.FitContext(ctx, x, t)
-}
-func (r *rCls) score(x mat.Matrix, t []float64) (float64, float64, error) {
-	mean, variance, err := r.m.Activation(x)
-	return clsScore(mean, variance, t, err)
-}
-func (r *rCls) status() vrvm.Status { return r.m.Status() }
-func (r *rCls) keep(c *Candidate, x *mat.Dense, t []float64) {
-	c.RVMClassifier = r.m
-	c.Bound, c.RelevanceVectors, c.Status, c.Iterations = r.m.LogEvidence(), len(r.m.RelevanceVectors()), r.m.Status(), r.m.Iterations()
-	c.FullBound = c.Bound
+	noise := m.NoiseSD() * m.NoiseSD()
+	for i := range variance {
+		variance[i] += noise
+	}
+	return regScore(mean, variance, t)
 }
 
 // PrunedContribution returns the limit of the terms of the lower bound L
@@ -568,10 +448,7 @@ func PrunedContribution(a float64) float64 {
 }
 
 // regScore sums the squared errors and −ln N(t | mean, variance).
-func regScore(mean, variance, t []float64, err error) (loss, nlp float64, _ error) {
-	if err != nil {
-		return 0, 0, err
-	}
+func regScore(mean, variance, t []float64) (loss, nlp float64, _ error) {
 	for i, m := range mean {
 		r := t[i] - m
 		loss += r * r
@@ -583,10 +460,7 @@ func regScore(mean, variance, t []float64, err error) (loss, nlp float64, _ erro
 // clsScore counts the misclassifications (label 1 where the activation
 // mean is positive) and sums −ln of the moderated probability
 // σ(κ(s²)μ), κ(s²) = (1 + πs²/8)^(−1/2), of the true labels.
-func clsScore(mean, variance, t []float64, err error) (loss, nlp float64, _ error) {
-	if err != nil {
-		return 0, 0, err
-	}
+func clsScore(mean, variance, t []float64) (loss, nlp float64, _ error) {
 	for i, m := range mean {
 		z := m / math.Sqrt(1+math.Pi*variance[i]/8)
 		if t[i] != 1 {

@@ -132,19 +132,18 @@ func TestSearchErrors(t *testing.T) {
 		t    []float64
 		ok   func(error) bool
 	}{
-		{"empty grid", Search{Regressor: reg}, x, y, func(e error) bool { return errors.Is(e, ErrNoKernels) }},
-		{"nil kernel", Search{Regressor: reg, Kernels: []vrvm.Kernel{vrvm.Gaussian{Width: 1}, nil}}, x, y, func(e error) bool { return e != nil }},
+		{"empty grid", Search{Estimator: reg}, x, y, func(e error) bool { return errors.Is(e, ErrNoKernels) }},
+		{"nil kernel", Search{Estimator: reg, Kernels: []vrvm.Kernel{vrvm.Gaussian{Width: 1}, nil}}, x, y, func(e error) bool { return e != nil }},
 		{"no estimator", Search{Kernels: ks}, x, y, func(e error) bool { return errors.Is(e, ErrEstimator) }},
-		{"two estimators", Search{Regressor: reg, RVMRegressor: &vrvm.RVMRegressor{}, Kernels: ks}, x, y, func(e error) bool { return errors.Is(e, ErrEstimator) }},
-		{"k = 1", Search{Regressor: reg, Kernels: ks, Folds: 1}, x, y, func(e error) bool { return errors.As(e, &fe) && fe.Folds == 1 }},
-		{"k < 0", Search{Regressor: reg, Kernels: ks, Folds: -2}, x, y, func(e error) bool { return errors.As(e, &fe) }},
-		{"k > N", Search{Regressor: reg, Kernels: ks, Folds: 21}, x, y, func(e error) bool { return errors.As(e, &fe) && fe.Rows == 20 }},
-		{"negative workers", Search{Regressor: reg, Kernels: ks, Workers: -1}, x, y, func(e error) bool { return e != nil }},
-		{"nil x", Search{Regressor: reg, Kernels: ks}, nil, y, func(e error) bool { return errors.Is(e, vrvm.ErrNoData) }},
-		{"targets", Search{Regressor: reg, Kernels: ks}, x, y[:19], func(e error) bool { return errors.As(e, &de) }},
-		{"infinite x", Search{Regressor: reg, Kernels: ks}, bad, y, func(e error) bool { return errors.As(e, &ne) && ne.Row == 7 }},
-		{"label 2", Search{Classifier: &vrvm.Classifier{}, Kernels: ks}, x, twoLabels, func(e error) bool { return errors.As(e, &le) && le.Row == 5 }},
-		{"one class", Search{Classifier: &vrvm.Classifier{}, Kernels: ks}, x, make([]float64, 20), func(e error) bool { return errors.Is(e, vrvm.ErrSingleClass) }},
+		{"k = 1", Search{Estimator: reg, Kernels: ks, Folds: 1}, x, y, func(e error) bool { return errors.As(e, &fe) && fe.Folds == 1 }},
+		{"k < 0", Search{Estimator: reg, Kernels: ks, Folds: -2}, x, y, func(e error) bool { return errors.As(e, &fe) }},
+		{"k > N", Search{Estimator: reg, Kernels: ks, Folds: 21}, x, y, func(e error) bool { return errors.As(e, &fe) && fe.Rows == 20 }},
+		{"negative workers", Search{Estimator: reg, Kernels: ks, Workers: -1}, x, y, func(e error) bool { return e != nil }},
+		{"nil x", Search{Estimator: reg, Kernels: ks}, nil, y, func(e error) bool { return errors.Is(e, vrvm.ErrNoData) }},
+		{"targets", Search{Estimator: reg, Kernels: ks}, x, y[:19], func(e error) bool { return errors.As(e, &de) }},
+		{"infinite x", Search{Estimator: reg, Kernels: ks}, bad, y, func(e error) bool { return errors.As(e, &ne) && ne.Row == 7 }},
+		{"label 2", Search{Estimator: &vrvm.Classifier{}, Kernels: ks}, x, twoLabels, func(e error) bool { return errors.As(e, &le) && le.Row == 5 }},
+		{"one class", Search{Estimator: &vrvm.Classifier{}, Kernels: ks}, x, make([]float64, 20), func(e error) bool { return errors.Is(e, vrvm.ErrSingleClass) }},
 	} {
 		fits := 0
 		c.s.Progress = func(Step) { fits++ }
@@ -163,7 +162,7 @@ func TestSearchRegression(t *testing.T) {
 	// The paper's schedule: with the default (sequential) solver the
 	// bound picks width 0.2 here, see the package documentation.
 	tmpl := &vrvm.Regressor{MaxIter: 400, Solver: vrvm.PaperSchedule}
-	s := Search{Regressor: tmpl, Kernels: GaussianKernels(0.2, 2, 30), Folds: 4, Seed: 5, Workers: 1}
+	s := Search{Estimator: tmpl, Kernels: GaussianKernels(0.2, 2, 30), Folds: 4, Seed: 5, Workers: 1}
 	var steps []Step
 	s.Progress = func(st Step) { steps = append(steps, st) }
 	r1, err := s.Run(context.Background(), x, y)
@@ -219,7 +218,7 @@ func TestSearchRegression(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := r1.Candidates[1]
-	if c.Bound != full.LowerBound() || c.RelevanceVectors != len(full.RelevanceVectors()) || c.Regressor == nil {
+	if c.Bound != full.LowerBound() || c.RelevanceVectors != len(full.RelevanceVectors()) || c.Model == nil || c.FullBound != full.FullModelBound() {
 		t.Errorf("full fit: bound %v, %d RVs; want %v, %d", c.Bound, c.RelevanceVectors, full.LowerBound(), len(full.RelevanceVectors()))
 	}
 	if !(c.FullBound < c.Bound) {
@@ -246,8 +245,8 @@ func TestSearchClassification(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []Search{
-		{Classifier: &vrvm.Classifier{MaxIter: 300}, Kernels: GaussianKernels(0.5, 1), Seed: 1},
-		{RVMClassifier: &vrvm.RVMClassifier{MaxIter: 100}, Kernels: GaussianKernels(0.5, 1), Seed: 1, Folds: 3, PlainFolds: true},
+		{Estimator: &vrvm.Classifier{MaxIter: 300}, Kernels: GaussianKernels(0.5, 1), Seed: 1},
+		{Estimator: &vrvm.RVMClassifier{MaxIter: 100}, Kernels: GaussianKernels(0.5, 1), Seed: 1, Folds: 3, PlainFolds: true},
 	} {
 		r, err := s.Run(context.Background(), d.X, d.T)
 		if err != nil {
@@ -257,7 +256,7 @@ func TestSearchClassification(t *testing.T) {
 			if c.Err != nil || !(c.CVError >= 0 && c.CVError <= 0.5) || !(c.NLP > 0) {
 				t.Errorf("candidate %d: CV error %v, NLP %v, err %v", i, c.CVError, c.NLP, c.Err)
 			}
-			if (c.Classifier == nil) == (c.RVMClassifier == nil) {
+			if c.Model == nil || c.Model.Task() != vrvm.Classification {
 				t.Errorf("candidate %d: full fit not kept", i)
 			}
 			// The pooled rate is the size-weighted mean of the fold rates.
@@ -282,7 +281,7 @@ func (nanKernel) Eval(x, y []float64) float64 { return math.NaN() }
 
 func TestSearchFailingCandidate(t *testing.T) {
 	x, y := sinc(t, 20)
-	s := Search{RVMRegressor: &vrvm.RVMRegressor{MaxIter: 100}, Kernels: []vrvm.Kernel{nanKernel{}, vrvm.Gaussian{Width: 2}}}
+	s := Search{Estimator: &vrvm.RVMRegressor{MaxIter: 100}, Kernels: []vrvm.Kernel{nanKernel{}, vrvm.Gaussian{Width: 2}}}
 	r, err := s.Run(context.Background(), x, y)
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +304,7 @@ func TestSearchCanceled(t *testing.T) {
 	x, y := sinc(t, 20)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s := Search{Regressor: &vrvm.Regressor{}, Kernels: GaussianKernels(1, 2)}
+	s := Search{Estimator: &vrvm.Regressor{}, Kernels: GaussianKernels(1, 2)}
 	if _, err := s.Run(ctx, x, y); !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
@@ -346,7 +345,7 @@ func TestPrunedContribution(t *testing.T) {
 // pruning, which keeps the paper's full model.
 func TestFullBound(t *testing.T) {
 	x, y := sinc(t, 40)
-	s := Search{Regressor: &vrvm.Regressor{Solver: vrvm.PaperSchedule}, Kernels: GaussianKernels(2), Folds: 2}
+	s := Search{Estimator: &vrvm.Regressor{Solver: vrvm.PaperSchedule}, Kernels: GaussianKernels(2), Folds: 2}
 	r, err := s.Run(context.Background(), x, y)
 	if err != nil {
 		t.Fatal(err)
@@ -355,42 +354,22 @@ func TestFullBound(t *testing.T) {
 	if err := full.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
-	// Measured: −499.1 against −496.2; the pruned functions are put back
-	// at their best in the pruned regime only, so FullBound stays below.
+	// FullBound is L(Q) of the full model for a valid Q, so below the
+	// bound of the unpruned fit at its optimum (up to its convergence),
+	// and the pruned functions are held at zero, so not far below.
 	got, want := r.Candidates[0].FullBound, full.LowerBound()
-	if !(got <= want+0.5 && got >= want-6) {
+	t.Logf("full bound %v, bound without pruning %v", got, want)
+	if !(got <= want+0.5 && got >= want-40) {
 		t.Errorf("full bound %v, bound without pruning %v (%v)", got, want, full.Status())
 	}
 
 	// Nothing is pruned without pruning: FullBound is Bound.
 	x, y = sinc(t, 8)
-	s = Search{Regressor: &vrvm.Regressor{NoPrune: true, MaxIter: 200}, Kernels: GaussianKernels(2), Folds: 2}
+	s = Search{Estimator: &vrvm.Regressor{NoPrune: true, MaxIter: 200}, Kernels: GaussianKernels(2), Folds: 2}
 	if r, err = s.Run(context.Background(), x, y); err != nil {
 		t.Fatal(err)
 	}
 	if c := r.Candidates[0]; c.FullBound != c.Bound {
 		t.Errorf("without pruning: full bound %v, bound %v", c.FullBound, c.Bound)
-	}
-}
-
-// TestMaxAlphaTerms compares the maximiser with a dense scan, including
-// factors with two local maxima.
-func TestMaxAlphaTerms(t *testing.T) {
-	const a, b = 1e-6, 1e-6
-	at := a + 0.5
-	g := func(al, s, q2 float64) float64 {
-		return at*math.Log(al) - b*al - 0.5*math.Log(al+s) + 0.5*q2/(al+s)
-	}
-	for _, c := range []struct{ s, q2 float64 }{
-		{0, 0}, {500, 0}, {500, 400}, {500, 499.9}, {500, 501}, {500, 5000}, {1e-3, 1e-4}, {3, 1e6}, {1e4, 2e4},
-	} {
-		best := math.Inf(-1)
-		for u := math.Log(at/b) - 80; u <= math.Log(at/b); u += 1e-4 {
-			best = math.Max(best, g(math.Exp(u), c.s, c.q2))
-		}
-		got := maxAlphaTerms(at, b, c.s, c.q2)
-		if !(got >= best-1e-9*math.Abs(best)) || got > best+1e-6 {
-			t.Errorf("s = %v, q² = %v: %v, scan %v", c.s, c.q2, got, best)
-		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 // change are left out of the second panel.
 //
 // It also draws the log-evidence traces of the type-II maximum likelihood
-// RVM (RVMRegressor.EvidenceTrace); set the panels' titles to match.
+// RVM (RVMRegressor.BoundTrace); set the panels' titles to match.
 // BoundTrace returns an error if trace is empty (plotter.ErrNoData) or
 // holds NaN or ±Inf.
 func BoundTrace(trace []float64) (*Figure, error) {

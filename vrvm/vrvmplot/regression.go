@@ -27,7 +27,7 @@ type FitOptions struct {
 	TrueLabel string
 	// Latent adds, inside the predictive band, the ±2σ band of the
 	// noise-free function y(x) = wᵀφ(x), whose variance φ(x)ᵀΣφ(x)
-	// (PredictLatent) omits the noise 1/⟨τ⟩.
+	// (Latent) omits the noise 1/⟨τ⟩.
 	Latent bool
 	// Min and Max bound the inputs at which the curves are drawn. If
 	// Min ≥ Max (both zero by default) the range of the training inputs,
@@ -96,7 +96,7 @@ func RegressionFit(r *vrvm.Regressor, x *mat.Dense, t []float64, opt FitOptions)
 	}
 	var latent []float64
 	if opt.Latent {
-		if _, latent, err = r.PredictLatent(grid); err != nil {
+		if _, latent, err = r.Latent(grid); err != nil {
 			return nil, err
 		}
 	}

@@ -36,7 +36,7 @@ func XiActivation(c *vrvm.Classifier, x *mat.Dense) (*Figure, error) {
 	if _, err := activeFunctions(c, x); err != nil {
 		return nil, err
 	}
-	mean, _, err := c.Activation(x)
+	mean, _, err := c.Latent(x)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func sincRMSGrid(b *testing.B, r *Regressor) float64 {
 	return sincRMS(m, xt)
 }
 
-// BenchmarkFast fits, with the default (Fast) solver, regression on sinc
+// BenchmarkFast fits, with the default (Sequential) solver, regression on sinc
 // (noise 0.1, Gaussian width 3) and classification on Ripley-style data
 // (Gaussian width 0.5) at several sizes, in increasing order so that the
 // reported peak resident memory (maxrss-MB, the process's peak so far)
@@ -187,7 +187,7 @@ func BenchmarkFastVsPaper(b *testing.B) {
 	}
 	for b.Loop() {
 		c0 := fastCPUTime()
-		r := &Regressor{Kernel: Gaussian{Width: 3}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11}
+		r := &Regressor{Kernel: Gaussian{Width: 3}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton}
 		if err := r.Fit(x, t); err != nil {
 			b.Fatal(err)
 		}
@@ -206,18 +206,18 @@ func BenchmarkFastVsPaper(b *testing.B) {
 			b.Fatal(err)
 		}
 		p, _ := Prior{}.resolve()
-		s := newRegState(phi, t, cols, p, 1, 1/variance(t))
+		s := newScheduleState(phi, newGaussLik(t, p, 1/variance(t)), p, 1)
 		c1 := fastCPUTime()
 		reached := false
 		iters := 0
-		ctl, err := resolveControl(1<<30, 1e-300, 1e-300, true, 0, 1, func(pr Progress) bool {
+		ctl, err := options{maxIter: 1 << 30, tol: 1e-300, paramTol: 1e-300, noPrune: true, monitor: func(pr Progress) bool {
 			iters = pr.Iteration
 			if pr.Iteration%25 != 0 {
 				return fastCPUTime()-c1 > budget
 			}
-			var f fitResult
-			f.set(bs, s.cols, &s.q, &s.alpha, []float64{pr.Bound}, pr.Iteration, Converged)
-			got, _, err := f.latent(xt)
+			var f fitted
+			f.record(bs, s.solution([]float64{pr.Bound}, pr.Iteration, Converged))
+			got, _, err := f.Latent(xt)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -230,11 +230,11 @@ func BenchmarkFastVsPaper(b *testing.B) {
 				return true
 			}
 			return fastCPUTime()-c1 > budget
-		}, 0)
+		}}.resolve()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, _, err := run(context.Background(), s, ctl); err != nil {
+		if _, _, _, err := s.run(context.Background(), ctl); err != nil {
 			b.Fatal(err)
 		}
 		paperCPU := fastCPUTime() - c1

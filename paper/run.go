@@ -1,4 +1,4 @@
-package experiments
+package paper
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Options configures the experiments. The zero value runs them with the
+// Options configures the paper. The zero value runs them with the
 // library's default fit settings on all processors, silently.
 type Options struct {
 	// Workers is the number of fits run at once; 0 means

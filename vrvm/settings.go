@@ -24,16 +24,12 @@ type Prior struct {
 
 // resolve returns the prior with defaults filled in, or an error.
 func (p Prior) resolve() (Prior, error) {
-	fields := []struct {
+	for _, f := range []struct {
 		name string
 		v    *float64
-	}{{"Prior.A", &p.A}, {"Prior.B", &p.B}, {"Prior.C", &p.C}, {"Prior.D", &p.D}}
-	for _, f := range fields {
-		switch v := *f.v; {
-		case v == 0:
-			*f.v = DefaultPrior
-		case !(v > 0) || math.IsInf(v, 0):
-			return p, &OptionError{Field: f.name, Value: v, Reason: "must be positive and finite (0 means the default 1e-6)"}
+	}{{"Prior.A", &p.A}, {"Prior.B", &p.B}, {"Prior.C", &p.C}, {"Prior.D", &p.D}} {
+		if err := positive(f.name, f.v, DefaultPrior, "must be positive and finite (0 means the default 1e-6)"); err != nil {
+			return p, err
 		}
 	}
 	return p, nil
@@ -41,26 +37,32 @@ func (p Prior) resolve() (Prior, error) {
 
 // Pruning thresholds, chosen by measurement (see doc.go, "Pruning"): they
 // reproduce the paper's relevance-vector counts with unchanged errors and a
-// fit several times faster than without pruning.
+// fit several times faster than without pruning. DefaultRVMPrune is the
+// threshold of the type-II maximum likelihood RVM, whose αₘ diverge to
+// infinity at the evidence optimum, so that any large value serves
+// (Tipping 2001).
 const (
 	DefaultRegressionPrune     = 1e2
 	DefaultClassificationPrune = 10
+	DefaultRVMPrune            = 1e12
 )
 
-// Default convergence settings. A fit stops when, over one iteration, the
-// lower bound changes by at most Tol·max(1, |L|) AND every monitored
-// parameter (⟨αₘ⟩ of the active functions, ⟨τ⟩ or ξ) changes by at most
-// ParamTol relative to its value.
+// Default convergence settings. A variational fit stops when, over one
+// iteration, the lower bound changes by at most Tol·max(1, |L|) AND every
+// monitored parameter (⟨αₘ⟩ of the active functions, ⟨τ⟩ or ξ) changes by
+// at most ParamTol relative to its value. The type-II ML RVM stops when no
+// ln αₘ (nor ln β) changes by more than its Tol, DefaultRVMTol.
 const (
 	DefaultMaxIter  = 10000
 	DefaultTol      = 1e-10
 	DefaultParamTol = 1e-6
+	DefaultRVMTol   = 1e-6
 )
 
 // Progress is what a Monitor sees after each iteration.
 type Progress struct {
 	Iteration int     // 1-based iteration number
-	Bound     float64 // lower bound L after the iteration
+	Bound     float64 // lower bound L (log evidence for the RVM) after the iteration
 	Change    float64 // relative change of L over the iteration
 	Active    int     // number of basis functions in the active set
 }
@@ -86,37 +88,83 @@ func (s Status) String() string {
 	return statusNames[s]
 }
 
-// control holds the resolved iteration settings shared by all estimators.
-type control struct {
+// options are an estimator's option fields as the user set them (zero
+// values mean the defaults); every estimator fills in those it has.
+type options struct {
+	kernel     Kernel
+	noBias     bool
+	prior      Prior
+	alpha0     float64
+	noPrune    bool
+	pruneAlpha float64
+	maxIter    int
+	tol        float64
+	paramTol   float64
+	monitor    func(Progress) bool
+	solver     Solver
+	// Defaults that differ between estimators.
+	defPrune, defTol float64
+}
+
+// settings are the resolved options shared by every estimator and solver.
+type settings struct {
+	kernel        Kernel
+	bias          bool
+	prior         Prior
 	maxIter       int
 	tol, paramTol float64
 	prune         bool
 	pruneAt       float64
 	monitor       func(Progress) bool
 	alpha0        float64
+	solver        Solver
 }
 
-func resolveControl(maxIter int, tol, paramTol float64, noPrune bool, pruneAt, defPrune float64, monitor func(Progress) bool, alpha0 float64) (control, error) {
-	c := control{maxIter: maxIter, tol: tol, paramTol: paramTol, prune: !noPrune, pruneAt: pruneAt, monitor: monitor, alpha0: alpha0}
-	if c.maxIter < 0 {
-		return c, &OptionError{Field: "MaxIter", Value: float64(maxIter), Reason: "must not be negative (0 means the default)"}
+// resolve validates o and fills in the defaults.
+func (o options) resolve() (settings, error) {
+	s := settings{kernel: o.kernel, bias: !o.noBias, maxIter: o.maxIter, tol: o.tol, paramTol: o.paramTol,
+		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0, solver: o.solver}
+	if s.kernel == nil {
+		s.kernel = DefaultKernel
 	}
-	if c.maxIter == 0 {
-		c.maxIter = DefaultMaxIter
+	var err error
+	if s.prior, err = o.prior.resolve(); err != nil {
+		return s, err
+	}
+	if s.maxIter < 0 {
+		return s, &OptionError{Field: "MaxIter", Value: float64(s.maxIter), Reason: "must not be negative (0 means the default)"}
+	}
+	if s.maxIter == 0 {
+		s.maxIter = DefaultMaxIter
+	}
+	if o.defTol == 0 {
+		o.defTol = DefaultTol
 	}
 	for _, f := range []struct {
 		name string
 		v    *float64
 		def  float64
-	}{{"Tol", &c.tol, DefaultTol}, {"ParamTol", &c.paramTol, DefaultParamTol}, {"PruneAlpha", &c.pruneAt, defPrune}, {"Alpha0", &c.alpha0, 1}} {
-		switch v := *f.v; {
-		case v == 0:
-			*f.v = f.def
-		case !(v > 0) || math.IsInf(v, 0):
-			return c, &OptionError{Field: f.name, Value: v, Reason: "must be positive and finite (0 means the default)"}
+	}{{"Tol", &s.tol, o.defTol}, {"ParamTol", &s.paramTol, DefaultParamTol}, {"PruneAlpha", &s.pruneAt, o.defPrune}, {"Alpha0", &s.alpha0, 1}} {
+		if err := positive(f.name, f.v, f.def, "must be positive and finite (0 means the default)"); err != nil {
+			return s, err
 		}
 	}
-	return c, nil
+	if err := s.solver.check(); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// positive replaces a zero *v by def and rejects a negative, NaN or
+// infinite one.
+func positive(name string, v *float64, def float64, reason string) error {
+	switch x := *v; {
+	case x == 0:
+		*v = def
+	case !(x > 0) || math.IsInf(x, 0):
+		return &OptionError{Field: name, Value: x, Reason: reason}
+	}
+	return nil
 }
 
 // checkInputs validates a training set.

@@ -10,9 +10,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// The factors of the variational posterior over the weights and their
+// precisions. Q_w is held in one of two forms: gaussQ (here), the Cholesky
+// factor of its M × M precision, used by the paper's schedule, the
+// sequential solver and the type-II RVM; and woodQ (woodbury.go), its
+// low-rank Woodbury form on the factored design, used by the Newton
+// solver.
+
 // gaussQ is the Gaussian factor Q_w(w) = N(w | μ, Σ) (20), held through the
-// Cholesky factor of its precision Σ⁻¹ = UᵀU. Σ itself is never formed
-// during iterations: diag Σ comes from U⁻¹ (Σ = U⁻¹U⁻ᵀ).
+// Cholesky factor of its precision Σ⁻¹ = UᵀU. Σ itself is not formed by
+// factor: diag Σ comes from U⁻¹ (Σ = U⁻¹U⁻ᵀ).
 type gaussQ struct {
 	chol   mat.Cholesky
 	uinv   mat.TriDense // U⁻¹, upper triangular
@@ -125,3 +132,52 @@ func (q *gaussQ) sigma() *mat.SymDense {
 
 // secondMoment returns ⟨wₘ²⟩ = μₘ² + Σₘₘ.
 func (q *gaussQ) secondMoment(m int) float64 { return q.mu[m]*q.mu[m] + q.diag[m] }
+
+// secondMoments returns ⟨wₘ²⟩ = μₘ² + Σₘₘ for every m.
+func (q *gaussQ) secondMoments() []float64 {
+	w2 := make([]float64, len(q.mu))
+	for m := range w2 {
+		w2[m] = q.secondMoment(m)
+	}
+	return w2
+}
+
+// gammaQ is a product of Gamma factors Q_α(α) = ∏ₘ Γ(αₘ | ã, b̃ₘ) (22), (56).
+type gammaQ struct {
+	at float64   // ãₘ = a + ½ for every m (25), (57)
+	bt []float64 // b̃ₘ
+}
+
+// gammaOf returns the Q_α with ã = a + ½ and means ⟨αₘ⟩ = alpha[m].
+func gammaOf(p Prior, alpha []float64) gammaQ {
+	g := gammaQ{at: p.A + 0.5, bt: make([]float64, len(alpha))}
+	for i, a := range alpha {
+		g.bt[i] = g.at / a
+	}
+	return g
+}
+
+// mean returns ⟨αₘ⟩ = ã/b̃ₘ.
+func (g *gammaQ) mean(m int) float64 { return g.at / g.bt[m] }
+
+// means returns every ⟨αₘ⟩.
+func (g *gammaQ) means() []float64 {
+	a := make([]float64, len(g.bt))
+	for i := range a {
+		a[i] = g.mean(i)
+	}
+	return a
+}
+
+// update applies (25)/(57): ã = a + ½, b̃ₘ = b + ⟨wₘ²⟩/2.
+func (g *gammaQ) update(p Prior, q *gaussQ) {
+	g.at = p.A + 0.5
+	for m := range g.bt {
+		g.bt[m] = p.B + q.secondMoment(m)/2
+	}
+}
+
+// bound returns the weight terms of L (41)–(45) for Q_α = g and Q_w = q.
+func (g *gammaQ) bound(p Prior, q *gaussQ) float64 {
+	return weightBound(p, g.at, g.bt, q.secondMoments(), q.logDet)
+}

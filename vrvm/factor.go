@@ -11,7 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The fast solver works with a factorisation of the design matrix
+// The Sequential and Newton solvers work with a factorisation of the design
+// matrix
 //
 //	Φ = U Bᵀ,   UᵀU = I,
 //
@@ -20,8 +21,9 @@ import (
 // plus O(M r) work per iteration: ΦᵀΦ = BBᵀ, Φᵀt = BUᵀt and
 // ‖t − Φμ‖² = ‖t‖² − ‖Uᵀt‖² + ‖Uᵀt − Bᵀμ‖².
 //
-// For this package's kernels (Gaussian, Polynomial, Linear), which are
-// positive semi-definite, the kernel matrix K is factorised by pivoted
+// For positive semi-definite kernels (those whose PSD method reports true,
+// such as this package's Gaussian, Polynomial and Linear), the kernel
+// matrix K is factorised by pivoted
 // Cholesky, K = LLᵀ + R, stopping when the largest diagonal element of the
 // residual R is at most factorTol·max Kᵢᵢ. R is positive semi-definite, so
 // every element obeys |Rᵢⱼ| ≤ √(RᵢᵢRⱼⱼ): the factored design reproduces Φ
@@ -30,7 +32,7 @@ import (
 // small (tens for the Gaussian kernel on the one-dimensional sinc data,
 // whatever N), and only r kernel columns are ever computed. Other kernels
 // and user design matrices use the exact factorisation by Householder QR
-// (r = min(N, M)).
+// (r = min(N, M)). Memory is O((N + P) r) for P candidate functions.
 
 // factorTol is the pivoted-Cholesky stopping tolerance, relative to the
 // largest diagonal kernel value.
@@ -49,7 +51,7 @@ type designFactor struct {
 // newDesignFactor factorises the design of basis bs at the training rows x.
 func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
-	if psdKernel(bs.kernel) {
+	if bs.kernel != nil && isPSD(bs.kernel) {
 		l, err := pivotedCholesky(bs.kernel, rowsOf(x), factorTol)
 		if err != nil {
 			return nil, err
@@ -59,7 +61,7 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		off := bs.offset()
 		if k+off > n {
 			// Full rank: nothing to gain from the factorisation.
-			phi, err := bs.design(x, seq(bs.size()))
+			phi, err := bs.full(x)
 			if err != nil {
 				return nil, err
 			}
@@ -103,14 +105,9 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		}
 		return &designFactor{u: u, b: bm, cols: seq(m), uFull: u, bFull: bm}, nil
 	}
-	var phi *mat.Dense
-	if bs.kernel == nil {
-		phi = mat.DenseCopyOf(x)
-	} else {
-		var err error
-		if phi, err = bs.design(x, seq(bs.size())); err != nil {
-			return nil, err
-		}
+	phi, err := bs.full(x)
+	if err != nil {
+		return nil, err
 	}
 	return denseFactor(phi), nil
 }
@@ -137,7 +134,7 @@ func denseFactor(phi *mat.Dense) *designFactor {
 // thinQR returns the thin QR factorisation a = QR of an n × k matrix with
 // n ≥ k: Q is n × k with orthonormal columns, R is k × k upper triangular.
 func thinQR(a *mat.Dense) (q, r *mat.Dense) {
-	n, k := a.Dims()
+	_, k := a.Dims()
 	q = mat.DenseCopyOf(a)
 	qm := q.RawMatrix()
 	tau := make([]float64, k)
@@ -155,24 +152,7 @@ func thinQR(a *mat.Dense) (q, r *mat.Dense) {
 	lapack64.Orgqr(qm, tau, work, -1)
 	work = make([]float64, max(int(work[0]), 1))
 	lapack64.Orgqr(qm, tau, work, len(work))
-	_ = n
 	return q, r
-}
-
-// psdKernel reports whether k is one of this package's positive
-// semi-definite kernels, for which pivoted Cholesky is exact.
-func psdKernel(k Kernel) bool {
-	switch k := k.(type) {
-	case Gaussian, Linear:
-		return true
-	case *Gaussian, *Linear:
-		return k != nil
-	case Polynomial:
-		return k.Scale >= 0
-	case *Polynomial:
-		return k != nil && k.Scale >= 0
-	}
-	return false
 }
 
 // pivotedCholesky factorises the kernel matrix Kᵢⱼ = K(xᵢ, xⱼ) as LLᵀ up
@@ -289,11 +269,47 @@ func (f *designFactor) compact() {
 	f.b = mat.DenseCopyOf(rr.T())
 }
 
-func selectRows(a *mat.Dense, keep []int) *mat.Dense {
-	_, c := a.Dims()
-	out := mat.NewDense(len(keep), c, nil)
-	for i, k := range keep {
-		copy(out.RawRowView(i), a.RawRowView(k))
+// weighted returns, for every candidate function j, the row j of B W̃
+// (P × r) with W̃ = UᵀBU (the likelihood's precisions B = diag βₙ in the
+// column space of U: βI when they are uniform), and dⱼ = φⱼᵀBφⱼ = bⱼᵀW̃bⱼ.
+// It costs O(N r² + P r²) and changes only with the likelihood's factor.
+func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
+	bf := f.bFull
+	p, r := bf.Dims()
+	dv = make([]float64, p)
+	if p == 0 || r == 0 {
+		return &mat.Dense{}, dv
 	}
+	bw = mat.NewDense(p, r, nil)
+	beta, uni := lik.weights()
+	if uni > 0 {
+		bw.Scale(uni, bf)
+	} else {
+		n, _ := f.uFull.Dims()
+		uw := mat.NewDense(n, r, nil)
+		for i := range n {
+			src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
+			s := math.Sqrt(beta[i])
+			for j, v := range src {
+				dst[j] = s * v
+			}
+		}
+		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
+		// runs on all processors, and these two products dominate.
+		wt := mat.NewDense(r, r, nil)
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, uw.RawMatrix(), uw.RawMatrix(), 0, wt.RawMatrix())
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
+	}
+	for j := range p {
+		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
+	}
+	return bw, dv
+}
+
+// project returns Uᵀd.
+func (f *designFactor) project(d []float64) []float64 {
+	n, r := f.u.Dims()
+	out := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: out})
 	return out
 }

@@ -1,4 +1,4 @@
-package experiments
+package paper
 
 import (
 	"context"
@@ -16,94 +16,89 @@ import (
 const (
 	RVM  = "RVM"
 	VRVM = "VRVM"
-	// VRVMFast is the VRVM fitted by the library's default solver (Fast,
-	// sequential with pruning) instead of the paper's schedule.
-	VRVMFast = "VRVM, fast solver"
+	// VRVMSequential is the VRVM fitted by the library's default solver
+	// (vrvm.Sequential) instead of the paper's schedule.
+	VRVMSequential = "VRVM, sequential solver"
 )
 
-var models = []string{RVM, VRVM, VRVMFast}
+var models = []string{RVM, VRVM, VRVMSequential}
 
-// solverOf returns the solver of a VRVM model.
-func solverOf(model string) vrvm.Solver {
-	if model == VRVMFast {
-		return vrvm.Fast
+// estimator returns the named model with kernel k: the VRVM row is fitted
+// by the paper's own schedule (these are the paper's experiments), the
+// VRVMSequential row by the library's default solver.
+func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
+	switch {
+	case model == RVM && classify:
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter}
+	case model == RVM:
+		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter}
+	case model != VRVM && model != VRVMSequential:
+		panic("paper: unknown model " + model)
 	}
-	return vrvm.PaperSchedule
+	solver := vrvm.PaperSchedule
+	if model == VRVMSequential {
+		solver = vrvm.Sequential
+	}
+	if classify {
+		return &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Solver: solver}
+	}
+	return &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Solver: solver}
+}
+
+// fit fits the named model with kernel k to x, t and returns the latent
+// means at xt and the run (Error unset).
+func fit(ctx context.Context, model string, classify bool, k vrvm.Kernel, maxIter int, x *mat.Dense, t []float64, xt *mat.Dense) ([]float64, Run, error) {
+	start := time.Now()
+	run := Run{Kernel: selection.Describe(k), Noise: nan}
+	m := estimator(model, classify, k, maxIter)
+	if err := m.FitContext(ctx, x, t); err != nil {
+		return nil, run, err
+	}
+	mean, _, err := m.Latent(xt)
+	if err != nil {
+		return nil, run, err
+	}
+	if !classify {
+		run.Noise = m.NoiseSD()
+	}
+	run.Kernels, run.Status, run.Iterations = len(m.RelevanceVectors()), m.Status(), m.Iterations()
+	run.Time = time.Since(start)
+	return mean, run, nil
 }
 
 // fitRegression fits the named model with kernel k to x, t and returns
 // the predictive means at xt and the run (Error unset).
 func fitRegression(ctx context.Context, model string, k vrvm.Kernel, maxIter int, x *mat.Dense, t []float64, xt *mat.Dense) ([]float64, Run, error) {
-	start := time.Now()
-	run := Run{Kernel: selection.Describe(k)}
-	var mean []float64
-	switch model {
-	case VRVM, VRVMFast:
-		// VRVM is fitted by the paper's own schedule (these are the
-		// paper's experiments), VRVMFast by the default solver.
-		r := &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Solver: solverOf(model)}
-		if err := r.FitContext(ctx, x, t); err != nil {
-			return nil, run, err
-		}
-		m, _, err := r.Predict(xt)
-		if err != nil {
-			return nil, run, err
-		}
-		mean = m
-		run.Kernels, run.Noise, run.Status, run.Iterations = len(r.RelevanceVectors()), r.NoiseSD(), r.Status(), r.Iterations()
-	case RVM:
-		r := &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter}
-		if err := r.FitContext(ctx, x, t); err != nil {
-			return nil, run, err
-		}
-		m, _, err := r.Predict(xt)
-		if err != nil {
-			return nil, run, err
-		}
-		mean = m
-		run.Kernels, run.Noise, run.Status, run.Iterations = len(r.RelevanceVectors()), r.NoiseSD(), r.Status(), r.Iterations()
-	default:
-		panic("experiments: unknown model " + model)
-	}
-	run.Time = time.Since(start)
-	return mean, run, nil
+	return fit(ctx, model, false, k, maxIter, x, t, xt)
 }
 
 // fitClassification fits the named model with kernel k to x, t and
-// returns the run with Error the number of misclassified rows of xt, tt.
+// returns the run with Error the number of misclassified rows of xt, tt
+// (label 1 where the activation mean is positive).
 func fitClassification(ctx context.Context, model string, k vrvm.Kernel, maxIter int, x *mat.Dense, t []float64, xt *mat.Dense, tt []float64) (Run, error) {
-	start := time.Now()
-	run := Run{Kernel: selection.Describe(k), Noise: nan}
-	var labels []float64
-	switch model {
-	case VRVM, VRVMFast:
-		c := &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Solver: solverOf(model)}
-		if err := c.FitContext(ctx, x, t); err != nil {
-			return run, err
-		}
-		l, err := c.Predict(xt)
-		if err != nil {
-			return run, err
-		}
-		labels = l
-		run.Kernels, run.Status, run.Iterations = len(c.RelevanceVectors()), c.Status(), c.Iterations()
-	case RVM:
-		c := &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter}
-		if err := c.FitContext(ctx, x, t); err != nil {
-			return run, err
-		}
-		l, err := c.Predict(xt)
-		if err != nil {
-			return run, err
-		}
-		labels = l
-		run.Kernels, run.Status, run.Iterations = len(c.RelevanceVectors()), c.Status(), c.Iterations()
-	default:
-		panic("experiments: unknown model " + model)
+	act, run, err := fit(ctx, model, true, k, maxIter, x, t, xt)
+	if err != nil {
+		return run, err
 	}
-	run.Error = float64(misclassified(labels, tt))
-	run.Time = time.Since(start)
+	run.Error = float64(misclassified(labelsOf(act), tt))
 	return run, nil
+}
+
+// labelsOf returns label 1 where the activation is positive, else 0.
+func labelsOf(act []float64) []float64 {
+	labels := make([]float64, len(act))
+	for i, a := range act {
+		if a > 0 {
+			labels[i] = 1
+		}
+	}
+	return labels
+}
+
+// predictLabels returns the labels a fitted classifier predicts at x.
+func predictLabels(m vrvm.Estimator, x mat.Matrix) ([]float64, error) {
+	act, _, err := m.Latent(x)
+	return labelsOf(act), err
 }
 
 func misclassified(labels, t []float64) int {
@@ -219,7 +214,7 @@ func join(parts []string) string {
 }
 
 func maxIterText(opt Options) string {
-	const solvers = "; the VRVM row by the paper's schedule (vrvm.PaperSchedule), the \"VRVM, fast solver\" row by the library's default solver (vrvm.Fast)"
+	const solvers = "; the VRVM row by the paper's schedule (vrvm.PaperSchedule), the \"VRVM, sequential solver\" row by the library's default solver (vrvm.Sequential)"
 	if opt.MaxIter > 0 {
 		return fmt.Sprintf("at most %d iterations per fit", opt.MaxIter) + solvers
 	}

@@ -1,4 +1,4 @@
-package experiments
+package paper
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 	"github.com/vrvm/vrvm/vrvm/selection"
 )
@@ -164,7 +163,7 @@ func SelectionStudy(ctx context.Context, opt Options) (*Study, error) {
 		for i, c := range res.Candidates {
 			errs[i] = nan
 			if c.Err == nil {
-				m, _, err := c.Regressor.Predict(xg)
+				m, _, err := c.Model.Latent(xg)
 				if err != nil {
 					return nil, err
 				}
@@ -193,7 +192,7 @@ func SelectionStudy(ctx context.Context, opt Options) (*Study, error) {
 		for i, c := range res.Candidates {
 			errs[i] = nan
 			if c.Err == nil {
-				l, err := c.Classifier.Predict(test.X)
+				l, err := predictLabels(c.Model, test.X)
 				if err != nil {
 					return nil, err
 				}
@@ -209,11 +208,7 @@ func SelectionStudy(ctx context.Context, opt Options) (*Study, error) {
 // search runs the VRVM cross-validation and bound search on one data set.
 func search(ctx context.Context, opt Options, grid []float64, seed uint64, x *mat.Dense, t []float64, classify bool) (*selection.Result, error) {
 	s := selection.Search{Kernels: selection.GaussianKernels(grid...), Folds: CVFolds, Seed: seed, Workers: opt.workers()}
-	if classify {
-		s.Classifier = &vrvm.Classifier{MaxIter: opt.MaxIter}
-	} else {
-		s.Regressor = &vrvm.Regressor{MaxIter: opt.MaxIter}
-	}
+	s.Estimator = estimator(VRVMSequential, classify, nil, opt.MaxIter)
 	res, err := s.Run(ctx, x, t)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()

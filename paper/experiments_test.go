@@ -1,4 +1,4 @@
-package experiments
+package paper
 
 import (
 	"context"
@@ -111,7 +111,7 @@ func TestTable1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lines.Load() != 75 || len(tb.Rows) != 4 || len(tb.Row(VRVM).Runs) != 25 || len(tb.Row(VRVMFast).Runs) != 25 || len(tb.Targets) != 3 {
+	if lines.Load() != 75 || len(tb.Rows) != 4 || len(tb.Row(VRVM).Runs) != 25 || len(tb.Row(VRVMSequential).Runs) != 25 || len(tb.Targets) != 3 {
 		t.Fatalf("%d progress lines, %d rows", lines.Load(), len(tb.Rows))
 	}
 	for _, r := range tb.Rows[1:] {

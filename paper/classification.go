@@ -1,4 +1,4 @@
-package experiments
+package paper
 
 import (
 	"context"
@@ -109,11 +109,7 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 				}
 				rep.printf("[%d/%d] table 4: %s cross-validation, %s, %s: %s (%s)", st.Done, st.Total, model, selection.Describe(st.Kernel), fold, msg, seconds(st.Elapsed))
 			}}
-		if model == VRVM || model == VRVMFast {
-			s.Classifier = &vrvm.Classifier{MaxIter: opt.MaxIter, Solver: solverOf(model)}
-		} else {
-			s.RVMClassifier = &vrvm.RVMClassifier{MaxIter: opt.MaxIter}
-		}
+		s.Estimator = estimator(model, true, nil, opt.MaxIter)
 		res, err := s.Run(ctx, x, train.T)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -130,12 +126,7 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 				errs[i] = nan
 				continue
 			}
-			var labels []float64
-			if c.Classifier != nil {
-				labels, err = c.Classifier.Predict(xt)
-			} else {
-				labels, err = c.RVMClassifier.Predict(xt)
-			}
+			labels, err := predictLabels(c.Model, xt)
 			if err != nil {
 				return nil, fmt.Errorf("table 4, %s: %w", model, err)
 			}

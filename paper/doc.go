@@ -1,4 +1,4 @@
-// Package experiments reproduces the experiments of Bishop & Tipping,
+// Package paper reproduces the experiments of Bishop & Tipping,
 // "Variational Relevance Vector Machines" (UAI 2000), section 6: Tables
 // 1–4 for the relevance vector machine fitted by type-II maximum
 // likelihood (RVM, Tipping 2001) and for the variational RVM (VRVM), on the
@@ -10,7 +10,7 @@
 // averaged scores beside the paper's, the individual runs, the statuses of
 // the fits, the run times and a Markdown rendering:
 //
-//	t, err := experiments.Table1(ctx, experiments.Options{})
+//	t, err := paper.Table1(ctx, paper.Options{})
 //	fmt.Print(t.Markdown())
 //
 // # Protocol
@@ -42,4 +42,4 @@
 //
 // Fits run on Options.Workers goroutines; every result is deterministic.
 // A cancelled context stops the fits and returns ctx.Err().
-package experiments
+package paper

@@ -1,0 +1,91 @@
+package vrvm
+
+import (
+	"context"
+	"io"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Task is what a model predicts.
+type Task int
+
+const (
+	Regression     Task = iota // real-valued targets
+	Classification             // labels 0 and 1
+)
+
+func (t Task) String() string {
+	if t == Classification {
+		return "classification"
+	}
+	return "regression"
+}
+
+// Estimator is what every estimator of this package provides (Regressor,
+// Classifier, RVMRegressor, RVMClassifier), so that tools such as model
+// selection, the paper's experiments and the command line work on any of
+// them without a type switch. The accessors of fitted state panic before a
+// successful fit, as each estimator documents.
+type Estimator interface {
+	// FitContext fits the model to inputs x (one row per sample) and
+	// targets t; see Regressor.FitContext.
+	FitContext(ctx context.Context, x mat.Matrix, t []float64) error
+	// WithKernel returns an unfitted copy of the configuration with
+	// kernel k and no Monitor.
+	WithKernel(k Kernel) Estimator
+	// Task reports whether the model is a regression or a classifier.
+	Task() Task
+	// Latent returns the mean and variance of the latent function
+	// wᵀφ(x) (the activation, for a classifier) at each row of x.
+	Latent(x mat.Matrix) (mean, variance []float64, err error)
+	// NoiseSD returns the noise standard deviation of a regression, 0
+	// for a classifier.
+	NoiseSD() float64
+	Status() Status
+	LowerBound() float64
+	FullModelBound() float64
+	BoundTrace() []float64
+	Iterations() int
+	RelevanceVectors() []int
+	ActiveSet() []int
+	HasBias() bool
+	Inputs() *mat.Dense
+	InputDim() int
+	Mean() []float64
+	Covariance() *mat.SymDense
+	Alpha() []float64
+	// Save writes the fitted model; Load reads it back.
+	Save(w io.Writer) error
+	// String summarises the configuration and the fit in a few lines.
+	String() string
+}
+
+var (
+	_ Estimator = (*Regressor)(nil)
+	_ Estimator = (*Classifier)(nil)
+	_ Estimator = (*RVMRegressor)(nil)
+	_ Estimator = (*RVMClassifier)(nil)
+)
+
+// prepare resolves an estimator's options, validates the data and the
+// kernel, and returns the full candidate basis: the bias (unless NoBias)
+// and one kernel function per row of x, or, for a user design matrix, its
+// columns.
+func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis, error) {
+	s, err := o.resolve()
+	if !design && err == nil {
+		err = validateKernel(s.kernel)
+	}
+	if err != nil {
+		return s, basis{}, err
+	}
+	if err := checkInputs(x, t); err != nil {
+		return s, basis{}, err
+	}
+	_, d := x.Dims()
+	if design {
+		return s, basis{dim: d}, nil
+	}
+	return s, basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}, nil
+}

@@ -1,0 +1,100 @@
+package vrvm
+
+import "gonum.org/v1/gonum/mat"
+
+// Small helpers on slices and matrices.
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+func constant(n int, v float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func sum(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// dims returns the dimensions of a, 0 × 0 for nil.
+func dims(a *mat.Dense) (r, c int) {
+	if a == nil || a.IsEmpty() {
+		return 0, 0
+	}
+	return a.Dims()
+}
+
+func selectCols(a *mat.Dense, keep []int) *mat.Dense {
+	n, _ := a.Dims()
+	out := mat.NewDense(n, len(keep), nil)
+	for i := range n {
+		src, dst := a.RawRowView(i), out.RawRowView(i)
+		for j, k := range keep {
+			dst[j] = src[k]
+		}
+	}
+	return out
+}
+
+func selectRows(a *mat.Dense, keep []int) *mat.Dense {
+	_, c := a.Dims()
+	out := mat.NewDense(len(keep), c, nil)
+	for i, k := range keep {
+		copy(out.RawRowView(i), a.RawRowView(k))
+	}
+	return out
+}
+
+func selectSym(a *mat.SymDense, keep []int) *mat.SymDense {
+	out := mat.NewSymDense(len(keep), nil)
+	for i, ki := range keep {
+		for j := i; j < len(keep); j++ {
+			out.SetSym(i, j, a.At(ki, keep[j]))
+		}
+	}
+	return out
+}
+
+func selectVec(a []float64, keep []int) []float64 {
+	out := make([]float64, len(keep))
+	for j, k := range keep {
+		out[j] = a[k]
+	}
+	return out
+}
+
+func selectInts(a []int, keep []int) []int {
+	out := make([]int, len(keep))
+	for j, k := range keep {
+		out[j] = a[k]
+	}
+	return out
+}
+
+func variance(t []float64) float64 {
+	mean := sum(t) / float64(len(t))
+	var s float64
+	for _, v := range t {
+		s += (v - mean) * (v - mean)
+	}
+	return s / float64(len(t))
+}

@@ -1,0 +1,117 @@
+package vrvm
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/mathext"
+)
+
+// gaussLik is the Gaussian likelihood of regression (2), tₙ = wᵀφₙ + ε
+// with noise precision τ, and its factor Q_τ = Γ(τ | c̃, d̃) (21).
+type gaussLik struct {
+	t      []float64
+	prior  Prior
+	ct, dt float64 // c̃, d̃
+	ew     float64 // Σₙ⟨(tₙ − wᵀφₙ)²⟩ under the observed Q_w
+}
+
+// newGaussLik starts Q_τ at ⟨τ⟩ = tau0 with c̃ = c + N/2 (26, settled).
+func newGaussLik(t []float64, p Prior, tau0 float64) *gaussLik {
+	ct := p.C + float64(len(t))/2
+	return &gaussLik{t: t, prior: p, ct: ct, dt: ct / tau0}
+}
+
+func (g *gaussLik) tau() float64       { return g.ct / g.dt }
+func (g *gaussLik) lnTau() float64     { return mathext.Digamma(g.ct) - math.Log(g.dt) }
+func (g *gaussLik) rowVariances() bool { return false }
+
+func (g *gaussLik) weights() ([]float64, float64) { return nil, g.tau() }
+func (g *gaussLik) data() ([]float64, float64)    { return g.t, g.tau() }
+
+// observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled).
+func (g *gaussLik) observe(l *latent) {
+	var rss float64
+	for i, m := range l.mean {
+		r := g.t[i] - m
+		rss += r * r
+	}
+	g.ew = rss + l.sumVar
+}
+
+// update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.
+func (g *gaussLik) update() float64 {
+	old := g.tau()
+	g.ct = g.prior.C + float64(len(g.t))/2 // (26)
+	g.dt = g.prior.D + g.ew/2              // (27)
+	return math.Abs(g.tau()-old) / old
+}
+
+// terms returns (40), (43) and (46*):
+//
+//	⟨ln p(t|w,τ)⟩ = N/2 ⟨ln τ⟩ − N/2 ln 2π − ⟨τ⟩/2 Σₙ⟨(tₙ − wᵀφₙ)²⟩    (40)
+//	⟨ln p(τ)⟩     = c ln d + (c − 1)⟨ln τ⟩ − d⟨τ⟩ − ln Γ(c)              (43)
+//	H[Q_τ]        = ln Γ(c̃) − (c̃ − 1)ψ(c̃) − ln d̃ + c̃                    (46*)
+func (g *gaussLik) terms() float64 {
+	lnPt, lnPtau, htau := g.termList()
+	return lnPt + lnPtau + htau
+}
+
+func (g *gaussLik) termList() (lnPt, lnPtau, htau float64) {
+	n := float64(len(g.t))
+	tau, lnTau := g.tau(), g.lnTau()
+	lnPt = n/2*lnTau - n/2*ln2Pi - tau/2*g.ew                   // (40)
+	lnPtau = expectedLogGamma(g.prior.C, g.prior.D, tau, lnTau) // (43)
+	htau = gammaEntropy(g.ct, g.dt)                             // (46*)
+	return lnPt, lnPtau, htau
+}
+
+func (g *gaussLik) params(dst []float64) []float64 { return append(dst, g.tau()) }
+
+func (g *gaussLik) logParams(dst []float64) []float64 { return append(dst, math.Log(g.tau())) }
+
+func (g *gaussLik) setLogParams(u []float64) {
+	u[0] = clampLog(u[0], 700)
+	g.dt = g.ct / math.Exp(u[0])
+}
+
+// hessian fills the ln τ part of the gradient and Hessian of the collapsed
+// bound F for the Newton solver (see newton.go), with v = ln τ and
+// r = t − Φμ:
+//
+//	∂F/∂v      = c̃ − τ(d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2)
+//	∂²F/∂uₘ∂v  = −½ταₘ(2μₘ(ΣΦᵀr)ₘ − (ΣΦᵀΦΣ)ₘₘ)
+//	∂²F/∂v²    = ∂F/∂v − c̃ + ½τ²(2rᵀΦΣΦᵀr + tr((ΦᵀΦΣ)²))
+func (g *gaussLik) hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat.SymDense) {
+	m := len(s.alpha)
+	_, r := s.f.b.Dims()
+	beta := g.tau()
+	gr[m] = g.ct - g.prior.D*beta - 0.5*beta*g.ew
+	// ΣB, e = Uᵀr = K⁻¹Uᵀt/τ, ΣΦᵀr = ΣB e.
+	sb := mat.NewDense(m, r, nil)
+	blas64.Symm(blas.Left, 1, sig.RawSymmetric(), s.f.b.RawMatrix(), 0, sb.RawMatrix())
+	e := make([]float64, r)
+	for i, v := range s.w.v {
+		e[i] = v / beta
+	}
+	sr := make([]float64, m)
+	blas64.Gemv(blas.NoTrans, 1, sb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: e}, 0, blas64.Vector{N: m, Inc: 1, Data: sr})
+	for i := range m {
+		row := sb.RawRowView(i)
+		sgs := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: row}, blas64.Vector{N: r, Inc: 1, Data: row})
+		h.SetSym(i, m, -0.5*beta*s.alpha[i]*(2*s.w.mu[i]*sr[i]-sgs))
+	}
+	ye := make([]float64, r)
+	blas64.Symv(1, s.w.y.RawSymmetric(), blas64.Vector{N: r, Inc: 1, Data: e}, 0, blas64.Vector{N: r, Inc: 1, Data: ye})
+	rSr := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: e}, blas64.Vector{N: r, Inc: 1, Data: ye})
+	var y2 float64
+	for i := range r {
+		for j := range r {
+			v := s.w.y.At(i, j)
+			y2 += v * v
+		}
+	}
+	h.SetSym(m, m, gr[m]-g.ct+0.5*beta*beta*(2*rSr+y2))
+}

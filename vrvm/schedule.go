@@ -1,0 +1,212 @@
+package vrvm
+
+import (
+	"context"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// schedule is the paper's schedule (Bishop & Tipping 2000, sections 4 and
+// 5): each iteration updates Q_w (23)–(24) or (54)–(55), then every Q_αₘ
+// (25)/(57), then the likelihood's factor, Q_τ (26)–(27) or ξ (58), and
+// evaluates the bound; with pruning, the functions whose ⟨αₘ⟩ exceeds
+// PruneAlpha leave the active set before the next Q_w update.
+type schedule struct{}
+
+// scheduleState is the state of the iteration over the active set, on the
+// explicit N × M design.
+type scheduleState struct {
+	lik   likelihood
+	prior Prior
+	full  *mat.Dense    // design of every candidate function
+	phi   *mat.Dense    // N × M design of the active functions
+	gram  *mat.SymDense // ΦᵀΦ, kept when the likelihood's precisions are uniform
+	phiD  []float64     // Φᵀd for the likelihood's fixed data vector d
+	cols  []int         // active functions, indices into the full basis
+
+	q      gaussQ // Q_w (20)
+	alpha  gammaQ // Q_α (22)
+	alphaW []float64
+	lat    latent
+	work   *mat.SymDense
+	wphi   *mat.Dense
+	qwork  *mat.Dense
+}
+
+func newScheduleState(phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) *scheduleState {
+	n, m := phi.Dims()
+	s := &scheduleState{lik: lik, prior: p, full: phi, phi: phi, cols: seq(m)}
+	if _, uni := lik.weights(); uni > 0 {
+		s.gram = mat.NewSymDense(m, nil)
+		s.gram.SymOuterK(1, phi.T())
+	}
+	d, _ := lik.data()
+	s.phiD = make([]float64, m)
+	mat.NewVecDense(m, s.phiD).MulVec(phi.T(), mat.NewVecDense(n, d))
+	// Initialisation: ⟨αₘ⟩ = alpha0 with ãₘ = a + ½.
+	s.alpha = gammaOf(p, constant(m, alpha0))
+	s.lat.mean = make([]float64, n)
+	if lik.rowVariances() {
+		s.lat.vars = make([]float64, n)
+	}
+	return s
+}
+
+// updateW sets Q_w to its optimum given Q_α and the likelihood's factor,
+// Σ = (diag⟨αₘ⟩ + ΦᵀBΦ)⁻¹, μ = ΣΦᵀy ((23)–(24) or (54)–(55)), and passes
+// its moments at the training inputs to the likelihood.
+func (s *scheduleState) updateW(iter int) error {
+	n, m := s.phi.Dims()
+	beta, uni := s.lik.weights()
+	if s.work == nil || s.work.SymmetricDim() != m {
+		s.work = mat.NewSymDense(m, nil)
+	}
+	if uni > 0 {
+		s.work.ScaleSym(uni, s.gram)
+	} else {
+		if r, c := dims(s.wphi); r != n || c != m {
+			s.wphi = mat.NewDense(n, m, nil)
+		}
+		for i := range n {
+			f := math.Sqrt(beta[i])
+			src, dst := s.phi.RawRowView(i), s.wphi.RawRowView(i)
+			for j, v := range src {
+				dst[j] = f * v
+			}
+		}
+		blas64.Syrk(blas.Trans, 1, s.wphi.RawMatrix(), 0, s.work.RawSymmetric())
+	}
+	s.alphaW = resize(s.alphaW, m)
+	for i := range m {
+		s.alphaW[i] = s.alpha.mean(i)
+		s.work.SetSym(i, i, s.work.At(i, i)+s.alphaW[i])
+	}
+	if err := s.q.factor(s.work, iter); err != nil {
+		return err
+	}
+	for i := range m {
+		s.alphaW[i] += s.q.jitter
+	}
+	_, scale := s.lik.data()
+	h := make([]float64, m)
+	for i, v := range s.phiD {
+		h[i] = scale * v
+	}
+	if err := s.q.solveMean(h); err != nil {
+		return err
+	}
+	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
+	if s.lat.vars != nil {
+		s.qwork = s.q.quadForms(s.lat.vars, s.phi, s.qwork)
+		s.lat.sumVar = sum(s.lat.vars)
+	} else {
+		s.lat.sumVar = uniformSumVar(s.alphaW, s.q.diag, uni)
+	}
+	s.lik.observe(&s.lat)
+	return nil
+}
+
+// updateAlpha applies (25)/(57).
+func (s *scheduleState) updateAlpha() { s.alpha.update(s.prior, &s.q) }
+
+// bound returns L of the active model.
+func (s *scheduleState) bound() float64 { return s.alpha.bound(s.prior, &s.q) + s.lik.terms() }
+
+// params lists the monitored parameters: ⟨αₘ⟩ of the active set, then
+// the likelihood's.
+func (s *scheduleState) params(dst []float64) []float64 {
+	return s.lik.params(append(dst[:0], s.alpha.means()...))
+}
+
+// prune removes the basis functions whose ⟨αₘ⟩ exceeds threshold.
+func (s *scheduleState) prune(threshold float64) bool {
+	keep, pruned := pruneSet(s.alpha.means(), threshold)
+	if !pruned {
+		return false
+	}
+	s.phi = selectCols(s.phi, keep)
+	if s.gram != nil {
+		s.gram = selectSym(s.gram, keep)
+	}
+	s.phiD = selectVec(s.phiD, keep)
+	s.alpha.bt = selectVec(s.alpha.bt, keep)
+	s.cols = selectInts(s.cols, keep)
+	return true
+}
+
+// fit runs the paper's schedule on the full design.
+func (schedule) fit(ctx context.Context, p *problem) (*solution, error) {
+	phi, err := p.basis.full(p.x)
+	if err != nil {
+		return nil, err
+	}
+	s := newScheduleState(phi, p.lik, p.set.prior, p.set.alpha0)
+	trace, iters, status, err := s.run(ctx, p.set)
+	if status == NotFitted {
+		return nil, err
+	}
+	return s.solution(trace, iters, status), err
+}
+
+// run iterates in the paper's order: trace[0] is the bound after the first
+// Q_w update, at the initial hyperparameters; trace[k] the bound after
+// iteration k.
+func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, iters int, status Status, err error) {
+	if err := s.updateW(1); err != nil {
+		return nil, 0, NotFitted, err
+	}
+	trace = []float64{s.bound()}
+	prev := s.params(nil)
+	var cur []float64
+	for k := 1; k <= c.maxIter; k++ {
+		if err := stopped(ctx, k-1); err != nil {
+			return trace, k - 1, Canceled, err
+		}
+		pruned := false
+		if k > 1 {
+			if c.prune {
+				pruned = s.prune(c.pruneAt)
+			}
+			if err := s.updateW(k); err != nil {
+				return trace, k - 1, NotFitted, err
+			}
+			// A large Q_w update can take seconds: look again before
+			// the next one, so that an interrupt is honoured promptly.
+			// The state stays consistent (Q_w is the optimum for the
+			// current hyperparameters).
+			if err := stopped(ctx, k-1); err != nil {
+				return trace, k - 1, Canceled, err
+			}
+		}
+		s.updateAlpha()
+		s.lik.update()
+		l := s.bound()
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return trace, k, NotFitted, &NotPositiveDefiniteError{Iteration: k}
+		}
+		change := relChange(trace[len(trace)-1], l)
+		trace = append(trace, l)
+		cur = s.params(cur)
+		pc := maxRelChange(prev, cur)
+		prev, cur = cur, prev
+		if c.monitor != nil && c.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.cols)}) {
+			return trace, k, Stopped, nil
+		}
+		if !pruned && change <= c.tol && pc <= c.paramTol {
+			return trace, k, Converged, nil
+		}
+	}
+	return trace, c.maxIter, IterationLimit, nil
+}
+
+// solution records the state with the full-model bound: the bound of the
+// active model plus the closed-form terms of the pruned functions.
+func (s *scheduleState) solution(trace []float64, iters int, status Status) *solution {
+	l := trace[len(trace)-1]
+	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigma: s.q.sigma(), alpha: s.alpha.means(),
+		trace: trace, iters: iters, status: status,
+		full: l + excludedBound(s.prior, likelihoodPrecisions(s.full, s.lik), s.cols)}
+}
