@@ -59,11 +59,7 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM test error %", Value: v.Error, Lo: math.Inf(-1), Hi: 10.0, Format: "%.2f"},
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.1f"},
 	}
-	if n := statusNote(t); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	t.Wall = time.Since(start)
-	return t, nil
+	return t.finish(start), nil
 }
 
 // PimaWidths returns the Gaussian widths among which Table 4 chooses by
@@ -164,9 +160,5 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.0f"},
 	}
 	t.Notes = append(t.Notes, "Fit time includes every cross-validation fit.")
-	if n := statusNote(t); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	t.Wall = time.Since(start)
-	return t, nil
+	return t.finish(start), nil
 }

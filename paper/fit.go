@@ -176,6 +176,16 @@ func rows(paper [3]Score, runs [][]Run) []Row {
 	return out
 }
 
+// finish adds the note on fits that did not converge and the wall time
+// since start.
+func (t *Table) finish(start time.Time) *Table {
+	if n := statusNote(t); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
+	t.Wall = time.Since(start)
+	return t
+}
+
 // statusNote returns a note on fits that did not converge, or "".
 func statusNote(t *Table) string {
 	var parts []string

@@ -70,11 +70,7 @@ func Table1(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 10, Format: "%.1f"},
 		{What: "VRVM noise estimate", Value: v.Noise, Lo: 0.09, Hi: 0.11, Format: "%.4f"},
 	}
-	if n := statusNote(t); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	t.Wall = time.Since(start)
-	return t, nil
+	return t.finish(start), nil
 }
 
 // BostonDegree is the degree of the polynomial kernel of Table 2.
@@ -144,9 +140,5 @@ func Table2(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM test MSE", Value: v.Error, Lo: math.Inf(-1), Hi: 11.0, Format: "%.2f"},
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 60, Format: "%.1f"},
 	}
-	if n := statusNote(t); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	t.Wall = time.Since(start)
-	return t, nil
+	return t.finish(start), nil
 }

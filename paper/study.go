@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 	"github.com/vrvm/vrvm/vrvm/selection"
 )
@@ -159,16 +160,12 @@ func SelectionStudy(ctx context.Context, opt Options) (*Study, error) {
 		if err != nil {
 			return nil, fmt.Errorf("selection study, sinc set %d: %w", s, err)
 		}
-		errs := make([]float64, len(sinc.Grid))
-		for i, c := range res.Candidates {
-			errs[i] = nan
-			if c.Err == nil {
-				m, _, err := c.Model.Latent(xg)
-				if err != nil {
-					return nil, err
-				}
-				errs[i] = rms(m, yg)
-			}
+		errs, err := candidateErrors(res, func(m vrvm.Estimator) (float64, error) {
+			mean, _, err := m.Latent(xg)
+			return rms(mean, yg), err
+		})
+		if err != nil {
+			return nil, err
 		}
 		sinc.add(res, errs)
 		rep.printf("[%d/%d] selection study: sinc set %d: width %g by cross-validation, %g by the bound", s+1, len(sets), s, sinc.Grid[res.ByCV], sinc.Grid[res.ByBound])
@@ -188,21 +185,34 @@ func SelectionStudy(ctx context.Context, opt Options) (*Study, error) {
 		if err != nil {
 			return nil, fmt.Errorf("selection study, Ripley subset %d: %w", s, err)
 		}
-		errs := make([]float64, len(ripley.Grid))
-		for i, c := range res.Candidates {
-			errs[i] = nan
-			if c.Err == nil {
-				l, err := predictLabels(c.Model, test.X)
-				if err != nil {
-					return nil, err
-				}
-				errs[i] = 100 * float64(misclassified(l, test.T)) / float64(test.Len())
-			}
+		errs, err := candidateErrors(res, func(m vrvm.Estimator) (float64, error) {
+			l, err := predictLabels(m, test.X)
+			return 100 * float64(misclassified(l, test.T)) / float64(test.Len()), err
+		})
+		if err != nil {
+			return nil, err
 		}
 		ripley.add(res, errs)
 		rep.printf("[%d/%d] selection study: Ripley subset %d: width %g by cross-validation, %g by the bound", s+1, ripley.Sets, s, ripley.Grid[res.ByCV], ripley.Grid[res.ByBound])
 	}
 	return &Study{Rows: []StudyRow{sinc, ripley}, Wall: time.Since(start)}, nil
+}
+
+// candidateErrors returns the test error of every candidate's fit to all
+// rows, NaN for a candidate whose fits failed.
+func candidateErrors(res *selection.Result, testError func(vrvm.Estimator) (float64, error)) ([]float64, error) {
+	errs := make([]float64, len(res.Candidates))
+	for i, c := range res.Candidates {
+		errs[i] = nan
+		if c.Err == nil {
+			e, err := testError(c.Model)
+			if err != nil {
+				return nil, err
+			}
+			errs[i] = e
+		}
+	}
+	return errs, nil
 }
 
 // search runs the VRVM cross-validation and bound search on one data set.

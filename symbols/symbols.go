@@ -16,11 +16,12 @@
 // and must not be edited by hand. After changing the exported API of a vrvm
 // package, or adding a package here, regenerate with
 //
-//	go generate ./symbols
+//	make generate
 //
-// (about a minute: yaegi type-checks every package and its dependencies
-// from source), then "make proxies": the gophernotes kernel derives its
-// gomacro proxies (jupyter/proxies) from the interface wrappers here.
+// (a minute or two: yaegi type-checks every package and its dependencies
+// from source), which runs "go generate ./symbols" and then regenerates
+// the gomacro proxies of the Jupyter kernel (jupyter/proxies) from the
+// interface wrappers here.
 // "make check-generated", a prerequisite of "make test", regenerates into a
 // temporary directory and fails when the result differs from the committed
 // files, when a file is missing or extra, when "yaegi extract" reported an

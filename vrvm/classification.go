@@ -124,12 +124,7 @@ func (c *Classifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) 
 // (see Regressor.FitDesign); predict by passing rows of the design at new
 // inputs to the prediction methods.
 func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
-	return c.FitDesignContext(context.Background(), phi, t)
-}
-
-// FitDesignContext is FitDesign with a context, as FitContext.
-func (c *Classifier) FitDesignContext(ctx context.Context, phi mat.Matrix, t []float64) error {
-	return c.fit(ctx, phi, t, true)
+	return c.fit(context.Background(), phi, t, true)
 }
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {

@@ -85,8 +85,8 @@
 // # Predictions
 //
 // Regression: the predictive distribution (37)–(38) has mean μᵀφ(x) and
-// variance 1/⟨τ⟩ + φ(x)ᵀΣφ(x) (Regressor.Predict); PredictLatent omits
-// the noise term. Classification: the plug-in probability σ(μᵀφ(x)) (65)
+// variance 1/⟨τ⟩ + φ(x)ᵀΣφ(x) (Regressor.Predict); Latent omits the
+// noise term. Classification: the plug-in probability σ(μᵀφ(x)) (65)
 // (Classifier.ProbPlugin) and MacKay's moderated probability
 // σ(κ(s²) μᵀφ(x)), κ(s²) = (1 + πs²/8)^(−½), s² = φ(x)ᵀΣφ(x)
 // (Classifier.ProbModerated), which pulls probabilities towards ½ where
@@ -108,10 +108,11 @@
 // A higher threshold keeps more functions and approaches the unpruned fixed
 // point; the lower bound reported with pruning is that of the pruned model.
 // Those figures are for the paper's schedule (Solver PaperSchedule). The
-// default solver, Fast, is sequential when pruning: it adds and removes
-// functions one at a time by the same threshold and keeps somewhat fewer
-// (5.8 vectors and RMS error 0.0368 on the 25 sinc sets, 4.1 vectors and
-// 9.25% on Ripley); see Solver.
+// default solver, Sequential, adds and removes functions one at a time by
+// the same threshold and keeps somewhat fewer (5.8 vectors and RMS error
+// 0.0368 on the 25 sinc sets, 4.1 vectors and 9.25% on Ripley); see
+// Solver. Whatever the solver, FullModelBound is the bound of the full
+// model, every pruned function held at its own closed-form optimum.
 //
 // A fit converges when, over one iteration, the bound changes by at most
 // Tol·max(1, |L|) and every monitored parameter (⟨αₘ⟩, ⟨τ⟩ or ξ) by at most
@@ -119,6 +120,34 @@
 // IterationLimit, not as an error. A Monitor can watch each iteration and
 // stop the fit; FitContext stops when its context is cancelled and keeps
 // the state reached.
+//
+// # Layout
+//
+// The estimators (Regressor, Classifier, RVMRegressor, RVMClassifier)
+// share one fitted state and the Estimator interface. A variational fit is
+// a likelihood (likelihood.go: Gaussian noise with Q_τ in noise.go, the
+// Jaakkola–Jordan bound with ξ in jaakkola.go) handed to one of three
+// solvers, one file each (sequential.go, schedule.go, newton.go), which
+// talk to the likelihood only through its interface and evaluate L only
+// through the functions of bound.go. Kernels are open: any type with Eval
+// is a kernel, RegisterKernel makes it savable.
+//
+// Where each equation is implemented:
+//
+//	(1), (37)–(38)          fitted.Latent, regressionFit.Predict
+//	(23)–(24), (54)–(55)    scheduleState.updateW, seqFit.rebuild, woodQ.solve,
+//	                        with B and y from likelihood.weights and .data
+//	(25), (57)              gammaQ.update; (S1) alphaRoot, the exact
+//	                        coordinate optimum of the sequential solver
+//	(26)–(27)               gaussLik.update
+//	(58)                    logitLik.update
+//	(40), (43), (46)        gaussLik.terms
+//	(41)–(42), (44)–(45),
+//	(61)–(64)               weightTerms
+//	(60)                    logitLik.terms
+//	(50)                    JJBound, Lambda
+//	(65)                    classificationFit.ProbPlugin
+//	full-model bound        excludedTerm, excludedBound (FullModelBound)
 //
 // # Relevance vectors
 //
@@ -136,8 +165,9 @@
 // (*OptionError), a kernel returning NaN (*KernelError), and a posterior
 // precision that stays non-positive-definite after adding diagonal jitter
 // (*NotPositiveDefiniteError). Prediction and Save on an unfitted model
-// return ErrNotFitted; the accessors of fitted state (Tau, Mean, …) panic
-// on an unfitted model, as they are a programmer error.
+// return ErrNotFitted; prediction at zero rows returns empty slices; the
+// accessors of fitted state (Tau, Mean, …) panic on an unfitted model, as
+// they are a programmer error.
 //
 // # Notation
 //

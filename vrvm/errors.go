@@ -24,13 +24,14 @@ var (
 	// ErrNotFitted is returned by the prediction and persistence methods of
 	// a model that has not been fitted successfully.
 	ErrNotFitted = errors.New("vrvm: model is not fitted")
-	// ErrZeroBasis is returned by the Fast solver with pruning when every
-	// basis function is zero at the training inputs (for example an
-	// all-zero design matrix), so there is nothing to fit.
+	// ErrZeroBasis is returned by the Sequential solver when every basis
+	// function is zero at the training inputs (for example an all-zero
+	// design matrix), so there is nothing to fit.
 	ErrZeroBasis = errors.New("vrvm: every basis function is zero at the training inputs; nothing to fit")
 	// ErrUnsavableKernel is returned by Save for a model whose kernel is
-	// not one of this package's kernels.
-	ErrUnsavableKernel = errors.New("vrvm: only Gaussian, Polynomial, Linear kernels and design-matrix models can be saved")
+	// neither one of this package's kernels nor registered with
+	// RegisterKernel.
+	ErrUnsavableKernel = errors.New("vrvm: the model's kernel cannot be saved: register it with vrvm.RegisterKernel")
 )
 
 // NonFiniteError reports a NaN or infinite value in the data.

@@ -161,16 +161,7 @@ func thinQR(a *mat.Dense) (q, r *mat.Dense) {
 func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
 	n := len(rows)
 	d := make([]float64, n)
-	if err := parallelRange(n, func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			v := k.Eval(rows[i], rows[i])
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &KernelError{Row: i, Center: i, Value: v}
-			}
-			d[i] = v
-		}
-		return nil
-	}); err != nil {
+	if err := kernelValues(k, rows, d, func(i int) int { return i }); err != nil {
 		return nil, err
 	}
 	var dmax float64
@@ -190,16 +181,7 @@ func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, erro
 			break
 		}
 		col := make([]float64, n)
-		if err := parallelRange(n, func(lo, hi int) error {
-			for i := lo; i < hi; i++ {
-				v := k.Eval(rows[i], rows[p])
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &KernelError{Row: i, Center: p, Value: v}
-				}
-				col[i] = v
-			}
-			return nil
-		}); err != nil {
+		if err := kernelValues(k, rows, col, func(int) int { return p }); err != nil {
 			return nil, err
 		}
 		// col ← (col − Σⱼ lⱼ lⱼ[p]) / √d[p]
@@ -217,6 +199,21 @@ func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, erro
 		l = append(l, col)
 	}
 	return l, nil
+}
+
+// kernelValues sets out[i] = K(rows[i], rows[c(i)]) for every row, in
+// parallel; a non-finite value is a *KernelError.
+func kernelValues(k Kernel, rows [][]float64, out []float64, c func(i int) int) error {
+	return parallelRange(len(rows), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			v := k.Eval(rows[i], rows[c(i)])
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &KernelError{Row: i, Center: c(i), Value: v}
+			}
+			out[i] = v
+		}
+		return nil
+	})
 }
 
 // parallelRange runs f over [0, n) split among the available processors.

@@ -27,7 +27,7 @@ func (newton) fit(ctx context.Context, p *problem) (*solution, error) {
 		x0[i] = math.Log(p.set.alpha0)
 	}
 	x0 = p.lik.logParams(x0)
-	fr, status, err := runFast(ctx, model, p.set, x0, nil)
+	fr, status, err := runNewton(ctx, model, p.set, x0, nil)
 	if status == NotFitted {
 		return nil, err
 	}
@@ -270,21 +270,21 @@ func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.Sym
 	}
 }
 
-// fastSwitchTol is the relative gain of the bound over one extrapolated
+// newtonSwitchTol is the relative gain of the bound over one extrapolated
 // cycle of the paper's schedule below which the solver switches to Newton
 // steps. L has several local maxima, and Newton steps taken too early can
 // end in a different one than the schedule reaches: on 23 seeded sinc
 // problems (N = 20–130) switching at 1e-5 or later always ended at the
 // schedule's optimum, switching after one cycle did so on 19. At N = 1000
 // switching at 1e-5 ended elsewhere, at 1e-6 at the schedule's optimum.
-const fastSwitchTol = 1e-6
+const newtonSwitchTol = 1e-6
 
 // roundF is the relative rounding error of the bound F: its terms are
 // sums of O(N + M) terms of the size of F.
 const roundF = 1e-13
 
-// fastRun is the state of one fit by the Newton solver.
-type fastRun struct {
+// newtonRun is the state of one fit by the Newton solver.
+type newtonRun struct {
 	model *collapsed
 	c     settings
 	trace []float64
@@ -298,7 +298,7 @@ type fastRun struct {
 	lmSize int
 }
 
-// runFast fits model from the parameters x0.
+// runNewton fits model from the parameters x0.
 //
 // Phase 1 iterates the paper's schedule T, extrapolated by SQUAREM
 // (Varadhan & Roland 2008, scheme S3): from x₀, x₁ = T(x₀), x₂ = T(x₁),
@@ -315,8 +315,8 @@ type fastRun struct {
 //
 // hook, if not nil, is called with the bound F of the active model at every
 // accepted point (tests check that it never decreases).
-func runFast(ctx context.Context, model *collapsed, c settings, x0 []float64, hook func(step string, f float64)) (fr *fastRun, status Status, err error) {
-	fr = &fastRun{model: model, c: c, hook: hook}
+func runNewton(ctx context.Context, model *collapsed, c settings, x0 []float64, hook func(step string, f float64)) (fr *newtonRun, status Status, err error) {
+	fr = &newtonRun{model: model, c: c, hook: hook}
 	if !fr.eval(x0) {
 		return fr, NotFitted, &NotPositiveDefiniteError{Iteration: 0}
 	}
@@ -350,7 +350,7 @@ func runFast(ctx context.Context, model *collapsed, c settings, x0 []float64, ho
 			}
 		case squarem:
 			conv, stepMax = fr.squaremCycle(stepMax)
-			if !conv && fr.f-prevF <= fastSwitchTol*math.Max(1, math.Abs(fr.f)) && len(fr.x) <= newtonMax {
+			if !conv && fr.f-prevF <= newtonSwitchTol*math.Max(1, math.Abs(fr.f)) && len(fr.x) <= newtonMax {
 				phase = newton
 			}
 		}
@@ -372,7 +372,7 @@ func runFast(ctx context.Context, model *collapsed, c settings, x0 []float64, ho
 }
 
 // eval moves the model to x; fr.f = F(x), fr.next = T(x).
-func (fr *fastRun) eval(x []float64) bool {
+func (fr *newtonRun) eval(x []float64) bool {
 	next, f, ok := fr.model.eval(x)
 	if !ok {
 		return false
@@ -382,7 +382,7 @@ func (fr *fastRun) eval(x []float64) bool {
 }
 
 // record appends the bound F of the active model to the trace.
-func (fr *fastRun) record(step string) float64 {
+func (fr *newtonRun) record(step string) float64 {
 	l := fr.f
 	fr.trace = append(fr.trace, l)
 	if fr.hook != nil {
@@ -394,7 +394,7 @@ func (fr *fastRun) record(step string) float64 {
 // converged applies the criteria of the paper's schedule to one plain
 // iteration from the current point: the bound changes by at most tol and
 // every parameter by at most paramTol (relative, i.e. in the logarithms).
-func (fr *fastRun) converged(df float64) bool {
+func (fr *newtonRun) converged(df float64) bool {
 	if !(math.Abs(df) <= fr.c.tol*math.Max(1, math.Abs(fr.f))) {
 		return false
 	}
@@ -408,7 +408,7 @@ func (fr *fastRun) converged(df float64) bool {
 // squaremCycle runs one extrapolated cycle. It returns whether its first
 // plain step met the convergence criteria (in which case the state is left
 // there).
-func (fr *fastRun) squaremCycle(stepMax float64) (conv bool, newMax float64) {
+func (fr *newtonRun) squaremCycle(stepMax float64) (conv bool, newMax float64) {
 	x0, f0, x1 := fr.x, fr.f, fr.next
 	if !fr.eval(x1) {
 		fr.f = math.NaN()
@@ -486,7 +486,7 @@ func crosses(u []float64, lnPrune float64) bool {
 // doubles with every failure. Only steps that do not decrease the bound
 // are taken (up to the rounding error of F). It returns whether the step
 // met the convergence criteria and whether a step was taken.
-func (fr *fastRun) newtonStep() (conv, progressed bool) {
+func (fr *newtonRun) newtonStep() (conv, progressed bool) {
 	g, h, ok := fr.model.newton()
 	if !ok {
 		return false, false
@@ -561,7 +561,7 @@ func (fr *fastRun) newtonStep() (conv, progressed bool) {
 }
 
 // prunable reports whether some function's ⟨αₘ⟩ exceeds the threshold.
-func (fr *fastRun) prunable() bool {
+func (fr *newtonRun) prunable() bool {
 	for _, v := range fr.x[:fr.model.active()] {
 		if math.Exp(v) > fr.c.pruneAt {
 			return true
@@ -572,7 +572,7 @@ func (fr *fastRun) prunable() bool {
 
 // prune drops the functions whose ⟨αₘ⟩ exceeds the threshold, as the
 // paper's schedule does; the state must be re-evaluated afterwards.
-func (fr *fastRun) prune() bool {
+func (fr *newtonRun) prune() bool {
 	m := fr.model.active()
 	alphas := make([]float64, m)
 	for i := range m {

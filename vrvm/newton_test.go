@@ -201,7 +201,7 @@ func TestNewtonMonotone(t *testing.T) {
 					}
 					prev = math.Max(prev, f)
 				}
-				fr, status, err := runFast(context.Background(), model, c, x0, hook)
+				fr, status, err := runNewton(context.Background(), model, c, x0, hook)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -102,12 +102,7 @@ func (r *Regressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) e
 // inputs. No bias column is added, and Kernel is not used. Predict by
 // passing rows of the design at new inputs to Predict or Latent.
 func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
-	return r.FitDesignContext(context.Background(), phi, t)
-}
-
-// FitDesignContext is FitDesign with a context, as FitContext.
-func (r *Regressor) FitDesignContext(ctx context.Context, phi mat.Matrix, t []float64) error {
-	return r.fit(ctx, phi, t, true)
+	return r.fit(context.Background(), phi, t, true)
 }
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
@@ -116,16 +111,9 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	if err != nil {
 		return err
 	}
-	tau0 := r.Tau0
-	switch {
-	case tau0 == 0:
-		v := variance(t)
-		if v == 0 {
-			return ErrConstantTargets
-		}
-		tau0 = 1 / v
-	case !(tau0 > 0) || math.IsInf(tau0, 0):
-		return &OptionError{Field: "Tau0", Value: tau0, Reason: "must be positive and finite (0 means 1/var(t))"}
+	tau0, err := noisePrecision0("Tau0", r.Tau0, t)
+	if err != nil {
+		return err
 	}
 	lik := newGaussLik(t, s.prior, tau0)
 	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
@@ -175,4 +163,20 @@ func (r *Regressor) String() string {
 		return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String())
 	}
 	return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.Tau()))
+}
+
+// noisePrecision0 returns the initial noise precision: v0, or 1/var(t)
+// (population variance) when v0 is zero.
+func noisePrecision0(field string, v0 float64, t []float64) (float64, error) {
+	switch {
+	case v0 == 0:
+		v := variance(t)
+		if v == 0 {
+			return 0, ErrConstantTargets
+		}
+		return 1 / v, nil
+	case !(v0 > 0) || math.IsInf(v0, 0):
+		return 0, &OptionError{Field: field, Value: v0, Reason: "must be positive and finite (0 means 1/var(t))"}
+	}
+	return v0, nil
 }

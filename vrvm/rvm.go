@@ -93,16 +93,9 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 		return err
 	}
 	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
-	beta := r.Beta0
-	switch {
-	case beta == 0:
-		v := variance(t)
-		if v == 0 {
-			return ErrConstantTargets
-		}
-		beta = 1 / v
-	case !(beta > 0) || math.IsInf(beta, 0):
-		return &OptionError{Field: "Beta0", Value: beta, Reason: "must be positive and finite (0 means 1/var(t))"}
+	beta, err := noisePrecision0("Beta0", r.Beta0, t)
+	if err != nil {
+		return err
 	}
 	n, m := phi.Dims()
 	cols := seq(m)
@@ -118,6 +111,23 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 		return err
 	}
 	var q gaussQ
+	// posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt for the active set.
+	posterior := func(iter int) error {
+		m := len(cols)
+		a := mat.NewSymDense(m, nil)
+		a.ScaleSym(beta, gram)
+		for i := range m {
+			a.SetSym(i, i, a.At(i, i)+alpha[i])
+		}
+		if err := q.factor(a, iter); err != nil {
+			return err
+		}
+		h := make([]float64, m)
+		for i, v := range phiT {
+			h[i] = beta * v
+		}
+		return q.solveMean(h)
+	}
 	var trace []float64
 	resid := make([]float64, n)
 	status := IterationLimit
@@ -129,19 +139,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 		}
 		iters = k
 		m = len(cols)
-		a := mat.NewSymDense(m, nil)
-		a.ScaleSym(beta, gram)
-		for i := range m {
-			a.SetSym(i, i, a.At(i, i)+alpha[i])
-		}
-		if err := q.factor(a, k); err != nil {
-			return err
-		}
-		h := make([]float64, m)
-		for i, v := range phiT {
-			h[i] = beta * v
-		}
-		if err := q.solveMean(h); err != nil {
+		if err := posterior(k); err != nil {
 			return err
 		}
 		copy(resid, t)
@@ -190,20 +188,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	if q.mu == nil || len(q.mu) != len(cols) {
 		// The last iteration pruned (or the fit was cancelled before the
 		// first one): refresh the posterior for the final active set.
-		m = len(cols)
-		a := mat.NewSymDense(m, nil)
-		a.ScaleSym(beta, gram)
-		for i := range m {
-			a.SetSym(i, i, a.At(i, i)+alpha[i])
-		}
-		if err := q.factor(a, iters); err != nil {
-			return err
-		}
-		h := make([]float64, m)
-		for i, v := range phiT {
-			h[i] = beta * v
-		}
-		if err := q.solveMean(h); err != nil {
+		if err := posterior(iters); err != nil {
 			return err
 		}
 	}

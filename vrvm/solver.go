@@ -18,41 +18,41 @@ import (
 // the full model at the end of every fit.
 type Solver int
 
-const (
-	// Sequential, the default, maximises the bound one basis function at
-	// a time (sequential.go), in the manner of Tipping & Faul (2003) and
-	// Shutin et al. (2011) but on the variational bound: each ⟨αₘ⟩ is set
-	// to its exact optimum given the others (a root of a cubic, (S1) in
-	// bound.go) with rank-one updates of Σ and μ, so that no such step
-	// decreases L. With pruning it starts from one function and adds the
-	// function with the largest gain whose optimal ⟨αₘ⟩ is below
-	// PruneAlpha, and removes functions whose optimum rises above it;
-	// without pruning it starts from every function. It works on the
-	// factorisation Φ = U Bᵀ of the design (factor.go), so the N × N
-	// kernel matrix is never formed. An iteration (Iterations,
-	// BoundTrace, Monitor) is one sweep over the active functions, one
-	// update of Q_τ or ξ and, now and then, additions.
-	Sequential Solver = iota
-	// PaperSchedule is the schedule of Bishop & Tipping (2000)
-	// (schedule.go): every iteration updates Q_w, then all Q_αₘ, then Q_τ
-	// (or ξ), and, with pruning, removes the functions whose ⟨αₘ⟩ exceeds
-	// PruneAlpha. Irrelevant ⟨αₘ⟩ converge linearly with rate about
-	// 1 − 4b⟨αₘ⟩, so it needs 10⁴–10⁵ iterations to converge tightly.
-	PaperSchedule
-	// Newton iterates the paper's schedule extrapolated by SQUAREM, which
-	// follows the schedule's path, until the bound gains less than a
-	// relative 1e-6 per cycle, then takes Levenberg–Marquardt steps on the
-	// bound with Q_w eliminated (newton.go), which converge
-	// quadratically; it reaches the paper's fixed point in a few hundred
-	// iterations where the schedule takes tens of thousands (without
-	// pruning it matches the reference fixtures). The bound never
-	// decreases (beyond rounding) from one accepted point to the next. An
-	// iteration is one extrapolated cycle or one Newton step. Newton steps
-	// need a dense Hessian and are taken only while the number of
-	// parameters (functions plus 1, or plus N for classification) is at
-	// most 1500.
-	Newton
-)
+// Sequential, the default, maximises the bound one basis function at
+// a time (sequential.go), in the manner of Tipping & Faul (2003) and
+// Shutin et al. (2011) but on the variational bound: each ⟨αₘ⟩ is set
+// to its exact optimum given the others (a root of a cubic, (S1) in
+// bound.go) with rank-one updates of Σ and μ, so that no such step
+// decreases L. With pruning it starts from one function and adds the
+// function with the largest gain whose optimal ⟨αₘ⟩ is below
+// PruneAlpha, and removes functions whose optimum rises above it;
+// without pruning it starts from every function. It works on the
+// factorisation Φ = U Bᵀ of the design (factor.go), so the N × N
+// kernel matrix is never formed. An iteration (Iterations,
+// BoundTrace, Monitor) is one sweep over the active functions, one
+// update of Q_τ or ξ and, now and then, additions.
+const Sequential Solver = 0
+
+// PaperSchedule is the schedule of Bishop & Tipping (2000)
+// (schedule.go): every iteration updates Q_w, then all Q_αₘ, then Q_τ
+// (or ξ), and, with pruning, removes the functions whose ⟨αₘ⟩ exceeds
+// PruneAlpha. Irrelevant ⟨αₘ⟩ converge linearly with rate about
+// 1 − 4b⟨αₘ⟩, so it needs 10⁴–10⁵ iterations to converge tightly.
+const PaperSchedule Solver = 1
+
+// Newton iterates the paper's schedule extrapolated by SQUAREM, which
+// follows the schedule's path, until the bound gains less than a
+// relative 1e-6 per cycle, then takes Levenberg–Marquardt steps on the
+// bound with Q_w eliminated (newton.go), which converge
+// quadratically; it reaches the paper's fixed point in a few hundred
+// iterations where the schedule takes tens of thousands (without
+// pruning it matches the reference fixtures). The bound never
+// decreases (beyond rounding) from one accepted point to the next. An
+// iteration is one extrapolated cycle or one Newton step. Newton steps
+// need a dense Hessian and are taken only while the number of
+// parameters (functions plus 1, or plus N for classification) is at
+// most 1500.
+const Newton Solver = 2
 
 var solverNames = [...]string{"sequential", "paper schedule", "newton"}
 

@@ -444,12 +444,12 @@ func readCLIModel(path string) (*loadedModel, error) {
 		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
 			return nil, bad("bad standardisation of the target")
 		}
-		m.reg, err = loadAs[*vrvm.Regressor](b.Model)
+		m.reg, err = loadAs[*vrvm.Regressor](b.Model, "regression")
 	case "classification":
 		if b.Labels != nil && (len(b.Labels) != 2 || b.Labels[0] == b.Labels[1]) {
 			return nil, bad("class labels %q: want two different names", b.Labels)
 		}
-		m.cls, err = loadAs[*vrvm.Classifier](b.Model)
+		m.cls, err = loadAs[*vrvm.Classifier](b.Model, "classification")
 	default:
 		return nil, bad("task %q, want regression or classification", b.Task)
 	}
@@ -498,8 +498,9 @@ func fail(stderr io.Writer, name string, err error, code int) int {
 	return code
 }
 
-// loadAs loads a library model file that must hold an estimator of type T.
-func loadAs[T vrvm.Estimator](data []byte) (T, error) {
+// loadAs loads a library model file that must hold an estimator of type
+// T, a model for task want.
+func loadAs[T vrvm.Estimator](data []byte, want string) (T, error) {
 	var zero T
 	m, err := vrvm.Load(bytes.NewReader(data))
 	if err != nil {
@@ -507,7 +508,7 @@ func loadAs[T vrvm.Estimator](data []byte) (T, error) {
 	}
 	t, ok := m.(T)
 	if !ok {
-		return zero, fmt.Errorf("the file holds a %s model of another kind (%T)", m.Task(), m)
+		return zero, fmt.Errorf("file holds a %s model, not %s", m.Task(), want)
 	}
 	return t, nil
 }

@@ -112,7 +112,7 @@ func Convert(key string, syms map[string]reflect.Value, prox map[string]reflect.
 		case isType(v):
 			t := v.Type().Elem()
 			pkg.Types[sym] = t
-			if w := promoted(t); len(w) != 0 {
+			if w := promoted(t); len(w) != 0 && valueWrappers(t, w) {
 				pkg.Wrappers[sym] = w
 			}
 		case isUntyped(v):
@@ -241,6 +241,26 @@ func promoted(t reflect.Type) []string {
 		names = append(names, m.Name)
 	}
 	return names
+}
+
+// valueWrappers reports whether every wrapper method of t is in the
+// method set of t itself, not only of *t. gomacro removes the wrappers
+// from the methods it reflects off t; when some of them come from
+// pointer-receiver methods of an embedded struct (vrvm's estimators, whose
+// accessors are promoted from the embedded vrvm.fitted (unexported)), its cache of
+// method values is left misaligned with its method list and the first call
+// fails with "inconsistent method signature". For such types the wrappers
+// are not listed: gomacro then takes the promoted methods for declared
+// ones, which call the same code; only a notebook type that embeds such a
+// type beside another with a method of the same name would see an
+// ambiguous selector where Go sees the shallower method.
+func valueWrappers(t reflect.Type, wrappers []string) bool {
+	for _, name := range wrappers {
+		if _, ok := t.MethodByName(name); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // embeddedProvides reports whether an embedded field of struct type t has

@@ -41,7 +41,7 @@ func main() {
 		fmt.Println("covariance", i, gs(mat.Row(nil, i, cov)))
 	}
 
-	am, av, err := c.Activation(test.X)
+	am, av, err := c.Latent(test.X)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func main() {
 	}
 	fmt.Println("predict mean", gs(mean))
 	fmt.Println("predict variance", gs(variance))
-	lmean, lvar, err := r.PredictLatent(test)
+	lmean, lvar, err := r.Latent(test)
 	if err != nil {
 		log.Fatal(err)
 	}
