@@ -374,3 +374,43 @@ func TestDesignMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMisleadingCauses checks that extreme scales get errors naming the
+// actual cause.
+func TestMisleadingCauses(t *testing.T) {
+	x, treg, _ := smallData()
+	big, small := make([]float64, len(treg)), make([]float64, len(treg))
+	for i, v := range treg {
+		big[i], small[i] = v*1e200, v*1e-200
+	}
+	for _, m := range []Estimator{&Regressor{}, &RVMRegressor{}} {
+		for name, tt := range map[string][]float64{"×1e200": big, "×1e-200": small} {
+			err := m.FitContext(context.Background(), x, tt)
+			if !errors.Is(err, ErrTargetScale) {
+				t.Errorf("%T, targets %s: %v, want ErrTargetScale", m, name, err)
+			}
+		}
+	}
+	var oe *OptionError
+	for _, w := range []float64{1e-300, 1e300} {
+		err := (&Regressor{Kernel: Gaussian{Width: w}}).Fit(x, treg)
+		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "square") {
+			t.Errorf("width %g: %v", w, err)
+		}
+	}
+	if msg := (&NotPositiveDefiniteError{Iteration: 3}).Error(); strings.Contains(msg, "jitter up to 0") {
+		t.Errorf("message %q", msg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, m := range []Estimator{&Regressor{}, &Classifier{}, &RVMRegressor{}, &RVMClassifier{}} {
+		tt := treg
+		if m.Task() == Classification {
+			_, _, tt = smallData()
+		}
+		err := m.FitContext(ctx, x, tt)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "vrvm: fit stopped") {
+			t.Errorf("%T cancelled: %v", m, err)
+		}
+	}
+}

@@ -18,6 +18,11 @@ var (
 	// all equal: the noise precision has no finite initial value 1/var(t)
 	// and there is nothing to learn. Predict the constant instead.
 	ErrConstantTargets = errors.New("vrvm: all regression targets are equal (zero variance); nothing to fit")
+	// ErrTargetScale is returned by regression fits whose targets vary
+	// but whose variance overflows or underflows float64 (|t| beyond
+	// about 1e150 or spread below about 1e-150), so that 1/var(t) has no
+	// finite positive value. Rescale the targets.
+	ErrTargetScale = errors.New("vrvm: the regression targets' variance overflows or underflows float64; rescale the targets (for example to unit standard deviation)")
 	// ErrSingleClass is returned by classification fits whose labels are
 	// all 0 or all 1.
 	ErrSingleClass = errors.New("vrvm: classification labels are all one class; need both 0 and 1")
@@ -98,6 +103,10 @@ type NotPositiveDefiniteError struct {
 }
 
 func (e *NotPositiveDefiniteError) Error() string {
+	if e.Jitter == 0 {
+		return fmt.Sprintf("vrvm: posterior precision has non-finite or non-positive entries at iteration %d; "+
+			"the basis may be badly scaled: rescale the inputs or the kernel", e.Iteration)
+	}
 	return fmt.Sprintf("vrvm: posterior precision is not positive definite at iteration %d (jitter up to %g tried); "+
 		"the basis may be badly scaled: rescale the inputs or the kernel", e.Iteration, e.Jitter)
 }

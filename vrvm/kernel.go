@@ -51,10 +51,14 @@ func (k Gaussian) Eval(x, y []float64) float64 {
 	return math.Exp(-d2 / (k.Width * k.Width))
 }
 
-// Validate reports a width that is not positive and finite.
+// Validate reports a width that is not positive and finite, or whose
+// square under- or overflows (below about 1e-154 or above 1e154).
 func (k Gaussian) Validate() error {
 	if !(k.Width > 0) || math.IsInf(k.Width, 0) {
 		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "must be positive and finite"}
+	}
+	if w2 := k.Width * k.Width; w2 == 0 || math.IsInf(w2, 0) {
+		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "its square under- or overflows float64; rescale the inputs instead"}
 	}
 	return nil
 }

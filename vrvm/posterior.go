@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"errors"
 	"math"
 
@@ -21,6 +22,11 @@ import (
 // Cholesky factor of its precision Σ⁻¹ = UᵀU. Σ itself is not formed by
 // factor: diag Σ comes from U⁻¹ (Σ = U⁻¹U⁻ᵀ).
 type gaussQ struct {
+	// ctx, if not nil, is checked between the blocks of the O(M³)
+	// factorisations of a large precision (M ≥ blockedMin), so that a
+	// cancellation does not wait for a whole factorisation; factor then
+	// returns the context's error and leaves q as it was.
+	ctx    context.Context
 	chol   mat.Cholesky
 	uinv   mat.TriDense // U⁻¹, upper triangular
 	mu     []float64
@@ -37,6 +43,12 @@ const maxJitterTries = 7
 // and computes ln|Σ|, U⁻¹ and diag Σ. iter is used in error messages.
 func (q *gaussQ) factor(a *mat.SymDense, iter int) error {
 	m := a.SymmetricDim()
+	if q.ctx != nil && m >= blockedMin {
+		done, err := q.factorBlocked(a)
+		if done || err != nil {
+			return err
+		}
+	}
 	q.jitter = 0
 	if !q.chol.Factorize(a) {
 		var mean float64
@@ -80,6 +92,76 @@ func (q *gaussQ) factor(a *mat.SymDense, iter int) error {
 		return &NotPositiveDefiniteError{Iteration: iter, Jitter: q.jitter}
 	}
 	return nil
+}
+
+// blockedMin is the size from which factor works in blocks of blockSize
+// rows and columns, checking q.ctx between them.
+const (
+	blockedMin = 512
+	blockSize  = 128
+)
+
+// factorBlocked is factor for a large precision: a right-looking blocked
+// Cholesky factorisation A = UᵀU and the inversion of U by block columns,
+// with q.ctx checked between blocks. It reports done = false, with q
+// untouched, if A is not positive definite (factor then retries with
+// jitter), and the context's error if it was cancelled.
+func (q *gaussQ) factorBlocked(a *mat.SymDense) (done bool, err error) {
+	n := a.SymmetricDim()
+	u := mat.NewTriDense(n, mat.Upper, nil)
+	ur, ar := u.RawTriangular(), a.RawSymmetric()
+	for i := range n {
+		copy(ur.Data[i*ur.Stride+i:i*ur.Stride+n], ar.Data[i*ar.Stride+i:i*ar.Stride+n])
+	}
+	for j := 0; j < n; j += blockSize {
+		if err := q.ctx.Err(); err != nil {
+			return false, err
+		}
+		jb := min(blockSize, n-j)
+		a11, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: jb, Stride: ur.Stride, Data: ur.Data[j*ur.Stride+j:]})
+		if !ok {
+			return false, nil
+		}
+		if rest := n - j - jb; rest > 0 {
+			a12 := blas64.General{Rows: jb, Cols: rest, Stride: ur.Stride, Data: ur.Data[j*ur.Stride+j+jb:]}
+			blas64.Trsm(blas.Left, blas.Trans, 1, a11, a12)
+			a22 := blas64.Symmetric{Uplo: blas.Upper, N: rest, Stride: ur.Stride, Data: ur.Data[(j+jb)*ur.Stride+j+jb:]}
+			blas64.Syrk(blas.Trans, -1, a12, 1, a22)
+		}
+	}
+	// U⁻¹ by block columns: column block k solves U[:k₁,:k₁] X = I[:k₁, k₀:k₁].
+	inv := mat.NewTriDense(n, mat.Upper, nil)
+	ir := inv.RawTriangular()
+	for k0 := 0; k0 < n; k0 += blockSize {
+		if err := q.ctx.Err(); err != nil {
+			return false, err
+		}
+		k1 := min(k0+blockSize, n)
+		b := mat.NewDense(k1, k1-k0, nil)
+		for i := k0; i < k1; i++ {
+			b.Set(i, i-k0, 1)
+		}
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: k1, Stride: ur.Stride, Data: ur.Data}, b.RawMatrix())
+		for i := range k1 {
+			for c := max(i, k0); c < k1; c++ {
+				ir.Data[i*ir.Stride+c] = b.At(i, c-k0)
+			}
+		}
+	}
+	var chol mat.Cholesky
+	chol.SetFromU(u)
+	logDet := -chol.LogDet()
+	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
+		return false, nil
+	}
+	q.chol, q.jitter, q.logDet = chol, 0, logDet
+	q.uinv.SetRawTriangular(ir)
+	q.diag = resize(q.diag, n)
+	for i := range n {
+		row := ir.Data[i*ir.Stride+i : i*ir.Stride+n]
+		q.diag[i] = blas64.Dot(blas64.Vector{N: len(row), Inc: 1, Data: row}, blas64.Vector{N: len(row), Inc: 1, Data: row})
+	}
+	return true, nil
 }
 
 // solveMean sets μ = Σ h.

@@ -171,12 +171,25 @@ func noisePrecision0(field string, v0 float64, t []float64) (float64, error) {
 	switch {
 	case v0 == 0:
 		v := variance(t)
-		if v == 0 {
+		if v == 0 && constantSlice(t) {
 			return 0, ErrConstantTargets
+		}
+		if p := 1 / v; !(p > 0) || math.IsInf(p, 0) || math.IsInf(v, 0) || math.IsNaN(v) {
+			return 0, ErrTargetScale
 		}
 		return 1 / v, nil
 	case !(v0 > 0) || math.IsInf(v0, 0):
 		return 0, &OptionError{Field: field, Value: v0, Reason: "must be positive and finite (0 means 1/var(t))"}
 	}
 	return v0, nil
+}
+
+// constantSlice reports whether every element of t equals the first.
+func constantSlice(t []float64) bool {
+	for _, v := range t {
+		if v != t[0] {
+			return false
+		}
+	}
+	return true
 }

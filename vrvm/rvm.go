@@ -107,10 +107,10 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	gram.SymOuterK(1, phi.T())
 	phiT := make([]float64, m)
 	mat.NewVecDense(m, phiT).MulVec(phi.T(), mat.NewVecDense(n, t))
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
-	var q gaussQ
+	q := gaussQ{ctx: ctx}
 	// posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt for the active set.
 	posterior := func(iter int) error {
 		m := len(cols)
@@ -140,6 +140,10 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 		iters = k
 		m = len(cols)
 		if err := posterior(k); err != nil {
+			if ctx.Err() != nil {
+				status, iters = Canceled, k-1
+				break
+			}
 			return err
 		}
 		copy(resid, t)
@@ -187,7 +191,9 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	}
 	if q.mu == nil || len(q.mu) != len(cols) {
 		// The last iteration pruned (or the fit was cancelled before the
-		// first one): refresh the posterior for the final active set.
+		// first one): refresh the posterior for the final active set, in
+		// one piece (the context may be cancelled already).
+		q.ctx = nil
 		if err := posterior(iters); err != nil {
 			return err
 		}
@@ -221,7 +227,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 		return err
 	}
 	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
 	_, m := phi.Dims()

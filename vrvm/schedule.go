@@ -37,11 +37,31 @@ type scheduleState struct {
 }
 
 func newScheduleState(phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) *scheduleState {
+	s, _ := newScheduleStateContext(context.Background(), phi, lik, p, alpha0)
+	return s
+}
+
+// newScheduleStateContext is newScheduleState, checking ctx between the
+// row blocks of ΦᵀΦ (O(N M²)) for a large design.
+func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) (*scheduleState, error) {
 	n, m := phi.Dims()
 	s := &scheduleState{lik: lik, prior: p, full: phi, phi: phi, cols: seq(m)}
+	s.q.ctx = ctx
 	if _, uni := lik.weights(); uni > 0 {
 		s.gram = mat.NewSymDense(m, nil)
-		s.gram.SymOuterK(1, phi.T())
+		if n < blockedMin {
+			s.gram.SymOuterK(1, phi.T())
+		} else {
+			raw := phi.RawMatrix()
+			for r0 := 0; r0 < n; r0 += blockSize {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				r1 := min(r0+blockSize, n)
+				rows := blas64.General{Rows: r1 - r0, Cols: m, Stride: raw.Stride, Data: raw.Data[r0*raw.Stride:]}
+				blas64.Syrk(blas.Trans, 1, rows, 1, s.gram.RawSymmetric())
+			}
+		}
 	}
 	d, _ := lik.data()
 	s.phiD = make([]float64, m)
@@ -52,7 +72,7 @@ func newScheduleState(phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) *
 	if lik.rowVariances() {
 		s.lat.vars = make([]float64, n)
 	}
-	return s
+	return s, nil
 }
 
 // updateW sets Q_w to its optimum given Q_α and the likelihood's factor,
@@ -143,7 +163,10 @@ func (schedule) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newScheduleState(phi, p.lik, p.set.prior, p.set.alpha0)
+	s, err := newScheduleStateContext(ctx, phi, p.lik, p.set.prior, p.set.alpha0)
+	if err != nil {
+		return nil, stopped(ctx, 0)
+	}
 	trace, iters, status, err := s.run(ctx, p.set)
 	if status == NotFitted {
 		return nil, err
@@ -156,6 +179,9 @@ func (schedule) fit(ctx context.Context, p *problem) (*solution, error) {
 // iteration k.
 func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, iters int, status Status, err error) {
 	if err := s.updateW(1); err != nil {
+		if ctx.Err() != nil {
+			err = stopped(ctx, 0)
+		}
 		return nil, 0, NotFitted, err
 	}
 	trace = []float64{s.bound()}
@@ -171,6 +197,12 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 				pruned = s.prune(c.pruneAt)
 			}
 			if err := s.updateW(k); err != nil {
+				if ctx.Err() != nil {
+					// Cancelled inside the factorisation: Q_w and the
+					// hyperparameters are those of iteration k − 1, whose
+					// bound is the last in the trace.
+					return trace, k - 1, Canceled, stopped(ctx, k-1)
+				}
 				return trace, k - 1, NotFitted, err
 			}
 			// A large Q_w update can take seconds: look again before
