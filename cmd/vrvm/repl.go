@@ -107,6 +107,9 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vrvm repl: %v\n", err)
 		return 1
 	}
+	if t, ok := lines.(*termLines); ok {
+		t.state.SetWordCompleter(i.complete)
+	}
 
 	// A Ctrl-C while an evaluation runs cancels it. While a line is read
 	// the terminal is in raw mode and Ctrl-C arrives as a key instead.
@@ -132,11 +135,12 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 // closes lines (restoring the terminal, saving the history) before it ends
 // the process.
 func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp, error) {
+	panics := &panicFilter{w: stderr}
 	i, err := newInterpreter(interp.Options{
 		Args:   []string{"repl"},
 		Stdin:  os.Stdin,
 		Stdout: stdout,
-		Stderr: stderr,
+		Stderr: panics,
 	})
 	if err != nil {
 		return nil, err
@@ -152,14 +156,25 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 	if err != nil {
 		return nil, err
 	}
-	return &replInterp{Interpreter: i, imports: imports}, nil
+	// After autoImport, which would import the hooks under their name.
+	h, err := useHooks(i)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := i.Eval(fmt.Sprintf("import %s %q", rtName, rtPath)); err != nil {
+		return nil, err
+	}
+	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, session: newSession()}, nil
 }
 
-// replInterp is the interpreter of the REPL and the import declarations it
-// has evaluated.
+// replInterp is the interpreter of the REPL, the import declarations it
+// has evaluated and what the session declared.
 type replInterp struct {
 	*interp.Interpreter
 	imports importSet
+	hooks   *hooks
+	panics  *panicFilter
+	session *session
 }
 
 // autoImport makes every package the interpreter knows usable under its
@@ -270,14 +285,6 @@ func packageName(p string) string {
 	return ""
 }
 
-// declarations reports whether src consists of declarations only (func,
-// type, var, const, import), whose values the REPL does not print: yaegi's
-// value for them is an internal pointer.
-func declarations(src string) bool {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+src, 0)
-	return err == nil && len(f.Decls) > 0
-}
-
 // repl runs the read-eval-print loop until the end of input or :quit. It
 // reports whether any evaluation failed.
 func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <-chan os.Signal) (failed bool) {
@@ -296,7 +303,7 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 			if strings.TrimSpace(src) != "" {
 				// Report what is wrong with the unfinished input.
 				if _, err := evalInterruptible(i.Interpreter, src, interrupt); err != nil {
-					reportEvalError(stderr, err, interp.DefaultSourceName)
+					i.report(stderr, err)
 					failed = true
 				}
 			}
@@ -308,16 +315,11 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 		lines.AddHistory(line)
 
 		if src == "" {
-			switch cmd := strings.TrimSpace(line); {
-			case cmd == "":
-				continue
-			case cmd == ":quit" || cmd == ":q":
+			quit, ok := i.command(strings.TrimSpace(line), stdout, stderr)
+			if quit {
 				return failed
-			case cmd == ":help" || cmd == ":h" || cmd == ":?":
-				fmt.Fprint(stdout, replHelp)
-				continue
-			case strings.HasPrefix(cmd, ":"):
-				fmt.Fprintf(stderr, "unknown command %s; :help lists the commands\n", cmd)
+			}
+			if ok {
 				continue
 			}
 		}
@@ -328,24 +330,112 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 			src = "" // imported already
 			continue
 		}
-		v, err := evalInterruptible(i.Interpreter, eval, interrupt)
+		results, shown, err := i.eval(eval, interrupt)
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) && len(list) > 0 && incomplete(list[0], line) {
 				continue // read one more line
 			}
-			reportEvalError(stderr, err, interp.DefaultSourceName)
+			i.report(stderr, err)
 			failed = true
 		} else {
 			for p, name := range kept {
 				i.imports[p] = name
 			}
-			if v.IsValid() && !declarations(src) {
-				fmt.Fprintln(stdout, ":", v)
+			i.session.declare(i.Interpreter, eval)
+			if shown {
+				fmt.Fprintln(stdout, ":", formatResults(results, i.session.typeNames()))
 			}
 		}
 		src = ""
 	}
+}
+
+// command runs the REPL command cmd, an input that starts with ":", and
+// reports whether it was one (ok) and whether it is :quit. An empty input
+// is a command that does nothing.
+func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok bool) {
+	name, arg, _ := strings.Cut(cmd, " ")
+	arg = strings.TrimSpace(arg)
+	switch {
+	case cmd == "":
+	case name == ":quit" || name == ":q":
+		return true, true
+	case name == ":help" || name == ":h" || name == ":?":
+		fmt.Fprint(stdout, replHelp)
+	case name == ":vars":
+		fmt.Fprint(stdout, i.session.vars(i.Interpreter))
+	case name == ":doc":
+		if arg == "" {
+			fmt.Fprintln(stderr, ":doc needs a name, such as :doc vrvm.Regressor or :doc r.Fit")
+			break
+		}
+		text, err := i.doc(arg)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			break
+		}
+		fmt.Fprint(stdout, text)
+	case strings.HasPrefix(cmd, ":"):
+		fmt.Fprintf(stderr, "unknown command %s; :help lists the commands\n", name)
+	default:
+		return false, false
+	}
+	return false, true
+}
+
+// eval evaluates src, an input of the REPL, and returns the values to
+// print, if shown. The input is rewritten first (see replInput); if the
+// form with the call that shows the values does not compile (a call of a
+// function without results, an untyped constant that overflows int), the
+// input is evaluated without it and shows nothing.
+func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
+	plain, show := replInput(src)
+	i.hooks.reset()
+	if show != "" {
+		_, err = evalInterruptible(i.Interpreter, show, interrupt)
+		if err == nil || !compileError(err) {
+			i.hooks.mu.Lock()
+			defer i.hooks.mu.Unlock()
+			return i.hooks.results, i.hooks.shown && err == nil, err
+		}
+	}
+	_, err = evalInterruptible(i.Interpreter, plain, interrupt)
+	return nil, false, err
+}
+
+// compileError reports whether err, returned by an evaluation, comes from
+// compiling the input rather than from running it.
+func compileError(err error) bool {
+	var p interp.Panic
+	return !errors.As(err, &p) && !errors.Is(err, context.Canceled)
+}
+
+// report writes the error of an evaluation to w on one line: a
+// compilation error with its position in the input, a panic with its value
+// and where it happened.
+func (i *replInterp) report(w io.Writer, err error) {
+	frames := i.panics.take()
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		reportEvalError(w, err, interp.DefaultSourceName)
+		return
+	}
+	if site := i.hooks.panicSite(p); site != "" {
+		fmt.Fprintf(w, "%s: panic: %s\n", site, panicValue(p.Value))
+		return
+	}
+	where := compiledCaller(p.Callers)
+	if len(frames) > 0 && frames[0].name != "main" { // main: the input itself
+		if where != "" {
+			where += ", called from "
+		}
+		where += frames[0].name
+	}
+	if where != "" {
+		where = " [in " + where + "]"
+	}
+	fmt.Fprintf(w, "panic: %s%s\n", panicValue(p.Value), where)
 }
 
 // evalInterruptible evaluates src; a value received from interrupt while it

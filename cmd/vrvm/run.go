@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"go/build"
 	"go/scanner"
 	"io"
+	"io/fs"
 	"os"
+	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -95,21 +99,114 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	flag.CommandLine = flag.NewFlagSet(path, flag.ExitOnError)
 	flag.CommandLine.SetOutput(stderr)
 
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
+		return 1
+	}
+	panics := &panicFilter{w: stderr}
 	i, err := newInterpreter(interp.Options{
 		Args:   scriptArgs,
 		Stdin:  os.Stdin,
 		Stdout: stdout,
-		Stderr: stderr,
+		Stderr: panics,
+		// The script as rewritten by rewriteScript; other files (none,
+		// as only compiled packages can be imported) as they are.
+		SourcecodeFilesystem: scriptFS{path: path, src: []byte(rewriteScript(path, string(src)))},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
 		return 1
 	}
+	h, err := useHooks(i)
+	if err != nil {
+		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
+		return 1
+	}
 	if err := evalPath(i, path); err != nil {
+		var p interp.Panic
+		if errors.As(err, &p) {
+			return reportPanic(stderr, p, h.panicSite(p), panics.take())
+		}
 		return reportEvalError(stderr, err, "")
 	}
 	return 0
 }
+
+// reportPanic writes the panic p of a script to w and returns the exit
+// status 2. A panic statement of the script is reported at its position
+// (site), with the interpreted functions it unwound; a panic of compiled
+// code or of the runtime with those functions and the Go stack, as a
+// compiled program prints it. yaegi knows only where each unwound function
+// starts, not the line of the call in it.
+func reportPanic(w io.Writer, p interp.Panic, site string, frames []frameLine) int {
+	if site != "" {
+		fmt.Fprintf(w, "%s: panic: %s\n", site, panicValue(p.Value))
+	} else {
+		fmt.Fprintf(w, "panic: %s\n", panicValue(p.Value))
+	}
+	for _, f := range frames {
+		fmt.Fprintf(w, "\tin %s (its first statement: %s)\n", f.name, f.pos)
+	}
+	if site == "" {
+		fmt.Fprintf(w, "\n%s", p.Stack)
+	}
+	return 2
+}
+
+// compiledCaller returns the innermost function of callers, the stack of a
+// panic, that is compiled code of a package the script called: not the
+// runtime, reflect, the interpreter, the symbol wrappers or this command.
+func compiledCaller(callers []uintptr) string {
+	frames := runtime.CallersFrames(callers)
+	for {
+		f, more := frames.Next()
+		name := f.Function
+		switch {
+		case name == "", strings.HasPrefix(name, "runtime."), strings.HasPrefix(name, "reflect."),
+			strings.HasPrefix(name, "github.com/traefik/yaegi/"), strings.HasPrefix(name, "github.com/vrvm/vrvm/symbols."),
+			strings.HasPrefix(name, "main."), strings.HasPrefix(name, "sync."):
+		default:
+			return name
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// scriptFS is the file system the interpreter reads the script from: the
+// file path has the contents src, other files are read from disk.
+type scriptFS struct {
+	path string
+	src  []byte
+}
+
+func (s scriptFS) Open(name string) (fs.File, error) {
+	if name != s.path {
+		return os.Open(name)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(s.src), info: memInfo{fi, int64(len(s.src))}}, nil
+}
+
+type memFile struct {
+	*bytes.Reader
+	info memInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+type memInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i memInfo) Size() int64 { return i.size }
 
 // evalPath runs the program in the file path. A panic of the interpreter
 // itself, outside the execution of the program (yaegi panics on some
@@ -199,7 +296,14 @@ func reportEvalError(w io.Writer, err error, trim string) int {
 }
 
 // panicValue formats a recovered panic value as the runtime prints it.
+// yaegi's panic builtin panics with the reflect.Value of its argument.
 func panicValue(v any) string {
+	if rv, ok := v.(reflect.Value); ok {
+		if !rv.IsValid() || !rv.CanInterface() {
+			return "<nil>"
+		}
+		v = rv.Interface()
+	}
 	switch v := v.(type) {
 	case error:
 		return v.Error()
@@ -208,6 +312,6 @@ func panicValue(v any) string {
 	case string:
 		return v
 	default:
-		return fmt.Sprintf("%v", v)
+		return formatValue(v, nil)
 	}
 }
