@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -351,4 +352,139 @@ func TestREPLTerminal(t *testing.T) {
 	if want := "40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"; string(history) != want {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
 	}
+}
+
+// TestREPLComplete checks the completions offered for the word before the
+// cursor: members of packages, methods and fields of session variables
+// (compiled and script types, through fields), and identifiers.
+func TestREPLComplete(t *testing.T) {
+	var out bytes.Buffer
+	lines := newPipeLines(strings.NewReader(`r := &vrvm.Regressor{}
+type point struct{ X, Y float64 }
+func (p point) Norm() float64 { return math.Hypot(p.X, p.Y) }
+p := point{3, 4}
+sessionCounter := 1
+`))
+	i, err := newREPLInterpreter(lines, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl(i, lines, &out, &out, nil) {
+		t.Fatalf("the session failed:\n%s", out.String())
+	}
+	for _, tc := range []struct {
+		line string
+		pos  int // -1: the end of line
+		head string
+		want []string // exactly, in order
+		tail string
+	}{
+		{line: "r.Pre", pos: -1, want: []string{"r.Predict", "r.PredictDesign", "r.PredictLatent"}},
+		{line: "x := r.Pre(d.X)", pos: 10, head: "x := ", want: []string{"r.Predict", "r.PredictDesign", "r.PredictLatent"}, tail: "(d.X)"},
+		{line: "r.Ker", pos: -1, want: []string{"r.Kernel"}},
+		{line: "r.Kernel.Ev", pos: -1, want: []string{"r.Kernel.Eval"}},
+		{line: "mat.NewDe", pos: -1, want: []string{"mat.NewDense"}},
+		{line: "fmt.Sprintl", pos: -1, want: []string{"fmt.Sprintln"}},
+		{line: "vrvm.Regressor.FitC", pos: -1, want: []string{"vrvm.Regressor.FitContext"}},
+		{line: "p.N", pos: -1, want: []string{"p.Norm"}},
+		{line: "p.", pos: -1, want: []string{"p.Norm", "p.X", "p.Y"}},
+		{line: "fmt.Println(sessionC", pos: -1, head: "fmt.Println(", want: []string{"sessionCounter"}},
+		{line: "datas", pos: -1, want: []string{"datasets"}},
+		{line: "poi", pos: -1, want: []string{"point"}},
+		{line: "nosuch.", pos: -1},
+	} {
+		pos := tc.pos
+		if pos < 0 {
+			pos = len(tc.line)
+		}
+		head, got, tail := i.complete(tc.line, pos)
+		if head != tc.head || tail != tc.tail || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("complete(%q, %d) = %q, %q, %q; want %q, %q, %q", tc.line, pos, head, got, tail, tc.head, tc.want, tc.tail)
+		}
+	}
+}
+
+// TestREPLTerminalComplete types Tab on a pseudo-terminal (script(1)): the
+// line editor completes r.Pre to r.Predict and r.Fi to r.Fit, the first
+// completions, and the completed lines are evaluated.
+func TestREPLTerminalComplete(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	bin := buildVrvm(t)
+	dir := t.TempDir()
+	// A terminal without a size is one liner cannot edit on: it
+	// falls back to reading lines, and Tab is a character.
+	cmd := exec.Command(script, "-qec", "stty cols 120 rows 40 && "+bin+" repl", "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
+	cmd.Stdin = strings.NewReader("r := &vrvm.Regressor{}\nr.Pre\t(nil)\n:doc r.Fi\t\n:quit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{": &vrvm.Regressor{}\n", ": [] [] vrvm: ", "func (r *Regressor) Fit(x mat.Matrix"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, text)
+		}
+	}
+	history, err := os.ReadFile(filepath.Join(dir, "cache", "vrvm", "repl_history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "r := &vrvm.Regressor{}\nr.Predict(nil)\n:doc r.Fit\n:quit\n"; string(history) != want {
+		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
+	}
+}
+
+// TestREPLReadableEstimator prints fitted estimators at the prompt: by
+// their String method if they have one, otherwise as a composite literal
+// of their exported fields; either way a few short lines, no pointer
+// address and no list of more than printElems elements.
+func TestREPLReadableEstimator(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	lines := newPipeLines(strings.NewReader(`d, _ := datasets.Sinc(50, 0.1, 1)
+r := &vrvm.Regressor{}
+r.Kernel = vrvm.Gaussian{Width: 3}
+err := r.Fit(d.X, d.T)
+r
+rp, _ := datasets.Ripley(60, 2)
+c := &vrvm.Classifier{}
+err = c.Fit(rp.X, rp.T)
+c
+`))
+	i, err := newREPLInterpreter(lines, &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl(i, lines, &stdout, &stderr, nil) {
+		t.Fatalf("the session failed:\n%s", stderr.String())
+	}
+	out := stdout.String()
+	// The values of r and c, after err (<nil>).
+	values := regexp.MustCompile(`(?m)^: <nil>\n((?:: [^\n]*\n)(?:  [^\n]*\n)*)`).FindAllStringSubmatch(out, -1)
+	if len(values) != 2 {
+		t.Fatalf("no estimators printed after the fits:\n%s", out)
+	}
+	list := regexp.MustCompile(`\[([^][]*)\]`)
+	for _, m := range values {
+		v := m[1]
+		if n := strings.Count(v, "\n"); n > 3 {
+			t.Errorf("%d lines:\n%s", n, v)
+		}
+		if strings.Contains(v, "0x") || len(v) > 400 {
+			t.Errorf("an address or a long dump:\n%s", v)
+		}
+		for _, l := range list.FindAllStringSubmatch(v, -1) {
+			if n := len(strings.Fields(strings.Split(l[1], "…")[0])); n > printElems {
+				t.Errorf("a list of %d elements: %s", n, l[0])
+			}
+		}
+		if !strings.Contains(v, "Regressor") && !strings.Contains(v, "Classifier") {
+			t.Errorf("the value does not name its type:\n%s", v)
+		}
+	}
+	t.Logf("\n%s", out)
 }
