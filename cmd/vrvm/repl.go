@@ -38,10 +38,12 @@ func init() {
 const replUsage = `Usage: vrvm repl
 
 Repl reads Go statements, declarations and expressions, evaluates each as
-soon as it is complete, and prints the value of each evaluation as
-": value", as yaegi's REPL does (declarations print nothing). It knows the
-packages of "vrvm run" and uses them under their names without an import
-statement, the standard library and
+soon as it is complete, and prints after ": " every result of an
+expression (": [] [] vrvm: no rows to predict" for the three results of
+Predict), the variables an assignment or x++ set, and nothing for a
+declaration or another statement. It knows the packages of "vrvm run"
+and uses them under their names without an import statement, the
+standard library and
 
 %s
 
@@ -51,8 +53,17 @@ share (rand, template, scanner) needs an import. Importing a package that
 is already imported under the same name does nothing, so Go code with its
 import block can be pasted.
 
+A value with a String or Error method is printed by it, a matrix as a
+matrix (its corners if it is large), anything else as a composite literal
+of its exported fields that are not zero, with slices and maps cut after
+%d elements ("… (94 more)"); pointers print as & and what they point to.
+An error is printed on one line: a compilation error at its line:column
+in the input, a panic with its value, at the position of the panic
+statement or naming the function it came from.
+
 When standard input is a terminal the prompt is "> ", "... " while the
-input is incomplete, with line editing and a history kept in
+input is incomplete, with line editing, Tab completion (names, package
+members, fields and methods) and a history kept in
 %s.
 Otherwise (a pipe or a file) no prompt is printed and the exit status is 1
 if any evaluation failed.
@@ -61,11 +72,17 @@ if any evaluation failed.
 const replHelp = `Enter Go code: statements, declarations (func, type, var, const, import)
 and expressions. Input that is not yet complete (an open brace or
 parenthesis, an unterminated raw string) continues on the next line.
-The value of each evaluation is printed as ": value".
+Every result of an expression, or the variables an assignment set, is
+printed as ": value". Tab completes names, package members, fields and
+methods.
 
 Commands, at the start of an input:
-  :help   this text
-  :quit   leave (so does end of input, Ctrl-D)
+  :doc NAME  the documentation of a package, a member (vrvm.Regressor,
+             mat.NewDense), a method or field (vrvm.Regressor.Fit), or of
+             the type, method or field of a variable (r, r.Fit, r.Kernel)
+  :vars      the variables of the session with their types and values
+  :help      this text
+  :quit      leave (so does end of input, Ctrl-D)
 
 Ctrl-C abandons the input being typed, or interrupts a running evaluation.
 `
@@ -80,7 +97,7 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		if where == "" {
 			where = "no file (the user cache directory is unknown)"
 		}
-		fmt.Fprintf(fs.Output(), replUsage, symbolPackages(), where)
+		fmt.Fprintf(fs.Output(), replUsage, symbolPackages(), printElems, where)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -46,9 +46,17 @@ and output of vrvm. os.Exit ends vrvm with the given status.
 Exit status: that of os.Exit if the program calls it; 0 when main returns;
 1 when the program does not compile (the message names file:line:column)
 or the interpreter fails on it;
-2 when it panics, also inside a compiled package it calls: the interpreted
-call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
-panic value and the goroutine stack, as for a compiled program.
+2 when it panics. A panic statement is reported at its position, with the
+interpreted functions it unwound:
+
+	script.go:18:3: panic: too big
+		in main.mustCheck (its first statement: script.go:16:2)
+		in main.main (its first statement: script.go:23:2)
+
+A panic of a compiled package the program calls, or a run-time error, is
+reported with its value, the same list of functions (yaegi records where
+each starts, not the line of the call in it) and the goroutine stack, as
+for a compiled program.
 
 Types defined in the script satisfy the interfaces of the compiled
 packages (vrvm.Kernel, plotter.XYer, plot.Plotter…), with two exceptions
@@ -63,6 +71,20 @@ the field, or go through a variable of the interface type:
 
 yaegi also keeps one loop variable for all iterations (the semantics before
 Go 1.22) and does not support range over an integer.
+
+yaegi v0.16.1 gets a return statement with several results wrong when one
+of them is a call of a builtin function (len, cap, min, max, append, make,
+new, complex, real, imag, copy, recover): the builtin's value goes to the
+first result, so that
+
+	func (g grid) Dims() (r, c int) { return len(g.rows), len(g.rows[0]) }
+
+returns the number of columns twice, "return n, len(s)" returns n twice
+and "return make([]int, n), len(s)" panics. "vrvm run" and "vrvm repl"
+put such calls in parentheses before interpreting the source, which
+avoids the defect; in Go interpreted by yaegi in another program, write
+"return (len(a)), (len(b))" or assign the results to variables first.
+Only columns move on the lines rewritten, never line numbers.
 `
 
 // runCommand is the "run" command.
