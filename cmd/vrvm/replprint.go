@@ -53,7 +53,7 @@ func formatValue(v any, names typeNames) string {
 
 // formatMatrix formats m with mat.Formatted, aligned after the ": " of the
 // REPL; it shows the corners only of a matrix with more than printMatrix
-// rows or columns. ok is false if m panics (an empty matrix).
+// rows or columns. ok is false if m is empty or panics.
 func formatMatrix(m mat.Matrix) (s string, ok bool) {
 	defer func() {
 		if recover() != nil {
@@ -61,7 +61,11 @@ func formatMatrix(m mat.Matrix) (s string, ok bool) {
 		}
 	}()
 	opts := []mat.FormatOption{mat.Prefix("  "), mat.Squeeze()}
-	if r, c := m.Dims(); r > printMatrix || c > printMatrix {
+	r, c := m.Dims()
+	if r == 0 || c == 0 {
+		return "", false
+	}
+	if r > printMatrix || c > printMatrix {
 		opts = append(opts, mat.Excerpt(3))
 	}
 	return fmt.Sprintf("%.6g", mat.Formatted(m, opts...)), true
