@@ -392,6 +392,9 @@ sessionCounter := 1
 		{line: "datas", pos: -1, want: []string{"datasets"}},
 		{line: "poi", pos: -1, want: []string{"point"}},
 		{line: "nosuch.", pos: -1},
+		// No word: Tab indents pasted code.
+		{line: "", pos: 0, want: []string{"\t"}},
+		{line: "\treturn", pos: 1, head: "\t", want: []string{"\t"}, tail: "return"},
 	} {
 		pos := tc.pos
 		if pos < 0 {
@@ -406,7 +409,8 @@ sessionCounter := 1
 
 // TestREPLTerminalComplete types Tab on a pseudo-terminal (script(1)): the
 // line editor completes r.Pre to r.Predict and r.Fi to r.Fit, the first
-// completions, and the completed lines are evaluated.
+// completions, the completed lines are evaluated, and a Tab at the start
+// of a line (pasted code) stays a tab.
 func TestREPLTerminalComplete(t *testing.T) {
 	script, err := exec.LookPath("script")
 	if err != nil {
@@ -419,13 +423,13 @@ func TestREPLTerminalComplete(t *testing.T) {
 	cmd := exec.Command(script, "-qec", "stty cols 120 rows 40 && "+bin+" repl", "/dev/null")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
-	cmd.Stdin = strings.NewReader("r := &vrvm.Regressor{}\nr.Pre\t(nil)\n:doc r.Fi\t\n:quit\n")
+	cmd.Stdin = strings.NewReader("r := &vrvm.Regressor{}\nr.Pre\t(nil)\n:doc r.Fi\t\nfunc two() int {\n\treturn 2\n}\ntwo()\n:quit\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	text := strings.ReplaceAll(string(out), "\r", "")
-	for _, want := range []string{": &vrvm.Regressor{}\n", ": [] [] vrvm: ", "func (r *Regressor) Fit(x mat.Matrix"} {
+	for _, want := range []string{": &vrvm.Regressor{}\n", ": [] [] vrvm: ", "func (r *Regressor) Fit(x mat.Matrix", ": 2\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, text)
 		}
@@ -434,7 +438,7 @@ func TestREPLTerminalComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "r := &vrvm.Regressor{}\nr.Predict(nil)\n:doc r.Fit\n:quit\n"; string(history) != want {
+	if want := "r := &vrvm.Regressor{}\nr.Predict(nil)\n:doc r.Fit\nfunc two() int {\n\treturn 2\n}\ntwo()\n:quit\n"; string(history) != want {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
 	}
 }

@@ -257,7 +257,8 @@ uint32 uint64 uintptr true false iota nil`)
 // complete returns the completions of the word that ends at pos in line:
 // identifiers (the session's, package names, Go's), the members of a
 // package after "pkg.", and the fields and methods of a value after
-// "x." or "x.f." It follows liner's WordCompleter.
+// "x." or "x.f.", and a tab where there is no word before the cursor. It
+// follows liner's WordCompleter.
 func (i *replInterp) complete(line string, pos int) (head string, completions []string, tail string) {
 	if pos > len(line) {
 		pos = len(line)
@@ -269,6 +270,10 @@ func (i *replInterp) complete(line string, pos int) (head string, completions []
 	}
 	word := before[start:]
 	head, tail = before[:start], line[pos:]
+	if word == "" {
+		// Nothing to complete: Tab indents, as in pasted code.
+		return before, []string{"\t"}, tail
+	}
 	dot := strings.LastIndexByte(word, '.')
 	if dot < 0 {
 		for _, name := range i.identifiers() {
