@@ -58,8 +58,8 @@ matrix (its corners if it is large), anything else as a composite literal
 of its exported fields that are not zero, with slices and maps cut after
 %d elements ("… (94 more)"); pointers print as & and what they point to.
 An error is printed on one line: a compilation error at its line:column
-in the input, a panic with its value, at the position of the panic
-statement or naming the function it came from.
+in the input, a panic at the line:column of the statement that panicked
+(in the input that declared it), with its value and the function.
 
 When standard input is a terminal the prompt is "> ", "... " while the
 input is incomplete, with line editing, Tab completion (names, package
@@ -178,10 +178,10 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 	if err != nil {
 		return nil, err
 	}
-	if _, err := i.Eval(fmt.Sprintf("import %s %q", rtName, rtPath)); err != nil {
+	if _, err := i.Eval(fmt.Sprintf("import %s %q\nvar %s int", rtName, rtPath, posVar)); err != nil {
 		return nil, err
 	}
-	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, session: newSession()}, nil
+	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, positions: &positionTable{}, session: newSession()}, nil
 }
 
 // replInterp is the interpreter of the REPL, the import declarations it
@@ -189,9 +189,10 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 type replInterp struct {
 	*interp.Interpreter
 	imports importSet
-	hooks   *hooks
-	panics  *panicFilter
-	session *session
+	hooks     *hooks
+	panics    *panicFilter
+	positions *positionTable // of the statements of the inputs
+	session   *session
 }
 
 // autoImport makes every package the interpreter knows usable under its
@@ -407,8 +408,11 @@ func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok boo
 // function without results, an untyped constant that overflows int), the
 // input is evaluated without it and shows nothing.
 func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
-	plain, show := replInput(src)
+	plain, show := replInput(src, i.imports, i.positions)
 	i.hooks.reset()
+	if v := i.Globals()[posVar]; v.CanSet() {
+		v.SetInt(0) // no statement of this input has started
+	}
 	if show != "" {
 		_, err = evalInterruptible(i.Interpreter, show, interrupt)
 		if err == nil || !compileError(err) {
@@ -438,10 +442,6 @@ func (i *replInterp) report(w io.Writer, err error) {
 		reportEvalError(w, err, interp.DefaultSourceName)
 		return
 	}
-	if site := i.hooks.panicSite(p); site != "" {
-		fmt.Fprintf(w, "%s: panic: %s\n", site, panicValue(p.Value))
-		return
-	}
 	where := compiledCaller(p.Callers)
 	if len(frames) > 0 && frames[0].name != "main" { // main: the input itself
 		if where != "" {
@@ -451,6 +451,9 @@ func (i *replInterp) report(w io.Writer, err error) {
 	}
 	if where != "" {
 		where = " [in " + where + "]"
+	}
+	if site := i.positions.current(i.Interpreter); site != "" {
+		fmt.Fprintf(w, "%s: ", site)
 	}
 	fmt.Fprintf(w, "panic: %s%s\n", panicValue(p.Value), where)
 }

@@ -109,7 +109,7 @@ rand.IntN(5) < 5
 		name:   "panic",
 		input:  "mat.NewDense(2, 2, []float64{1})\n\"continues\"\n",
 		stdout: ": continues\n",
-		stderr: []string{`^panic: mat: dimension mismatch \[in gonum\.org/v1/gonum/mat\.NewDense\]\n$`},
+		stderr: []string{`^1:1: panic: mat: dimension mismatch \[in gonum\.org/v1/gonum/mat\.NewDense\]\n$`},
 		failed: true,
 	}, {
 		name: "results",
@@ -187,14 +187,14 @@ check(2)
 "continues"
 `,
 		stdout: ": 1\n: continues\n",
-		stderr: []string{`^3:3: panic: x = 2\n$`},
+		stderr: []string{`^3:3: panic: x = 2 \[in main\.check\]\n$`},
 		failed: true,
 	}, {
 		name: "panicruntime",
-		// A run-time error in interpreted code: one line naming the
-		// function.
+		// A run-time error in interpreted code: one line with the
+		// position of the statement and the function.
 		input:  "func at(s []int, k int) int { return s[k] }\nat(nil, 3)\n",
-		stderr: []string{`^panic: .*index out of range.* \[in main\.at\]\n$`},
+		stderr: []string{`^1:31: panic: .*index out of range.* \[in main\.at\]\n$`},
 		failed: true,
 	}, {
 		name:   "vars",

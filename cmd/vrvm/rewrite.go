@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"path"
 	"reflect"
 	"regexp"
 	"sort"
@@ -30,19 +31,139 @@ import (
 //     parentheses, which gives it a slot of its own (pinned by
 //     TestYaegiReturnBuiltins).
 //   - yaegi reports a panic at the first statement of each interpreted
-//     function it unwinds, not at the call of panic. Each statement
-//     panic(v) gets a call _vrvm.At("file:line:col") before it, which
-//     records the position of the panic.
+//     function it unwinds, not where it happened. Each statement that may
+//     panic (a call other than a conversion or a builtin that cannot
+//     panic, an index, slice, selector, dereference, type assertion,
+//     division or send) is preceded by "_vrvmP = k; ", k the index of its
+//     position in a positionTable: after a panic, the variable _vrvmP
+//     holds the last such statement that started, the innermost
+//     interpreted statement of the panic. Statements in a deferred
+//     function literal are left alone so that they do not overwrite it as
+//     the panic unwinds; an assignment to an int variable costs little,
+//     but loops of arithmetic only are not touched at all.
 //   - In the REPL, the last statement of an input is followed by a call
 //     _vrvm.Show(…) with the values to print: all the results of an
 //     expression, the variables an assignment set (see replInput).
 
 // rtPath is the import path, and rtName the import name, of the
-// package of hooks the rewritten source calls (see hooks).
+// package of hooks the rewritten source calls (see hooks); posVar is the
+// variable of the script that holds the index of the position of the last
+// statement that may panic.
 const (
 	rtPath = "vrvm.internal/rt"
 	rtName = "_vrvm"
+	posVar = "_vrvmP"
 )
+
+// A positionTable holds the positions of the statements that the rewrite
+// numbered, index 0 meaning none.
+type positionTable struct {
+	mu  sync.Mutex
+	pos []string
+}
+
+func (t *positionTable) add(p string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.pos) == 0 {
+		t.pos = []string{""}
+	}
+	t.pos = append(t.pos, p)
+	return len(t.pos) - 1
+}
+
+// current returns the position of the last numbered statement that i
+// started, or "" if there is none.
+func (t *positionTable) current(i *interp.Interpreter) string {
+	v, ok := i.Globals()[posVar]
+	if !ok || !v.IsValid() || !v.CanInt() {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if k := v.Int(); k > 0 && k < int64(len(t.pos)) {
+		return t.pos[k]
+	}
+	return ""
+}
+
+// noPanicCalls are the functions called by name whose call cannot panic:
+// the builtins that cannot, and conversions to predeclared types.
+var noPanicCalls = map[string]bool{
+	"append": true, "cap": true, "complex": true, "copy": true, "delete": true,
+	"imag": true, "len": true, "max": true, "min": true, "new": true,
+	"print": true, "println": true, "real": true,
+	"bool": true, "byte": true, "complex64": true, "complex128": true,
+	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+}
+
+// mayPanic reports whether evaluating the expression or statement header
+// n may panic. pkgs are the names of imported packages: a selector on one
+// is not a dereference. Function literals are not looked into.
+func mayPanic(n ast.Node, pkgs map[string]bool) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); !ok || !noPanicCalls[id.Name] {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); !ok || !pkgs[id.Name] {
+				found = true
+			}
+		case *ast.IndexExpr, *ast.IndexListExpr, *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr, *ast.SendStmt:
+			found = true
+		case *ast.BinaryExpr:
+			if n.Op == token.QUO || n.Op == token.REM {
+				found = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.QUO_ASSIGN || n.Tok == token.REM_ASSIGN {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// stmtMayPanic reports whether the statement s may panic before the
+// statements nested in it run (those are numbered on their own).
+func stmtMayPanic(s ast.Stmt, pkgs map[string]bool) bool {
+	either := func(ns ...ast.Node) bool {
+		for _, n := range ns {
+			if n != nil && !reflect.ValueOf(n).IsNil() && mayPanic(n, pkgs) {
+				return true
+			}
+		}
+		return false
+	}
+	switch s := s.(type) {
+	case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.ReturnStmt, *ast.DeclStmt:
+		return mayPanic(s, pkgs)
+	case *ast.IfStmt:
+		return either(s.Init, s.Cond)
+	case *ast.ForStmt:
+		return either(s.Init, s.Cond, s.Post)
+	case *ast.RangeStmt:
+		return either(s.X)
+	case *ast.SwitchStmt:
+		return either(s.Init, s.Tag)
+	case *ast.TypeSwitchStmt:
+		return either(s.Init, s.Assign)
+	case *ast.LabeledStmt:
+		return stmtMayPanic(s.Stmt, pkgs)
+	}
+	return false
+}
 
 // builtinResults are the builtin functions that return a value.
 var builtinResults = map[string]bool{
@@ -73,30 +194,33 @@ func apply(src string, ins []insertion) string {
 
 // fixes returns the insertions that work around the defects of yaegi in
 // the syntax tree n: parentheses around builtin calls among the results of
-// a return statement, and a call of _vrvm.At before each panic statement.
-// off converts a token.Pos of fset to an offset in the source; where
-// formats the position of a panic for the report.
-func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(token.Position) string) (ins []insertion, panics int) {
-	panicStmts := func(list []ast.Stmt) {
+// a return statement, and the numbering of the statements that may panic
+// in table. off converts a token.Pos of fset to an offset in the source;
+// where formats the position of a statement for the report of a panic;
+// pkgs are the names of the imported packages.
+func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(token.Position) string, pkgs map[string]bool, table *positionTable) (ins []insertion) {
+	// The assignment goes after the token before the statement ({, :
+	// or the previous statement), so that the statement keeps its
+	// columns when it starts a line; at the start of the source (an
+	// input of the REPL) it goes before the statement.
+	number := func(list []ast.Stmt, open token.Pos) {
+		after := off(open) + 1
 		for _, s := range list {
-			e, ok := s.(*ast.ExprStmt)
-			if !ok {
-				continue
+			if stmtMayPanic(s, pkgs) {
+				k := table.add(where(fset.Position(s.Pos())))
+				if after > 0 {
+					ins = append(ins, insertion{after, fmt.Sprintf("; %s = %d;", posVar, k)})
+				} else {
+					ins = append(ins, insertion{off(s.Pos()), fmt.Sprintf("%s = %d; ", posVar, k)})
+				}
 			}
-			call, ok := e.X.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
-				continue
-			}
-			if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
-				continue
-			}
-			pos := where(fset.Position(call.Pos()))
-			ins = append(ins, insertion{off(s.Pos()), fmt.Sprintf("%s.At(%s); ", rtName, strconv.Quote(pos))})
-			panics++
+			after = off(s.End())
 		}
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.DeferStmt:
+			return false // see the comment at the top of the file
 		case *ast.ReturnStmt:
 			if len(n.Results) < 2 {
 				break
@@ -111,21 +235,47 @@ func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(
 				}
 			}
 		case *ast.BlockStmt:
-			panicStmts(n.List)
+			number(n.List, n.Lbrace)
 		case *ast.CaseClause:
-			panicStmts(n.Body)
+			number(n.Body, n.Colon)
 		case *ast.CommClause:
-			panicStmts(n.Body)
+			number(n.Body, n.Colon)
 		}
 		return true
 	})
-	return ins, panics
+	return ins
+}
+
+// importNames returns the names of the packages f imports, and of those
+// the REPL knows without an import.
+func importNames(f *ast.File, imports importSet) map[string]bool {
+	pkgs := map[string]bool{}
+	for _, spec := range f.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(p)
+		if spec.Name != nil {
+			name = spec.Name.Name
+		} else if n := packageName(p); n != "" {
+			name = n
+		}
+		pkgs[name] = true
+	}
+	if imports != nil {
+		for _, name := range packageNames(imports) {
+			pkgs[name] = true
+		}
+	}
+	return pkgs
 }
 
 // rewriteScript returns the source of the script file name rewritten for
-// the interpreter (see the comment at the top of this file). A source that
-// does not parse is returned as it is, for the interpreter to report.
-func rewriteScript(name, src string) string {
+// the interpreter (see the comment at the top of this file), its
+// statements numbered in table. A source that does not parse is returned
+// as it is, for the interpreter to report.
+func rewriteScript(name, src string, table *positionTable) string {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -133,28 +283,18 @@ func rewriteScript(name, src string) string {
 	}
 	tf := fset.File(f.Pos())
 	off := func(p token.Pos) int { return tf.Offset(p) }
-	ins, panics := fixes(fset, f, off, func(p token.Position) string { return p.String() })
-	if panics > 0 {
-		// On the line of the package clause, so that no line moves.
-		ins = append(ins, insertion{off(f.Name.End()), fmt.Sprintf("; import %s %q", rtName, rtPath)})
-	}
+	ins := fixes(fset, f, off, func(p token.Position) string { return p.String() }, importNames(f, nil), table)
+	// After the last line, so that no line moves.
+	ins = append(ins, insertion{len(src), fmt.Sprintf("\nvar %s int\n", posVar)})
 	return apply(src, ins)
 }
 
-// hooks are the functions the rewritten source calls, exported to the
-// interpreter as the package rtPath.
+// hooks are the functions the rewritten input of the REPL calls, exported
+// to the interpreter as the package rtPath.
 type hooks struct {
 	mu      sync.Mutex
-	site    string // position of the last panic statement reached
-	results []any  // the values passed to Show
+	results []any // the values passed to Show
 	shown   bool
-}
-
-// At records the position of a panic statement about to run.
-func (h *hooks) At(pos string) {
-	h.mu.Lock()
-	h.site = pos
-	h.mu.Unlock()
 }
 
 // Show records the values the REPL prints.
@@ -171,24 +311,12 @@ func (h *hooks) reset() {
 	h.mu.Unlock()
 }
 
-// panicSite returns the position recorded for p, the panic of an
-// evaluation, or "" if p was not raised by a panic statement of the script:
-// yaegi's builtin panic panics with the reflect.Value of its argument.
-func (h *hooks) panicSite(p interp.Panic) string {
-	if _, ok := p.Value.(reflect.Value); !ok {
-		return ""
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.site
-}
-
 // useHooks exports new hooks to i as the package rtPath.
 func useHooks(i *interp.Interpreter) (*hooks, error) {
 	h := &hooks{}
 	show := reflect.ValueOf(h.Show)
 	err := i.Use(interp.Exports{
-		rtPath + "/rt": {"At": reflect.ValueOf(h.At), "Show": show},
+		rtPath + "/rt": {"Show": show},
 		// Values of script types with a String or Error method reach
 		// Show through yaegi's wrappers for fmt.Stringer and error, as
 		// they reach fmt.Print.
@@ -202,9 +330,10 @@ func useHooks(i *interp.Interpreter) (*hooks, error) {
 // A panicFilter is the standard error of the interpreter. As the panic of
 // a program unwinds an interpreted function, yaegi writes a line
 // "file:line:col: panic: main.f(...)" whose position is that of the
-// function's first statement, not of the call that panicked. panicFilter
-// keeps these lines from the output and records the function names, for
-// the report of the panic.
+// function's first statement (after the rewrite, of the first
+// assignment to _vrvmP), not of the call that panicked. panicFilter keeps
+// these lines from the output and records the function names, for the
+// report of the panic.
 type panicFilter struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -214,16 +343,15 @@ type panicFilter struct {
 // A frameLine is a line written by yaegi for an interpreted function that
 // a panic unwound.
 type frameLine struct {
-	pos  string // of the first statement of the function
 	name string // main.f
 }
 
-var yaegiPanicLine = regexp.MustCompile(`^(\S*?:?\d+:\d+): panic: (\S+)\(\.\.\.\)\n$`)
+var yaegiPanicLine = regexp.MustCompile(`^\S*?:?\d+:\d+: panic: (\S+)\(\.\.\.\)\n$`)
 
 func (f *panicFilter) Write(b []byte) (int, error) {
 	if m := yaegiPanicLine.FindSubmatch(b); m != nil {
 		f.mu.Lock()
-		f.funcs = append(f.funcs, frameLine{string(m[1]), string(m[2])})
+		f.funcs = append(f.funcs, frameLine{string(m[1])})
 		f.mu.Unlock()
 		return len(b), nil
 	}
@@ -240,25 +368,26 @@ func (f *panicFilter) take() []frameLine {
 }
 
 // replInput returns src, an input of the REPL, rewritten for the
-// interpreter: plain with the fixes of yaegi's defects (see fixes), and
+// interpreter, its statements numbered in table (imports are the packages
+// the REPL knows): plain with the fixes of yaegi's defects (see fixes), and
 // show with also a call of _vrvm.Show for the values to print, or "" if
 // the input prints nothing: of an expression statement, all its results;
 // of an assignment, the variables it set (not those with a call in their
 // expression, such as m[f()], which would be called again); of x++, x.
 // Declarations print nothing. An input that does not parse is returned as
 // it is, for the interpreter to report or to read more lines.
-func replInput(src string) (plain, show string) {
+func replInput(src string, imports importSet, table *positionTable) (plain, show string) {
 	fset := token.NewFileSet()
 	const declPrefix = "package p;"
 	if f, err := parser.ParseFile(fset, "", declPrefix+src, parser.SkipObjectResolution); err == nil && len(f.Decls) > 0 {
 		tf := fset.File(f.Pos())
 		off := func(p token.Pos) int { return tf.Offset(p) - len(declPrefix) }
-		ins, _ := fixes(fset, f, off, func(p token.Position) string {
+		ins := fixes(fset, f, off, func(p token.Position) string {
 			if p.Line == 1 {
 				p.Column -= len(declPrefix)
 			}
 			return fmt.Sprintf("%d:%d", p.Line, p.Column)
-		})
+		}, importNames(f, imports), table)
 		return apply(src, ins), ""
 	}
 	const stmtPrefix = "package p; func _() {\n"
@@ -269,9 +398,9 @@ func replInput(src string) (plain, show string) {
 	body := f.Decls[0].(*ast.FuncDecl).Body
 	tf := fset.File(f.Pos())
 	off := func(p token.Pos) int { return tf.Offset(p) - len(stmtPrefix) }
-	ins, _ := fixes(fset, body, off, func(p token.Position) string {
+	ins := fixes(fset, body, off, func(p token.Position) string {
 		return fmt.Sprintf("%d:%d", p.Line-1, p.Column)
-	})
+	}, importNames(f, imports), table)
 	plain = apply(src, append([]insertion(nil), ins...))
 	if len(body.List) == 0 {
 		return plain, ""

@@ -73,7 +73,7 @@ func TestYaegiReturnBuiltins(t *testing.T) {
 		t.Errorf("yaegi's defect changed: got %v (R C B L s n panicked), v0.16.1 gives 3 3 3 3 and a panic", got)
 	}
 
-	fixed := rewriteScript("returns.go", returnBuiltins)
+	fixed := rewriteScript("returns.go", returnBuiltins, &positionTable{})
 	if !strings.Contains(fixed, "return (len(a)), (len(b))") {
 		t.Errorf("rewritten:\n%s", fixed)
 	}
@@ -83,7 +83,9 @@ func TestYaegiReturnBuiltins(t *testing.T) {
 }
 
 // TestRewriteKeepsLines checks that the rewritten script has its lines
-// where they were, so that the interpreter's positions are the script's.
+// where they were, and its statements their columns, so that the
+// interpreter's positions are the script's, and that the statements that
+// may panic are numbered with their positions.
 func TestRewriteKeepsLines(t *testing.T) {
 	src := `package main // the clause
 
@@ -98,33 +100,48 @@ func main() {
 	if x, _ := f(nil); x > 0 {
 		panic(fmt.Sprint("x ", x))
 	}
+	s := 0.0
+	for k := 0; k < 3; k++ {
+		s += float64(k) * 2
+	}
 	switch {
 	default:
 		panic("no")
 	}
+	defer func() {
+		recover()
+	}()
 }
 `
-	got := rewriteScript("lines.go", src)
+	table := &positionTable{}
+	got := rewriteScript("lines.go", src, table)
 	gl, sl := strings.Split(got, "\n"), strings.Split(src, "\n")
-	if len(gl) != len(sl) {
-		t.Fatalf("%d lines rewritten, %d in the source:\n%s", len(gl), len(sl), got)
+	if len(gl) != len(sl)+2 || gl[len(sl)] != "var _vrvmP int" {
+		t.Fatalf("%d lines rewritten, %d in the source, and not the declaration of _vrvmP after them:\n%s", len(gl), len(sl), got)
 	}
 	for k := range sl {
-		if strings.TrimSpace(sl[k]) != "" && !strings.Contains(gl[k], strings.Fields(sl[k])[0]) {
+		// Each line of the source starts the line rewritten, but for
+		// the parentheses of the return statement.
+		if k != 5 && k != 6 && !strings.HasPrefix(gl[k], sl[k]) {
 			t.Errorf("line %d: %q became %q", k+1, sl[k], gl[k])
 		}
 	}
 	for _, want := range []string{
-		`package main; import _vrvm "vrvm.internal/rt" // the clause`,
 		"\treturn (len(a)),\n\t\t(cap(a))\n",
-		`_vrvm.At("lines.go:12:3"); panic(fmt.Sprint("x ", x))`,
-		`_vrvm.At("lines.go:16:3"); panic("no")`,
+		"func main() {; _vrvmP = 1;\n\tif x, _ := f(nil)",
+		"x > 0 {; _vrvmP = 2;\n\t\tpanic(fmt.Sprint",
+		"\ts := 0.0\n\tfor k := 0; k < 3; k++ {\n\t\ts += float64(k) * 2\n", // cannot panic
+		"default:; _vrvmP = 3;\n\t\tpanic(\"no\")",
+		"\t\trecover()\n", // a deferred literal
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("rewritten script lacks %q:\n%s", want, got)
 		}
 	}
-	if src := "package main\n\nfunc main() {\n"; rewriteScript("bad.go", src) != src {
+	if want := []string{"", "lines.go:11:2", "lines.go:12:3", "lines.go:20:3"}; !reflect.DeepEqual(table.pos, want) {
+		t.Errorf("positions %q, want %q", table.pos, want)
+	}
+	if src := "package main\n\nfunc main() {\n"; rewriteScript("bad.go", src, &positionTable{}) != src {
 		t.Error("a script that does not parse was rewritten")
 	}
 }

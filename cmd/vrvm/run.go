@@ -46,17 +46,19 @@ and output of vrvm. os.Exit ends vrvm with the given status.
 Exit status: that of os.Exit if the program calls it; 0 when main returns;
 1 when the program does not compile (the message names file:line:column)
 or the interpreter fails on it;
-2 when it panics. A panic statement is reported at its position, with the
-interpreted functions it unwound:
+2 when it panics: the position of the statement of the script that
+panicked, the panic value and the interpreted functions the panic
+unwound, innermost first,
 
 	script.go:18:3: panic: too big
-		in main.mustCheck (its first statement: script.go:16:2)
-		in main.main (its first statement: script.go:23:2)
+		in main.mustCheck
+		in main.main
 
-A panic of a compiled package the program calls, or a run-time error, is
-reported with its value, the same list of functions (yaegi records where
-each starts, not the line of the call in it) and the goroutine stack, as
-for a compiled program.
+then, for a panic of a compiled package or of the runtime, the goroutine
+stack, as for a compiled program. The position is that of the innermost
+statement that started of those that may panic (with a call, an index,
+a selector, a type assertion or a division); statements of deferred
+function literals are not tracked.
 
 Types defined in the script satisfy the interfaces of the compiled
 packages (vrvm.Kernel, plotter.XYer, plot.Plotter…), with two exceptions
@@ -127,6 +129,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	panics := &panicFilter{w: stderr}
+	positions := &positionTable{}
 	i, err := newInterpreter(interp.Options{
 		Args:   scriptArgs,
 		Stdin:  os.Stdin,
@@ -134,13 +137,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		Stderr: panics,
 		// The script as rewritten by rewriteScript; other files (none,
 		// as only compiled packages can be imported) as they are.
-		SourcecodeFilesystem: scriptFS{path: path, src: []byte(rewriteScript(path, string(src)))},
+		SourcecodeFilesystem: scriptFS{path: path, src: []byte(rewriteScript(path, string(src), positions))},
 	})
-	if err != nil {
-		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
-		return 1
-	}
-	h, err := useHooks(i)
 	if err != nil {
 		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
 		return 1
@@ -148,7 +146,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err := evalPath(i, path); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return reportPanic(stderr, p, h.panicSite(p), panics.take())
+			return reportPanic(stderr, p, positions.current(i), panics.take())
 		}
 		return reportEvalError(stderr, err, "")
 	}
@@ -156,21 +154,21 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 }
 
 // reportPanic writes the panic p of a script to w and returns the exit
-// status 2. A panic statement of the script is reported at its position
-// (site), with the interpreted functions it unwound; a panic of compiled
-// code or of the runtime with those functions and the Go stack, as a
-// compiled program prints it. yaegi knows only where each unwound function
-// starts, not the line of the call in it.
+// status 2: the position of the statement that panicked (site, "" if it is
+// not known), the value, the interpreted functions the panic unwound,
+// innermost first, and, unless the panic is a panic statement of the
+// script, the Go stack, as a compiled program prints it.
 func reportPanic(w io.Writer, p interp.Panic, site string, frames []frameLine) int {
 	if site != "" {
-		fmt.Fprintf(w, "%s: panic: %s\n", site, panicValue(p.Value))
-	} else {
-		fmt.Fprintf(w, "panic: %s\n", panicValue(p.Value))
+		fmt.Fprintf(w, "%s: ", site)
 	}
+	fmt.Fprintf(w, "panic: %s\n", panicValue(p.Value))
 	for _, f := range frames {
-		fmt.Fprintf(w, "\tin %s (its first statement: %s)\n", f.name, f.pos)
+		fmt.Fprintf(w, "\tin %s\n", f.name)
 	}
-	if site == "" {
+	if _, builtin := p.Value.(reflect.Value); !builtin {
+		// yaegi's panic builtin panics with the reflect.Value of its
+		// argument; other panics come from compiled code or the runtime.
 		fmt.Fprintf(w, "\n%s", p.Stack)
 	}
 	return 2
