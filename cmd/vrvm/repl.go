@@ -188,7 +188,7 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 // has evaluated and what the session declared.
 type replInterp struct {
 	*interp.Interpreter
-	imports importSet
+	imports   importSet
 	hooks     *hooks
 	panics    *panicFilter
 	positions *positionTable // of the statements of the inputs
