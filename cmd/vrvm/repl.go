@@ -410,6 +410,7 @@ func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok boo
 func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
 	plain, show := replInput(src, i.imports, i.positions)
 	i.hooks.reset()
+	i.panics.take() // lines of panics recovered by earlier inputs
 	if v := i.Globals()[posVar]; v.CanSet() {
 		v.SetInt(0) // no statement of this input has started
 	}

@@ -346,11 +346,19 @@ type frameLine struct {
 	name string // main.f
 }
 
+const maxFrameLines = 100
+
 var yaegiPanicLine = regexp.MustCompile(`^\S*?:?\d+:\d+: panic: (\S+)\(\.\.\.\)\n$`)
 
 func (f *panicFilter) Write(b []byte) (int, error) {
 	if m := yaegiPanicLine.FindSubmatch(b); m != nil {
 		f.mu.Lock()
+		// A panic that the program recovers leaves lines too, for the
+		// functions unwound below the one that recovered: keep the
+		// last ones only.
+		if len(f.funcs) == maxFrameLines {
+			f.funcs = f.funcs[1:]
+		}
 		f.funcs = append(f.funcs, frameLine{string(m[1])})
 		f.mu.Unlock()
 		return len(b), nil
