@@ -124,7 +124,9 @@ func add(docs map[string]string, p pkg) error {
 		}
 		files = append(files, f)
 	}
-	d, err := doc.NewFromFiles(fset, files, p.ImportPath)
+	// AllMethods: the methods promoted from exported embedded types are
+	// documented under the embedding type too, as :doc looks them up.
+	d, err := doc.NewFromFiles(fset, files, p.ImportPath, doc.AllMethods)
 	if err != nil {
 		return err
 	}
