@@ -14,11 +14,13 @@ BENCH     ?= .
 
 .PHONY: generate
 ## generate: regenerate the yaegi symbols (symbols/), then the gomacro proxies
-## derived from them (jupyter/proxies), in that order ("go generate ./..."
+## derived from them (jupyter/proxies) and the REPL's documentation of their
+## packages (cmd/vrvm/symdoc_gen.go), in that order ("go generate ./..."
 ## would run the proxies first, from stale symbols).
 generate:
 	$(GO) generate ./symbols
 	$(GO) generate ./jupyter/proxies
+	$(GO) generate ./cmd/vrvm
 
 .PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper
 
@@ -63,9 +65,11 @@ unit:
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) ./...
 
-## check-generated: the yaegi symbol files in symbols/ match a fresh "go generate".
+## check-generated: the yaegi symbol files in symbols/ and the REPL's
+## documentation (cmd/vrvm/symdoc_gen.go) match a fresh "go generate".
 check-generated:
 	GO=$(GO) scripts/check-generated.sh
+	GO=$(GO) scripts/check-docs.sh
 
 ## kernel: the Jupyter kernel, gophernotes with vrvm compiled in (build/vrvm-kernel).
 kernel:

@@ -38,10 +38,12 @@ func init() {
 const replUsage = `Usage: vrvm repl
 
 Repl reads Go statements, declarations and expressions, evaluates each as
-soon as it is complete, and prints the value of each evaluation as
-": value", as yaegi's REPL does (declarations print nothing). It knows the
-packages of "vrvm run" and uses them under their names without an import
-statement, the standard library and
+soon as it is complete, and prints after ": " every result of an
+expression (": [] [] vrvm: no rows to predict" for the three results of
+Predict), the variables an assignment or x++ set, and nothing for a
+declaration or another statement. It knows the packages of "vrvm run"
+and uses them under their names without an import statement, the
+standard library and
 
 %s
 
@@ -51,8 +53,17 @@ share (rand, template, scanner) needs an import. Importing a package that
 is already imported under the same name does nothing, so Go code with its
 import block can be pasted.
 
+A value with a String or Error method is printed by it, a matrix as a
+matrix (its corners if it is large), anything else as a composite literal
+of its exported fields that are not zero, with slices and maps cut after
+%d elements ("… (94 more)"); pointers print as & and what they point to.
+An error is printed on one line: a compilation error at its line:column
+in the input, a panic at the line:column of the statement that panicked
+(in the input that declared it), with its value and the function.
+
 When standard input is a terminal the prompt is "> ", "... " while the
-input is incomplete, with line editing and a history kept in
+input is incomplete, with line editing, Tab completion (names, package
+members, fields and methods) and a history kept in
 %s.
 Otherwise (a pipe or a file) no prompt is printed and the exit status is 1
 if any evaluation failed.
@@ -61,11 +72,17 @@ if any evaluation failed.
 const replHelp = `Enter Go code: statements, declarations (func, type, var, const, import)
 and expressions. Input that is not yet complete (an open brace or
 parenthesis, an unterminated raw string) continues on the next line.
-The value of each evaluation is printed as ": value".
+Every result of an expression, or the variables an assignment set, is
+printed as ": value". Tab completes names, package members, fields and
+methods.
 
 Commands, at the start of an input:
-  :help   this text
-  :quit   leave (so does end of input, Ctrl-D)
+  :doc NAME  the documentation of a package, a member (vrvm.Regressor,
+             mat.NewDense), a method or field (vrvm.Regressor.Fit), or of
+             the type, method or field of a variable (r, r.Fit, r.Kernel)
+  :vars      the variables of the session with their types and values
+  :help      this text
+  :quit      leave (so does end of input, Ctrl-D)
 
 Ctrl-C abandons the input being typed, or interrupts a running evaluation.
 `
@@ -80,7 +97,7 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		if where == "" {
 			where = "no file (the user cache directory is unknown)"
 		}
-		fmt.Fprintf(fs.Output(), replUsage, symbolPackages(), where)
+		fmt.Fprintf(fs.Output(), replUsage, symbolPackages(), printElems, where)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -107,6 +124,9 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vrvm repl: %v\n", err)
 		return 1
 	}
+	if t, ok := lines.(*termLines); ok {
+		t.state.SetWordCompleter(i.complete)
+	}
 
 	// A Ctrl-C while an evaluation runs cancels it. While a line is read
 	// the terminal is in raw mode and Ctrl-C arrives as a key instead.
@@ -132,11 +152,12 @@ func replCommand(args []string, stdout, stderr io.Writer) int {
 // closes lines (restoring the terminal, saving the history) before it ends
 // the process.
 func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp, error) {
+	panics := &panicFilter{w: stderr}
 	i, err := newInterpreter(interp.Options{
 		Args:   []string{"repl"},
 		Stdin:  os.Stdin,
 		Stdout: stdout,
-		Stderr: stderr,
+		Stderr: panics,
 	})
 	if err != nil {
 		return nil, err
@@ -152,14 +173,26 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 	if err != nil {
 		return nil, err
 	}
-	return &replInterp{Interpreter: i, imports: imports}, nil
+	// After autoImport, which would import the hooks under their name.
+	h, err := useHooks(i)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := i.Eval(fmt.Sprintf("import %s %q\nvar %s int", rtName, rtPath, posVar)); err != nil {
+		return nil, err
+	}
+	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, positions: &positionTable{}, session: newSession()}, nil
 }
 
-// replInterp is the interpreter of the REPL and the import declarations it
-// has evaluated.
+// replInterp is the interpreter of the REPL, the import declarations it
+// has evaluated and what the session declared.
 type replInterp struct {
 	*interp.Interpreter
-	imports importSet
+	imports   importSet
+	hooks     *hooks
+	panics    *panicFilter
+	positions *positionTable // of the statements of the inputs
+	session   *session
 }
 
 // autoImport makes every package the interpreter knows usable under its
@@ -270,14 +303,6 @@ func packageName(p string) string {
 	return ""
 }
 
-// declarations reports whether src consists of declarations only (func,
-// type, var, const, import), whose values the REPL does not print: yaegi's
-// value for them is an internal pointer.
-func declarations(src string) bool {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+src, 0)
-	return err == nil && len(f.Decls) > 0
-}
-
 // repl runs the read-eval-print loop until the end of input or :quit. It
 // reports whether any evaluation failed.
 func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <-chan os.Signal) (failed bool) {
@@ -296,7 +321,7 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 			if strings.TrimSpace(src) != "" {
 				// Report what is wrong with the unfinished input.
 				if _, err := evalInterruptible(i.Interpreter, src, interrupt); err != nil {
-					reportEvalError(stderr, err, interp.DefaultSourceName)
+					i.report(stderr, err)
 					failed = true
 				}
 			}
@@ -308,16 +333,11 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 		lines.AddHistory(line)
 
 		if src == "" {
-			switch cmd := strings.TrimSpace(line); {
-			case cmd == "":
-				continue
-			case cmd == ":quit" || cmd == ":q":
+			quit, ok := i.command(strings.TrimSpace(line), stdout, stderr)
+			if quit {
 				return failed
-			case cmd == ":help" || cmd == ":h" || cmd == ":?":
-				fmt.Fprint(stdout, replHelp)
-				continue
-			case strings.HasPrefix(cmd, ":"):
-				fmt.Fprintf(stderr, "unknown command %s; :help lists the commands\n", cmd)
+			}
+			if ok {
 				continue
 			}
 		}
@@ -328,24 +348,115 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 			src = "" // imported already
 			continue
 		}
-		v, err := evalInterruptible(i.Interpreter, eval, interrupt)
+		results, shown, err := i.eval(eval, interrupt)
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) && len(list) > 0 && incomplete(list[0], line) {
 				continue // read one more line
 			}
-			reportEvalError(stderr, err, interp.DefaultSourceName)
+			i.report(stderr, err)
 			failed = true
 		} else {
 			for p, name := range kept {
 				i.imports[p] = name
 			}
-			if v.IsValid() && !declarations(src) {
-				fmt.Fprintln(stdout, ":", v)
+			i.session.declare(i.Interpreter, eval)
+			if shown {
+				fmt.Fprintln(stdout, ":", formatResults(results, i.session.typeNames()))
 			}
 		}
 		src = ""
 	}
+}
+
+// command runs the REPL command cmd, an input that starts with ":", and
+// reports whether it was one (ok) and whether it is :quit. An empty input
+// is a command that does nothing.
+func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok bool) {
+	name, arg, _ := strings.Cut(cmd, " ")
+	arg = strings.TrimSpace(arg)
+	switch {
+	case cmd == "":
+	case name == ":quit" || name == ":q":
+		return true, true
+	case name == ":help" || name == ":h" || name == ":?":
+		fmt.Fprint(stdout, replHelp)
+	case name == ":vars":
+		fmt.Fprint(stdout, i.session.vars(i.Interpreter))
+	case name == ":doc":
+		if arg == "" {
+			fmt.Fprintln(stderr, ":doc needs a name, such as :doc vrvm.Regressor or :doc r.Fit")
+			break
+		}
+		text, err := i.doc(arg)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			break
+		}
+		fmt.Fprint(stdout, text)
+	case strings.HasPrefix(cmd, ":"):
+		fmt.Fprintf(stderr, "unknown command %s; :help lists the commands\n", name)
+	default:
+		return false, false
+	}
+	return false, true
+}
+
+// eval evaluates src, an input of the REPL, and returns the values to
+// print, if shown. The input is rewritten first (see replInput); if the
+// form with the call that shows the values does not compile (a call of a
+// function without results, an untyped constant that overflows int), the
+// input is evaluated without it and shows nothing.
+func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
+	plain, show := replInput(src, i.imports, i.positions)
+	i.hooks.reset()
+	i.panics.take() // lines of panics recovered by earlier inputs
+	if v := i.Globals()[posVar]; v.CanSet() {
+		v.SetInt(0) // no statement of this input has started
+	}
+	if show != "" {
+		_, err = evalInterruptible(i.Interpreter, show, interrupt)
+		if err == nil || !compileError(err) {
+			i.hooks.mu.Lock()
+			defer i.hooks.mu.Unlock()
+			return i.hooks.results, i.hooks.shown && err == nil, err
+		}
+	}
+	_, err = evalInterruptible(i.Interpreter, plain, interrupt)
+	return nil, false, err
+}
+
+// compileError reports whether err, returned by an evaluation, comes from
+// compiling the input rather than from running it.
+func compileError(err error) bool {
+	var p interp.Panic
+	return !errors.As(err, &p) && !errors.Is(err, context.Canceled)
+}
+
+// report writes the error of an evaluation to w on one line: a
+// compilation error with its position in the input, a panic with its value
+// and where it happened.
+func (i *replInterp) report(w io.Writer, err error) {
+	frames := i.panics.take()
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		reportEvalError(w, err, interp.DefaultSourceName)
+		return
+	}
+	where := compiledCaller(p.Callers)
+	if len(frames) > 0 && frames[0].name != "main" { // main: the input itself
+		if where != "" {
+			where += ", called from "
+		}
+		where += frames[0].name
+	}
+	if where != "" {
+		where = " [in " + where + "]"
+	}
+	if site := i.positions.current(i.Interpreter); site != "" {
+		fmt.Fprintf(w, "%s: ", site)
+	}
+	fmt.Fprintf(w, "panic: %s%s\n", panicValue(p.Value), where)
 }
 
 // evalInterruptible evaluates src; a value received from interrupt while it

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,7 +34,7 @@ func TestREPL(t *testing.T) {
 	}, {
 		name:   "statements",
 		input:  "x := 20\nx += 22\nfmt.Println(\"x is\", x)\n",
-		stdout: ": 20\n: 42\nx is 42\n: 8\n",
+		stdout: ": 20\n: 42\nx is 42\n: 8 <nil>\n",
 	}, {
 		name: "multiline",
 		input: `func twice(x float64) float64 {
@@ -54,7 +58,7 @@ math.Exp(-1)
 d, err := datasets.Sinc(3, 0.1, 1)
 len(d.T)
 `,
-		stdout: "^: &\\{.*\\}\n: 11.000000000000002\n: 0.36787944117144233\n: 0.36787944117144233\n: .*\n: 3\n$",
+		stdout: "^: ⎡4  1⎤\n  ⎣1  3⎦\n: 11.000000000000002\n: 0.36787944117144233\n: 0.36787944117144233\n: &datasets.Dataset\\{X: &mat.Dense\\{3×1\\}, T: \\[[^]]*\\], .*\\} <nil>\n: 3\n$",
 	}, {
 		name: "declarations",
 		// Only values are printed, not declarations.
@@ -69,7 +73,7 @@ import idraw "image/draw"
 idraw.Src
 rand.Int()
 `,
-		stdout: ": {}\n: true\n: 1\n",
+		stdout: ": draw.CircleGlyph{}\n: true\n: 1\n",
 		stderr: []string{`undefined: rand`},
 		failed: true,
 	}, {
@@ -87,7 +91,7 @@ import "math/rand/v2"
 draw.CircleGlyph{}
 rand.IntN(5) < 5
 `,
-		stdout: ": {}\n: true\n",
+		stdout: ": draw.CircleGlyph{}\n: true\n",
 	}, {
 		name:   "import",
 		input:  "import \"math/rand/v2\"\nrand.New(rand.NewPCG(1, 2)).IntN(1000) < 1000\n",
@@ -108,8 +112,111 @@ rand.IntN(5) < 5
 		name:   "panic",
 		input:  "mat.NewDense(2, 2, []float64{1})\n\"continues\"\n",
 		stdout: ": continues\n",
-		stderr: []string{`(?m)^panic: mat: dimension mismatch$`, `gonum\.org/v1/gonum/mat\.NewDense`},
+		stderr: []string{`^1:1: panic: mat: dimension mismatch \[in gonum\.org/v1/gonum/mat\.NewDense\]\n$`},
 		failed: true,
+	}, {
+		name: "results",
+		// Every result of a call, the error included.
+		input: `r := &vrvm.Regressor{}
+r.Kernel = vrvm.Gaussian{Width: 3}
+d, _ := datasets.Sinc(20, 0.1, 1)
+r.Fit(d.X, d.T)
+r.Predict(nil)
+func pair() (int, error) { return 2, errors.New("two") }
+pair()
+`,
+		// (The estimator and the kernel print by String if they have
+		// it, else as literals.)
+		stdout: "^: [^\n]*Regressor[^\n]*\n: [^\n]*[Ww]idth[^\n]*\n: &datasets.Dataset\\{.*\\}\n: <nil>\n: \\[\\] \\[\\] vrvm: [^\n]+\n: 2 two\n$",
+	}, {
+		name: "assignments",
+		// The variables an assignment set, not a stale value; nothing
+		// after a for statement.
+		input: `d, err := datasets.Sinc(3, 0.1, 1)
+n := 0
+for k := 1; k <= 4; k++ { n += k }
+n
+x, _ := 1.5, 2
+x++
+m := map[string]int{}
+m["a"] = len("abc")
+`,
+		stdout: "^: &datasets.Dataset\\{.*\\} <nil>\n: 0\n: 10\n: 1.5\n: 2.5\n: map\\[\\]\n: 3\n$",
+	}, {
+		name: "stringer",
+		// String where a value has it: compiled types and types
+		// declared at the prompt.
+		input: `vrvm.Converged
+time.Duration(1500) * time.Millisecond
+type named struct{ n int }
+func (v named) String() string { return fmt.Sprint("named #", v.n) }
+named{7}
+&named{8}
+errors.New("an error")
+`,
+		stdout: ": converged\n: 1.5s\n: named #7\n: named #8\n: an error\n",
+	}, {
+		name: "readable",
+		// Composite literals of the exported fields, long slices and
+		// matrices shortened.
+		input: `type point struct{ X, y float64 }
+point{3, 4}
+[]point{{1, 2}}
+make([]float64, 100)
+mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+map[string][]int{"b": {1}, "a": nil}
+`,
+		stdout: ": point{X: 3, y: 4}\n: [point{X: 1, y: 2}]\n: [0 0 0 0 0 0 … (94 more)]\n: ⎡1  2⎤\n  ⎣3  4⎦\n: map[\"a\":[] \"b\":[1]]\n",
+	}, {
+		name: "returns",
+		// yaegi's defect with builtin calls in a return statement is
+		// worked around (see TestYaegiReturnBuiltins).
+		input: `func dims(a, b []int) (int, int) { return len(a), len(b) }
+dims([]int{1}, []int{1, 2, 3})
+func mk(n int) ([]int, int) { return make([]int, n), cap(make([]int, 1, 5)) }
+mk(2)
+`,
+		stdout: ": 1 3\n: [0 0] 5\n",
+	}, {
+		name: "panicsite",
+		// A panic statement: its value and its position in the input
+		// that declared it, on one line.
+		input: `func check(x int) int {
+	if x > 1 {
+		panic(fmt.Errorf("x = %d", x))
+	}
+	return x
+}
+check(1)
+check(2)
+"continues"
+`,
+		stdout: ": 1\n: continues\n",
+		stderr: []string{`^3:3: panic: x = 2 \[in main\.check\]\n$`},
+		failed: true,
+	}, {
+		name: "panicruntime",
+		// A run-time error in interpreted code: one line with the
+		// position of the statement and the function.
+		input:  "func at(s []int, k int) int { return s[k] }\nat(nil, 3)\n",
+		stderr: []string{`^1:31: panic: .*index out of range.* \[in main\.at\]\n$`},
+		failed: true,
+	}, {
+		name:   "vars",
+		input:  "x := 2\ntype point struct{ X, Y float64 }\np := point{1, 2}\nvar e error\n:vars\n",
+		stdout: ": 2\n: point{X: 1, Y: 2}\ne  error  <nil>\np  point  point{X: 1, Y: 2}\nx  int    2\n",
+	}, {
+		name:   "doc",
+		input:  ":doc vrvm.Regressor\n",
+		stdout: "^type Regressor struct \\{\n.*\tKernel Kernel\n.*\n\n    Regressor ",
+	}, {
+		name:   "docmethod",
+		input:  "r := &vrvm.Regressor{}\n:doc r.Fit\n:doc r.Kernel\n:doc mat.NewDense\n",
+		stdout: "^: [^\n]*Regressor[^\n]*\nfunc \\(r \\*Regressor\\) Fit\\(x mat.Matrix, t \\[\\]float64\\) error\n\n    \\S.*\ntype Regressor struct .*\nfunc NewDense\\(r, c int, data \\[\\]float64\\) \\*Dense\n",
+	}, {
+		name:   "docmissing",
+		input:  ":doc nosuch.Thing\n",
+		stderr: []string{`^no documentation for nosuch.Thing: nosuch is not a package or a variable of the session\n$`},
 	}, {
 		name:   "unfinished",
 		input:  "func f() {\n",
@@ -209,7 +316,7 @@ func TestREPLCommand(t *testing.T) {
 		t.Errorf("an evaluation failed: exit status %d, want 1; stderr:\n%s", status, stderr)
 	}
 
-	if stdout, _, status := execute(t, dir, "fmt.Println(\"bye\")\nos.Exit(4)\nfmt.Println(\"not reached\")\n", bin, "repl"); status != 4 || stdout != "bye\n: 4\n" {
+	if stdout, _, status := execute(t, dir, "fmt.Println(\"bye\")\nos.Exit(4)\nfmt.Println(\"not reached\")\n", bin, "repl"); status != 4 || stdout != "bye\n: 4 <nil>\n" {
 		t.Errorf("os.Exit(4): exit status %d, stdout %q", status, stdout)
 	}
 
@@ -250,4 +357,232 @@ func TestREPLTerminal(t *testing.T) {
 	if want := "40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"; string(history) != want {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
 	}
+}
+
+// TestREPLComplete checks the completions offered for the word before the
+// cursor: members of packages, methods and fields of session variables
+// (compiled and script types, through fields), and identifiers.
+func TestREPLComplete(t *testing.T) {
+	var out bytes.Buffer
+	lines := newPipeLines(strings.NewReader(`r := &vrvm.Regressor{}
+type point struct{ X, Y float64 }
+func (p point) Norm() float64 { return math.Hypot(p.X, p.Y) }
+p := point{3, 4}
+sessionCounter := 1
+`))
+	i, err := newREPLInterpreter(lines, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl(i, lines, &out, &out, nil) {
+		t.Fatalf("the session failed:\n%s", out.String())
+	}
+	for _, tc := range []struct {
+		line  string
+		pos   int // -1: the end of line
+		head  string
+		want  []string // exactly, in order
+		first string   // instead of want: the first, and all with the prefix
+		tail  string
+	}{
+		// r.Predict first, then the other methods with the prefix, if
+		// any (PredictDesign…).
+		{line: "r.Pre", pos: -1, first: "r.Predict"},
+		{line: "x := r.Pre(d.X)", pos: 10, head: "x := ", first: "r.Predict", tail: "(d.X)"},
+		{line: "r.Ker", pos: -1, want: []string{"r.Kernel"}},
+		{line: "r.Kernel.Ev", pos: -1, want: []string{"r.Kernel.Eval"}},
+		{line: "mat.NewDe", pos: -1, want: []string{"mat.NewDense"}},
+		{line: "fmt.Sprintl", pos: -1, want: []string{"fmt.Sprintln"}},
+		{line: "vrvm.Regressor.FitC", pos: -1, want: []string{"vrvm.Regressor.FitContext"}},
+		{line: "p.N", pos: -1, want: []string{"p.Norm"}},
+		{line: "p.", pos: -1, want: []string{"p.Norm", "p.X", "p.Y"}},
+		{line: "fmt.Println(sessionC", pos: -1, head: "fmt.Println(", want: []string{"sessionCounter"}},
+		{line: "datas", pos: -1, want: []string{"datasets"}},
+		{line: "poi", pos: -1, want: []string{"point"}},
+		{line: "nosuch.", pos: -1},
+		// No word: Tab indents pasted code.
+		{line: "", pos: 0, want: []string{"\t"}},
+		{line: "\treturn", pos: 1, head: "\t", want: []string{"\t"}, tail: "return"},
+	} {
+		pos := tc.pos
+		if pos < 0 {
+			pos = len(tc.line)
+		}
+		head, got, tail := i.complete(tc.line, pos)
+		ok := reflect.DeepEqual(got, tc.want)
+		if tc.first != "" {
+			ok = len(got) > 0 && got[0] == tc.first
+			for _, c := range got {
+				ok = ok && strings.HasPrefix(c, tc.line[len(tc.head):pos])
+			}
+		}
+		if head != tc.head || tail != tc.tail || !ok {
+			t.Errorf("complete(%q, %d) = %q, %q, %q; want %q, %q%s, %q", tc.line, pos, head, got, tail, tc.head, tc.want, tc.first, tc.tail)
+		}
+	}
+}
+
+// TestREPLTerminalComplete types Tab on a pseudo-terminal (script(1)): the
+// line editor completes r.Pre to r.Predict and r.Fi to r.Fit, the first
+// completions, the completed lines are evaluated, and a Tab at the start
+// of a line (pasted code) stays a tab.
+func TestREPLTerminalComplete(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	bin := buildVrvm(t)
+	dir := t.TempDir()
+	// A terminal without a size is one liner cannot edit on: it
+	// falls back to reading lines, and Tab is a character.
+	cmd := exec.Command(script, "-qec", "stty cols 120 rows 40 && "+bin+" repl", "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
+	cmd.Stdin = strings.NewReader("r := &vrvm.Regressor{}\nr.Pre\t(nil)\n:doc r.Fi\t\nfunc two() int {\n\treturn 2\n}\ntwo()\n:quit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{": [] [] vrvm: ", "func (r *Regressor) Fit(x mat.Matrix", ": 2\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, text)
+		}
+	}
+	history, err := os.ReadFile(filepath.Join(dir, "cache", "vrvm", "repl_history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "r := &vrvm.Regressor{}\nr.Predict(nil)\n:doc r.Fit\nfunc two() int {\n\treturn 2\n}\ntwo()\n:quit\n"; string(history) != want {
+		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
+	}
+}
+
+// TestREPLReadableEstimator prints fitted estimators at the prompt: by
+// their String method if they have one, otherwise as a composite literal
+// of their exported fields; either way a few short lines, no pointer
+// address and no list of more than printElems elements.
+func TestREPLReadableEstimator(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	lines := newPipeLines(strings.NewReader(`d, _ := datasets.Sinc(50, 0.1, 1)
+r := &vrvm.Regressor{}
+r.Kernel = vrvm.Gaussian{Width: 3}
+err := r.Fit(d.X, d.T)
+r
+rp, _ := datasets.Ripley(60, 2)
+c := &vrvm.Classifier{}
+err = c.Fit(rp.X, rp.T)
+c
+`))
+	i, err := newREPLInterpreter(lines, &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl(i, lines, &stdout, &stderr, nil) {
+		t.Fatalf("the session failed:\n%s", stderr.String())
+	}
+	out := stdout.String()
+	// The values of r and c, after err (<nil>).
+	values := regexp.MustCompile(`(?m)^: <nil>\n((?:: [^\n]*\n)(?:  [^\n]*\n)*)`).FindAllStringSubmatch(out, -1)
+	if len(values) != 2 {
+		t.Fatalf("no estimators printed after the fits:\n%s", out)
+	}
+	list := regexp.MustCompile(`\[([^][]*)\]`)
+	for _, m := range values {
+		v := m[1]
+		if n := strings.Count(v, "\n"); n > 6 {
+			t.Errorf("%d lines:\n%s", n, v)
+		}
+		if strings.Contains(v, "0x") || len(v) > 400 {
+			t.Errorf("an address or a long dump:\n%s", v)
+		}
+		for _, l := range list.FindAllStringSubmatch(v, -1) {
+			if n := len(strings.Fields(strings.Split(l[1], "…")[0])); n > printElems {
+				t.Errorf("a list of %d elements: %s", n, l[0])
+			}
+		}
+		if !strings.Contains(v, "Regressor") && !strings.Contains(v, "Classifier") {
+			t.Errorf("the value does not name its type:\n%s", v)
+		}
+	}
+	t.Logf("\n%s", out)
+}
+
+var updateREADME = flag.Bool("update-readme", false, "TestREADMESession: rewrite the README's session with the output of this build")
+
+// transcriptLines reads the input lines of a session from a list and
+// writes each with its prompt to out, the output of the REPL too, so that
+// out is the session as a terminal shows it.
+type transcriptLines struct {
+	lines []string
+	out   io.Writer
+}
+
+func (t *transcriptLines) ReadLine(prompt string) (string, error) {
+	if len(t.lines) == 0 {
+		return "", io.EOF
+	}
+	line := t.lines[0]
+	t.lines = t.lines[1:]
+	fmt.Fprintf(t.out, "%s%s\n", prompt, line)
+	return line, nil
+}
+func (t *transcriptLines) AddHistory(string) {}
+func (t *transcriptLines) Close() error      { return nil }
+
+// TestREADMESession replays the REPL session of the README (the text
+// block after "A session"): the README shows what the REPL prints. With
+// -update-readme it rewrites the block instead (after a change of the
+// library that changes what the session prints):
+//
+//	go test ./cmd/vrvm -run TestREADMESession -update-readme
+func TestREADMESession(t *testing.T) {
+	const path = "../../README.md"
+	readme, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := bytes.Index(readme, []byte("A session"))
+	if k < 0 {
+		t.Fatal(`the README has no "A session"`)
+	}
+	open := bytes.Index(readme[k:], []byte("```text\n"))
+	if open < 0 {
+		t.Fatal("no text block after \"A session\" in the README")
+	}
+	start := k + open + len("```text\n")
+	n := bytes.Index(readme[start:], []byte("```\n"))
+	if n < 0 {
+		t.Fatal("the text block after \"A session\" does not end")
+	}
+	block := string(readme[start : start+n])
+
+	var input []string
+	for _, line := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "> "):
+			input = append(input, line[2:])
+		case strings.HasPrefix(line, "... "):
+			input = append(input, line[4:])
+		}
+	}
+	var out bytes.Buffer
+	lines := &transcriptLines{lines: input, out: &out}
+	i, err := newREPLInterpreter(lines, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repl(i, lines, &out, &out, nil)
+	if out.String() == block {
+		return
+	}
+	if *updateREADME {
+		updated := append(append(append([]byte{}, readme[:start]...), out.Bytes()...), readme[start+n:]...)
+		if err := os.WriteFile(path, updated, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("updated the session in %s", path)
+		return
+	}
+	t.Errorf("the session of the README (update it with -update-readme) prints\n%s\nthe README shows\n%s", out.String(), block)
 }

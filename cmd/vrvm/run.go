@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"go/build"
 	"go/scanner"
 	"io"
+	"io/fs"
 	"os"
+	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -42,9 +46,19 @@ and output of vrvm. os.Exit ends vrvm with the given status.
 Exit status: that of os.Exit if the program calls it; 0 when main returns;
 1 when the program does not compile (the message names file:line:column)
 or the interpreter fails on it;
-2 when it panics, also inside a compiled package it calls: the interpreted
-call sites are listed ("script.go:12:3: panic: main.fit(...)"), then the
-panic value and the goroutine stack, as for a compiled program.
+2 when it panics: the position of the statement of the script that
+panicked, the panic value and the interpreted functions the panic
+unwound, innermost first,
+
+	script.go:18:3: panic: too big
+		in main.mustCheck
+		in main.main
+
+then, for a panic of a compiled package or of the runtime, the goroutine
+stack, as for a compiled program. The position is that of the innermost
+statement that started of those that may panic (with a call, an index,
+a selector, a type assertion or a division); statements of deferred
+function literals are not tracked.
 
 Types defined in the script satisfy the interfaces of the compiled
 packages (vrvm.Kernel, plotter.XYer, plot.Plotter…), with two exceptions
@@ -59,6 +73,20 @@ the field, or go through a variable of the interface type:
 
 yaegi also keeps one loop variable for all iterations (the semantics before
 Go 1.22) and does not support range over an integer.
+
+yaegi v0.16.1 gets a return statement with several results wrong when one
+of them is a call of a builtin function (len, cap, min, max, append, make,
+new, complex, real, imag, copy, recover): the builtin's value goes to the
+first result, so that
+
+	func (g grid) Dims() (r, c int) { return len(g.rows), len(g.rows[0]) }
+
+returns the number of columns twice, "return n, len(s)" returns n twice
+and "return make([]int, n), len(s)" panics. "vrvm run" and "vrvm repl"
+put such calls in parentheses before interpreting the source, which
+avoids the defect; in Go interpreted by yaegi in another program, write
+"return (len(a)), (len(b))" or assign the results to variables first.
+Only columns move on the lines rewritten, never line numbers.
 `
 
 // runCommand is the "run" command.
@@ -95,21 +123,110 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	flag.CommandLine = flag.NewFlagSet(path, flag.ExitOnError)
 	flag.CommandLine.SetOutput(stderr)
 
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
+		return 1
+	}
+	panics := &panicFilter{w: stderr}
+	positions := &positionTable{}
 	i, err := newInterpreter(interp.Options{
 		Args:   scriptArgs,
 		Stdin:  os.Stdin,
 		Stdout: stdout,
-		Stderr: stderr,
+		Stderr: panics,
+		// The script as rewritten by rewriteScript; other files (none,
+		// as only compiled packages can be imported) as they are.
+		SourcecodeFilesystem: scriptFS{path: path, src: []byte(rewriteScript(path, string(src), positions))},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "vrvm run: %v\n", err)
 		return 1
 	}
 	if err := evalPath(i, path); err != nil {
+		var p interp.Panic
+		if errors.As(err, &p) {
+			return reportPanic(stderr, p, positions.current(i), panics.take())
+		}
 		return reportEvalError(stderr, err, "")
 	}
 	return 0
 }
+
+// reportPanic writes the panic p of a script to w and returns the exit
+// status 2: the position of the statement that panicked (site, "" if it is
+// not known), the value, the interpreted functions the panic unwound,
+// innermost first, and, unless the panic is a panic statement of the
+// script, the Go stack, as a compiled program prints it.
+func reportPanic(w io.Writer, p interp.Panic, site string, frames []frameLine) int {
+	if site != "" {
+		fmt.Fprintf(w, "%s: ", site)
+	}
+	fmt.Fprintf(w, "panic: %s\n", panicValue(p.Value))
+	for _, f := range frames {
+		fmt.Fprintf(w, "\tin %s\n", f.name)
+	}
+	if _, builtin := p.Value.(reflect.Value); !builtin {
+		// yaegi's panic builtin panics with the reflect.Value of its
+		// argument; other panics come from compiled code or the runtime.
+		fmt.Fprintf(w, "\n%s", p.Stack)
+	}
+	return 2
+}
+
+// compiledCaller returns the innermost function of callers, the stack of a
+// panic, that is compiled code of a package the script called: not the
+// runtime, reflect, the interpreter, the symbol wrappers or this command.
+func compiledCaller(callers []uintptr) string {
+	frames := runtime.CallersFrames(callers)
+	for {
+		f, more := frames.Next()
+		name := f.Function
+		switch {
+		case name == "", strings.HasPrefix(name, "runtime."), strings.HasPrefix(name, "reflect."),
+			strings.HasPrefix(name, "github.com/traefik/yaegi/"), strings.HasPrefix(name, "github.com/vrvm/vrvm/symbols."),
+			strings.HasPrefix(name, "main."), strings.HasPrefix(name, "sync."):
+		default:
+			return name
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// scriptFS is the file system the interpreter reads the script from: the
+// file path has the contents src, other files are read from disk.
+type scriptFS struct {
+	path string
+	src  []byte
+}
+
+func (s scriptFS) Open(name string) (fs.File, error) {
+	if name != s.path {
+		return os.Open(name)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(s.src), info: memInfo{fi, int64(len(s.src))}}, nil
+}
+
+type memFile struct {
+	*bytes.Reader
+	info memInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+type memInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i memInfo) Size() int64 { return i.size }
 
 // evalPath runs the program in the file path. A panic of the interpreter
 // itself, outside the execution of the program (yaegi panics on some
@@ -199,7 +316,14 @@ func reportEvalError(w io.Writer, err error, trim string) int {
 }
 
 // panicValue formats a recovered panic value as the runtime prints it.
+// yaegi's panic builtin panics with the reflect.Value of its argument.
 func panicValue(v any) string {
+	if rv, ok := v.(reflect.Value); ok {
+		if !rv.IsValid() || !rv.CanInterface() {
+			return "<nil>"
+		}
+		v = rv.Interface()
+	}
 	switch v := v.(type) {
 	case error:
 		return v.Error()
@@ -208,6 +332,6 @@ func panicValue(v any) string {
 	case string:
 		return v
 	default:
-		return fmt.Sprintf("%v", v)
+		return formatValue(v, nil)
 	}
 }

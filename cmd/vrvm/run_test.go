@@ -177,10 +177,11 @@ func main() {
 `,
 		status: 2,
 		stderr: []string{
-			`(?m)^\S*panic\.go:6:\d+: panic: main\.square\(\.\.\.\)$`, // the script position
-			`(?m)^panic: mat: dimension mismatch$`,                    // the value
-			`(?m)^goroutine \d+ \[running\]:$`,                        // the stack
-			`gonum\.org/v1/gonum/mat\.NewDense\(`,                     // through the library
+			// The statement, the value, the interpreted functions
+			// unwound.
+			`^\S*panic\.go:6:2: panic: mat: dimension mismatch\n\tin main\.square\n\tin main\.main\n\n`,
+			`(?m)^goroutine \d+ \[running\]:$`,    // the stack
+			`gonum\.org/v1/gonum/mat\.NewDense\(`, // through the library
 		},
 	}, {
 		name: "kernelpanic",
@@ -206,13 +207,71 @@ func main() {
 `,
 		status: 2,
 		stderr: []string{
-			`(?m)^\S*kernelpanic\.go:11:\d+: panic: main\.Eval\(\.\.\.\)$`,
-			`(?m)^panic: reflect: slice index out of range$`,
+			`^\S*kernelpanic\.go:12:2: panic: reflect: slice index out of range\n\tin main\.Eval\n`,
 			// The compiled fit called the script's Eval through the
 			// interface wrapper of the symbol set.
 			`symbols\._github_com_vrvm_vrvm_vrvm_Kernel\.Eval`,
 			`github\.com/vrvm/vrvm/vrvm\.\(\*Regressor\)\.Fit`,
 		},
+	}, {
+		name: "panicerr",
+		// A panic statement: the value, not a reflect.Value, and its
+		// position, with the functions it unwound and no Go stack.
+		src: `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+func check(x int) error {
+	if x > 1 {
+		return errors.New("too big")
+	}
+	return nil
+}
+
+func mustCheck(x int) {
+	fmt.Println("checking", x)
+	if err := check(x); err != nil {
+		panic(err)
+	}
+}
+
+func main() {
+	mustCheck(1)
+	mustCheck(2)
+}
+`,
+		status: 2,
+		stdout: "checking 1\nchecking 2\n",
+		stderr: []string{`^panicerr\.go:18:3: panic: too big\n\tin main\.mustCheck\n\tin main\.main\n$`},
+	}, {
+		name: "dims",
+		// A mat.Matrix written in the script with the idiomatic Dims,
+		// which yaegi v0.16.1 alone gets wrong (TestYaegiReturnBuiltins):
+		// the compiled mat.Sum reads it through the wrapper.
+		src: `package main
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+type grid struct{ rows [][]float64 }
+
+func (g grid) Dims() (r, c int)         { return len(g.rows), len(g.rows[0]) }
+func (g grid) At(i, j int) float64      { return g.rows[i][j] }
+func (g grid) T() mat.Matrix            { return mat.Transpose{Matrix: g} }
+
+func main() {
+	var m mat.Matrix = grid{[][]float64{{1, 2, 3}, {4, 5, 6}}}
+	fmt.Println(m.Dims())
+	fmt.Println(mat.Sum(m))
+}
+`,
+		stdout: "2 3\n21\n",
 	}, {
 		name: "unsupported",
 		src: `package main
@@ -326,7 +385,8 @@ func firstDiffLine(a, b string) int {
 }
 
 // evalScript interprets src, a file of package main without a main
-// function, with the symbols of "vrvm run", and returns the interpreter.
+// function, with the symbols of "vrvm run" and rewritten as "vrvm run"
+// rewrites it, and returns the interpreter.
 func evalScript(t testing.TB, src string) *interp.Interpreter {
 	t.Helper()
 	var stderr bytes.Buffer
@@ -334,7 +394,7 @@ func evalScript(t testing.TB, src string) *interp.Interpreter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := i.Eval(src); err != nil {
+	if _, err := i.Eval(rewriteScript("script.go", src, &positionTable{})); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	return i

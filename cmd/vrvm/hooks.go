@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// What the rewritten source reports back while it runs (see rewrite.go):
+// the values the REPL prints, the statement a panic came from, and the
+// functions the panic unwound.
+
+// A positionTable holds the positions of the statements that the rewrite
+// numbered, index 0 meaning none.
+type positionTable struct {
+	mu  sync.Mutex
+	pos []string
+}
+
+func (t *positionTable) add(p string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.pos) == 0 {
+		t.pos = []string{""}
+	}
+	t.pos = append(t.pos, p)
+	return len(t.pos) - 1
+}
+
+// current returns the position of the last numbered statement that i
+// started, or "" if there is none.
+func (t *positionTable) current(i *interp.Interpreter) string {
+	v, ok := i.Globals()[posVar]
+	if !ok || !v.IsValid() || !v.CanInt() {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if k := v.Int(); k > 0 && k < int64(len(t.pos)) {
+		return t.pos[k]
+	}
+	return ""
+}
+
+// hooks are the functions the rewritten input of the REPL calls, exported
+// to the interpreter as the package rtPath.
+type hooks struct {
+	mu      sync.Mutex
+	results []any // the values passed to Show
+	shown   bool
+}
+
+// Show records the values the REPL prints.
+func (h *hooks) Show(v ...any) {
+	h.mu.Lock()
+	h.results, h.shown = v, true
+	h.mu.Unlock()
+}
+
+// reset forgets the values shown.
+func (h *hooks) reset() {
+	h.mu.Lock()
+	h.results, h.shown = nil, false
+	h.mu.Unlock()
+}
+
+// useHooks exports new hooks to i as the package rtPath.
+func useHooks(i *interp.Interpreter) (*hooks, error) {
+	h := &hooks{}
+	show := reflect.ValueOf(h.Show)
+	err := i.Use(interp.Exports{
+		rtPath + "/rt": {"Show": show},
+		// Values of script types with a String or Error method reach
+		// Show through yaegi's wrappers for fmt.Stringer and error, as
+		// they reach fmt.Print.
+		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+			show: {reflect.TypeFor[error](), reflect.TypeFor[fmt.Stringer]()},
+		})},
+	})
+	return h, err
+}
+
+// A panicFilter is the standard error of the interpreter. As the panic of
+// a program unwinds an interpreted function, yaegi writes a line
+// "file:line:col: panic: main.f(...)" whose position is that of the
+// function's first statement (after the rewrite, of the first
+// assignment to _vrvmP), not of the call that panicked. panicFilter keeps
+// these lines from the output and records the function names, for the
+// report of the panic.
+type panicFilter struct {
+	w     io.Writer
+	mu    sync.Mutex
+	funcs []frameLine
+}
+
+// A frameLine is a line written by yaegi for an interpreted function that
+// a panic unwound.
+type frameLine struct {
+	name string // main.f
+}
+
+const maxFrameLines = 100
+
+var yaegiPanicLine = regexp.MustCompile(`^\S*?:?\d+:\d+: panic: (\S+)\(\.\.\.\)\n$`)
+
+func (f *panicFilter) Write(b []byte) (int, error) {
+	if m := yaegiPanicLine.FindSubmatch(b); m != nil {
+		f.mu.Lock()
+		// A panic that the program recovers leaves lines too, for the
+		// functions unwound below the one that recovered: keep the
+		// last ones only.
+		if len(f.funcs) == maxFrameLines {
+			f.funcs = f.funcs[1:]
+		}
+		f.funcs = append(f.funcs, frameLine{string(m[1])})
+		f.mu.Unlock()
+		return len(b), nil
+	}
+	return f.w.Write(b)
+}
+
+// take returns the lines recorded since the last call.
+func (f *panicFilter) take() []frameLine {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l := f.funcs
+	f.funcs = nil
+	return l
+}
