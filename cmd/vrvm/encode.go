@@ -162,19 +162,6 @@ func oneHot(b *cliBody) []bool {
 	return hot
 }
 
-// featureStats returns the mean and population standard deviation of
-// each numeric feature of x; one-hot features get mean 0 and SD 1 (they
-// are left as 0/1), a constant column SD 1.
-func featureStats(x *mat.Dense, hot []bool) (mean, sd []float64) {
-	mean, sd = meanSD(x)
-	for j, h := range hot {
-		if h {
-			mean[j], sd[j] = 0, 1
-		}
-	}
-	return mean, sd
-}
-
 // meanSD returns the mean and population standard deviation of each
 // column of x; a constant column gets standard deviation 1.
 func meanSD(x mat.Matrix) (mean, sd []float64) {

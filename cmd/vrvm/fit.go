@@ -52,12 +52,14 @@ uses; a quoted "NA" in a text column is the text NA. -missing chooses:
 The counts go to standard error. The rule and its fill values are stored
 in the model file: "vrvm predict" applies the same rule (see its -h).
 
-Standardisation (on by default): each numeric input, and a regression
+Standardisation (on by default): each input feature, and a regression
 target, is mapped to mean 0 and standard deviation 1 with the statistics
 of the training rows, stored in the model file and applied by predict, so
 that one kernel width suits every column and predictions come back in the
-target's units. One-hot features stay 0/1. -standardize=false uses the
-raw values, with a warning if the inputs differ in scale more than 100×.
+target's units. One-hot features are standardised like any column, so a
+file with the categories written as 0/1 columns gives the same model.
+-standardize=false uses the raw values, with a warning if the numeric
+inputs differ in scale more than 100×.
 
 Model file: the library's model file embedded unchanged, with the column
 names, categories, missing-value rule and standardisation, format
@@ -90,7 +92,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	width := fs.Float64("width", 1, "width of the gaussian kernel")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
-	standardize := fs.Bool("standardize", true, "standardise the numeric inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
+	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
 	var o estimatorOptions
 	fs.Float64Var(&o.Prior.A, "prior-a", 0, "shape a of the Gamma prior of the weight precisions (0: 1e-6)")
 	fs.Float64Var(&o.Prior.B, "prior-b", 0, "rate b of the Gamma prior of the weight precisions (0: 1e-6)")
@@ -243,6 +245,18 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	hint := "; choose -missing drop or -missing impute"
+	if *missing == missingError {
+		// The first missing cell in the file's order, target included.
+		used := append([]string{*target}, body.Inputs...)
+		sort.Slice(used, func(a, b int) bool { return tab.index[used[a]] < tab.index[used[b]] })
+		for i := range n {
+			for _, c := range used {
+				if v, ok := tab.num[c]; ok && math.IsNaN(v[i]) || !ok && tab.text[c][i] == "" {
+					return fail(stderr, "fit", missingCellError(tab, i, c, hint), 1)
+				}
+			}
+		}
+	}
 	var rows []int
 	droppedTarget := 0
 	for i, v := range t {
@@ -342,10 +356,15 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	for k, i := range rows {
 		tt[k] = t[i]
 	}
-	switch {
-	case droppedInput.rows > 0 || droppedTarget > 0:
-		say("-missing %s: left out %s of %d (missing target: %d; missing inputs: %d, cells by column: %s)",
-			*missing, plural(droppedInput.rows+droppedTarget, "row", "rows"), n, droppedTarget, droppedInput.rows, droppedInput.String())
+	if droppedInput.rows > 0 || droppedTarget > 0 {
+		var why []string
+		if droppedTarget > 0 {
+			why = append(why, fmt.Sprintf("%s without a target", plural(droppedTarget, "row", "rows")))
+		}
+		if droppedInput.rows > 0 {
+			why = append(why, fmt.Sprintf("%s with a missing input: %s", plural(droppedInput.rows, "row", "rows"), droppedInput.String()))
+		}
+		say("-missing %s: left out %s of %d (%s)", *missing, plural(droppedInput.rows+droppedTarget, "row", "rows"), n, strings.Join(why, "; "))
 	}
 	if len(filled.cells) > 0 {
 		say("-missing impute: filled %s (%s) with the training mean or most frequent category", plural(totalCells(filled), "cell", "cells"), filled.String())
@@ -355,7 +374,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	hot := oneHot(&body)
 	if *standardize {
 		body.Standardized = true
-		body.InputMean, body.InputSD = featureStats(x, hot)
+		body.InputMean, body.InputSD = meanSD(x)
 		standardizeInPlace(x, body.InputMean, body.InputSD)
 		if *task == "regression" {
 			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))

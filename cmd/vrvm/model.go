@@ -60,7 +60,7 @@ type cliBody struct {
 	ImputeMean map[string]float64 `json:"impute_mean,omitempty"`
 	ImputeMode map[string]string  `json:"impute_mode,omitempty"`
 	// Standardized features: x' = (x − InputMean)/InputSD, one entry per
-	// feature (one-hot features have mean 0 and SD 1); for regression
+	// feature, one-hot features included; for regression
 	// also t' = (t − TargetMean)/TargetSD, undone on prediction.
 	Standardized bool            `json:"standardized"`
 	InputMean    []float64       `json:"input_mean,omitempty"`

@@ -23,16 +23,8 @@ import (
 // removeTempFiles on an interrupt.
 var tempFiles struct {
 	sync.Mutex
-	names map[string]bool
-}
-
-func addTempFile(name string) {
-	tempFiles.Lock()
-	defer tempFiles.Unlock()
-	if tempFiles.names == nil {
-		tempFiles.names = map[string]bool{}
-	}
-	tempFiles.names[name] = true
+	names   map[string]bool
+	exiting bool // set by removeTempFiles
 }
 
 func dropTempFile(name string) {
@@ -41,15 +33,16 @@ func dropTempFile(name string) {
 	delete(tempFiles.names, name)
 }
 
-// removeTempFiles removes every temporary file being written. It holds
-// the lock, so no new one appears until the process exits.
+// removeTempFiles removes every temporary file being written, and no new
+// one is started after it: the process is about to exit.
 func removeTempFiles() {
 	tempFiles.Lock()
+	defer tempFiles.Unlock()
 	for name := range tempFiles.names {
 		os.Remove(name)
 	}
 	tempFiles.names = nil
-	// Keep the lock: the process is about to exit.
+	tempFiles.exiting = true
 }
 
 // checkNotInput returns an error if the output path names one of the
@@ -107,6 +100,10 @@ func writeOutput(path string, stdout io.Writer, write func(w io.Writer) error) e
 		dir = "."
 	}
 	tempFiles.Lock() // the temporary file is registered before it exists
+	if tempFiles.exiting {
+		tempFiles.Unlock()
+		return fmt.Errorf("%s: not written: interrupted", path)
+	}
 	tmp, err := os.CreateTemp(dir, "."+base+".vrvm-tmp-*")
 	if err != nil {
 		tempFiles.Unlock()

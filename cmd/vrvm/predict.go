@@ -153,7 +153,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	for i := range rows {
 		rows[i] = i
 	}
-	hint := fmt.Sprintf(" (the model's missing-value rule is error: vrvm fit -missing drop or impute)")
+	hint := " (the model's missing-value rule is error: vrvm fit -missing drop or impute)"
 	x, drop, miss, unseen, err := encodeRows(b, tab, rows, *unseenFlag == "zero", hint)
 	if err != nil {
 		return fail(stderr, "predict", err, 1)
