@@ -91,7 +91,7 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestCSVLimits(t *testing.T) {
 	for _, c := range []struct {
 		name, pattern, want string
-		limit              int
+		limit               int
 	}{
 		{"endless line of short fields", "0.123456789012345678901234,", "line longer than 16 MiB", maxLineBytes},
 		{"endless field", "x", "field longer than 1 MiB", maxFieldBytes},
