@@ -39,9 +39,10 @@ const indexColumn = "rownames"
 type csvReader struct {
 	br      *bufio.Reader
 	name    string
-	line    int // 1-based number of the line being read
-	lineLen int // bytes of it read so far
-	recLine int // line where the last record starts
+	line    int    // 1-based number of the line being read
+	lineLen int    // bytes of it read so far
+	linePre []byte // its first prefixLen+1 bytes, for errors
+	recLine int    // line where the last record starts
 	buf     []byte
 	ends    []int
 	quoted  []bool
@@ -77,11 +78,15 @@ func (r *csvReader) readByte() (byte, error) {
 	if c == '\n' {
 		r.line++
 		r.lineLen = 0
+		r.linePre = r.linePre[:0]
 		return c, nil
 	}
 	r.lineLen++
+	if len(r.linePre) <= prefixLen {
+		r.linePre = append(r.linePre, c)
+	}
 	if r.lineLen > maxLineBytes {
-		return 0, r.errorf(r.line, 0, "", fmt.Errorf("%w: line longer than %d MiB, starting %s", errLimit, maxLineBytes>>20, quotePrefix(r.buf)))
+		return 0, r.errorf(r.line, 0, "", fmt.Errorf("%w: line longer than %d MiB, starting %s", errLimit, maxLineBytes>>20, quotePrefix(r.linePre)))
 	}
 	return c, nil
 }
@@ -114,6 +119,7 @@ func (r *csvReader) read() ([]string, []bool, error) {
 				r.br.Discard(2)
 				r.line++
 				r.lineLen = 0
+				r.linePre = r.linePre[:0]
 				continue
 			}
 		}
