@@ -335,7 +335,7 @@ func TestCLI(t *testing.T) {
 		}
 		write("big.csv", b.String())
 		errOut, code := interrupt(t, exec.Command(bin, "fit", "-target", "t", "-no-prune", "-paper-schedule", "-max-iter", "1000000", "-o", "big.json", "big.csv"), dir, "iteration")
-		if code != 130 || !strings.Contains(errOut, "vrvm fit: interrupted after") || !strings.Contains(errOut, "no model written") {
+		if code != 130 || !strings.Contains(errOut, "vrvm fit: stopping… (press Ctrl-C again to exit at once)\n") || !strings.Contains(errOut, "vrvm fit: interrupted after") || !strings.Contains(errOut, "no model written") {
 			t.Errorf("status %d, stderr %q", code, errOut)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "big.json")); err == nil {
