@@ -64,7 +64,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	modelPath := fs.String("model", "", "model `file` written by vrvm fit (required)")
 	out := fs.String("o", "-", "output CSV `file`; \"-\" for standard output")
 	keep := fs.String("keep", "", "comma-separated `names` of columns to copy to the output, first")
-	unseenFlag := fs.String("unseen", "error", "a category not seen in training: `error` or zero (all-zero encoding)")
+	unseenFlag := fs.String("unseen", "error", "`rule` for a category not seen in training: error, or zero (an all-zero encoding)")
 	if code, ok := parseFlags(fs, "predict", predictUsage, args, stdout, stderr); !ok {
 		return code
 	}
