@@ -4,9 +4,16 @@
 #   make bench   the benchmarks (performance targets live here, not in tests)
 
 GO        ?= go
-# Data sets are read from $(VRVM_DATA); in this workspace they sit beside the clone.
-VRVM_DATA ?= $(abspath ../shared/data)
+# The data directory has one definition, vrvm/datasets.Dir: $VRVM_DATA, else
+# the per-user cache (~/.cache/vrvm on Linux). In this workspace the data sets
+# sit beside the clone, in ../shared/data: when that directory exists and
+# VRVM_DATA is not set, make sets it there; otherwise make leaves it alone.
+ifeq ($(origin VRVM_DATA),undefined)
+ifneq ($(wildcard ../shared/data),)
+VRVM_DATA := $(abspath ../shared/data)
 export VRVM_DATA
+endif
+endif
 
 BENCHTIME ?= 1x
 BENCH     ?= .

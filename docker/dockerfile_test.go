@@ -8,6 +8,7 @@ package docker
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,46 +18,99 @@ func TestDockerfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var from, run, cmd []string
-	var user string
+	// The instructions of each stage.
+	type stage struct {
+		from                  string
+		run, copy             []string
+		cmd, entrypoint, user string
+	}
+	var stages []*stage
 	for _, line := range joinContinuations(string(b)) {
 		f := strings.Fields(line)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
 		arg := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
+		if strings.ToUpper(f[0]) == "FROM" {
+			stages = append(stages, &stage{from: arg})
+			continue
+		}
+		if len(stages) == 0 {
+			t.Fatalf("%s before FROM", f[0])
+		}
+		s := stages[len(stages)-1]
 		switch strings.ToUpper(f[0]) {
-		case "FROM":
-			from = append(from, arg)
 		case "RUN":
-			run = append(run, arg)
-		case "CMD", "ENTRYPOINT":
-			cmd = append(cmd, arg)
+			s.run = append(s.run, arg)
+		case "COPY":
+			s.copy = append(s.copy, arg)
+		case "CMD":
+			s.cmd = arg
+		case "ENTRYPOINT":
+			s.entrypoint = arg
 		case "USER":
-			user = arg
+			s.user = arg
 		}
 	}
-	if len(from) != 1 {
-		t.Fatalf("want one FROM, got %q", from)
+	if len(stages) != 2 {
+		t.Fatalf("want two stages (build, run), got %d", len(stages))
 	}
-	// A base image pinned by a full version (golang:1.26.8-bookworm) or digest.
-	if !regexp.MustCompile(`^golang:\d+\.\d+\.\d+-(bookworm|trixie)(@sha256:[0-9a-f]{64})?$|@sha256:[0-9a-f]{64}$`).MatchString(from[0]) {
-		t.Errorf("base image %q is not pinned to a full Debian-based Go version", from[0])
+	build, final := stages[0], stages[1]
+	// Base images pinned by a full version, and optionally a digest.
+	if !regexp.MustCompile(`^golang:\d+\.\d+\.\d+-(bookworm|trixie)(@sha256:[0-9a-f]{64})? AS build$`).MatchString(build.from) {
+		t.Errorf("build stage %q is not a Debian-based Go image pinned to a full version, named build", build.from)
 	}
-	all := strings.Join(run, "\n")
-	for _, want := range []string{"install-jupyter.sh", "scripts/build.sh", "vrvm kernel install"} {
+	if !regexp.MustCompile(`^debian:\d+\.\d+-slim(@sha256:[0-9a-f]{64})?$`).MatchString(final.from) {
+		t.Errorf("final stage %q is not a Debian point release", final.from)
+	}
+	if !strings.Contains(build.from, "bookworm") || !strings.HasPrefix(final.from, "debian:12.") {
+		t.Errorf("the stages are different Debian releases: %q, %q", build.from, final.from)
+	}
+	if all := strings.Join(build.run, "\n"); !strings.Contains(all, "scripts/build.sh") || strings.Contains(all, "go build") {
+		t.Errorf("the build stage must build with scripts/build.sh, the shared recipe, not go build: %q", all)
+	}
+	all := strings.Join(final.run, "\n")
+	for _, want := range []string{"install-jupyter.sh", "tini", "vrvm kernel install"} {
 		if !strings.Contains(all, want) {
-			t.Errorf("the Dockerfile does not run %s", want)
+			t.Errorf("the final stage does not run %s", want)
 		}
 	}
-	if strings.Contains(all, "go build") {
-		t.Error("the Dockerfile builds with go build directly: use scripts/build.sh, the shared recipe")
+	copies := strings.Join(final.copy, "\n")
+	if !strings.Contains(copies, "--from=build") || !strings.Contains(copies, "vrvm-kernel") {
+		t.Errorf("the final stage does not copy the programs from the build stage: %q", copies)
 	}
-	if user == "" || user == "root" || user == "0" {
-		t.Errorf("the image runs as %q, want a non-root user", user)
+	if strings.Contains(copies, "/usr/local/go") || strings.Contains(all, "golang") {
+		t.Error("the final stage installs a Go toolchain")
 	}
-	if len(cmd) != 1 || !strings.Contains(cmd[0], "--ip=0.0.0.0") || !strings.Contains(cmd[0], "8888") {
-		t.Errorf("CMD %q does not start Jupyter on 0.0.0.0:8888", cmd)
+	if u := final.user; u == "" || u == "root" || u == "0" {
+		t.Errorf("the image runs as %q, want a non-root user", u)
+	}
+	if final.entrypoint != `["/usr/bin/tini", "--"]` {
+		t.Errorf("ENTRYPOINT %q, want tini as PID 1", final.entrypoint)
+	}
+	if !strings.Contains(final.cmd, "--ip=0.0.0.0") || !strings.Contains(final.cmd, "8888") {
+		t.Errorf("CMD %q does not start Jupyter on 0.0.0.0:8888 inside the container", final.cmd)
+	}
+	// The documented run line publishes on the host's loopback only.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{string(b), string(readme)} {
+		if strings.Contains(doc, "-p 8888:8888") || !strings.Contains(doc, "-p 127.0.0.1:8888:8888") {
+			t.Error("a docker run line publishes port 8888 on every interface; use -p 127.0.0.1:8888:8888")
+		}
+	}
+	// The build context leaves out the history and build output.
+	ignore, err := os.ReadFile("../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(string(ignore))
+	for _, want := range []string{".git", "build/"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf(".dockerignore does not leave out %s", want)
+		}
 	}
 	if strings.Contains(string(b), "token=''") || strings.Contains(string(b), `token=""`) || strings.Contains(string(b), "disable_check_xsrf") {
 		t.Error("token authentication must stay on")

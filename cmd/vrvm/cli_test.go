@@ -252,6 +252,7 @@ func TestCLI(t *testing.T) {
 		write("truncated.json", string(b[:len(b)/2]))
 	}
 	write("ragged.csv", "x,t\n1,2\n3\n4,5\n")
+	write("ragged2.csv", "x1,x2\n1,2\n3\n4,5\n")
 	write("text.csv", "x,t\n1,2\n3,4\nabc,5\n")
 	write("labels.csv", "x,t\n1,0\n2,1\n3,2\n")
 	write("nox2.csv", "x1,t\n1,2\n")
@@ -270,7 +271,7 @@ func TestCLI(t *testing.T) {
 		{"non-numeric cell", nil, []string{"fit", "-target", "t", "-o", "m.json", "text.csv"},
 			1, `vrvm fit: text.csv:4: column "x" (field 1): not a number`},
 		{"unknown target", nil, []string{"fit", "-target", "price", "-o", "m.json", "reg.csv"},
-			1, `no such column "price"; columns are id, x1, t, x2`},
+			1, `no such column "price" (-target); columns are id, x1, t, x2`},
 		{"label not 0 or 1", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
 			1, `vrvm fit: labels.csv:4: target "t" is 2, not 0 or 1`},
 		{"unknown flag", nil, []string{"fit", "-frobnicate", "reg.csv"},
@@ -290,9 +291,9 @@ func TestCLI(t *testing.T) {
 		{"predict missing data", nil, []string{"predict", "-model", "reg.json", "none.csv"},
 			1, "vrvm predict: open none.csv: no such file or directory"},
 		{"predict missing input", nil, []string{"predict", "-model", "reg.json", "nox2.csv"},
-			1, `vrvm predict: nox2.csv: no column "x2", an input of the model; columns are x1, t`},
-		{"predict ragged", nil, []string{"predict", "-model", "reg.json", "ragged.csv"},
-			1, "vrvm predict: ragged.csv:3: wrong number of fields"},
+			1, `vrvm predict: nox2.csv: no such column "x2", an input of the model; columns are x1, t`},
+		{"predict ragged", nil, []string{"predict", "-model", "reg.json", "ragged2.csv"},
+			1, "vrvm predict: ragged2.csv:3: wrong number of fields"},
 		{"model of another task", relabelled, []string{"predict", "-model", "relabelled.json", "regtest.csv"},
 			1, "vrvm predict: relabelled.json: bad model file: file holds a classification model, not regression"},
 		{"library model file", library, []string{"predict", "-model", "library.json", "regtest.csv"},
@@ -334,7 +335,7 @@ func TestCLI(t *testing.T) {
 		}
 		write("big.csv", b.String())
 		errOut, code := interrupt(t, exec.Command(bin, "fit", "-target", "t", "-no-prune", "-paper-schedule", "-max-iter", "1000000", "-o", "big.json", "big.csv"), dir, "iteration")
-		if code != 130 || !strings.Contains(errOut, "vrvm fit: interrupted after") || !strings.Contains(errOut, "no model written") {
+		if code != 130 || !strings.Contains(errOut, "vrvm fit: stopping… (press Ctrl-C again to exit at once)\n") || !strings.Contains(errOut, "vrvm fit: interrupted after") || !strings.Contains(errOut, "no model written") {
 			t.Errorf("status %d, stderr %q", code, errOut)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "big.json")); err == nil {

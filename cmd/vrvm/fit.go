@@ -1,22 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/csv"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
-	"path/filepath"
+	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -37,85 +28,82 @@ const fitUsage = `Usage: vrvm fit -target NAME -o model.json [flags] data.csv
 
 Fit fits the variational relevance vector machine (Bishop & Tipping 2000)
 to the CSV file data.csv ("-" for standard input) and writes the model to
-the file named by -o.
+the file named by -o ("-" for standard output).
 
-The CSV file has a header line naming the columns; every other cell is a
-decimal number, except that with -labels the target column may hold the
-two class names. The target is the column named by -target, the inputs
-are the columns named by -inputs, or all other columns. For
-classification the target must be 0 or 1, or one of the two -labels.
+Data: a CSV file with a header line naming the columns, as R's write.csv
+and pandas' to_csv write them. The target is the column named by -target,
+the inputs are the columns named by -inputs, or all other columns. Only
+these columns are read as data: others may hold anything. A header whose
+first name is empty (R's row names, pandas' index) makes the first column
+an index column named "rownames", never an input unless named.
 
-Model file: the library's model file (vrvm.Regressor.Save or
-vrvm.Classifier.Save) cannot hold column names, so vrvm fit writes a JSON
-file of its own, format "vrvm-cli-model": the library's model file
-embedded unchanged under "model", with the task, the target and input
-column names, the class labels and the standardisation statistics, all
-covered by a SHA-256 checksum. "vrvm predict" matches the input columns
-of its data by these names.
+Inputs are numbers, except the text columns named by -categorical, which
+are one-hot encoded over the categories seen in the training file (one
+0/1 feature per category; the categories are stored in the model file).
+For classification the target must be 0 or 1, or one of the two -labels.
 
-Progress goes to standard error (every second for long fits). Ctrl-C
-stops the fit and exits with status 130 without writing a model.
+Missing values: an empty cell, NA or NaN (any case) in a column the fit
+uses; a quoted "NA" in a text column is the text NA. -missing chooses:
+  error    (default) stop at the first missing value, naming its place
+  drop     leave out every row with a missing input or target
+  impute   fill a missing input with the training mean (numeric) or the
+           most frequent category (categorical, ties: first in order);
+           rows with a missing target are left out
+The counts go to standard error. The rule and its fill values are stored
+in the model file: "vrvm predict" applies the same rule (see its -h).
+
+Standardisation (on by default): each input feature, and a regression
+target, is mapped to mean 0 and standard deviation 1 with the statistics
+of the training rows, stored in the model file and applied by predict, so
+that one kernel width suits every column and predictions come back in the
+target's units. One-hot features are standardised like any column, so a
+file with the categories written as 0/1 columns gives the same model.
+-standardize=false uses the raw values, with a warning if the numeric
+inputs differ in scale more than 100×.
+
+Model file: the library's model file embedded unchanged, with the column
+names, categories, missing-value rule and standardisation, format
+"vrvm-cli-model" version 2, covered by a SHA-256 checksum. Version 1
+files (earlier vrvm fit) are still read.
+
+Output files are written atomically (a temporary file, synced, renamed);
+-o never overwrites the data file. At the end fit prints a summary:
+status, relevance vectors, noise and training error, the lower bound, and
+a warning if the fit stopped at the iteration limit or kept no relevance
+vector. Progress goes to standard error (every second for long fits).
+Ctrl-C stops the fit ("stopping…") and exits with status 130 without
+writing a model; a second Ctrl-C exits at once.
 Exit status: 0 on success, 1 for bad data or a failed fit, 2 for bad
-flags.
+flags, 130 when interrupted.
 
 Flags:
 `
-
-// cliModelFormat names the model files of vrvm fit.
-const (
-	cliModelFormat  = "vrvm-cli-model"
-	cliModelVersion = 1
-)
-
-// cliModel is the file written by vrvm fit: a checksummed body.
-type cliModel struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Body    json.RawMessage `json:"body"`
-	SHA256  string          `json:"sha256"`
-}
-
-// cliBody is what vrvm predict needs besides the library's model.
-type cliBody struct {
-	Task   string   `json:"task"` // "regression" or "classification"
-	Target string   `json:"target"`
-	Inputs []string `json:"inputs"`
-	// Labels are the names of class 0 and class 1, if the target held
-	// text labels.
-	Labels []string `json:"labels,omitempty"`
-	// Standardized inputs: x' = (x − InputMean)/InputSD; for regression
-	// also t' = (t − TargetMean)/TargetSD, undone on prediction.
-	Standardized bool            `json:"standardized"`
-	InputMean    []float64       `json:"input_mean,omitempty"`
-	InputSD      []float64       `json:"input_sd,omitempty"`
-	TargetMean   float64         `json:"target_mean,omitempty"`
-	TargetSD     float64         `json:"target_sd,omitempty"`
-	Model        json.RawMessage `json:"model"` // the library's model file
-}
 
 // fitCommand is the "fit" command.
 func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	target := fs.String("target", "", "`name` of the target column (required)")
-	inputs := fs.String("inputs", "", "comma-separated input column `names` (default: all columns but the target)")
+	inputs := fs.String("inputs", "", "comma-separated input column `names` (default: all columns but the target and an index column)")
+	categorical := fs.String("categorical", "", "comma-separated input column `names` holding text categories, one-hot encoded")
+	missing := fs.String("missing", missingError, "missing-value `rule`: error, drop or impute")
 	task := fs.String("task", "regression", "`task`: regression or classification")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), polynomial (scale·x·x' + 1)^degree or linear x·x'")
 	width := fs.Float64("width", 1, "width of the gaussian kernel")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
-	standardize := fs.Bool("standardize", false, "standardise the inputs (and a regression target) with the mean and standard deviation of the data; predict undoes it")
-	var prior vrvm.Prior
-	fs.Float64Var(&prior.A, "prior-a", 0, "shape a of the Gamma prior of the weight precisions (0: 1e-6)")
-	fs.Float64Var(&prior.B, "prior-b", 0, "rate b of the Gamma prior of the weight precisions (0: 1e-6)")
-	fs.Float64Var(&prior.C, "prior-c", 0, "regression: shape c of the Gamma prior of the noise precision (0: 1e-6)")
-	fs.Float64Var(&prior.D, "prior-d", 0, "regression: rate d of the Gamma prior of the noise precision (0: 1e-6)")
-	noBias := fs.Bool("no-bias", false, "no bias basis function")
-	noPrune := fs.Bool("no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
-	maxIter := fs.Int("max-iter", 0, "iteration limit (0: the library's default, 10000)")
-	paperSchedule := fs.Bool("paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
-	out := fs.String("o", "", "`file` to write the model to (required)")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
+	var o estimatorOptions
+	fs.Float64Var(&o.Prior.A, "prior-a", 0, "shape a of the Gamma prior of the weight precisions (0: 1e-6)")
+	fs.Float64Var(&o.Prior.B, "prior-b", 0, "rate b of the Gamma prior of the weight precisions (0: 1e-6)")
+	fs.Float64Var(&o.Prior.C, "prior-c", 0, "regression: shape c of the Gamma prior of the noise precision (0: 1e-6)")
+	fs.Float64Var(&o.Prior.D, "prior-d", 0, "regression: rate d of the Gamma prior of the noise precision (0: 1e-6)")
+	fs.BoolVar(&o.NoBias, "no-bias", false, "no bias basis function")
+	fs.BoolVar(&o.NoPrune, "no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
+	fs.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit (0: the library's default, 10000)")
+	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
+	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
+	quiet := fs.Bool("quiet", false, "no progress or summary on standard error (warnings still)")
 	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
 		return code
 	}
@@ -133,19 +121,20 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		return usageErr("-task %q: want regression or classification", *task)
 	case *labels != "" && *task != "classification":
 		return usageErr("-labels applies to classification only")
-	case *maxIter < 0:
-		return usageErr("-max-iter %d is negative", *maxIter)
+	case o.MaxIter < 0:
+		return usageErr("-max-iter %d is negative", o.MaxIter)
+	case *missing != missingError && *missing != missingDrop && *missing != missingImpute:
+		return usageErr("-missing %q: want error, drop or impute", *missing)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var k vrvm.Kernel
 	switch *kernel {
 	case "gaussian":
-		k = vrvm.Gaussian{Width: *width}
+		o.Kernel = vrvm.Gaussian{Width: *width}
 	case "polynomial":
-		k = vrvm.Polynomial{Degree: *degree, Scale: *scale}
+		o.Kernel = vrvm.Polynomial{Degree: *degree, Scale: *scale}
 	case "linear":
-		k = vrvm.Linear{}
+		o.Kernel = vrvm.Linear{}
 	default:
 		return usageErr("-kernel %q: want gaussian, polynomial or linear", *kernel)
 	}
@@ -161,316 +150,387 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			return usageErr("-labels %q: want two different names NEG,POS", *labels)
 		}
 	}
-	var inputNames []string
-	if *inputs != "" {
-		inputNames = strings.Split(*inputs, ",")
+	inputNames, err := nameList("-inputs", *inputs)
+	if err != nil {
+		return usageErr("%v", err)
 	}
-
-	// Data.
+	catNames, err := nameList("-categorical", *categorical)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	path := fs.Arg(0)
-	var opt datasets.CSVOptions
+	if err := checkNotInput(*out, path); err != nil {
+		return fail(stderr, "fit", err, 2)
+	}
+	say := func(format string, args ...any) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "vrvm fit: "+format+"\n", args...)
+		}
+	}
+	warn := func(format string, args ...any) { fmt.Fprintf(stderr, "vrvm fit: warning: "+format+"\n", args...) }
+
+	// Data: only the target and the inputs are parsed.
+	body := cliBody{Task: *task, Target: *target, Labels: classNames, Missing: *missing}
+	isCat := map[string]bool{}
+	for _, c := range catNames {
+		isCat[c] = true
+	}
+	tab, err := readTable(path, func(t *table) (readSpec, error) {
+		if !t.has(*target) {
+			return nil, t.noColumn(*target, " (-target)")
+		}
+		body.Inputs = inputNames
+		if body.Inputs == nil {
+			for _, c := range t.header {
+				if c != *target && !(c == indexColumn && t.index[c] == 0) {
+					body.Inputs = append(body.Inputs, c)
+				}
+			}
+			if len(body.Inputs) == 0 {
+				return nil, fmt.Errorf("%s: the target %q is the only column, none is left for the inputs", t.name, *target)
+			}
+		}
+		spec := readSpec{*target: numeric}
+		if classNames != nil {
+			spec[*target] = text
+		}
+		for _, c := range body.Inputs {
+			if !t.has(c) {
+				return nil, t.noColumn(c, " (-inputs)")
+			}
+			if c == *target {
+				return nil, fmt.Errorf("column %q is both the target and an input", c)
+			}
+			spec[c] = numeric
+			if isCat[c] {
+				spec[c] = text
+			}
+		}
+		for _, c := range catNames {
+			if _, ok := spec[c]; !ok || c == *target {
+				return nil, fmt.Errorf("-categorical %q is not an input column; inputs are %s", c, shortList(body.Inputs))
+			}
+		}
+		return spec, nil
+	})
+	if err != nil {
+		var pe *datasets.ParseError
+		if errors.As(err, &pe) && errors.Is(err, datasets.ErrNotNumber) && pe.Column != "" {
+			if pe.Column == *target {
+				err = fmt.Errorf("%w (a text target needs -task classification -labels NEG,POS)", err)
+			} else {
+				err = fmt.Errorf("%w; name the column in -categorical to one-hot encode it, or leave it out of -inputs", err)
+			}
+		}
+		return fail(stderr, "fit", err, 1)
+	}
+	n := tab.Len()
+
+	// The target, with NaN for a missing one.
+	t := tab.num[*target]
 	if classNames != nil {
-		opt.Labels = map[string]map[string]float64{*target: {classNames[0]: 0, classNames[1]: 1}}
-	}
-	tab, err := readTable(path, opt)
-	if err != nil {
-		return fail(stderr, "fit", err, 1)
-	}
-	data, err := tab.Select(*target, inputNames...)
-	if err != nil {
-		return fail(stderr, "fit", err, 1)
-	}
-	body := cliBody{Task: *task, Target: *target, Inputs: data.Columns, Labels: classNames}
-	x, t := data.X, data.T
-	if *task == "classification" {
-		for i, v := range t {
-			if v != 0 && v != 1 {
-				return fail(stderr, "fit", fmt.Errorf("%s:%d: target %q is %v, not 0 or 1 (use -labels NEG,POS for text labels)", tab.Name(), tab.Line(i), *target, v), 1)
+		t = make([]float64, n)
+		for i, s := range tab.text[*target] {
+			switch s {
+			case "":
+				t[i] = nan
+			case classNames[0]:
+				t[i] = 0
+			case classNames[1]:
+				t[i] = 1
+			default:
+				return fail(stderr, "fit", &datasets.ParseError{File: tab.name, Line: tab.lines[i], Field: tab.field(*target), Column: *target,
+					Err: fmt.Errorf("%w %s, want %q or %q (-labels)", datasets.ErrLabel, quotePrefix([]byte(s)), classNames[0], classNames[1])}, 1)
 			}
 		}
 	}
+	hint := "; choose -missing drop or -missing impute"
+	if *missing == missingError {
+		// The first missing cell in the file's order, target included.
+		used := append([]string{*target}, body.Inputs...)
+		sort.Slice(used, func(a, b int) bool { return tab.index[used[a]] < tab.index[used[b]] })
+		for i := range n {
+			for _, c := range used {
+				if v, ok := tab.num[c]; ok && math.IsNaN(v[i]) || !ok && tab.text[c][i] == "" {
+					return fail(stderr, "fit", missingCellError(tab, i, c, hint), 1)
+				}
+			}
+		}
+	}
+	var rows []int
+	droppedTarget := 0
+	for i, v := range t {
+		if math.IsNaN(v) {
+			if *missing == missingError {
+				return fail(stderr, "fit", missingCellError(tab, i, *target, hint), 1)
+			}
+			droppedTarget++
+			continue
+		}
+		if *task == "classification" && v != 0 && v != 1 {
+			return fail(stderr, "fit", fmt.Errorf("%s:%d: target %q is %v, not 0 or 1 (use -labels NEG,POS for text labels)", tab.name, tab.lines[i], *target, v), 1)
+		}
+		rows = append(rows, i)
+	}
+	var droppedInput missingCounts
+	if *missing == missingDrop {
+		kept := rows[:0]
+		for _, i := range rows {
+			ok := true
+			for _, c := range body.Inputs {
+				if isCat[c] && tab.text[c][i] == "" || !isCat[c] && math.IsNaN(tab.num[c][i]) {
+					droppedInput.add(c)
+					ok = false
+				}
+			}
+			if ok {
+				kept = append(kept, i)
+			} else {
+				droppedInput.rows++
+			}
+		}
+		rows = kept
+	}
+	if len(rows) == 0 {
+		return fail(stderr, "fit", fmt.Errorf("%s: no row is left after leaving out the rows with a missing value (-missing %s)", tab.name, *missing), 1)
+	}
+
+	// Categories and fill values from the training rows.
+	if len(catNames) > 0 {
+		body.Categories = map[string][]string{}
+	}
+	if *missing == missingImpute {
+		body.ImputeMean, body.ImputeMode = map[string]float64{}, map[string]string{}
+	}
+	for _, c := range body.Inputs {
+		if isCat[c] {
+			count := map[string]int{}
+			for _, i := range rows {
+				if s := tab.text[c][i]; s != "" {
+					count[s]++
+				}
+			}
+			if len(count) == 0 {
+				return fail(stderr, "fit", fmt.Errorf("%s: column %q has no value in the training rows", tab.name, c), 1)
+			}
+			levels := make([]string, 0, len(count))
+			for l := range count {
+				levels = append(levels, l)
+			}
+			sort.Strings(levels)
+			body.Categories[c] = levels
+			if len(levels) > len(rows)/2 && len(levels) > 2 {
+				warn("categorical input %q has %d categories in %d rows: an identifier rather than a category?", c, len(levels), len(rows))
+			}
+			if body.ImputeMode != nil {
+				mode := levels[0]
+				for _, l := range levels {
+					if count[l] > count[mode] {
+						mode = l
+					}
+				}
+				body.ImputeMode[c] = mode
+			}
+			continue
+		}
+		if body.ImputeMean != nil {
+			var sum float64
+			k := 0
+			for _, i := range rows {
+				if v := tab.num[c][i]; !math.IsNaN(v) {
+					sum += v
+					k++
+				}
+			}
+			if k == 0 {
+				return fail(stderr, "fit", fmt.Errorf("%s: column %q has no value in the training rows to impute from", tab.name, c), 1)
+			}
+			body.ImputeMean[c] = sum / float64(k)
+		}
+	}
+	x, _, filled, _, err := encodeRows(&body, tab, rows, false, hint)
+	if err != nil {
+		return fail(stderr, "fit", err, 1)
+	}
+	tt := make([]float64, len(rows))
+	for k, i := range rows {
+		tt[k] = t[i]
+	}
+	if droppedInput.rows > 0 || droppedTarget > 0 {
+		var why []string
+		if droppedTarget > 0 {
+			why = append(why, fmt.Sprintf("%s without a target", plural(droppedTarget, "row", "rows")))
+		}
+		if droppedInput.rows > 0 {
+			why = append(why, fmt.Sprintf("%s with a missing input: %s", plural(droppedInput.rows, "row", "rows"), droppedInput.String()))
+		}
+		say("-missing %s: left out %s of %d (%s)", *missing, plural(droppedInput.rows+droppedTarget, "row", "rows"), n, strings.Join(why, "; "))
+	}
+	if len(filled.cells) > 0 {
+		say("-missing impute: filled %s (%s) with the training mean or most frequent category", plural(totalCells(filled), "cell", "cells"), filled.String())
+	}
+
+	// Standardisation.
+	hot := oneHot(&body)
 	if *standardize {
 		body.Standardized = true
 		body.InputMean, body.InputSD = meanSD(x)
-		x = standardizeRows(x, body.InputMean, body.InputSD)
+		standardizeInPlace(x, body.InputMean, body.InputSD)
 		if *task == "regression" {
-			m, s := meanSD(mat.NewDense(len(t), 1, append([]float64(nil), t...)))
+			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
 			body.TargetMean, body.TargetSD = m[0], s[0]
-			st := make([]float64, len(t))
-			for i, v := range t {
-				st[i] = (v - m[0]) / s[0]
+			for i, v := range tt {
+				tt[i] = (v - m[0]) / s[0]
 			}
-			t = st
 		}
+	} else if msg := scaleWarning(x, hot, featureNames(&body)); msg != "" {
+		warn("%s", msg)
 	}
 
 	// Fit.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onInterrupt("fit", stderr)
 	defer stop()
-	n, d := x.Dims()
-	progress := func(string, ...any) {}
-	if !*quiet {
-		progress = func(format string, args ...any) { fmt.Fprintf(stderr, "vrvm fit: "+format+"\n", args...) }
+	nRows, d := x.Dims()
+	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, nRows, len(body.Inputs), shortList(body.Inputs))
+	if d != len(body.Inputs) {
+		what += fmt.Sprintf(", %d features", d)
 	}
-	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, n, d, strings.Join(data.Columns, ", "))
 	start := time.Now()
 	last := start
 	iter := 0
-	monitor := func(p vrvm.Progress) bool {
+	o.Monitor = func(p vrvm.Progress) bool {
 		iter = p.Iteration
 		if now := time.Now(); now.Sub(last) >= time.Second {
 			last = now
-			progress("iteration %d: lower bound %.6g, %d active basis functions", p.Iteration, p.Bound, p.Active)
+			say("iteration %d: lower bound %.6g, %d active basis functions", p.Iteration, p.Bound, p.Active)
 		}
 		return false
 	}
-	solver := vrvm.Sequential
-	if *paperSchedule {
-		solver = vrvm.PaperSchedule
-	}
-	var buf bytes.Buffer
-	if *task == "regression" {
-		r := &vrvm.Regressor{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Solver: solver}
-		err = r.FitContext(ctx, x, t)
-		if err == nil {
-			noise := r.NoiseSD()
-			if body.Standardized {
-				noise *= body.TargetSD
-			}
-			progress("%s: %v after %d iterations (%.1f s): %d relevance vectors, noise sd %.4g, lower bound %.6g",
-				what, r.Status(), r.Iterations(), time.Since(start).Seconds(), len(r.RelevanceVectors()), noise, r.LowerBound())
-			err = r.Save(&buf)
-		}
-	} else {
-		c := &vrvm.Classifier{Kernel: k, NoBias: *noBias, Prior: prior, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Solver: solver}
-		err = c.FitContext(ctx, x, t)
-		if err == nil {
-			progress("%s: %v after %d iterations (%.1f s): %d relevance vectors, lower bound %.6g",
-				what, c.Status(), c.Iterations(), time.Since(start).Seconds(), len(c.RelevanceVectors()), c.LowerBound())
-			err = c.Save(&buf)
-		}
-	}
+	est, err := fitEstimator(ctx, *task, o, x, tt)
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations; no model written\n", iter)
+			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
 			return 130
 		}
-		var le *vrvm.LabelError
-		if errors.As(err, &le) {
-			err = fmt.Errorf("%s:%d: %w", tab.Name(), tab.Line(le.Row), err)
+		if row, ok := labelRow(err); ok {
+			err = fmt.Errorf("%s:%d: %w", tab.name, tab.lines[rows[row]], err)
 		}
 		return fail(stderr, "fit", err, 1)
 	}
-	body.Model = buf.Bytes()
-	if err := writeCLIModel(*out, &body); err != nil {
+	s := est.summary(x, tt)
+	say("%s: %v after %d iterations (%.1f s)", what, s.Status, s.Iterations, time.Since(start).Seconds())
+	rv := plural(s.Relevance, "relevance vector", "relevance vectors")
+	if s.Bias {
+		rv += " and the bias"
+	}
+	if *task == "regression" {
+		sd := 1.0
+		if body.Standardized {
+			sd = body.TargetSD
+		}
+		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); lower bound %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, s.Bound)
+	} else {
+		say("%s of %d rows; training error %.2f%%; lower bound %.6g", rv, nRows, 100*s.TrainingError, s.Bound)
+	}
+	if s.IterLimit {
+		limit := o.MaxIter
+		if limit == 0 {
+			limit = vrvm.DefaultMaxIter
+		}
+		warn("stopped at the iteration limit (%d) before converging; raise -max-iter", limit)
+	}
+	if s.Relevance == 0 {
+		warn("no relevance vector: the model predicts a constant; try another -width or -kernel, or check the inputs")
+	}
+	var buf strings.Builder
+	if err := est.save(&buf); err != nil {
 		return fail(stderr, "fit", err, 1)
 	}
-	progress("model written to %s", *out)
+	body.Model = []byte(buf.String())
+	data, err := marshalCLIModel(&body)
+	if err != nil {
+		return fail(stderr, "fit", err, 1)
+	}
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		return fail(stderr, "fit", err, 1)
+	}
+	if *out != "-" {
+		say("model written to %s", *out)
+	}
 	return 0
 }
 
-// readTable reads a CSV file, or standard input for "-".
-func readTable(path string, opt datasets.CSVOptions) (*datasets.Table, error) {
-	if path == "-" {
-		return datasets.ReadCSVOptions(os.Stdin, "<stdin>", opt)
+func totalCells(m missingCounts) int {
+	n := 0
+	for _, k := range m.cells {
+		n += k
 	}
-	return datasets.ReadCSVFile(path, opt)
+	return n
 }
 
-// csvHeader returns the column names of a CSV file's first line.
-func csvHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// nameList splits a comma-separated flag value into distinct names.
+func nameList(flagName, s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	h, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read the header line: %w", path, err)
-	}
-	for i := range h {
-		h[i] = strings.TrimSpace(strings.TrimPrefix(h[i], "\uFEFF"))
-	}
-	return h, nil
-}
-
-// meanSD returns the mean and population standard deviation of each
-// column of x; a constant column gets standard deviation 1.
-func meanSD(x mat.Matrix) (mean, sd []float64) {
-	n, d := x.Dims()
-	mean, sd = make([]float64, d), make([]float64, d)
-	for j := range d {
-		for i := range n {
-			mean[j] += x.At(i, j)
-		}
-		mean[j] /= float64(n)
-		for i := range n {
-			v := x.At(i, j) - mean[j]
-			sd[j] += v * v
-		}
-		sd[j] = math.Sqrt(sd[j] / float64(n))
-		if sd[j] == 0 {
-			sd[j] = 1
-		}
-	}
-	return mean, sd
-}
-
-func standardizeRows(x mat.Matrix, mean, sd []float64) *mat.Dense {
-	n, d := x.Dims()
-	out := mat.NewDense(n, d, nil)
-	for i := range n {
-		for j := range d {
-			out.Set(i, j, (x.At(i, j)-mean[j])/sd[j])
-		}
-	}
-	return out
-}
-
-// writeCLIModel writes the model file atomically.
-func writeCLIModel(path string, b *cliBody) error {
-	body, err := json.Marshal(b)
-	if err != nil {
-		return err
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, body); err != nil {
-		return err
-	}
-	sum := sha256.Sum256(compact.Bytes())
-	data, err := json.MarshalIndent(cliModel{Format: cliModelFormat, Version: cliModelVersion, Body: compact.Bytes(), SHA256: hex.EncodeToString(sum[:])}, "", " ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".vrvm-model-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-// modelError is the error of a model file that cannot be used.
-type modelError struct {
-	path, reason string
-}
-
-func (e *modelError) Error() string { return e.path + ": bad model file: " + e.reason }
-
-// loadedModel is a model file read back by vrvm predict.
-type loadedModel struct {
-	body cliBody
-	reg  *vrvm.Regressor
-	cls  *vrvm.Classifier
-}
-
-// readCLIModel reads and checks a file written by vrvm fit.
-func readCLIModel(path string) (*loadedModel, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	bad := func(format string, args ...any) error {
-		return &modelError{path: path, reason: fmt.Sprintf(format, args...)}
-	}
-	var env cliModel
-	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, bad("not valid JSON (truncated?): %v", err)
-	}
-	switch env.Format {
-	case cliModelFormat:
-	case "vrvm-model":
-		return nil, bad(`it is a model file of the vrvm library, without column names; use a model written by "vrvm fit"`)
-	default:
-		return nil, bad("format %q, want %q (a model written by \"vrvm fit\")", env.Format, cliModelFormat)
-	}
-	if env.Version != cliModelVersion {
-		return nil, bad("version %d is not supported (want %d)", env.Version, cliModelVersion)
-	}
-	var compact bytes.Buffer
-	if len(env.Body) == 0 || json.Compact(&compact, env.Body) != nil {
-		return nil, bad("missing body")
-	}
-	sum := sha256.Sum256(compact.Bytes())
-	if hex.EncodeToString(sum[:]) != env.SHA256 {
-		return nil, bad("checksum mismatch: the file was altered or corrupted")
-	}
-	m := &loadedModel{}
-	dec := json.NewDecoder(bytes.NewReader(env.Body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m.body); err != nil {
-		return nil, bad("body: %v", err)
-	}
-	b := &m.body
-	if len(b.Inputs) == 0 {
-		return nil, bad("no input columns")
-	}
-	seen := map[string]bool{b.Target: true}
-	for _, c := range b.Inputs {
+	names := strings.Split(s, ",")
+	seen := map[string]bool{}
+	for i, c := range names {
+		c = strings.TrimSpace(c)
 		if c == "" || seen[c] {
-			return nil, bad("input column %q is empty or repeated", c)
+			return nil, fmt.Errorf("%s %q: empty or repeated name %q", flagName, s, c)
 		}
 		seen[c] = true
+		names[i] = c
 	}
-	if b.Standardized {
-		if len(b.InputMean) != len(b.Inputs) || len(b.InputSD) != len(b.Inputs) {
-			return nil, bad("%d input means and %d standard deviations for %d inputs", len(b.InputMean), len(b.InputSD), len(b.Inputs))
-		}
-		for j := range b.Inputs {
-			if !finite(b.InputMean[j]) || !(b.InputSD[j] > 0) || !finite(b.InputSD[j]) {
-				return nil, bad("bad standardisation of input %q", b.Inputs[j])
-			}
-		}
-	}
-	switch b.Task {
-	case "regression":
-		if b.Labels != nil {
-			return nil, bad("class labels in a regression model")
-		}
-		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
-			return nil, bad("bad standardisation of the target")
-		}
-		m.reg, err = loadAs[*vrvm.Regressor](b.Model, "regression")
-	case "classification":
-		if b.Labels != nil && (len(b.Labels) != 2 || b.Labels[0] == b.Labels[1]) {
-			return nil, bad("class labels %q: want two different names", b.Labels)
-		}
-		m.cls, err = loadAs[*vrvm.Classifier](b.Model, "classification")
-	default:
-		return nil, bad("task %q, want regression or classification", b.Task)
-	}
-	if err != nil {
-		return nil, &modelError{path: path, reason: strings.TrimPrefix(err.Error(), "vrvm: bad model file: ")}
-	}
-	// The library's model must take as many inputs as there are columns.
-	probe := mat.NewDense(1, len(b.Inputs), nil)
-	if m.reg != nil {
-		_, _, err = m.reg.Predict(probe)
-	} else {
-		_, err = m.cls.ProbPlugin(probe)
-	}
-	var de *vrvm.DimensionError
-	if errors.As(err, &de) {
-		return nil, bad("the model takes %d inputs but names %d columns", de.Want, len(b.Inputs))
-	}
-	return m, nil
+	return names, nil
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// shortList joins names, shortened for many.
+func shortList(names []string) string {
+	const show = 8
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, … %d in all", strings.Join(names[:show], ", "), len(names))
+}
+
+// scaleWarning returns a warning if the numeric features of x differ in
+// standard deviation by more than a factor 100, "" otherwise.
+func scaleWarning(x *mat.Dense, hot []bool, names []string) string {
+	n, d := x.Dims()
+	lo, hi := -1, -1
+	sds := make([]float64, d)
+	for j := range d {
+		if hot[j] {
+			continue
+		}
+		var m, ss float64
+		for i := range n {
+			m += x.At(i, j)
+		}
+		m /= float64(n)
+		for i := range n {
+			v := x.At(i, j) - m
+			ss += v * v
+		}
+		sds[j] = math.Sqrt(ss / float64(n))
+		if sds[j] == 0 {
+			continue
+		}
+		if lo < 0 || sds[j] < sds[lo] {
+			lo = j
+		}
+		if hi < 0 || sds[j] > sds[hi] {
+			hi = j
+		}
+	}
+	if lo < 0 || sds[hi] <= 100*sds[lo] {
+		return ""
+	}
+	return fmt.Sprintf("-standardize=false and the inputs differ in scale by a factor %.3g (standard deviation of %q %.3g, of %q %.3g): one kernel width cannot suit both; drop -standardize=false unless the scales are meant",
+		sds[hi]/sds[lo], names[hi], sds[hi], names[lo], sds[lo])
+}
 
 // parseFlags parses the flags of a subcommand. Help goes to stdout with
 // status 0; a bad flag is one line on stderr with status 2. ok is false
@@ -496,19 +556,4 @@ func fail(stderr io.Writer, name string, err error, code int) int {
 	msg := strings.TrimPrefix(err.Error(), "vrvm: ")
 	fmt.Fprintf(stderr, "vrvm %s: %s\n", name, strings.ReplaceAll(msg, "\n", " "))
 	return code
-}
-
-// loadAs loads a library model file that must hold an estimator of type
-// T, a model for task want.
-func loadAs[T vrvm.Estimator](data []byte, want string) (T, error) {
-	var zero T
-	m, err := vrvm.Load(bytes.NewReader(data))
-	if err != nil {
-		return zero, err
-	}
-	t, ok := m.(T)
-	if !ok {
-		return zero, fmt.Errorf("file holds a %s model, not %s", m.Task(), want)
-	}
-	return t, nil
 }

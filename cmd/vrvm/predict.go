@@ -1,19 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"slices"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 func init() {
@@ -24,7 +18,7 @@ func init() {
 	})
 }
 
-const predictUsage = `Usage: vrvm predict -model model.json [-o out.csv] data.csv
+const predictUsage = `Usage: vrvm predict -model model.json [-o out.csv] [-keep NAMES] data.csv
 
 Predict applies a model written by "vrvm fit" to the CSV file data.csv
 ("-" for standard input) and writes one CSV line per data row, in order,
@@ -32,10 +26,23 @@ to the file named by -o or to standard output.
 
 The input columns are matched by name with those used at fit time, which
 the model file records (see "vrvm fit -h"); their order in data.csv does
-not matter and other columns are ignored. Every cell must be a decimal
-number, except that the target column may hold the model's class labels.
+not matter, and no other column is read: the target column may be
+absent, empty or anything else, and so may any other column. -keep
+copies columns (an identifier, the target, "rownames" for R's row names)
+to the output, before the predictions.
 
-Output columns:
+Categorical inputs are one-hot encoded over the categories stored in the
+model. A category not seen in training is an error naming its line,
+column and the known categories; -unseen zero encodes it as all zeros
+(no category: the kernel sees the row as equally far from every one).
+
+Missing inputs (empty, NA, NaN) follow the model's rule (vrvm fit
+-missing): error stops at the first; drop keeps the row in the output
+with empty prediction cells, so rows stay aligned with data.csv; impute
+fills the training mean or most frequent category. Counts go to standard
+error.
+
+Output columns (after the -keep columns):
   regression      mean, variance: the predictive mean and variance
                   1/⟨τ⟩ + φᵀΣφ (37)–(38), in the units of the target
   classification  p_plugin, p_moderated, label: P(t = 1 | x) with the
@@ -43,8 +50,10 @@ Output columns:
                   probability; the most probable label (its name if the
                   model was fitted with -labels)
 
+-o writes atomically (a temporary file, synced, renamed) and never
+overwrites data.csv or the model; "-" is standard output.
 Exit status: 0 on success, 1 for a bad model file or bad data, 2 for bad
-flags.
+flags, 130 when interrupted.
 
 Flags:
 `
@@ -53,120 +62,174 @@ Flags:
 func predictCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	modelPath := fs.String("model", "", "model `file` written by vrvm fit (required)")
-	out := fs.String("o", "", "output CSV `file` (default: standard output)")
+	out := fs.String("o", "-", "output CSV `file`; \"-\" for standard output")
+	keep := fs.String("keep", "", "comma-separated `names` of columns to copy to the output, first")
+	unseenFlag := fs.String("unseen", "error", "`rule` for a category not seen in training: error, or zero (an all-zero encoding)")
 	if code, ok := parseFlags(fs, "predict", predictUsage, args, stdout, stderr); !ok {
 		return code
 	}
+	usageErr := func(format string, args ...any) int {
+		return fail(stderr, "predict", fmt.Errorf(format+`; run "vrvm predict -h" for usage`, args...), 2)
+	}
 	switch {
 	case fs.NArg() != 1:
-		return fail(stderr, "predict", fmt.Errorf(`want one CSV file, got %d arguments; run "vrvm predict -h" for usage`, fs.NArg()), 2)
+		return usageErr("want one CSV file, got %d arguments", fs.NArg())
 	case *modelPath == "":
-		return fail(stderr, "predict", errors.New(`-model is required; run "vrvm predict -h" for usage`), 2)
+		return usageErr("-model is required")
+	case *out == "":
+		return usageErr("-o is empty; give a file, or - for standard output")
+	case *unseenFlag != "error" && *unseenFlag != "zero":
+		return usageErr("-unseen %q: want error or zero", *unseenFlag)
+	}
+	keepNames, err := nameList("-keep", *keep)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	path := fs.Arg(0)
+	if err := checkNotInput(*out, path, *modelPath); err != nil {
+		return fail(stderr, "predict", err, 2)
 	}
 	m, err := readCLIModel(*modelPath)
 	if err != nil {
 		return fail(stderr, "predict", err, 1)
 	}
 	b := &m.body
+	ctx, stop := onInterrupt("predict", stderr)
+	defer stop()
 
-	path := fs.Arg(0)
-	var opt datasets.CSVOptions
-	if b.Labels != nil && path != "-" {
-		// The target column, if present, may hold the class names.
-		if h, err := csvHeader(path); err == nil && slices.Contains(h, b.Target) {
-			opt.Labels = map[string]map[string]float64{b.Target: {b.Labels[0]: 0, b.Labels[1]: 1}}
+	tab, err := readTable(path, func(t *table) (readSpec, error) {
+		spec := readSpec{}
+		for _, c := range b.Inputs {
+			if !t.has(c) {
+				return nil, t.noColumn(c, ", an input of the model")
+			}
+			spec[c] = numeric
+			if _, ok := b.Categories[c]; ok {
+				spec[c] = text
+			}
 		}
-	}
-	tab, err := readTable(path, opt)
+		for _, c := range keepNames {
+			if !t.has(c) {
+				return nil, t.noColumn(c, " (-keep)")
+			}
+			if spec[c] == numeric {
+				// An input kept: read it as text too, through its own copy.
+				continue
+			}
+			spec[c] = text
+		}
+		return spec, nil
+	})
 	if err != nil {
 		return fail(stderr, "predict", err, 1)
 	}
-	cols := tab.Columns()
-	var x *mat.Dense
-	for j, name := range b.Inputs {
-		if !slices.Contains(cols, name) {
-			return fail(stderr, "predict", fmt.Errorf("%s: no column %q, an input of the model; columns are %s", tab.Name(), name, strings.Join(cols, ", ")), 1)
+	// Kept columns that are numeric inputs are re-read as text.
+	keepText := map[string][]string{}
+	for _, c := range keepNames {
+		if v, ok := tab.text[c]; ok {
+			keepText[c] = v
 		}
-		v, err := tab.Column(name)
+	}
+	if len(keepText) < len(keepNames) {
+		kt, err := readTable(path, func(t *table) (readSpec, error) {
+			spec := readSpec{}
+			for _, c := range keepNames {
+				if _, ok := keepText[c]; !ok {
+					spec[c] = text
+				}
+			}
+			return spec, nil
+		})
 		if err != nil {
 			return fail(stderr, "predict", err, 1)
 		}
-		if x == nil {
-			x = mat.NewDense(len(v), len(b.Inputs), nil)
+		for c, v := range kt.text {
+			keepText[c] = v
 		}
-		x.SetCol(j, v)
+	}
+
+	n := tab.Len()
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	hint := " (the model's missing-value rule is error: vrvm fit -missing drop or impute)"
+	x, drop, miss, unseen, err := encodeRows(b, tab, rows, *unseenFlag == "zero", hint)
+	if err != nil {
+		return fail(stderr, "predict", err, 1)
+	}
+	switch {
+	case b.Missing == missingDrop && miss.rows > 0:
+		fmt.Fprintf(stderr, "vrvm predict: %s of %d with a missing input (%s): predictions left empty (the model's rule: -missing drop)\n", plural(miss.rows, "row", "rows"), n, miss.String())
+	case b.Missing == missingImpute && len(miss.cells) > 0:
+		fmt.Fprintf(stderr, "vrvm predict: filled %s (%s) with the training mean or most frequent category (the model's rule: -missing impute)\n", plural(totalCells(miss), "missing cell", "missing cells"), miss.String())
+	}
+	if unseen > 0 {
+		fmt.Fprintf(stderr, "vrvm predict: %s with a category not seen in training, encoded as all zeros (-unseen zero)\n", plural(unseen, "cell", "cells"))
 	}
 	if b.Standardized {
-		x = standardizeRows(x, b.InputMean, b.InputSD)
+		standardizeInPlace(x, b.InputMean, b.InputSD)
 	}
-
-	var header []string
-	var columns [][]string
-	format := func(v []float64) []string {
-		s := make([]string, len(v))
-		for i, f := range v {
-			s[i] = strconv.FormatFloat(f, 'g', -1, 64)
-		}
-		return s
+	p, err := m.est.predict(x)
+	if err != nil {
+		return fail(stderr, "predict", err, 1)
 	}
-	if m.reg != nil {
-		mean, variance, err := m.reg.Predict(x)
-		if err != nil {
-			return fail(stderr, "predict", err, 1)
-		}
-		if b.Standardized {
-			for i := range mean {
-				mean[i] = mean[i]*b.TargetSD + b.TargetMean
-				variance[i] *= b.TargetSD * b.TargetSD
+	format := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	header := append([]string(nil), keepNames...)
+	var cells func(i int) []string
+	if p.regression {
+		header = append(header, "mean", "variance")
+		cells = func(i int) []string {
+			mean, variance := p.mean[i], p.variance[i]
+			if b.Standardized {
+				mean = mean*b.TargetSD + b.TargetMean
+				variance *= b.TargetSD * b.TargetSD
 			}
+			return []string{format(mean), format(variance)}
 		}
-		header = []string{"mean", "variance"}
-		columns = [][]string{format(mean), format(variance)}
 	} else {
-		plug, err := m.cls.ProbPlugin(x)
-		if err != nil {
-			return fail(stderr, "predict", err, 1)
+		header = append(header, "p_plugin", "p_moderated", "label")
+		cells = func(i int) []string {
+			label := format(p.label[i])
+			if b.Labels != nil {
+				label = b.Labels[int(p.label[i])]
+			}
+			return []string{format(p.plugin[i]), format(p.moderated[i]), label}
 		}
-		mod, err := m.cls.ProbModerated(x)
-		if err != nil {
-			return fail(stderr, "predict", err, 1)
+	}
+	empty := make([]string, len(header)-len(keepNames))
+	err = writeOutput(*out, stdout, func(w io.Writer) error {
+		line := make([]string, len(header))
+		for j, h := range header {
+			line[j] = csvField(h)
 		}
-		labels, err := m.cls.Predict(x)
-		if err != nil {
-			return fail(stderr, "predict", err, 1)
+		if _, err := fmt.Fprintln(w, strings.Join(line, ",")); err != nil {
+			return err
 		}
-		names := format(labels)
-		if b.Labels != nil {
-			for i, l := range labels {
-				names[i] = b.Labels[int(l)]
+		for i := range n {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return context.Canceled
+			}
+			line = line[:0]
+			for _, c := range keepNames {
+				line = append(line, csvField(keepText[c][i]))
+			}
+			if drop[i] {
+				line = append(line, empty...)
+			} else {
+				for _, s := range cells(i) {
+					line = append(line, csvField(s))
+				}
+			}
+			if _, err := fmt.Fprintln(w, strings.Join(line, ",")); err != nil {
+				return err
 			}
 		}
-		header = []string{"p_plugin", "p_moderated", "label"}
-		columns = [][]string{format(plug), format(mod), names}
-	}
-
-	w := stdout
-	var f *os.File
-	if *out != "" {
-		if f, err = os.Create(*out); err != nil {
-			return fail(stderr, "predict", err, 1)
-		}
-		w = f
-	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, strings.Join(header, ","))
-	row := make([]string, len(columns))
-	for i := range columns[0] {
-		for j, c := range columns {
-			row[j] = csvField(c[i])
-		}
-		fmt.Fprintln(bw, strings.Join(row, ","))
-	}
-	err = bw.Flush()
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		return nil
+	})
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "vrvm predict: interrupted; no output written")
+		return 130
 	}
 	if err != nil {
 		return fail(stderr, "predict", err, 1)

@@ -135,8 +135,11 @@ func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
 // ErrFieldCount (ragged line), ErrNotNumber, ErrMissing (empty cell or R's
 // NA), ErrNaN, ErrInf (including numbers beyond the float64 range) or
 // ErrLabel. Hexadecimal numbers and digit separators are not accepted.
+//
+// Limits: a line longer than 16 MiB is an error, read no further than the
+// limit; errors quote at most 40 bytes of a cell or line.
 func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(&lineLimiter{r: r, name: name, line: 1})
 	if bom, err := br.Peek(3); err == nil && string(bom) == "\uFEFF" {
 		br.Discard(3)
 	}
@@ -149,6 +152,10 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 		return &ParseError{File: name, Line: line, Field: field, Column: column, Err: err}
 	}
 	readErr := func(err error) *ParseError {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return pe
+		}
 		var ce *csv.ParseError
 		if errors.As(err, &ce) {
 			return perr(ce.Line, 0, "", ce.Err)
@@ -173,7 +180,7 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
 		}
 		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
-			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: column name %q is not valid UTF-8 or holds a control character", ErrHeader, c))
+			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character", ErrHeader, quotePrefix(c)))
 		}
 		if j, dup := seen[c]; dup {
 			return nil, perr(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
@@ -185,7 +192,7 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 		t.columns[i] = c
 	}
 	if allNumbers {
-		return nil, perr(headerLine, 0, "", fmt.Errorf("%w: the first line %q holds numbers, not column names; the first line must name the columns", ErrHeader, strings.Join(t.columns, ",")))
+		return nil, perr(headerLine, 0, "", fmt.Errorf("%w: the first line %s holds numbers, not column names; the first line must name the columns", ErrHeader, quotePrefix(strings.Join(t.columns, ","))))
 	}
 
 	if opt.Columns != nil {
@@ -280,6 +287,56 @@ func checkHeader(header, want []string) error {
 	return nil
 }
 
+// Input limits of ReadCSVOptions: a line (a quoted field may span lines;
+// each counts) of at most maxLineBytes, and errors that quote at most
+// quoteBytes of a cell or a line.
+const (
+	maxLineBytes = 16 << 20
+	quoteBytes   = 40
+)
+
+// lineLimiter passes bytes through until a line exceeds maxLineBytes,
+// then fails with a ParseError naming the line and quoting its start.
+type lineLimiter struct {
+	r      io.Reader
+	name   string
+	line   int    // 1-based line being read
+	n      int    // bytes of it so far
+	prefix []byte // its first bytes
+}
+
+func (l *lineLimiter) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.line++
+			l.n = 0
+			l.prefix = l.prefix[:0]
+			continue
+		}
+		l.n++
+		if len(l.prefix) <= quoteBytes {
+			l.prefix = append(l.prefix, c)
+		}
+		if l.n > maxLineBytes {
+			return i, &ParseError{File: l.name, Line: l.line, Err: fmt.Errorf("line longer than %d MiB, starting %s", maxLineBytes>>20, quotePrefix(string(l.prefix)))}
+		}
+	}
+	return n, err
+}
+
+// quotePrefix quotes s, or its first quoteBytes bytes and an ellipsis.
+func quotePrefix(s string) string {
+	if len(s) <= quoteBytes {
+		return strconv.Quote(s)
+	}
+	cut := quoteBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
 // parseNumber parses a finite decimal number.
 func parseNumber(s string) (float64, error) {
 	s = strings.TrimSpace(s)
@@ -296,14 +353,14 @@ func parseNumber(s string) (float64, error) {
 		return 0, fmt.Errorf("%w: %q", ErrInf, s)
 	}
 	if strings.Trim(s, "0123456789.eE+-") != "" {
-		return 0, fmt.Errorf("%w: %q", ErrNotNumber, s)
+		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quotePrefix(s))
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, fmt.Errorf("%w: %q is beyond the float64 range", ErrInf, s)
 		}
-		return 0, fmt.Errorf("%w: %q", ErrNotNumber, s)
+		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quotePrefix(s))
 	}
 	return v, nil
 }
@@ -318,7 +375,7 @@ func parseLabel(s string, m map[string]float64) (float64, error) {
 	for i, k := range keys {
 		keys[i] = strconv.Quote(k)
 	}
-	return 0, fmt.Errorf("%w %q, want one of %s", ErrLabel, s, strings.Join(keys, ", "))
+	return 0, fmt.Errorf("%w %s, want one of %s", ErrLabel, quotePrefix(s), strings.Join(keys, ", "))
 }
 
 // Name returns the file name given to ReadCSV.

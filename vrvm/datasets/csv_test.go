@@ -177,3 +177,40 @@ func TestTableSelect(t *testing.T) {
 		t.Errorf("Dataset of a one-column table: error %v, want ErrColumn about the only column", err)
 	}
 }
+
+// endlessLine yields "a,b\n" and then one line of "1," for ever, counting
+// the bytes read.
+type endlessLine struct{ n int }
+
+func (e *endlessLine) Read(p []byte) (int, error) {
+	const head = "a,b\n"
+	for i := range p {
+		if k := e.n + i; k < len(head) {
+			p[i] = head[k]
+		} else {
+			p[i] = "1,"[k%2]
+		}
+	}
+	e.n += len(p)
+	return len(p), nil
+}
+
+// TestReadCSVLimits: an endless line is rejected after 16 MiB with a short
+// error; a long cell is quoted by its first 40 bytes.
+func TestReadCSVLimits(t *testing.T) {
+	src := &endlessLine{}
+	_, err := ReadCSV(src, "long.csv")
+	var pe *ParseError
+	want := `long.csv:2: line longer than 16 MiB, starting "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"…`
+	if err == nil || err.Error() != want || !errors.As(err, &pe) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if src.n > maxLineBytes+1<<20 {
+		t.Errorf("read %d bytes for a limit of %d", src.n, maxLineBytes)
+	}
+	_, err = ReadCSV(strings.NewReader("a,b\n1,"+strings.Repeat("x", 100000)+"\n"), "cell.csv")
+	want = `cell.csv:2: column "b" (field 2): not a number: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"…`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
+)
+
+var nan = math.NaN()
+
+// missingCounts counts missing cells by column, for the report on stderr.
+type missingCounts struct {
+	rows  int            // rows with at least one missing cell
+	cells map[string]int // missing cells by column
+}
+
+func (m *missingCounts) add(col string) {
+	if m.cells == nil {
+		m.cells = map[string]int{}
+	}
+	m.cells[col]++
+}
+
+// String lists the columns with their counts: `"x" 2, "sex" 1`.
+func (m *missingCounts) String() string {
+	cols := make([]string, 0, len(m.cells))
+	for c := range m.cells {
+		cols = append(cols, c)
+	}
+	sort.Strings(cols)
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = fmt.Sprintf("%q %d", c, m.cells[c])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// unseenError is the error of a category not seen in training.
+func unseenError(t *table, row int, col, value string, levels []string) error {
+	return &datasets.ParseError{File: t.name, Line: t.lines[row], Field: t.field(col), Column: col,
+		Err: fmt.Errorf("category %q was not seen in training (categories %s); predict -unseen zero encodes it as all zeros", value, strings.Join(levels, ", "))}
+}
+
+// missingCellError is the error of a missing cell under the error rule.
+func missingCellError(t *table, row int, col, hint string) error {
+	return &datasets.ParseError{File: t.name, Line: t.lines[row], Field: t.field(col), Column: col,
+		Err: fmt.Errorf("%w%s", datasets.ErrMissing, hint)}
+}
+
+// encodeRows builds the raw (unstandardised) features of the given rows
+// of t: numeric inputs as they are, categorical inputs one-hot over
+// b.Categories. Missing cells follow b.Missing: an error (hint is added
+// to it), a row marked in drop (its features left zero), or the fill
+// value. An unseen category is an error, or all zeros if unseenZero.
+func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) (x *mat.Dense, drop []bool, miss missingCounts, unseen int, err error) {
+	d := b.features()
+	x = mat.NewDense(len(rows), d, nil)
+	drop = make([]bool, len(rows))
+	levelIndex := map[string]map[string]int{}
+	for c, levels := range b.Categories {
+		m := make(map[string]int, len(levels))
+		for k, l := range levels {
+			m[l] = k
+		}
+		levelIndex[c] = m
+	}
+	for i, r := range rows {
+		row := x.RawRowView(i)
+		j := 0
+		rowMissing := false
+		for _, c := range b.Inputs {
+			if levels, ok := b.Categories[c]; ok {
+				s := t.text[c][r]
+				if s == "" {
+					switch b.Missing {
+					case missingImpute:
+						s = b.ImputeMode[c]
+					case missingDrop:
+						miss.add(c)
+						rowMissing = true
+						j += len(levels)
+						continue
+					default:
+						return nil, nil, miss, 0, missingCellError(t, r, c, hint)
+					}
+					miss.add(c)
+				}
+				k, ok := levelIndex[c][s]
+				if ok {
+					row[j+k] = 1
+				} else if unseenZero {
+					unseen++
+				} else {
+					return nil, nil, miss, 0, unseenError(t, r, c, s, levels)
+				}
+				j += len(levels)
+				continue
+			}
+			v := t.num[c][r]
+			if math.IsNaN(v) {
+				switch b.Missing {
+				case missingImpute:
+					v = b.ImputeMean[c]
+				case missingDrop:
+					rowMissing = true
+					v = 0
+				default:
+					return nil, nil, miss, 0, missingCellError(t, r, c, hint)
+				}
+				miss.add(c)
+			}
+			row[j] = v
+			j++
+		}
+		if rowMissing {
+			drop[i] = true
+			miss.rows++
+		}
+	}
+	return x, drop, miss, unseen, nil
+}
+
+// featureNames names the features: the column, or column=level.
+func featureNames(b *cliBody) []string {
+	var names []string
+	for _, c := range b.Inputs {
+		if levels, ok := b.Categories[c]; ok {
+			for _, l := range levels {
+				names = append(names, c+"="+l)
+			}
+		} else {
+			names = append(names, c)
+		}
+	}
+	return names
+}
+
+// oneHot marks the features that are one-hot indicators.
+func oneHot(b *cliBody) []bool {
+	var hot []bool
+	for _, c := range b.Inputs {
+		if levels, ok := b.Categories[c]; ok {
+			for range levels {
+				hot = append(hot, true)
+			}
+		} else {
+			hot = append(hot, false)
+		}
+	}
+	return hot
+}
+
+// meanSD returns the mean and population standard deviation of each
+// column of x; a constant column gets standard deviation 1.
+func meanSD(x mat.Matrix) (mean, sd []float64) {
+	n, d := x.Dims()
+	mean, sd = make([]float64, d), make([]float64, d)
+	for j := range d {
+		for i := range n {
+			mean[j] += x.At(i, j)
+		}
+		mean[j] /= float64(n)
+		for i := range n {
+			v := x.At(i, j) - mean[j]
+			sd[j] += v * v
+		}
+		sd[j] = math.Sqrt(sd[j] / float64(n))
+		if sd[j] == 0 {
+			sd[j] = 1
+		}
+	}
+	return mean, sd
+}
+
+// standardizeInPlace maps x to (x − mean)/sd column by column.
+func standardizeInPlace(x *mat.Dense, mean, sd []float64) {
+	n, d := x.Dims()
+	for i := range n {
+		row := x.RawRowView(i)
+		for j := range d {
+			row[j] = (row[j] - mean[j]) / sd[j]
+		}
+	}
+}
+
+// standardizeRows returns (x − mean)/sd as a new matrix.
+func standardizeRows(x mat.Matrix, mean, sd []float64) *mat.Dense {
+	out := mat.DenseCopyOf(x)
+	standardizeInPlace(out, mean, sd)
+	return out
+}

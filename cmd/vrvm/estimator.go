@@ -1,0 +1,156 @@
+package main
+
+// The only file of the command that builds the library's estimators: fit
+// and predict see a model through vrvm.Estimator and the functions below,
+// and the model file of the command (model.go) embeds the library's model
+// file unchanged.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm"
+)
+
+// estimatorOptions are the fit settings taken from the flags.
+type estimatorOptions struct {
+	Kernel        vrvm.Kernel
+	NoBias        bool
+	Prior         vrvm.Prior
+	NoPrune       bool
+	MaxIter       int
+	PaperSchedule bool
+	Monitor       func(vrvm.Progress) bool
+}
+
+// estimator is a fitted or loaded model.
+type estimator struct{ m vrvm.Estimator }
+
+// fitEstimator builds the estimator of a task and fits it.
+func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.Dense, t []float64) (*estimator, error) {
+	solver := vrvm.Sequential
+	if o.PaperSchedule {
+		solver = vrvm.PaperSchedule
+	}
+	var m vrvm.Estimator
+	switch task {
+	case "regression":
+		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+	case "classification":
+		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+	default:
+		return nil, fmt.Errorf("unknown task %q", task)
+	}
+	return &estimator{m}, m.FitContext(ctx, x, t)
+}
+
+// loadEstimator reads the library's model file of a task.
+func loadEstimator(task string, model []byte) (*estimator, error) {
+	if task != "regression" && task != "classification" {
+		return nil, fmt.Errorf("task %q, want regression or classification", task)
+	}
+	m, err := vrvm.Load(bytes.NewReader(model))
+	if err != nil {
+		return nil, err
+	}
+	if got := m.Task().String(); got != task {
+		return nil, fmt.Errorf("file holds a %s model, not %s", got, task)
+	}
+	return &estimator{m}, nil
+}
+
+// save writes the library's model file.
+func (e *estimator) save(w io.Writer) error { return e.m.Save(w) }
+
+// checkInputs returns an error if the model does not take d inputs.
+func (e *estimator) checkInputs(d int) error {
+	if want := e.m.InputDim(); want != d {
+		return fmt.Errorf("the model takes %d inputs, the file describes %d", want, d)
+	}
+	return nil
+}
+
+// fitSummary is what vrvm fit reports after a fit.
+type fitSummary struct {
+	Status        vrvm.Status
+	IterLimit     bool // stopped at the iteration limit
+	Iterations    int
+	Relevance     int  // relevance vectors (kernel functions), bias not counted
+	Bias          bool // the bias is in the model
+	Bound         float64
+	NoiseSD       float64 // regression, in the units the model was fitted in
+	TrainingError float64 // regression: RMS error of the mean; classification: error rate
+}
+
+// summary describes the fit on its training data x, t.
+func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
+	m := e.m
+	s := fitSummary{Status: m.Status(), Iterations: m.Iterations(), Relevance: len(m.RelevanceVectors()), Bias: m.HasBias(), Bound: m.LowerBound(), NoiseSD: m.NoiseSD()}
+	s.IterLimit = s.Status == vrvm.IterationLimit
+	p, err := e.predict(x)
+	if err != nil {
+		return s
+	}
+	var loss float64
+	for i := range t {
+		if p.regression {
+			loss += (p.mean[i] - t[i]) * (p.mean[i] - t[i])
+		} else if p.label[i] != t[i] {
+			loss++
+		}
+	}
+	s.TrainingError = loss / float64(len(t))
+	if p.regression {
+		s.TrainingError = math.Sqrt(s.TrainingError)
+	}
+	return s
+}
+
+// prediction holds the output columns of predict, one value per row.
+type prediction struct {
+	regression        bool
+	mean, variance    []float64 // regression
+	plugin, moderated []float64 // classification: P(t = 1)
+	label             []float64 // classification: 0 or 1
+}
+
+// predict applies the model to the rows of x: the predictive mean and
+// variance (37)–(38) for regression; the plug-in (65) and moderated
+// probabilities and the label for classification.
+func (e *estimator) predict(x *mat.Dense) (*prediction, error) {
+	mean, variance, err := e.m.Latent(x)
+	if err != nil {
+		return nil, err
+	}
+	if e.m.Task() == vrvm.Regression {
+		noise := e.m.NoiseSD() * e.m.NoiseSD()
+		for i := range variance {
+			variance[i] += noise
+		}
+		return &prediction{regression: true, mean: mean, variance: variance}, nil
+	}
+	p := &prediction{plugin: make([]float64, len(mean)), moderated: make([]float64, len(mean)), label: make([]float64, len(mean))}
+	for i, m := range mean {
+		p.plugin[i] = vrvm.Sigmoid(m)
+		p.moderated[i] = vrvm.Moderated(m, variance[i])
+		if m > 0 {
+			p.label[i] = 1
+		}
+	}
+	return p, nil
+}
+
+// labelRow returns the row of a label error of the library, if err is one.
+func labelRow(err error) (int, bool) {
+	var le *vrvm.LabelError
+	if errors.As(err, &le) {
+		return le.Row, true
+	}
+	return 0, false
+}

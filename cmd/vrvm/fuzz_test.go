@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
+)
+
+// FuzzParseCLIModel: no model file makes the reader panic, and a file it
+// accepts can predict. The input is a whole file, or (first byte 'B') a
+// body that is wrapped with a valid checksum, so that the fuzzer reaches
+// the checks behind it.
+func FuzzParseCLIModel(f *testing.F) {
+	v1, err := os.ReadFile(filepath.Join("testdata", "v1-regression.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(v1)
+	var env cliModel
+	if err := json.Unmarshal(v1, &env); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(append([]byte("B"), env.Body...))
+	// A version 2 body with a category, fill values and standardisation.
+	var body cliBody
+	if err := json.Unmarshal(env.Body, &body); err != nil {
+		f.Fatal(err)
+	}
+	body.Inputs = []string{"x1", "x2"}
+	body.Missing, body.ImputeMean = missingImpute, map[string]float64{"x1": 0.5, "x2": 1}
+	b2, _ := json.Marshal(body)
+	f.Add(append([]byte("B"), b2...))
+	f.Add([]byte(`{"format":"vrvm-cli-model","version":2,"body":{},"sha256":""}`))
+	f.Add([]byte("B" + `{"task":"classification","target":"t","inputs":["a"],"categories":{"a":["x","y"]},"missing":"drop","standardized":false,"model":{}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 0 && data[0] == 'B' {
+			var compact bytes.Buffer
+			if json.Compact(&compact, data[1:]) != nil {
+				return
+			}
+			sum := sha256.Sum256(compact.Bytes())
+			env := cliModel{Format: cliModelFormat, Version: cliModelVersion, Body: compact.Bytes(), SHA256: hex.EncodeToString(sum[:])}
+			var err error
+			if data, err = json.Marshal(env); err != nil {
+				return
+			}
+		}
+		m, err := parseCLIModel(data, "fuzz.json")
+		if err != nil {
+			var me *modelError
+			if !errors.As(err, &me) {
+				t.Fatalf("error %T %v is not a modelError", err, err)
+			}
+			return
+		}
+		// An accepted model predicts on a row of its features.
+		x := mat.NewDense(2, m.body.features(), nil)
+		if m.body.Standardized {
+			standardizeInPlace(x, m.body.InputMean, m.body.InputSD)
+		}
+		if _, err := m.est.predict(x); err != nil {
+			t.Fatalf("an accepted model cannot predict: %v", err)
+		}
+	})
+}
+
+// FuzzCSVReader: no input makes the reader panic or exceed its limits;
+// every error is a ParseError; records written by encoding/csv are read
+// back as written.
+func FuzzCSVReader(f *testing.F) {
+	for _, s := range []string{
+		"a,b\n1,2\n", "\"\",\"x\"\n\"1\",NA\n", ",x,y\n0,,\"a, \"\"b\"\"\"\n", "\uFEFFa\r\n1\r\n\r\n",
+		"a,b\n\"x\ny\",2\n", "a\n\"", "a,\"b\"c\n", "a,b\n1,x\"y\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := newCSVReader(bytes.NewReader(data), "fuzz.csv")
+		for {
+			rec, quoted, err := r.read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var pe *datasets.ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("error %T %v", err, err)
+				}
+				break
+			}
+			if len(rec) != len(quoted) || len(rec) == 0 || len(rec) > maxColumns {
+				t.Fatalf("%d fields, %d quote flags", len(rec), len(quoted))
+			}
+			for _, s := range rec {
+				if len(s) > maxFieldBytes {
+					t.Fatalf("field of %d bytes", len(s))
+				}
+			}
+		}
+		// The table reader on the same bytes, every column numeric.
+		readTableFrom(bytes.NewReader(data), "fuzz.csv", func(tab *table) (readSpec, error) {
+			spec := readSpec{}
+			for i, c := range tab.header {
+				spec[c] = numeric
+				if i%2 == 1 {
+					spec[c] = text
+				}
+			}
+			return spec, nil
+		})
+		// Round trip: fields written by encoding/csv, without spaces at
+		// their ends (unquoted fields are trimmed) and not a record of
+		// one empty field (a blank line) nor starting with a byte-order mark.
+		fields := strings.Split(string(data), "\x00")
+		if len(fields) > 20 {
+			fields = fields[:20]
+		}
+		for _, s := range fields {
+			if strings.TrimSpace(s) != s {
+				return
+			}
+		}
+		if len(fields) == 1 && fields[0] == "" || strings.HasPrefix(fields[0], "\uFEFF") {
+			return
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write(fields)
+		w.Flush()
+		got, err := readAll(buf.String())
+		if err != nil || len(got) != 1 || strings.Join(got[0], "\x00") != strings.Join(fields, "\x00") {
+			t.Fatalf("wrote %q as %q, read back %q, %v", fields, buf.String(), got, err)
+		}
+	})
+}
