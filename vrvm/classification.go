@@ -127,7 +127,7 @@ func (c *Classifier) fit(ctx context.Context, b basis, x mat.Matrix, t []float64
 	var phi *mat.Dense
 	if b.kernel == nil {
 		phi = mat.DenseCopyOf(x)
-	} else if phi, err = b.design(x, cols); err != nil {
+	} else if phi, err = b.designCtx(ctx, x, cols); err != nil {
 		return err
 	}
 	s := newClsState(phi, t, cols, p, ctl.alpha0, xi0)

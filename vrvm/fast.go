@@ -505,7 +505,7 @@ func (fr *fastRun) prune() bool {
 
 // fitFast fits r with the fast solver.
 func (r *Regressor) fitFast(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, c control, tau0 float64) error {
-	f, err := newDesignFactor(b, x)
+	f, err := newDesignFactor(ctx, b, x)
 	if err != nil {
 		return err
 	}
@@ -529,7 +529,7 @@ func (r *Regressor) fitFast(ctx context.Context, b basis, x mat.Matrix, t []floa
 
 // fitFast fits c with the fast solver.
 func (c *Classifier) fitFast(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, ctl control, xi0 float64) error {
-	f, err := newDesignFactor(b, x)
+	f, err := newDesignFactor(ctx, b, x)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -47,10 +48,10 @@ type designFactor struct {
 }
 
 // newDesignFactor factorises the design of basis bs at the training rows x.
-func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
+func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
 	if psdKernel(bs.kernel) {
-		l, err := pivotedCholesky(bs.kernel, rowsOf(x), factorTol)
+		l, err := pivotedCholesky(ctx, bs.kernel, rowsOf(x), factorTol)
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +60,7 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		off := bs.offset()
 		if k+off > n {
 			// Full rank: nothing to gain from the factorisation.
-			phi, err := bs.design(x, seq(bs.size()))
+			phi, err := bs.designCtx(ctx, x, seq(bs.size()))
 			if err != nil {
 				return nil, err
 			}
@@ -108,7 +109,7 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		phi = mat.DenseCopyOf(x)
 	} else {
 		var err error
-		if phi, err = bs.design(x, seq(bs.size())); err != nil {
+		if phi, err = bs.designCtx(ctx, x, seq(bs.size())); err != nil {
 			return nil, err
 		}
 	}
@@ -177,8 +178,10 @@ func psdKernel(k Kernel) bool {
 
 // pivotedCholesky factorises the kernel matrix Kᵢⱼ = K(xᵢ, xⱼ) as LLᵀ up
 // to a residual whose diagonal is at most tol·maxᵢ Kᵢᵢ. It returns the
-// columns of L. Kernel columns are computed on demand, in parallel.
-func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
+// columns of L. Kernel columns are computed on demand, in parallel. It
+// stops with the error of stopped when ctx is done (looking once per
+// column).
+func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
 	n := len(rows)
 	d := make([]float64, n)
 	if err := parallelRange(n, func(lo, hi int) error {
@@ -208,6 +211,9 @@ func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, erro
 		}
 		if !(d[p] > stop) {
 			break
+		}
+		if err := stopped(ctx, 0); err != nil {
+			return nil, err
 		}
 		col := make([]float64, n)
 		if err := parallelRange(n, func(lo, hi int) error {

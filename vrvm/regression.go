@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
@@ -137,10 +138,13 @@ func (r *Regressor) fit(ctx context.Context, b basis, x mat.Matrix, t []float64)
 	var phi *mat.Dense
 	if b.kernel == nil {
 		phi = mat.DenseCopyOf(x)
-	} else if phi, err = b.design(x, cols); err != nil {
+	} else if phi, err = b.designCtx(ctx, x, cols); err != nil {
 		return err
 	}
-	s := newRegState(phi, t, cols, p, c.alpha0, tau0)
+	s, err := newRegStateCtx(ctx, phi, t, cols, p, c.alpha0, tau0)
+	if err != nil {
+		return err
+	}
 	trace, iters, status, err := run(ctx, s, c)
 	if status == NotFitted {
 		return err
@@ -170,10 +174,19 @@ type regState struct {
 }
 
 func newRegState(phi *mat.Dense, t []float64, cols []int, p Prior, alpha0, tau0 float64) *regState {
+	s, _ := newRegStateCtx(context.Background(), phi, t, cols, p, alpha0, tau0)
+	return s
+}
+
+// newRegStateCtx is newRegState that stops when ctx is done (ΦᵀΦ takes
+// seconds at N in the thousands).
+func newRegStateCtx(ctx context.Context, phi *mat.Dense, t []float64, cols []int, p Prior, alpha0, tau0 float64) (*regState, error) {
 	n, m := phi.Dims()
 	s := &regState{phi: phi, t: t, cols: cols, prior: p, resid: make([]float64, n)}
-	s.gram = mat.NewSymDense(m, nil)
-	s.gram.SymOuterK(1, phi.T())
+	var err error
+	if s.gram, err = gramCtx(ctx, phi); err != nil {
+		return nil, err
+	}
 	s.phiT = make([]float64, m)
 	mat.NewVecDense(m, s.phiT).MulVec(phi.T(), mat.NewVecDense(n, t))
 	// Initialisation: ⟨αₘ⟩ = alpha0 with ãₘ = a + ½; ⟨τ⟩ = tau0 with
@@ -185,7 +198,34 @@ func newRegState(phi *mat.Dense, t []float64, cols []int, p Prior, alpha0, tau0 
 	}
 	s.ct = p.C + float64(n)/2
 	s.dt = s.ct / tau0
-	return s
+	return s, nil
+}
+
+// gramBlock is the number of rows of ΦᵀΦ that gramCtx computes between
+// two looks at the context.
+const gramBlock = 32
+
+// gramCtx returns ΦᵀΦ, computed gramBlock rows of its upper triangle at a
+// time, and stops with the error of stopped when ctx is done.
+func gramCtx(ctx context.Context, phi *mat.Dense) (*mat.SymDense, error) {
+	n, m := phi.Dims()
+	g := mat.NewSymDense(m, nil)
+	if n == 0 || m == 0 {
+		return g, nil
+	}
+	raw, pr := g.RawSymmetric(), phi.RawMatrix()
+	for i0 := 0; i0 < m; i0 += gramBlock {
+		if err := stopped(ctx, 0); err != nil {
+			return nil, err
+		}
+		i1 := min(i0+gramBlock, m)
+		// Rows i0..i1 of the upper triangle: Φ[:, i0:i1]ᵀ Φ[:, i0:].
+		a := blas64.General{Rows: n, Cols: i1 - i0, Stride: pr.Stride, Data: pr.Data[i0:]}
+		b := blas64.General{Rows: n, Cols: m - i0, Stride: pr.Stride, Data: pr.Data[i0:]}
+		c := blas64.General{Rows: i1 - i0, Cols: m - i0, Stride: raw.Stride, Data: raw.Data[i0*raw.Stride+i0:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, b, 0, c)
+	}
+	return g, nil
 }
 
 func (s *regState) tauMean() float64    { return s.ct / s.dt }

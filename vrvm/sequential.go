@@ -708,7 +708,7 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 
 // fitSeq fits r with the sequential solver.
 func (r *Regressor) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, c control, tau0 float64) error {
-	f, err := newDesignFactor(b, x)
+	f, err := newDesignFactor(ctx, b, x)
 	if err != nil {
 		return err
 	}
@@ -729,7 +729,7 @@ func (r *Regressor) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float
 
 // fitSeq fits c with the sequential solver.
 func (c *Classifier) fitSeq(ctx context.Context, b basis, x mat.Matrix, t []float64, p Prior, ctl control, xi0 float64) error {
-	f, err := newDesignFactor(b, x)
+	f, err := newDesignFactor(ctx, b, x)
 	if err != nil {
 		return err
 	}
