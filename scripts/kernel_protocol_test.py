@@ -408,6 +408,15 @@ def main():
         check(reply["status"] == "error", "panic in compiled gonum code gives an error reply (%s)" % errors(outputs))
         check(k.value("keep") == "42", "the kernel survives panics with its variables")
 
+        # Allocations Go refuses with a panic (too large for the address
+        # space) become error replies; see jupyter/README.md for those that
+        # still end the kernel.
+        for code in ("big := make([]float64, 1<<62)", "mat.NewDense(1<<31, 1<<31, nil)"):
+            reply, outputs, _ = k.execute(code)
+            check(reply["status"] == "error" and k.km.is_alive(),
+                  "an impossible allocation is an error reply, the kernel lives (%s: %s)" % (code, errors(outputs)))
+        check(k.value("keep") == "42", "variables survive the failed allocations")
+
         # Interrupt a running fit.
         reply, outputs, latency = k.execute(
             "err := m.FitContext(cell.Context(), x, t)\nif err != nil {\n\tpanic(err)\n}",
