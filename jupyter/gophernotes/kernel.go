@@ -17,7 +17,8 @@
 //     is logged, not fatal;
 //   - replies to control-channel requests go out on the control socket;
 //   - package cell (jupyter/cell) can publish display_data and
-//     update_display_data for the running cell (progress displays).
+//     update_display_data for the running cell (progress displays);
+//   - a cell's result always carries text/plain beside a rich form.
 package main
 
 import (
@@ -555,6 +556,13 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 	if executionErr == nil {
 		// if the only non-nil value should be auto-rendered graphically, render it
 		data := kernel.autoRenderResults(vals, types)
+		// gophernotes' fillDefaults means to add a text/plain form but never
+		// does once a rich one is set (it compares a missing entry with "");
+		// Jupyter wants text/plain in every bundle, and shows it where it
+		// cannot show the rich form.
+		if _, ok := data.Data[MIMETypeText]; !ok && len(data.Data) != 0 {
+			data.Data[MIMETypeText] = plainText(vals)
+		}
 
 		content["status"] = "ok"
 		content["user_expressions"] = make(map[string]string)
@@ -881,4 +889,19 @@ func (receipt *msgReceipt) publishCellDisplay(data map[string]interface{}, id st
 		Metadata  MIMEMap `json:"metadata"`
 		Transient MIMEMap `json:"transient"`
 	}{Data: data, Metadata: MIMEMap{}, Transient: transient})
+}
+
+// plainText is the text/plain form of a rendered result: the String of the
+// value if it has one, else its type (an image, say, is not dumped).
+func plainText(vals []interface{}) string {
+	for _, v := range vals {
+		switch v := v.(type) {
+		case nil:
+		case fmt.Stringer:
+			return v.String()
+		default:
+			return fmt.Sprintf("<%T>", v)
+		}
+	}
+	return ""
 }
