@@ -18,7 +18,8 @@
 //   - replies to control-channel requests go out on the control socket;
 //   - package cell (jupyter/cell) can publish display_data and
 //     update_display_data for the running cell (progress displays);
-//   - a cell's result always carries text/plain beside a rich form.
+//   - a cell's result always carries text/plain beside a rich form;
+//   - the unreachable parser fallback of checkComplete is gone (go vet).
 package main
 
 import (
@@ -47,7 +48,6 @@ import (
 	"github.com/cosmos72/gomacro/base"
 	basereflect "github.com/cosmos72/gomacro/base/reflect"
 	interp "github.com/cosmos72/gomacro/fast"
-	mp "github.com/cosmos72/gomacro/go/parser"
 	"github.com/cosmos72/gomacro/xreflect"
 
 	// compile and link files generated in imports/
@@ -434,19 +434,6 @@ func checkComplete(code string, ir *interp.Interp) (status, indent string) {
 			return "invalid", indent
 		}
 	}
-
-	var parser mp.Parser
-	g := ir.Comp
-	parser.Configure(g.ParserMode, g.MacroChar)
-	parser.Init(g.Fileset, g.Filepath, g.Line, []byte(code))
-
-	_, err := parser.Parse()
-	if err != nil {
-		status = "invalid"
-	} else {
-		status = "complete"
-	}
-	return status, indent
 }
 
 // handleIsCompleteRequest sends a is_complete_reply message.
