@@ -51,8 +51,9 @@ paper:
 jupyter:
 	/usr/bin/jupyter notebook --notebook-dir=notebooks
 
-## test: lint, unit tests, the generated-code checks, the shared build recipe
-## and the notebooks in Jupyter.
+## test: lint, unit tests, the generated-code checks, the shared build recipe,
+## the kernel's protocol tests, the notebooks in Jupyter and in headless
+## Chromium (scripts/notebook-test.sh).
 test: lint unit check-generated check-proxies build-check notebook-test
 
 ## build-check: docker/Dockerfile's build steps, run outside Docker through the
@@ -65,6 +66,9 @@ lint:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	@# the kernel's main package exists only in the overlay build: vet it there
+	@ov=$$(mktemp) && trap 'rm -f "$$ov"' EXIT && $(GO) run ./jupyter/mkkernel -overlay "$$ov" && \
+	  $(GO) vet -overlay "$$ov" -tags vrvmkernel ./jupyter/gophernotes && echo "vet: kernel overlay ok"
 
 unit:
 	$(GO) test -count=1 ./...
@@ -90,6 +94,8 @@ proxies:
 check-proxies:
 	GO=$(GO) scripts/check-proxies.sh
 
-## notebook-test: the kernel protocol tests and every notebook, executed in Jupyter.
+## notebook-test: the kernel protocol tests, every notebook executed in Jupyter,
+## the browser test (build/browser-test) and 100 open/close cycles through the
+## notebook server.
 notebook-test: kernel
 	GO=$(GO) scripts/notebook-test.sh build/vrvm-kernel

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # install-jupyter: make sure Debian's Jupyter (notebook, nbconvert, nbclient,
-# jupyter_client) is usable; install the Debian packages with apt-get when it
-# is not and we are root (as in CI and in docker/Dockerfile), otherwise stop
-# with a message naming the packages.
+# jupyter_client) is usable, and with --browser also Debian's Chromium (for
+# scripts/browser_test.py); install the Debian packages with apt-get when
+# they are missing and we are root (as in CI and in docker/Dockerfile),
+# otherwise stop with a message naming the packages.
+#
+# Usage: scripts/install-jupyter.sh [--browser]
 #
 # Environment: NOTEBOOK_JUPYTER, NOTEBOOK_PYTHON (default /usr/bin/jupyter and
 # /usr/bin/python3: Debian's, never a pyenv or virtualenv one).
@@ -11,11 +14,17 @@ set -euo pipefail
 python=${NOTEBOOK_PYTHON:-/usr/bin/python3}
 jupyter=${NOTEBOOK_JUPYTER:-/usr/bin/jupyter}
 packages="jupyter-notebook python3-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-nbconvert"
+browser=false
+if [ "${1:-}" = --browser ]; then
+	browser=true
+	packages="$packages chromium"
+fi
 
 have_jupyter() {
 	[ -x "$jupyter" ] && [ -x "$python" ] &&
-		"$python" -c 'import nbformat, nbclient, nbconvert, jupyter_client' 2>/dev/null &&
-		"$jupyter" nbconvert --version >/dev/null 2>&1
+		"$python" -c 'import nbformat, nbclient, nbconvert, jupyter_client, tornado' 2>/dev/null &&
+		"$jupyter" nbconvert --version >/dev/null 2>&1 &&
+		{ ! $browser || command -v chromium >/dev/null; }
 }
 
 have_jupyter && exit 0

@@ -14,16 +14,29 @@ script checks that
     and keeps the session's variables and the fit's partial state;
   - the interrupt reaches a loop in interpreted code that polls
     cell.Interrupted(), and an interrupt while idle does no harm;
+  - messages that are not properly signed or framed (bad signature, wrong
+    key, no delimiter, too few frames, not JSON, missing fields), replayed
+    messages and clients that connect and disconnect repeatedly neither
+    end the kernel nor run code, and the next good request runs;
+  - an interrupt returns within a second (median of 5 interrupts at
+    different times) for a fit by the paper's schedule at N = 2,000 and
+    for a fit at N = 1,000 whose kernel function is written in the cell;
+  - cell.NewProgress shows a fit's progress in one display that is
+    updated in place (update_display_data);
 
-and prints the kernel start time and the interrupt latencies. It exits 1 on
-the first failed check.
+and prints the kernel start time and the interrupt latencies. It exits 1
+after the checks if any failed.
 """
 
+import re
+import statistics
 import sys
 import threading
 import time
 
+import zmq
 from jupyter_client.manager import start_new_kernel
+from jupyter_client.session import Session
 
 # How long an interrupted computation may take to return its reply.
 INTERRUPT_LIMIT = 1.0  # seconds
@@ -42,6 +55,7 @@ def check(cond, what):
 
 class Kernel:
     def __init__(self, name):
+        self.name = name
         t0 = time.monotonic()
         self.km, self.kc = start_new_kernel(kernel_name=name, startup_timeout=120)
         self.start_time = time.monotonic() - t0
@@ -76,11 +90,12 @@ class Kernel:
             if kind == "status" and content["execution_state"] == "idle":
                 break
             if kind == "stream":
-                outputs.append(("stream", content["text"]))
+                outputs.append(("stream", content["text"], None))
             elif kind == "error":
-                outputs.append(("error", content["evalue"]))
-            elif kind in ("execute_result", "display_data"):
-                outputs.append((kind, content["data"].get("text/plain", "")))
+                outputs.append(("error", content["evalue"], None))
+            elif kind in ("execute_result", "display_data", "update_display_data"):
+                outputs.append((kind, content["data"].get("text/plain", ""),
+                                content.get("transient", {}).get("display_id")))
         elapsed = t1 - (sent[0] if sent[0] is not None else t0)
         return reply["content"], outputs, elapsed
 
@@ -98,7 +113,7 @@ class Kernel:
 
 
 def errors(outputs):
-    return " ".join(text for kind, text in outputs if kind == "error")
+    return " ".join(text for kind, text, _ in outputs if kind == "error")
 
 
 SETUP = """
@@ -124,6 +139,256 @@ m := &vrvm.Regressor{NoPrune: true, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 <<
 """
 
 
+# Robustness: messages the kernel must survive without running them. Each
+# bad message carries the code "hits++"; hits must stay at what the good
+# requests made it.
+HITS = "hits := 0"
+HIT = "hits++"
+
+
+class Raw:
+    """A raw DEALER socket on one of the kernel's ROUTER ports."""
+
+    def __init__(self, k, channel="shell"):
+        self.k = k
+        connect = {"shell": k.km.connect_shell, "control": k.km.connect_control}[channel]
+        self.sock = connect()
+        self.sock.setsockopt(zmq.LINGER, 0)
+
+    def send(self, frames):
+        self.sock.send_multipart([f if isinstance(f, bytes) else f.encode() for f in frames])
+
+    def signed(self, msg_type, content, session=None, drop=()):
+        """The frames of a message signed by session (the kernel's key by
+        default), with header fields in drop removed before signing."""
+        session = session or self.k.kc.session
+        msg = session.msg(msg_type, content)
+        for f in drop:
+            msg["header"].pop(f, None)
+        return session.serialize(msg), msg["header"].get("msg_id")
+
+    def reply(self, timeout=5.0):
+        """The decoded reply on this socket, or None after timeout."""
+        if not self.sock.poll(int(timeout * 1000)):
+            return None
+        frames = self.sock.recv_multipart()
+        _, rest = self.k.kc.session.feed_identities(frames)
+        return self.k.kc.session.deserialize(rest)
+
+    def close(self):
+        self.sock.close(linger=0)
+
+
+def alive_and_serving(k, hits, what):
+    """The kernel is up, ran none of what it was sent (hits unchanged) and
+    runs the next good request."""
+    time.sleep(0.2)
+    got = k.value("hits")
+    check(k.km.is_alive() and got == str(hits),
+          "%s: kernel up, nothing executed, next request runs (hits %s, want %d)" % (what, got, hits))
+
+
+def robustness(k):
+    reply, outputs, _ = k.execute(HITS)
+    check(reply["status"] == "ok", "hits counter defined (%s)" % errors(outputs))
+    raw = Raw(k)
+    good, _ = raw.signed("execute_request", {"code": HIT, "silent": False})
+    delim = good.index(b"<IDS|MSG>")
+
+    bad = list(good)
+    bad[delim + 1] = b"0" * 64
+    raw.send(bad)
+    alive_and_serving(k, 0, "bad signature (64 zeros)")
+    bad = list(good)
+    bad[delim + 5] = b'{"code": "hits++; hits++", "silent": false}'
+    raw.send(bad)
+    alive_and_serving(k, 0, "content changed after signing")
+    bad = list(good)
+    bad[delim + 1] = b"not hex at all"
+    raw.send(bad)
+    alive_and_serving(k, 0, "signature not hexadecimal")
+    other, _ = raw.signed("execute_request", {"code": HIT, "silent": False},
+                          session=Session(key=b"not-the-kernel-key"))
+    raw.send(other)
+    alive_and_serving(k, 0, "signed with the wrong key")
+    unsigned, _ = raw.signed("execute_request", {"code": HIT, "silent": False},
+                             session=Session(key=b""))
+    raw.send(unsigned)
+    alive_and_serving(k, 0, "unsigned (empty signature)")
+
+    raw.send(good[delim + 1:])
+    alive_and_serving(k, 0, "no <IDS|MSG> delimiter")
+    raw.send(good[:delim + 5])
+    alive_and_serving(k, 0, "fewer than 6 parts")
+    raw.send([b"<IDS|MSG>"])
+    alive_and_serving(k, 0, "delimiter only")
+    raw.send([b"\xff" * 3, b"garbage"])
+    alive_and_serving(k, 0, "garbage frames")
+    for part, what in ((2, "header"), (5, "content")):
+        frames = list(good)
+        frames[delim + part] = b"[1, 2"
+        frames[delim + 1] = k.kc.session.sign(frames[delim + 2:delim + 6])
+        raw.send(frames)
+        alive_and_serving(k, 0, "signed, %s not JSON" % what)
+    frames, _ = raw.signed("execute_request", {"code": HIT, "silent": False}, drop=("msg_type",))
+    raw.send(frames)
+    alive_and_serving(k, 0, "signed, header without msg_type")
+    frames, _ = raw.signed("execute_request", {"silent": False})
+    raw.send(frames)
+    r = raw.reply()
+    check(r is not None and r["content"].get("status") == "error",
+          "signed execute_request without code: an error reply (%s)" % (r and r["content"]))
+    alive_and_serving(k, 0, "signed execute_request without code")
+    frames, _ = raw.signed("execute_request", {"code": 7, "silent": False})
+    raw.send(frames)
+    raw.reply()
+    alive_and_serving(k, 0, "signed execute_request with a number as code")
+    for mt, content in (("complete_request", {}), ("is_complete_request", {"code": 5}),
+                        ("no_such_request", {})):
+        frames, _ = raw.signed(mt, content)
+        raw.send(frames)
+        raw.reply(timeout=1)
+        alive_and_serving(k, 0, "signed %s with missing or wrong fields" % mt)
+
+    # A signed request without "silent": runs once (silent = false).
+    frames, _ = raw.signed("execute_request", {"code": HIT})
+    raw.send(frames)
+    r = raw.reply(timeout=30)
+    check(r is not None and r["content"].get("status") == "ok",
+          "signed execute_request without silent runs (%s)" % (r and r["content"]))
+    alive_and_serving(k, 1, "execute_request without silent")
+
+    # Replay: the same signed message twice runs once.
+    frames, _ = raw.signed("execute_request", {"code": HIT, "silent": False})
+    raw.send(frames)
+    raw.reply(timeout=30)
+    raw.send(frames)
+    check(raw.reply(timeout=2) is None, "a replayed message gets no reply")
+    alive_and_serving(k, 2, "identical message replayed")
+    # The same msg_id, re-signed with other content.
+    msg = k.kc.session.msg("execute_request", {"code": HIT, "silent": False})
+    raw.send(k.kc.session.serialize(msg))
+    raw.reply(timeout=30)
+    msg["content"] = {"code": "hits += 10", "silent": False}
+    raw.send(k.kc.session.serialize(msg))
+    alive_and_serving(k, 3, "msg_id reused with other content")
+
+    # Control channel: the same checks apply; good requests are answered there.
+    ctl = Raw(k, "control")
+    frames, _ = ctl.signed("kernel_info_request", {})
+    bad = list(frames)
+    bad[bad.index(b"<IDS|MSG>") + 1] = b"f" * 64
+    ctl.send(bad)
+    ctl.send(frames[:3])
+    ctl.send(frames)
+    r = ctl.reply()
+    check(r is not None and r["msg_type"] == "kernel_info_reply",
+          "control: bad messages dropped, kernel_info_request answered on control")
+    ctl.close()
+    alive_and_serving(k, 3, "bad control messages")
+
+    # Clients that connect and disconnect, on every socket, some in the
+    # middle of a request whose reply then has nowhere to go.
+    ctx = zmq.Context.instance()
+    info = k.km.get_connection_info()
+    ports = {name: info[name + "_port"] for name in ("shell", "control", "iopub", "hb", "stdin")}
+    kinds = {"shell": zmq.DEALER, "control": zmq.DEALER, "iopub": zmq.SUB, "hb": zmq.REQ, "stdin": zmq.DEALER}
+    cycles = 40
+    for i in range(cycles):
+        for name, port in ports.items():
+            sock = ctx.socket(kinds[name])
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.connect("tcp://%s:%d" % (info["ip"], port))
+            if name in ("shell", "control") and i % 2 == 0:
+                f, _ = raw.signed("kernel_info_request", {})
+                sock.send_multipart(f)
+            elif name == "hb" and i % 2 == 0:
+                sock.send(b"ping")
+            elif name == "shell" and i % 4 == 1:
+                f, _ = raw.signed("execute_request", {"code": "hits++\nhits--", "silent": False})
+                sock.send_multipart(f)
+            sock.close(linger=0)
+        time.sleep(0.01)
+    time.sleep(0.5)
+    alive_and_serving(k, 3, "%d connect/disconnect cycles on all five sockets" % cycles)
+    hb = k.kc.hb_channel
+    check(k.kc.is_alive() and k.km.is_alive(), "heartbeat still answered after the cycles (%s)" % hb.is_beating())
+    raw.close()
+
+
+# Interrupt latency at larger N: median of 5 interrupts at different times.
+LATENCY_SETUP = """
+sincData := func(n int) (*mat.Dense, []float64) {
+	x := mat.NewDense(n, 1, nil)
+	t := make([]float64, n)
+	for i := 0; i < n; i++ {
+		v := -10 + 20*(float64(i)+0.5)/float64(n)
+		x.Set(i, 0, v)
+		t[i] = math.Sin(v)/v + 0.1*math.Sin(7.3*float64(i))
+	}
+	return x, t
+}
+x2k, t2k := sincData(2000)
+x1k, t1k := sincData(1000)
+type cellGauss struct{ w float64 }
+func (k cellGauss) Eval(a, b []float64) float64 {
+	d := a[0] - b[0]
+	return math.Exp(-d * d / (k.w * k.w))
+}
+"""
+PAPER_FIT = """mp := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Solver: vrvm.PaperSchedule, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
+err = mp.FitContext(cell.Context(), x2k, t2k)
+if err != nil {
+	panic(err)
+}"""
+CELL_KERNEL_FIT = """var ck vrvm.Kernel = cellGauss{3}
+mc := &vrvm.Regressor{Kernel: ck, Solver: vrvm.PaperSchedule, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
+err = mc.FitContext(cell.Context(), x1k, t1k)
+if err != nil {
+	panic(err)
+}"""
+INTERRUPT_TIMES = (0.5, 1.5, 3.0, 5.0, 8.0)  # seconds after the request: set-up and iterations
+
+
+def latencies(k, code, what):
+    lat, where = [], []
+    for after in INTERRUPT_TIMES:
+        reply, outputs, latency = k.execute(code, interrupt_after=after)
+        if reply["status"] != "error" or "interrupt" not in errors(outputs).lower():
+            check(False, "%s: interrupted at %.1f s (%s %s)" % (what, after, reply["status"], outputs))
+        lat.append(latency)
+        m = re.search(r"after (\d+) iterations", errors(outputs))
+        where.append("%.1f s: %s" % (after, "after %s iterations" % m.group(1) if m else "?"))
+    med = statistics.median(lat)
+    print("interrupt latency, %s: %s s; median %.3f s, max %.3f s (interrupted at %s)" % (
+        what, ", ".join("%.3f" % v for v in lat), med, max(lat), "; ".join(where)))
+    check(med < INTERRUPT_LIMIT, "%s: median interrupt latency %.3f s < %.0f s" % (what, med, INTERRUPT_LIMIT))
+    return lat
+
+
+PROGRESS_FIT = """bar := cell.NewProgress("sinc fit", 0)
+bar.Every = 50 * time.Millisecond
+mb := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Solver: vrvm.PaperSchedule, NoPrune: true, MaxIter: 60, Tol: 1e-300, ParamTol: 1e-300, Monitor: bar.Monitor}
+err = mb.FitContext(cell.Context(), x1k, t1k)
+bar.Done(mb.Status().String())
+bar.Updates()"""
+
+
+def progress(k):
+    reply, outputs, _ = k.execute('import "time"')
+    reply, outputs, _ = k.execute(PROGRESS_FIT)
+    shown = [o for o in outputs if o[0] == "display_data"]
+    updates = [o for o in outputs if o[0] == "update_display_data"]
+    ids = {o[2] for o in shown + updates}
+    print("progress display: %d display_data, %d update_display_data; last: %s" % (
+        len(shown), len(updates), (updates or shown or [("", "")])[-1][1]))
+    check(reply["status"] == "ok", "the monitored fit runs (%s)" % errors(outputs))
+    check(len(shown) == 1 and len(updates) >= 3 and len(ids) == 1 and None not in ids,
+          "one progress display, updated in place at least 3 times (%d)" % len(updates))
+    check(updates and "iteration limit reached" in updates[-1][1] and "iteration 60" in updates[-1][1],
+          "the last update shows the final iteration and status")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -137,11 +402,20 @@ def main():
         reply, outputs, _ = k.execute('panic("boom")')
         check(reply["status"] == "error" and "boom" in reply.get("evalue", ""),
               "panic in interpreted code gives an error reply (%s)" % reply.get("evalue"))
-        check(any(kind == "error" and "boom" in text for kind, text in outputs),
+        check(any(kind == "error" and "boom" in text for kind, text, _ in outputs),
               "the error is published to the cell")
         reply, outputs, _ = k.execute("mat.NewDense(2, 2, nil).At(5, 5)")
         check(reply["status"] == "error", "panic in compiled gonum code gives an error reply (%s)" % errors(outputs))
         check(k.value("keep") == "42", "the kernel survives panics with its variables")
+
+        # Allocations Go refuses with a panic (too large for the address
+        # space) become error replies; see jupyter/README.md for those that
+        # still end the kernel.
+        for code in ("big := make([]float64, 1<<62)", "mat.NewDense(1<<31, 1<<31, nil)"):
+            reply, outputs, _ = k.execute(code)
+            check(reply["status"] == "error" and k.km.is_alive(),
+                  "an impossible allocation is an error reply, the kernel lives (%s: %s)" % (code, errors(outputs)))
+        check(k.value("keep") == "42", "variables survive the failed allocations")
 
         # Interrupt a running fit.
         reply, outputs, latency = k.execute(
@@ -174,6 +448,14 @@ def main():
         k.km.interrupt_kernel()
         time.sleep(0.5)
         check(k.value("cell.Interrupted()") == "false", "an interrupt while idle does not affect the next cell")
+
+        robustness(k)
+
+        reply, outputs, _ = k.execute(LATENCY_SETUP)
+        check(reply["status"] == "ok", "latency set-up cell runs (%s)" % errors(outputs))
+        latencies(k, PAPER_FIT, "paper's schedule, N = 2000")
+        latencies(k, CELL_KERNEL_FIT, "kernel function defined in the cell, N = 1000")
+        progress(k)
         check(k.km.is_alive(), "the kernel is alive at the end")
     finally:
         k.close()

@@ -19,6 +19,12 @@
 #      cell error) and check the results with scripts/check_notebook.py
 #      (figures as image/png, execution order, no panics). The executed
 #      copies are left in build/notebook-test/.
+#   5. scripts/browser_test.py: the notebook server on 127.0.0.1 with a
+#      token, each notebooks/*.ipynb as committed opened untrusted in
+#      headless Chromium (Debian's), every saved figure and table visible
+#      in the rendered page; screenshots in build/browser-test/; then
+#      BROWSER_CYCLES (default 100) open/close cycles of a notebook through
+#      the server's REST and websocket API with no kernel death.
 # It prints the time each step takes.
 #
 # Environment: GO (the go command), NOTEBOOK_TIMEOUT (seconds per cell,
@@ -38,7 +44,7 @@ timeout=${NOTEBOOK_TIMEOUT:-1200} # seconds per cell
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
-NOTEBOOK_PYTHON=$python NOTEBOOK_JUPYTER=$jupyter scripts/install-jupyter.sh
+NOTEBOOK_PYTHON=$python NOTEBOOK_JUPYTER=$jupyter scripts/install-jupyter.sh --browser
 
 if [ ! -x "$kernel" ]; then
 	echo "notebook-test: no kernel binary at $kernel: run 'make kernel'" >&2
@@ -88,6 +94,22 @@ for nb in "${notebooks[@]}"; do
 done
 if [ "${#executed[@]}" -gt 0 ]; then
 	"$python" scripts/check_notebook.py "${executed[@]}" || status=1
+fi
+t=$(now)
+# The notebooks ask for the kernel "vrvm": register it under that name too
+# (in the temporary JUPYTER_PATH), as a user's "make notebooks" does.
+"$tmp/vrvm" kernel install --prefix "$tmp" --name vrvm --kernel "$kernel" >/dev/null
+nbs=()
+for nb in notebooks/*.ipynb; do
+	[ -e "$nb" ] && nbs+=("$nb")
+done
+if [ "${#nbs[@]}" -gt 0 ]; then
+	if "$python" scripts/browser_test.py vrvm build/browser-test "${nbs[@]}"; then
+		echo "notebook-test: browser test: $(since "$t")"
+	else
+		echo "notebook-test: FAIL browser test (server log: build/browser-test/notebook-server.log)" >&2
+		status=1
+	fi
 fi
 if [ "$status" -ne 0 ]; then
 	echo "notebook-test: FAILED" >&2

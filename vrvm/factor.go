@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -48,11 +49,12 @@ type designFactor struct {
 	uFull, bFull *mat.Dense
 }
 
-// newDesignFactor factorises the design of basis bs at the training rows x.
-func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
+// newDesignFactor factorises the design of basis bs at the training rows
+// x, stopping with the error of stopped when ctx is done.
+func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
 	if bs.kernel != nil && isPSD(bs.kernel) {
-		l, err := pivotedCholesky(bs.kernel, rowsOf(x), factorTol)
+		l, err := pivotedCholesky(ctx, bs.kernel, rowsOf(x), factorTol)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +63,7 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		off := bs.offset()
 		if k+off > n {
 			// Full rank: nothing to gain from the factorisation.
-			phi, err := bs.full(x)
+			phi, err := bs.fullCtx(ctx, x)
 			if err != nil {
 				return nil, err
 			}
@@ -105,7 +107,7 @@ func newDesignFactor(bs basis, x mat.Matrix) (*designFactor, error) {
 		}
 		return &designFactor{u: u, b: bm, cols: seq(m), uFull: u, bFull: bm}, nil
 	}
-	phi, err := bs.full(x)
+	phi, err := bs.fullCtx(ctx, x)
 	if err != nil {
 		return nil, err
 	}
@@ -157,8 +159,10 @@ func thinQR(a *mat.Dense) (q, r *mat.Dense) {
 
 // pivotedCholesky factorises the kernel matrix Kᵢⱼ = K(xᵢ, xⱼ) as LLᵀ up
 // to a residual whose diagonal is at most tol·maxᵢ Kᵢᵢ. It returns the
-// columns of L. Kernel columns are computed on demand, in parallel.
-func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
+// columns of L. Kernel columns are computed on demand, in parallel. It
+// stops with the error of stopped when ctx is done (looking once per
+// column).
+func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
 	n := len(rows)
 	d := make([]float64, n)
 	if err := kernelValues(k, rows, d, func(i int) int { return i }); err != nil {
@@ -179,6 +183,9 @@ func pivotedCholesky(k Kernel, rows [][]float64, tol float64) ([][]float64, erro
 		}
 		if !(d[p] > stop) {
 			break
+		}
+		if err := stopped(ctx, 0); err != nil {
+			return nil, err
 		}
 		col := make([]float64, n)
 		if err := kernelValues(k, rows, col, func(int) int { return p }); err != nil {

@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -301,6 +302,13 @@ type basis struct {
 // full basis) at the rows of x and returns the len(x rows) × len(cols)
 // design matrix. Non-finite kernel values are reported as a *KernelError.
 func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
+	return b.designCtx(context.Background(), x, cols)
+}
+
+// designCtx is design that stops, with the error of stopped, when ctx is
+// done; it looks before each column, so that an interrupt reaches a slow
+// (for example interpreted) kernel within one column of N evaluations.
+func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	phi := mat.NewDense(n, len(cols), nil)
 	if b.kernel == nil {
@@ -319,6 +327,9 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 	}
 	rows := rowsOf(x)
 	for j, c := range cols {
+		if err := stopped(ctx, 0); err != nil {
+			return nil, err
+		}
 		if b.bias && c == 0 {
 			for i := range n {
 				phi.Set(i, j, 1)
@@ -339,11 +350,14 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 
 // full evaluates every candidate function at the rows of x (for a user
 // design, x itself).
-func (b *basis) full(x mat.Matrix) (*mat.Dense, error) {
+func (b *basis) full(x mat.Matrix) (*mat.Dense, error) { return b.fullCtx(context.Background(), x) }
+
+// fullCtx is full with a context, as designCtx.
+func (b *basis) fullCtx(ctx context.Context, x mat.Matrix) (*mat.Dense, error) {
 	if b.kernel == nil {
 		return mat.DenseCopyOf(x), nil
 	}
-	return b.design(x, seq(b.size()))
+	return b.designCtx(ctx, x, seq(b.size()))
 }
 
 // offset is the index of the first kernel basis function.

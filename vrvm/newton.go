@@ -16,7 +16,7 @@ import (
 type newton struct{}
 
 func (newton) fit(ctx context.Context, p *problem) (*solution, error) {
-	f, err := newDesignFactor(p.basis, p.x)
+	f, err := newDesignFactor(ctx, p.basis, p.x)
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func (p fastProblem) lik() likelihood {
 // model returns the Newton solver's model of p and its initial parameters
 // (⟨α⟩ = 1, ⟨τ⟩ = 1/var(t) or ξ = 1).
 func (p fastProblem) model(t *testing.T) (*collapsed, []float64) {
-	f, err := newDesignFactor(p.b, p.x)
+	f, err := newDesignFactor(context.Background(), p.b, p.x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestDesignFactor(t *testing.T) {
 			}
 		}
 		b := basis{kernel: tc.k, bias: tc.bias, centers: x, dim: tc.d}
-		f, err := newDesignFactor(b, x)
+		f, err := newDesignFactor(context.Background(), b, x)
 		if err != nil {
 			t.Fatal(err)
 		}

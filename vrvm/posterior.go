@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -204,11 +205,16 @@ func (q *gaussQ) quadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.
 	return work
 }
 
-// sigma returns Σ = U⁻¹U⁻ᵀ.
+// sigma returns Σ = U⁻¹U⁻ᵀ, by LAPACK's Dlauum (m³/3 flops, blocked: a
+// fraction of a second at m = 2000, where SymOuterK took seconds).
 func (q *gaussQ) sigma() *mat.SymDense {
 	m, _ := q.uinv.Dims()
 	s := mat.NewSymDense(m, nil)
-	s.SymOuterK(1, &q.uinv)
+	raw, sr := q.uinv.RawTriangular(), s.RawSymmetric()
+	for i := range m {
+		copy(sr.Data[i*sr.Stride+i:i*sr.Stride+m], raw.Data[i*raw.Stride+i:i*raw.Stride+m])
+	}
+	lapackgonum.Implementation{}.Dlauum(blas.Upper, m, sr.Data, max(1, sr.Stride))
 	return s
 }
 

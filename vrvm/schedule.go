@@ -159,7 +159,7 @@ func (s *scheduleState) prune(threshold float64) bool {
 
 // fit runs the paper's schedule on the full design.
 func (schedule) fit(ctx context.Context, p *problem) (*solution, error) {
-	phi, err := p.basis.full(p.x)
+	phi, err := p.basis.fullCtx(ctx, p.x)
 	if err != nil {
 		return nil, err
 	}

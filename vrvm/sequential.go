@@ -596,7 +596,7 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 
 // fit runs the sequential solver.
 func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
-	f, err := newDesignFactor(p.basis, p.x)
+	f, err := newDesignFactor(ctx, p.basis, p.x)
 	if err != nil {
 		return nil, err
 	}

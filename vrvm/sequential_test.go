@@ -10,7 +10,7 @@ import (
 // controls and the initial ⟨τ⟩ = 1/var(t) or ξ = 1.
 func seqProblem(t *testing.T, p fastProblem) *seqFit {
 	t.Helper()
-	f, err := newDesignFactor(p.b, p.x)
+	f, err := newDesignFactor(context.Background(), p.b, p.x)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/vrvm/vrvm/jupyter/cell"
 	_ "github.com/vrvm/vrvm/jupyter/gomacrosym" // the compiled packages notebooks import
@@ -33,6 +36,17 @@ func init() {
 		exe = os.Args[0]
 	}
 	build.Default.GOROOT = filepath.Join(exe, "no-goroot")
+
+	// Under a memory limit (cgroup v2 memory.max, as in a container), let
+	// the garbage collector work to stay below 90 % of it, so that the
+	// garbage of earlier cells does not push the kernel over the limit.
+	// An allocation that does not fit still ends the kernel (see
+	// jupyter/README.md, "Memory").
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if limit, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && limit > 0 {
+			debug.SetMemoryLimit(limit - limit/10)
+		}
+	}
 
 	// Jupyter's Kernel → Interrupt sends SIGINT. gophernotes runs cells in
 	// its main goroutine and has no handler; relay the signal to package

@@ -13,7 +13,9 @@
 // virtual package directory jupyter/gophernotes: it maps each Go file of
 // gophernotes' main package (as "go list" reports them) into that
 // directory, next to the project's own file jupyter/gophernotes/vrvm.go,
-// and builds the directory with the vrvmkernel build tag. The overlay
+// and builds the directory with the vrvmkernel build tag. gophernotes'
+// kernel.go (its message loop) is not mapped: the project's
+// jupyter/gophernotes/kernel.go replaces it. The overlay
 // file holds absolute, machine-specific paths; it is written to a
 // temporary file and removed after the build (or written to -overlay and
 // not built, for inspection).
@@ -34,6 +36,12 @@ import (
 	"path/filepath"
 	"strings"
 )
+
+// replaced lists the files of gophernotes' main package that the project
+// replaces with its own file of the same name in jupyter/gophernotes
+// (kernel.go: the message loop, see the file's comment). Any other name
+// clash is an error.
+var replaced = map[string]bool{"kernel.go": true}
 
 const (
 	gophernotes = "github.com/gopherdata/gophernotes"
@@ -128,7 +136,13 @@ func Overlay(root string) (map[string]map[string]string, string, error) {
 			continue
 		}
 		to := filepath.Join(dst, f)
-		if _, err := os.Stat(to); err == nil {
+		_, err := os.Stat(to)
+		switch {
+		case replaced[f] && err == nil:
+			continue // the project's file of the same name is built instead
+		case replaced[f]:
+			return nil, "", fmt.Errorf("%s is missing: it replaces gophernotes' %s", to, f)
+		case err == nil:
 			return nil, "", fmt.Errorf("%s exists: it would hide gophernotes' %s", to, f)
 		}
 		replace[to] = filepath.Join(pkg.Dir, f)

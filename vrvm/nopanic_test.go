@@ -1,0 +1,193 @@
+package vrvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestNoPanic drives every exported function and method of the package
+// that takes data with a table of bad inputs and requires an error or the
+// documented result, never a panic. (The accessors of fitted state panic
+// on an unfitted model by design: a programmer error, documented and
+// tested in TestAccessorsPanic.)
+func TestNoPanic(t *testing.T) {
+	x, treg, tcls := smallData()
+	nanX := mat.DenseCopyOf(x)
+	nanX.Set(1, 0, math.NaN())
+	empty := mat.NewDense(1, 1, nil).Slice(0, 0, 0, 1)
+	noCols := mat.NewDense(3, 1, nil).Slice(0, 3, 0, 0)
+	var nilGauss *Gaussian
+	inputs := []struct {
+		name string
+		x    mat.Matrix
+		t    func(Task) []float64
+	}{
+		{"nil x", nil, func(Task) []float64 { return nil }},
+		{"zero rows", empty, func(Task) []float64 { return nil }},
+		{"zero columns", noCols, func(Task) []float64 { return []float64{0, 1, 0} }},
+		{"NaN x", nanX, func(k Task) []float64 { return pick(k, treg, tcls) }},
+		{"short t", x, func(Task) []float64 { return []float64{1} }},
+		{"NaN t", x, func(Task) []float64 { return []float64{0, 1, math.NaN(), 0, 1, 0} }},
+		{"label 2", x, func(Task) []float64 { return []float64{0, 1, 2, 0, 1, 0} }},
+		{"constant t", x, func(Task) []float64 { return []float64{1, 1, 1, 1, 1, 1} }},
+		{"huge t", x, func(Task) []float64 { return []float64{0, 1e300, -1e300, 0, 1, 0} }},
+	}
+	kernels := []Kernel{nil, Gaussian{}, Gaussian{Width: math.NaN()}, Gaussian{Width: 1e-300}, nilGauss, Polynomial{Degree: 50}, Polynomial{Degree: -1}, Linear{}, nanKernel{}}
+	estimators := func(k Kernel) []Estimator {
+		return []Estimator{
+			&Regressor{Kernel: k}, &Regressor{Kernel: k, Solver: PaperSchedule, MaxIter: 50}, &Regressor{Kernel: k, Solver: Newton, MaxIter: 50},
+			&Classifier{Kernel: k}, &Classifier{Kernel: k, Solver: PaperSchedule, MaxIter: 50}, &Classifier{Kernel: k, Solver: Newton, MaxIter: 50},
+			&RVMRegressor{Kernel: k, MaxIter: 50}, &RVMClassifier{Kernel: k, MaxIter: 50},
+		}
+	}
+	for _, k := range kernels {
+		for _, in := range inputs {
+			for _, m := range estimators(k) {
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("%T, kernel %v, %s: panic %v", m, k, in.name, r)
+						}
+					}()
+					err := m.FitContext(context.Background(), in.x, in.t(m.Task()))
+					if err == nil && in.name != "huge t" && in.name != "label 2" {
+						t.Errorf("%T, kernel %v, %s: no error", m, k, in.name)
+					}
+					if err != nil && m.Status() != NotFitted {
+						t.Errorf("%T, kernel %v, %s: failed fit left status %v", m, k, in.name, m.Status())
+					}
+					if err == nil {
+						checkFinitePredictions(t, m, x)
+					}
+				}()
+			}
+		}
+	}
+	// Prediction and persistence with bad input, fitted and not.
+	for _, m := range estimators(nil) {
+		if _, _, err := m.Latent(x); !errors.Is(err, ErrNotFitted) {
+			t.Errorf("%T unfitted Latent: %v", m, err)
+		}
+		if err := m.Save(&bytes.Buffer{}); !errors.Is(err, ErrNotFitted) {
+			t.Errorf("%T unfitted Save: %v", m, err)
+		}
+		if err := m.FitContext(context.Background(), x, pick(m.Task(), treg, tcls)); err != nil {
+			t.Fatal(err)
+		}
+		for name, bad := range map[string]mat.Matrix{"nil": nil, "NaN": nanX, "three columns": mat.NewDense(2, 3, nil), "zero columns": noCols} {
+			if _, _, err := m.Latent(bad); err == nil {
+				t.Errorf("%T Latent(%s): no error", m, name)
+			}
+		}
+		if mean, v, err := m.Latent(empty); err != nil || len(mean) != 0 || len(v) != 0 {
+			t.Errorf("%T Latent(zero rows): %v %v %v", m, mean, v, err)
+		}
+		switch m := m.(type) {
+		case *Regressor:
+			_, _, err := m.Predict(nanX)
+			wantErr(t, "Regressor.Predict(NaN)", err)
+		case *RVMRegressor:
+			_, _, err := m.Predict(nil)
+			wantErr(t, "RVMRegressor.Predict(nil)", err)
+		case *Classifier:
+			_, err1 := m.ProbPlugin(nanX)
+			_, err2 := m.ProbModerated(nil)
+			_, err3 := m.Predict(mat.NewDense(1, 2, nil))
+			wantErr(t, "Classifier.ProbPlugin(NaN)", err1)
+			wantErr(t, "Classifier.ProbModerated(nil)", err2)
+			wantErr(t, "Classifier.Predict(2 columns)", err3)
+		case *RVMClassifier:
+			_, err := m.ProbModerated(nanX)
+			wantErr(t, "RVMClassifier.ProbModerated(NaN)", err)
+		}
+		if err := SaveMeta(&bytes.Buffer{}, m, func() {}); err == nil {
+			t.Errorf("%T: SaveMeta with unmarshalable metadata: no error", m)
+		}
+		var buf bytes.Buffer
+		if err := SaveMeta(&buf, m, map[string]int{"a": 1}); err != nil {
+			t.Fatal(err)
+		}
+		var wrong []string
+		if _, err := LoadMeta(bytes.NewReader(buf.Bytes()), &wrong); err == nil {
+			t.Errorf("%T: LoadMeta into the wrong type: no error", m)
+		}
+	}
+	for _, data := range []string{"", "{", "null", "[]", `{"format":"vrvm-model","version":2}`, `{"format":"vrvm-model","version":99}`, strings.Repeat("x", 100)} {
+		if _, err := Load(strings.NewReader(data)); err == nil {
+			t.Errorf("Load(%q): no error", data)
+		}
+	}
+	// Design fits with bad designs.
+	for _, m := range []interface{ FitDesign(mat.Matrix, []float64) error }{&Regressor{}, &Classifier{}} {
+		for name, phi := range map[string]mat.Matrix{"nil": nil, "zero rows": empty, "NaN": nanX, "zero": mat.NewDense(6, 2, nil)} {
+			if err := m.FitDesign(phi, pick(Classification, treg, tcls)); err == nil {
+				t.Errorf("%T.FitDesign(%s): no error", m, name)
+			}
+		}
+	}
+	// Special values of the scalar functions are documented.
+	if !math.IsNaN(Lambda(math.NaN())) || Sigmoid(math.Inf(1)) != 1 || Sigmoid(math.Inf(-1)) != 0 || LogSigmoid(math.Inf(1)) != 0 {
+		t.Error("special values")
+	}
+}
+
+// TestAccessorsPanic checks the documented programmer error: the
+// accessors of fitted state panic with ErrNotFitted before a fit.
+func TestAccessorsPanic(t *testing.T) {
+	for name, f := range map[string]func(){
+		"LowerBound": func() { (&Regressor{}).LowerBound() },
+		"Tau":        func() { (&Regressor{}).Tau() },
+		"Xi":         func() { (&Classifier{}).Xi() },
+		"Beta":       func() { (&RVMRegressor{}).Beta() },
+		"Mean":       func() { (&RVMClassifier{}).Mean() },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != ErrNotFitted {
+					t.Errorf("%s: recovered %v, want ErrNotFitted", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func pick(k Task, reg, cls []float64) []float64 {
+	if k == Classification {
+		return cls
+	}
+	return reg
+}
+
+func wantErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error", what)
+	}
+}
+
+// checkFinitePredictions fails if a fitted model predicts a non-finite
+// value without an error.
+func checkFinitePredictions(t *testing.T, m Estimator, x mat.Matrix) {
+	t.Helper()
+	mean, v, err := m.Latent(x)
+	if err != nil {
+		return
+	}
+	for i := range mean {
+		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
+			t.Errorf("%T: prediction %v ± %v without an error", m, mean[i], v[i])
+		}
+	}
+	for _, b := range []float64{m.LowerBound(), m.FullModelBound(), m.NoiseSD()} {
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			t.Errorf("%T: bound or noise %v without an error", m, b)
+		}
+	}
+}
