@@ -286,7 +286,7 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 	}
 	bw = mat.NewDense(p, r, nil)
 	beta, uni := lik.weights()
-	if uni > 0 {
+	if beta == nil {
 		bw.Scale(uni, bf)
 	} else {
 		n, _ := f.uFull.Dims()

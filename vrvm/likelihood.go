@@ -23,7 +23,7 @@ import "math"
 // Q_w at the training inputs.
 type likelihood interface {
 	// weights returns the precisions βₙ; when every βₙ is the same,
-	// beta is nil and uniform is that value.
+	// beta is nil and uniform is that value (which may underflow to 0).
 	weights() (beta []float64, uniform float64)
 	// data returns y = scale·d, with d fixed during a fit (t or t − ½)
 	// and scale the current ⟨τ⟩ (or 1), so that solvers can keep Φᵀd.

@@ -73,7 +73,7 @@ func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
 	beta, uni := s.lik.weights()
 	_, scale := s.lik.data()
 	etaP = make([]float64, r)
-	if uni > 0 {
+	if beta == nil {
 		if s.oinv == nil || s.oinv.SymmetricDim() != r {
 			s.oinv = mat.NewSymDense(r, nil)
 			s.oinvF = mat.NewDense(r, r, nil)

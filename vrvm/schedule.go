@@ -47,7 +47,7 @@ func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood
 	n, m := phi.Dims()
 	s := &scheduleState{lik: lik, prior: p, full: phi, phi: phi, cols: seq(m)}
 	s.q.ctx = ctx
-	if _, uni := lik.weights(); uni > 0 {
+	if beta, _ := lik.weights(); beta == nil {
 		s.gram = mat.NewSymDense(m, nil)
 		if n < blockedMin {
 			s.gram.SymOuterK(1, phi.T())
@@ -84,7 +84,7 @@ func (s *scheduleState) updateW(iter int) error {
 	if s.work == nil || s.work.SymmetricDim() != m {
 		s.work = mat.NewSymDense(m, nil)
 	}
-	if uni > 0 {
+	if beta == nil {
 		s.work.ScaleSym(uni, s.gram)
 	} else {
 		if r, c := dims(s.wphi); r != n || c != m {

@@ -142,8 +142,8 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	return s
 }
 
-// uniform returns the likelihood's common precision, or 0.
-func (s *seqFit) uniform() float64 { _, u := s.lik.weights(); return u }
+// uniform reports whether the likelihood's precisions are all equal.
+func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
 
 // weighted returns B W̃ and dⱼ = φⱼᵀBφⱼ for every candidate function
 // (designFactor.weighted) and Uᵀy. This is the O(P r²) part of the
@@ -226,7 +226,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 func (s *seqFit) addRound(iter int) (int, error) {
 	bw, yv, dv := s.weighted()
 	batch := seqAddBatch
-	if s.uniform() == 0 {
+	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
 	for k := range batch {
@@ -279,7 +279,7 @@ func (s *seqFit) remove(i int) {
 // precisions are not uniform (with uniform ones, everything goes through
 // B_A).
 func (s *seqFit) setPhiA() {
-	if s.uniform() > 0 {
+	if s.uniform() {
 		s.phiA = nil
 		return
 	}
@@ -298,7 +298,7 @@ func (s *seqFit) rebuild(iter int) error {
 	prec := mat.NewSymDense(m, nil)
 	beta, uni := s.lik.weights()
 	_, scale := s.lik.data()
-	if uni > 0 {
+	if beta == nil {
 		blas64.Syrk(blas.NoTrans, uni, s.bA.RawMatrix(), 0, prec.RawSymmetric())
 	} else {
 		w := mat.NewDense(s.n, m, nil)
@@ -419,7 +419,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		}
 		s.bA = selectRows(s.f.bFull, s.act)
 		s.setPhiA()
-	case s.uniform() > 0:
+	case s.uniform():
 		s.ctl.pruneAt *= seqAnnealStart
 	default:
 		s.ctl.pruneAt *= seqAnnealStartCls
