@@ -32,6 +32,7 @@ func init() {
 		"ErrNoData":                  reflect.ValueOf(&vrvm.ErrNoData).Elem(),
 		"ErrNotFitted":               reflect.ValueOf(&vrvm.ErrNotFitted).Elem(),
 		"ErrSingleClass":             reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
+		"ErrTargetScale":             reflect.ValueOf(&vrvm.ErrTargetScale).Elem(),
 		"ErrUnsavableKernel":         reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
 		"ErrZeroBasis":               reflect.ValueOf(&vrvm.ErrZeroBasis).Elem(),
 		"IterationLimit":             reflect.ValueOf(vrvm.IterationLimit),
