@@ -414,3 +414,55 @@ func TestMisleadingCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestDegenerateKernels checks the two degenerate cases of the issue
+// tracker: a polynomial of degree 50 on sinc inputs and a linear kernel on
+// inputs of size 1e150 give ErrKernelScale, naming the kernel, for every
+// estimator and solver.
+func TestDegenerateKernels(t *testing.T) {
+	x, y := benchSinc(60, 4)
+	big := mat.DenseCopyOf(x)
+	big.Scale(1e150, big)
+	labels := make([]float64, len(y))
+	for i, v := range y {
+		if v > 0.2 {
+			labels[i] = 1
+		}
+	}
+	for _, c := range []struct {
+		k Kernel
+		x *mat.Dense
+	}{{Polynomial{Degree: 50}, x}, {Linear{}, big}} {
+		for _, m := range []Estimator{&Regressor{Kernel: c.k}, &Regressor{Kernel: c.k, Solver: PaperSchedule}, &Regressor{Kernel: c.k, Solver: Newton},
+			&Classifier{Kernel: c.k}, &RVMRegressor{Kernel: c.k}, &RVMClassifier{Kernel: c.k}} {
+			tt := pick(m.Task(), y, labels)
+			err := m.FitContext(context.Background(), c.x, tt)
+			if !errors.Is(err, ErrKernelScale) || !strings.Contains(err.Error(), kernelString(c.k)) {
+				t.Errorf("%T with %v: %v", m, kernelString(c.k), err)
+			}
+		}
+	}
+	// A standardised input keeps a cubic polynomial well inside the limits.
+	if err := (&Regressor{Kernel: Polynomial{Degree: 3, Scale: 0.1}}).Fit(mat.NewDense(4, 1, []float64{-1.5, -0.5, 0.5, 1.5}), []float64{1, 0, 0.5, 2}); err != nil {
+		t.Errorf("cubic on standardised inputs: %v", err)
+	}
+}
+
+// TestInterceptOnly checks that a converged fit without relevance vectors
+// says so in its status.
+func TestInterceptOnly(t *testing.T) {
+	f := fitted{status: Converged, mu: []float64{0.7, 1e-5}, b: basis{bias: true, kernel: Gaussian{Width: 1}}, rows: []int{3}}
+	f.checkRelevance()
+	if f.status != InterceptOnly || !strings.Contains(f.status.String(), "no relevance vector") {
+		t.Errorf("status %v", f.status)
+	}
+	f = fitted{status: IterationLimit, mu: []float64{0.7}, b: basis{bias: true, kernel: Gaussian{Width: 1}}}
+	f.checkRelevance()
+	if f.status != IterationLimit {
+		t.Errorf("iteration limit became %v", f.status)
+	}
+	f = fitted{status: Converged, mu: []float64{0.7, 0.2}, b: basis{bias: true, kernel: Gaussian{Width: 1}}, rows: []int{3}}
+	if f.checkRelevance(); f.status != Converged {
+		t.Errorf("a model with a relevance vector became %v", f.status)
+	}
+}

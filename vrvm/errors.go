@@ -33,6 +33,13 @@ var (
 	// function is zero at the training inputs (for example an all-zero
 	// design matrix), so there is nothing to fit.
 	ErrZeroBasis = errors.New("vrvm: every basis function is zero at the training inputs; nothing to fit")
+	// ErrKernelScale is wrapped by the error of a fit whose kernel takes
+	// values so large (|K(x, x)| above 1e50 at some training input, or spread over more than 20 orders of magnitude) that
+	// the posterior's precision overflows or loses every other basis
+	// function to rounding: for example a polynomial of high degree, or
+	// a linear kernel, on inputs of a large scale. Rescale the inputs
+	// (standardise them), or lower the degree or the scale.
+	ErrKernelScale = errors.New("kernel values too large for the posterior's precision")
 	// ErrUnsavableKernel is returned by Save for a model whose kernel is
 	// neither one of this package's kernels nor registered with
 	// RegisterKernel.

@@ -87,5 +87,6 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	if design {
 		return s, basis{dim: d}, nil
 	}
-	return s, basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}, nil
+	b := basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}
+	return s, b, b.checkScale()
 }

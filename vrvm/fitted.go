@@ -36,6 +36,15 @@ type fitted struct {
 func (f *fitted) record(b basis, s *solution) {
 	f.setPosterior(b, s.cols, s.mu, s.sigma, s.alpha)
 	f.trace, f.iters, f.status, f.full = s.trace, s.iters, s.status, s.full
+	f.checkRelevance()
+}
+
+// checkRelevance turns Converged into InterceptOnly for a model without
+// relevance vectors.
+func (f *fitted) checkRelevance() {
+	if f.status == Converged && len(f.RelevanceVectors()) == 0 {
+		f.status = InterceptOnly
+	}
 }
 
 // setPosterior stores the active basis in compact form: the centres of the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -346,6 +347,51 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 		}
 	}
 	return phi, nil
+}
+
+// maxKernelValue is the largest |K(x, x)| a fit accepts: the precision's
+// entries are sums of products of two kernel values, and with larger
+// values they overflow, or the bias and every smaller function are lost
+// to rounding beside them. maxKernelSpread is the largest ratio of the
+// largest |K(x, x)| to its median over the training inputs: beyond it
+// (for example a polynomial of degree 50) the precision's condition
+// number exceeds anything a factorisation in float64 can resolve.
+const (
+	maxKernelValue  = 1e50
+	maxKernelSpread = 1e20
+)
+
+// checkScale evaluates K(xᵢ, xᵢ) at every centre and reports a value
+// beyond maxKernelValue or a spread beyond maxKernelSpread
+// (ErrKernelScale), or a non-finite value (a *KernelError).
+func (b *basis) checkScale() error {
+	if b.centers == nil {
+		return nil
+	}
+	rows := rowsOf(b.centers)
+	d := make([]float64, len(rows))
+	if err := kernelValues(b.kernel, rows, d, func(i int) int { return i }); err != nil {
+		return err
+	}
+	top := 0
+	abs := make([]float64, len(d))
+	for i, v := range d {
+		abs[i] = math.Abs(v)
+		if abs[i] > abs[top] {
+			top = i
+		}
+	}
+	const advice = "rescale the inputs (standardise them) or lower the kernel's degree or scale"
+	if abs[top] > maxKernelValue {
+		return fmt.Errorf("vrvm: kernel %s: K(x, x) = %.3g at training row %d: %w; %s",
+			kernelString(b.kernel), d[top], top, ErrKernelScale, advice)
+	}
+	sort.Float64s(abs)
+	if med := abs[len(abs)/2]; med > 0 && abs[len(abs)-1] > maxKernelSpread*med {
+		return fmt.Errorf("vrvm: kernel %s: K(x, x) = %.3g at training row %d, %.3g times its median %.3g: %w; %s",
+			kernelString(b.kernel), d[top], top, abs[len(abs)-1]/med, med, ErrKernelScale, advice)
+	}
+	return nil
 }
 
 // full evaluates every candidate function at the rows of x (for a user

@@ -190,7 +190,7 @@ func (p *payload) decode() (*fitted, error) {
 	if p.InputDim < 1 {
 		return nil, bad("input_dim %d", p.InputDim)
 	}
-	if Status(p.Status) <= NotFitted || Status(p.Status) > Canceled {
+	if Status(p.Status) <= NotFitted || Status(p.Status) > InterceptOnly {
 		return nil, bad("status %d", p.Status)
 	}
 	for i, row := range p.Sigma {

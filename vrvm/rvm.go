@@ -204,6 +204,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	r.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
 	r.trace, r.iters, r.status = trace, iters, status
 	r.full = trace[len(trace)-1]
+	r.checkRelevance()
 	r.noise = 1 / beta
 	if status == Canceled {
 		return stopped(ctx, iters)
@@ -297,6 +298,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 	c.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
 	c.trace, c.iters, c.status = trace, iters, status
 	c.full = trace[len(trace)-1]
+	c.checkRelevance()
 	if status == Canceled {
 		return stopped(ctx, iters)
 	}

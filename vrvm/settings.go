@@ -77,9 +77,16 @@ const (
 	IterationLimit               // MaxIter reached first
 	Stopped                      // the Monitor asked to stop
 	Canceled                     // the context was cancelled
+	// InterceptOnly: the convergence criteria were met, but the model
+	// keeps no relevance vector (no kernel or design function with
+	// |⟨wₘ⟩| > RelevanceThreshold), only the bias: the kernel explains
+	// nothing of the targets at this width, or its values are badly
+	// scaled. The model predicts (about) a constant.
+	InterceptOnly
 )
 
-var statusNames = [...]string{"not fitted", "converged", "iteration limit reached", "stopped by monitor", "canceled"}
+var statusNames = [...]string{"not fitted", "converged", "iteration limit reached", "stopped by monitor", "canceled",
+	"converged to the bias alone (no relevance vector)"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
