@@ -124,7 +124,9 @@ func TestNoPanic(t *testing.T) {
 		}
 	}
 	// Design fits with bad designs.
-	for _, m := range []interface{ FitDesign(mat.Matrix, []float64) error }{&Regressor{}, &Classifier{}} {
+	for _, m := range []interface {
+		FitDesign(mat.Matrix, []float64) error
+	}{&Regressor{}, &Classifier{}} {
 		for name, phi := range map[string]mat.Matrix{"nil": nil, "zero rows": empty, "NaN": nanX, "zero": mat.NewDense(6, 2, nil)} {
 			if err := m.FitDesign(phi, pick(Classification, treg, tcls)); err == nil {
 				t.Errorf("%T.FitDesign(%s): no error", m, name)
