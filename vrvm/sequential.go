@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -118,6 +119,12 @@ type seqFit struct {
 	bA      *mat.Dense // M × r rows of B of the active functions
 	phiA    *mat.Dense // N × M active design (non-uniform precisions only)
 	deleted map[int]int
+	// twin marks the candidates whose column equals, bit for bit, that of
+	// an earlier candidate (duplicated training inputs). They are never
+	// added: two identical functions share one weight, and coordinate
+	// ascent between them crawls (a doubled data set stalled at the
+	// iteration limit).
+	twin []bool
 
 	// hook, if not nil, is called after every step: "alpha" (one ⟨αₘ⟩
 	// set to its optimum), "extrapolate" (an accepted SQUAREM step),
@@ -139,7 +146,24 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	if lik.rowVariances() {
 		s.lat.vars = make([]float64, n)
 	}
+	s.twin = twins(f.bFull)
 	return s
+}
+
+// twins marks the rows of b equal, bit for bit, to an earlier row.
+func twins(b *mat.Dense) []bool {
+	p, r := b.Dims()
+	tw := make([]bool, p)
+	seen := make(map[string]bool, p)
+	key := make([]byte, 8*r)
+	for j := range p {
+		for k, v := range b.RawRowView(j) {
+			binary.LittleEndian.PutUint64(key[8*k:], math.Float64bits(v))
+		}
+		tw[j] = seen[string(key)]
+		seen[string(key)] = true
+	}
+	return tw
 }
 
 // uniform reports whether the likelihood's precisions are all equal.
@@ -200,7 +224,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 	}
 	best := math.Inf(-1)
 	for m := range sv {
-		if in[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
+		if in[m] || s.twin[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
 			continue
 		}
 		q2 := qv[m] * qv[m]

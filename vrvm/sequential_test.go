@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // seqProblem returns the sequential solver's state for p with the default
@@ -152,5 +154,54 @@ func TestSequentialVsPaper(t *testing.T) {
 	t.Logf("mean RMS: sequential %.4f (%.1f vectors), paper schedule %.4f (%.1f vectors)", rms[0], rv[0], rms[1], rv[1])
 	if rms[0] > 1.05*rms[1] || rv[0] > rv[1] {
 		t.Errorf("sequential: RMS %.4f with %.1f vectors; paper schedule: %.4f with %.1f", rms[0], rv[0], rms[1], rv[1])
+	}
+}
+
+// TestSequentialDuplicates: duplicated training rows give identical basis
+// functions; the sequential solver adds one of each (twins), so a data set
+// with every row twice, or with two distinct inputs only, converges well
+// before the iteration limit.
+func TestSequentialDuplicates(t *testing.T) {
+	x, y := benchSinc(120, 5)
+	n, _ := x.Dims()
+	x2 := mat.NewDense(2*n, 1, nil)
+	y2 := make([]float64, 2*n)
+	labels2 := make([]float64, 2*n)
+	for i := range n {
+		x2.Set(i, 0, x.At(i, 0))
+		x2.Set(n+i, 0, x.At(i, 0))
+		y2[i], y2[n+i] = y[i], y[i]
+		if y[i] > 0.2 {
+			labels2[i], labels2[n+i] = 1, 1
+		}
+	}
+	for _, m := range []Estimator{&Regressor{Kernel: Gaussian{Width: 3}, MaxIter: 2000}, &Classifier{Kernel: Gaussian{Width: 2}, MaxIter: 2000}} {
+		tt := pick(m.Task(), y2, labels2)
+		if err := m.FitContext(context.Background(), x2, tt); err != nil {
+			t.Fatal(err)
+		}
+		if m.Status() != Converged {
+			t.Errorf("%T on doubled rows: %v after %d iterations", m, m.Status(), m.Iterations())
+		}
+		seen := map[float64]bool{}
+		for _, r := range m.ActiveSet() {
+			if v := x2.At(r, 0); seen[v] {
+				t.Errorf("%T: two active functions at x = %v", m, v)
+			} else {
+				seen[v] = true
+			}
+		}
+	}
+	// Two distinct inputs, 200 rows.
+	xx := mat.NewDense(200, 1, nil)
+	tt := make([]float64, 200)
+	for i := range 200 {
+		v := float64(i % 2)
+		xx.Set(i, 0, v)
+		tt[i] = 2*v + 0.1*math.Sin(float64(i))
+	}
+	r := &Regressor{MaxIter: 1000}
+	if err := r.Fit(xx, tt); err != nil || r.Status() != Converged || len(r.ActiveSet()) > 2 {
+		t.Errorf("two distinct inputs: %v, %v after %d iterations, active %v", err, r.Status(), r.Iterations(), r.ActiveSet())
 	}
 }

@@ -250,3 +250,45 @@ func BenchmarkFastVsPaper(b *testing.B) {
 		b.ReportMetric(paperCPU.Seconds()/fastCPU.Seconds(), "ratio")
 	}
 }
+
+// BenchmarkDoubledRows fits Ripley's mixture (N = 250, width 0.5) and the
+// same data with every row twice, by the default solver, for regression
+// on the labels and classification; it reports the CPU time of each and
+// their ratio, and the doubled fit's iterations.
+func BenchmarkDoubledRows(b *testing.B) {
+	x, t := benchRipley(250, 3)
+	n, d := x.Dims()
+	x2 := mat.NewDense(2*n, d, nil)
+	t2 := make([]float64, 2*n)
+	for i := range n {
+		x2.SetRow(i, x.RawRowView(i))
+		x2.SetRow(n+i, x.RawRowView(i))
+		t2[i], t2[n+i] = t[i], t[i]
+	}
+	for _, task := range []Task{Regression, Classification} {
+		b.Run(task.String(), func(b *testing.B) {
+			for range b.N {
+				fit := func(x *mat.Dense, t []float64) (time.Duration, Estimator) {
+					var m Estimator = &Regressor{Kernel: Gaussian{Width: 0.5}}
+					if task == Classification {
+						m = &Classifier{Kernel: Gaussian{Width: 0.5}}
+					}
+					c0 := fastCPUTime()
+					if err := m.FitContext(context.Background(), x, t); err != nil {
+						b.Fatal(err)
+					}
+					return fastCPUTime() - c0, m
+				}
+				once, _ := fit(x, t)
+				twice, m := fit(x2, t2)
+				b.ReportMetric(once.Seconds()*1e3, "cpu-ms")
+				b.ReportMetric(twice.Seconds()*1e3, "doubled-cpu-ms")
+				b.ReportMetric(twice.Seconds()/once.Seconds(), "ratio")
+				b.ReportMetric(float64(m.Iterations()), "doubled-iterations")
+				if m.Status() != Converged {
+					b.Errorf("doubled: %v", m.Status())
+				}
+			}
+		})
+	}
+}
