@@ -60,10 +60,13 @@ func weightTerms(p Prior, at float64, bt, w2 []float64, logDet float64) (lnPw, l
 	return lnPw, lnPalpha, hw, halpha
 }
 
-// weightBound is the sum of the weightTerms.
-func weightBound(p Prior, at float64, bt, w2 []float64, logDet float64) float64 {
-	a, b, c, d := weightTerms(p, at, bt, w2, logDet)
-	return a + b + c + d
+// bound returns L (39)/(59): the weight terms and the likelihood's terms
+// lik (see likelihood.terms), summed in the order of the paper's list,
+// (40) + (41) + (42) + (43) + (44) + (45) + (46), so that every solver
+// rounds L alike.
+func bound(p Prior, at float64, bt, w2 []float64, logDet float64, lik [3]float64) float64 {
+	lnPw, lnPalpha, hw, halpha := weightTerms(p, at, bt, w2, logDet)
+	return lik[0] + lnPw + lnPalpha + lik[1] + hw + halpha + lik[2]
 }
 
 // One basis function at a time (Tipping & Faul 2003; Shutin et al. 2011,

@@ -118,12 +118,12 @@ func (l *logitLik) update() float64 {
 // terms returns ⟨ln F⟩ (60):
 //
 //	⟨ln F⟩ = Σₙ{ln σ(ξₙ) + (tₙ − ½)μᵀφₙ − ξₙ/2 − λ(ξₙ)(φₙᵀ⟨wwᵀ⟩φₙ − ξₙ²)}
-func (l *logitLik) terms() float64 {
+func (l *logitLik) terms() [3]float64 {
 	var s float64
 	for i, xi := range l.xi {
 		s += LogSigmoid(xi) + l.half[i]*l.act[i] - xi/2 - l.lam[i]*(l.e[i]-xi*xi) // (60)
 	}
-	return s
+	return [3]float64{0, 0, s}
 }
 
 func (l *logitLik) params(dst []float64) []float64 { return append(dst, l.xi...) }

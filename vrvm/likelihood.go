@@ -36,9 +36,10 @@ type likelihood interface {
 	// observed Q_w, (26)–(27) or (58), and returns the largest relative
 	// change of its parameters.
 	update() float64
-	// terms returns the likelihood's terms of L for the observed Q_w:
-	// (40) + (43) + (46), or (60).
-	terms() float64
+	// terms returns the likelihood's terms of L for the observed Q_w, in
+	// the places bound gives them: (40), (43) and (46) for regression; 0,
+	// 0 and (60) for classification.
+	terms() [3]float64
 	// params appends the monitored parameters (⟨τ⟩, or ξ) to dst.
 	params(dst []float64) []float64
 	// logParams appends the logarithms of the parameters to dst;

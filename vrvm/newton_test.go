@@ -542,7 +542,7 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 			r := tt[i] - act[i]
 			ew += r*r + mat.Dot(ps.RowView(i), phi.RowView(i))
 		}
-		want := weightBound(p, at, bt, w2, logDet)
+		var lik likelihood
 		if classify {
 			l := newLogitLik(tt, 1)
 			for i, xi := range cls.Xi() {
@@ -550,11 +550,12 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 			}
 			copy(l.act, act)
 			copy(l.e, e)
-			want += l.terms()
+			lik = l
 		} else {
 			ct, dt := reg.TauPosterior()
-			want += (&gaussLik{t: tt, prior: p, ct: ct, dt: dt, ew: ew}).terms()
+			lik = &gaussLik{t: tt, prior: p, ct: ct, dt: dt, ew: ew}
 		}
+		want := bound(p, at, bt, w2, logDet, lik.terms())
 		t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
 		if relErr(reported, want) > denseAgreeTol {
 			t.Errorf("classify=%v: reported bound %.12g, L(Q) of the full model %.12g", classify, reported, want)

@@ -16,6 +16,7 @@ type gaussLik struct {
 	prior  Prior
 	ct, dt float64 // c̃, d̃
 	ew     float64 // Σₙ⟨(tₙ − wᵀφₙ)²⟩ under the observed Q_w
+	resid  []float64
 }
 
 // newGaussLik starts Q_τ at ⟨τ⟩ = tau0 with c̃ = c + N/2 (26, settled).
@@ -33,12 +34,12 @@ func (g *gaussLik) data() ([]float64, float64)    { return g.t, g.tau() }
 
 // observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled).
 func (g *gaussLik) observe(l *latent) {
-	var rss float64
+	g.resid = resize(g.resid, len(g.t))
 	for i, m := range l.mean {
-		r := g.t[i] - m
-		rss += r * r
+		g.resid[i] = g.t[i] - m
 	}
-	g.ew = rss + l.sumVar
+	r := blas64.Vector{N: len(g.resid), Inc: 1, Data: g.resid}
+	g.ew = blas64.Dot(r, r) + l.sumVar
 }
 
 // update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.
@@ -54,9 +55,9 @@ func (g *gaussLik) update() float64 {
 //	⟨ln p(t|w,τ)⟩ = N/2 ⟨ln τ⟩ − N/2 ln 2π − ⟨τ⟩/2 Σₙ⟨(tₙ − wᵀφₙ)²⟩    (40)
 //	⟨ln p(τ)⟩     = c ln d + (c − 1)⟨ln τ⟩ − d⟨τ⟩ − ln Γ(c)              (43)
 //	H[Q_τ]        = ln Γ(c̃) − (c̃ − 1)ψ(c̃) − ln d̃ + c̃                    (46*)
-func (g *gaussLik) terms() float64 {
+func (g *gaussLik) terms() [3]float64 {
 	lnPt, lnPtau, htau := g.termList()
-	return lnPt + lnPtau + htau
+	return [3]float64{lnPt, lnPtau, htau}
 }
 
 func (g *gaussLik) termList() (lnPt, lnPtau, htau float64) {

@@ -265,7 +265,7 @@ func (g *gammaQ) update(p Prior, q *gaussQ) {
 	}
 }
 
-// bound returns the weight terms of L (41)–(45) for Q_α = g and Q_w = q.
-func (g *gammaQ) bound(p Prior, q *gaussQ) float64 {
-	return weightBound(p, g.at, g.bt, q.secondMoments(), q.logDet)
+// bound returns L for Q_α = g, Q_w = q and the likelihood's terms lik.
+func (g *gammaQ) bound(p Prior, q *gaussQ, lik [3]float64) float64 {
+	return bound(p, g.at, g.bt, q.secondMoments(), q.logDet, lik)
 }

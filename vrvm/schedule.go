@@ -133,7 +133,7 @@ func (s *scheduleState) updateW(iter int) error {
 func (s *scheduleState) updateAlpha() { s.alpha.update(s.prior, &s.q) }
 
 // bound returns L of the active model.
-func (s *scheduleState) bound() float64 { return s.alpha.bound(s.prior, &s.q) + s.lik.terms() }
+func (s *scheduleState) bound() float64 { return s.alpha.bound(s.prior, &s.q, s.lik.terms()) }
 
 // params lists the monitored parameters: ⟨αₘ⟩ of the active set, then
 // the likelihood's.

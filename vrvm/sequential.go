@@ -413,7 +413,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 // current factors (Q_w must be current: call rebuild first).
 func (s *seqFit) bound() float64 {
 	g := gammaOf(s.prior, s.alpha)
-	return g.bound(s.prior, &s.q) + s.lik.terms()
+	return g.bound(s.prior, &s.q, s.lik.terms())
 }
 
 // excluded returns the closed-form bound contribution of the functions
@@ -623,6 +623,13 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	f, err := newDesignFactor(ctx, p.basis, p.x)
 	if err != nil {
 		return nil, err
+	}
+	if !p.set.prune {
+		// Nothing to add or remove: every function is in the model. From
+		// all of them, coordinate ascent converges to inferior fixed
+		// points (on 50 sinc points with all 51 functions, 0.03 nats below
+		// the paper's), so the joint steps of the Newton solver are taken.
+		return maximiseCollapsed(ctx, f, p)
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	trace, iters, status, err := s.run(ctx)
