@@ -152,11 +152,10 @@ func add(docs map[string]string, p pkg) error {
 	values(d.Vars)
 	funcs(d.Funcs, "")
 	for _, t := range d.Types {
-		text := decl(fset, t.Decl)
-		if hasUnexported(t.Decl) {
-			text += "\n    // Has unexported fields."
-		}
-		docs[prefix+t.Name] = text + "\n\n" + t.Doc
+		// go/printer marks a struct or interface whose unexported
+		// members go/doc removed ("contains filtered or unexported
+		// fields").
+		docs[prefix+t.Name] = decl(fset, t.Decl) + "\n\n" + t.Doc
 		values(t.Consts)
 		values(t.Vars)
 		funcs(t.Funcs, "")
@@ -183,22 +182,4 @@ func decl(fset *token.FileSet, n ast.Node) string {
 		log.Fatal(err)
 	}
 	return b.String()
-}
-
-// hasUnexported reports whether go/doc removed unexported fields or
-// methods from the type declaration d.
-func hasUnexported(d *ast.GenDecl) bool {
-	for _, s := range d.Specs {
-		switch t := s.(*ast.TypeSpec).Type.(type) {
-		case *ast.StructType:
-			if t.Incomplete {
-				return true
-			}
-		case *ast.InterfaceType:
-			if t.Incomplete {
-				return true
-			}
-		}
-	}
-	return false
 }
