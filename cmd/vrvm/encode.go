@@ -68,21 +68,32 @@ func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) 
 	d := b.features()
 	x = mat.NewDense(len(rows), d, nil)
 	drop = make([]bool, len(rows))
-	levelIndex := map[string]map[string]int{}
-	for c, levels := range b.Categories {
-		m := make(map[string]int, len(levels))
-		for k, l := range levels {
-			m[l] = k
+	// Each input's columns and rules, looked up once.
+	type input struct {
+		name   string
+		num    []float64
+		text   []string
+		levels []string
+		index  map[string]int
+	}
+	in := make([]input, len(b.Inputs))
+	for k, c := range b.Inputs {
+		in[k] = input{name: c, num: t.num[c], text: t.text[c], levels: b.Categories[c]}
+		if in[k].levels != nil {
+			in[k].index = make(map[string]int, len(in[k].levels))
+			for l, v := range in[k].levels {
+				in[k].index[v] = l
+			}
 		}
-		levelIndex[c] = m
 	}
 	for i, r := range rows {
 		row := x.RawRowView(i)
 		j := 0
 		rowMissing := false
-		for _, c := range b.Inputs {
-			if levels, ok := b.Categories[c]; ok {
-				s := t.text[c][r]
+		for _, inp := range in {
+			c := inp.name
+			if levels := inp.levels; levels != nil {
+				s := inp.text[r]
 				if s == "" {
 					switch b.Missing {
 					case missingImpute:
@@ -97,7 +108,7 @@ func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) 
 					}
 					miss.add(c)
 				}
-				k, ok := levelIndex[c][s]
+				k, ok := inp.index[s]
 				if ok {
 					row[j+k] = 1
 				} else if unseenZero {
@@ -108,7 +119,7 @@ func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) 
 				j += len(levels)
 				continue
 			}
-			v := t.num[c][r]
+			v := inp.num[r]
 			if math.IsNaN(v) {
 				switch b.Missing {
 				case missingImpute:

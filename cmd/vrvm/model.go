@@ -83,22 +83,21 @@ func (b *cliBody) features() int {
 	return n
 }
 
-// marshalCLIModel returns the model file's bytes.
+// marshalCLIModel returns the model file's bytes: the envelope's fields
+// one a line, the body compact on one line (indenting it would double the
+// size of a model with many inputs).
 func marshalCLIModel(b *cliBody) ([]byte, error) {
-	body, err := json.Marshal(b)
+	body, err := json.Marshal(b) // compact, the embedded model included
 	if err != nil {
 		return nil, err
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, body); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(compact.Bytes())
-	data, err := json.MarshalIndent(cliModel{Format: cliModelFormat, Version: cliModelVersion, Body: compact.Bytes(), SHA256: hex.EncodeToString(sum[:])}, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	sum := sha256.Sum256(body)
+	var out bytes.Buffer
+	out.Grow(len(body) + 200)
+	fmt.Fprintf(&out, "{\n \"format\": %q,\n \"version\": %d,\n \"sha256\": %q,\n \"body\": ", cliModelFormat, cliModelVersion, hex.EncodeToString(sum[:]))
+	out.Write(body)
+	out.WriteString("\n}\n")
+	return out.Bytes(), nil
 }
 
 // modelError is the error of a model file that cannot be used.
