@@ -99,9 +99,9 @@ class Kernel:
         elapsed = t1 - (sent[0] if sent[0] is not None else t0)
         return reply["content"], outputs, elapsed
 
-    def value(self, code):
+    def value(self, code, timeout=120):
         """Run code and return the text/plain of its result."""
-        reply, outputs, _ = self.execute(code)
+        reply, outputs, _ = self.execute(code, timeout=timeout)
         texts = [o[1] for o in outputs if o[0] == "execute_result"]
         if reply["status"] != "ok":
             return "status %s: %s" % (reply["status"], outputs)
@@ -183,8 +183,15 @@ def alive_and_serving(k, hits, what):
     """The kernel is up, ran none of what it was sent (hits unchanged) and
     runs the next good request."""
     time.sleep(0.2)
-    got = k.value("hits")
-    check(k.km.is_alive() and got == str(hits),
+    if not k.km.is_alive():
+        check(False, "%s: the kernel died" % what)
+        print("kernel_protocol_test: %d check(s) failed; stopping, the kernel is gone" % failures)
+        sys.exit(1)
+    try:
+        got = k.value("hits", timeout=30)
+    except Exception as e:  # no reply: the kernel hangs
+        got = "no reply (%s)" % type(e).__name__
+    check(got == str(hits),
           "%s: kernel up, nothing executed, next request runs (hits %s, want %d)" % (what, got, hits))
 
 
