@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -24,7 +25,7 @@ type fitted struct {
 	rows   []int     // training rows of the active kernel functions, or the active design columns
 	design []int     // for a user design: the columns of b to use; nil for kernels
 	mu     []float64 // posterior mean of the active weights
-	sigma  *mat.SymDense
+	sigma  *lazySigma
 	alpha  []float64 // ⟨αₘ⟩ (or αₘ for type-II ML) of the active functions
 	trace  []float64 // the bound or log evidence after each iteration, initial value first
 	iters  int
@@ -35,6 +36,9 @@ type fitted struct {
 // record stores a solver's solution for the full basis b.
 func (f *fitted) record(b basis, s *solution) {
 	f.setPosterior(b, s.cols, s.mu, s.sigma, s.alpha)
+	if s.sigma == nil {
+		f.sigma = &lazySigma{f: s.sigmaOf}
+	}
 	f.trace, f.iters, f.status, f.full = s.trace, s.iters, s.status, s.full
 	f.checkRelevance()
 }
@@ -47,10 +51,28 @@ func (f *fitted) checkRelevance() {
 	}
 }
 
+// lazySigma is Σ, computed on first use when a solver leaves it to a
+// function: forming a large Σ costs M³/3 flops, which an interrupted fit
+// should not wait for.
+type lazySigma struct {
+	once sync.Once
+	f    func() *mat.SymDense
+	v    *mat.SymDense
+}
+
+func (l *lazySigma) get() *mat.SymDense {
+	l.once.Do(func() {
+		if l.f != nil {
+			l.v, l.f = l.f(), nil
+		}
+	})
+	return l.v
+}
+
 // setPosterior stores the active basis in compact form: the centres of the
 // active kernel functions are copied out of the training inputs.
 func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha []float64) {
-	f.mu, f.sigma, f.alpha = mu, sigma, alpha
+	f.mu, f.sigma, f.alpha = mu, &lazySigma{v: sigma}, alpha
 	if b.kernel == nil {
 		f.b = b
 		f.rows = append([]int(nil), cols...)
@@ -120,7 +142,7 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 	variance = make([]float64, n)
 	blas64.Gemv(blas.NoTrans, 1, phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: f.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: mean})
 	var ps mat.Dense
-	ps.Mul(phi, f.sigma)
+	ps.Mul(phi, f.sigma.get())
 	for i := range n {
 		v := blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)})
 		variance[i] = math.Max(0, v)
@@ -229,7 +251,7 @@ func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f
 // ordered as Mean.
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
-	return mat.NewSymDense(len(f.mu), append([]float64(nil), f.sigma.RawSymmetric().Data...))
+	return mat.NewSymDense(len(f.mu), append([]float64(nil), f.sigma.get().RawSymmetric().Data...))
 }
 
 // Alpha returns ⟨αₘ⟩ (αₘ for the RVM estimators) for the active weights,

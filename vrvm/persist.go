@@ -83,10 +83,11 @@ func (f *fitted) encode(task, estimator string) (*payload, error) {
 		}
 	}
 	m := len(f.mu)
+	sigma := f.sigma.get()
 	for i := range m {
 		row := make([]float64, m)
 		for j := range m {
-			row[j] = f.sigma.At(i, j)
+			row[j] = sigma.At(i, j)
 		}
 		p.Sigma = append(p.Sigma, row)
 	}
@@ -252,7 +253,7 @@ func (p *payload) decode() (*fitted, error) {
 	if p.FullBound != nil && (math.IsNaN(full) || math.IsInf(full, 0)) {
 		return nil, bad("non-finite full-model bound %v", full)
 	}
-	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: sigma, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full}
+	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full}
 	if k == nil {
 		if len(p.Columns) != m {
 			return nil, bad("%d design columns for %d weights", len(p.Columns), m)

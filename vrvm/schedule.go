@@ -238,7 +238,8 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 // active model plus the closed-form terms of the pruned functions.
 func (s *scheduleState) solution(trace []float64, iters int, status Status) *solution {
 	l := trace[len(trace)-1]
-	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigma: s.q.sigma(), alpha: s.alpha.means(),
+	q := s.q // Σ from this Q_w, when first needed
+	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigmaOf: q.sigma, alpha: s.alpha.means(),
 		trace: trace, iters: iters, status: status,
 		full: l + excludedBound(s.prior, likelihoodPrecisions(s.full, s.lik), s.cols)}
 }

@@ -85,14 +85,15 @@ type problem struct {
 // each iteration, and the full-model bound. The likelihood's factor is
 // left in problem.lik.
 type solution struct {
-	cols   []int
-	mu     []float64
-	sigma  *mat.SymDense
-	alpha  []float64
-	trace  []float64
-	iters  int
-	status Status
-	full   float64
+	cols    []int
+	mu      []float64
+	sigma   *mat.SymDense
+	sigmaOf func() *mat.SymDense // computes Σ on first use when sigma is nil
+	alpha   []float64
+	trace   []float64
+	iters   int
+	status  Status
+	full    float64
 }
 
 // method is one algorithm.
