@@ -15,6 +15,24 @@ import (
 // Levenberg–Marquardt steps, used by the Newton solver (newton.go) and by
 // the sequential solver without pruning.
 
+// maximiseCollapsed maximises the collapsed bound over every function of
+// f from ⟨αₘ⟩ = Alpha0 and the likelihood's initial parameters.
+func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solution, error) {
+	model := newCollapsed(f, p.lik, p.set.prior)
+	m := len(f.cols)
+	x0 := make([]float64, m)
+	for i := range m {
+		x0[i] = math.Log(p.set.alpha0)
+	}
+	x0 = p.lik.logParams(x0)
+	fr, status, err := runNewton(ctx, model, p.set, x0, nil)
+	if status == NotFitted {
+		return nil, err
+	}
+	return &solution{cols: f.cols, mu: append([]float64(nil), model.w.mu...), sigma: model.w.sigma(), alpha: append([]float64(nil), model.alpha...),
+		trace: fr.trace, iters: fr.iters, status: status, full: fr.f + model.excluded()}, err
+}
+
 // collapsed is the state of the maximisation: with Q_w at its optimum for
 // ⟨α⟩ and the likelihood's parameters, and Q_αₘ in the family
 // Γ(ã, ã/⟨αₘ⟩) that (25)/(57) produce, L is a smooth function F of the
