@@ -303,7 +303,9 @@ func (p *payload) decode() (*fitted, error) {
 // returns it as the estimator that wrote it (*Regressor, *Classifier,
 // *RVMRegressor or *RVMClassifier). The loaded model predicts exactly as
 // the saved one; a truncated, corrupted or foreign file gives a
-// *ModelFileError. A model fitted with a kernel of the caller's needs the
+// *ModelFileError. The file's checksum is a plain SHA-256 of its content:
+// it detects accidents (truncation, corruption), not deliberate edits,
+// which anyone can re-checksum; load only files you trust. A model fitted with a kernel of the caller's needs the
 // kernel registered under the same name (RegisterKernel) before Load.
 func Load(r io.Reader) (Estimator, error) { return LoadMeta(r, nil) }
 
