@@ -94,6 +94,7 @@ type _github_com_vrvm_vrvm_vrvm_Estimator struct {
 	WCovariance       func() *mat.SymDense
 	WFitContext       func(ctx context.Context, x mat.Matrix, t []float64) error
 	WFullModelBound   func() float64
+	WHTML             func() string
 	WHasBias          func() bool
 	WInputDim         func() int
 	WInputs           func() *mat.Dense
@@ -127,6 +128,9 @@ func (W _github_com_vrvm_vrvm_vrvm_Estimator) FitContext(ctx context.Context, x 
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) FullModelBound() float64 {
 	return W.WFullModelBound()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Estimator) HTML() string {
+	return W.WHTML()
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) HasBias() bool {
 	return W.WHasBias()

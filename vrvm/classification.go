@@ -173,6 +173,9 @@ func (c *Classifier) Save(w io.Writer) error {
 	return writeModel(w, p, nil)
 }
 
+// HTML is String as an HTML table, for notebooks.
+func (c *Classifier) HTML() string { return htmlSummary(c.String()) }
+
 // String summarises the configuration and, once fitted, the fit.
 func (c *Classifier) String() string {
 	return c.describe("vrvm.Classifier", c.Kernel, c.Solver.String())

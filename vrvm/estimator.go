@@ -57,8 +57,10 @@ type Estimator interface {
 	Alpha() []float64
 	// Save writes the fitted model; Load reads it back.
 	Save(w io.Writer) error
-	// String summarises the configuration and the fit in a few lines.
+	// String summarises the configuration and the fit in a few lines;
+	// HTML gives the same as a table, which notebooks display.
 	String() string
+	HTML() string
 }
 
 var (

@@ -152,6 +152,9 @@ func TestEstimatorInterface(t *testing.T) {
 		if !strings.Contains(s, "Gaussian(width=2)") || !strings.Contains(s, "relevance vectors") || strings.Count(s, "\n") > 5 || strings.Contains(s, "0x") {
 			t.Errorf("fitted %T prints %q", c, s)
 		}
+		if h := c.HTML(); !strings.HasPrefix(h, `<table`) || !strings.Contains(h, "Gaussian(width=2)") || strings.Contains(h, "<script") || strings.Count(h, "<tr>") != strings.Count(s, "\n") {
+			t.Errorf("%T HTML %q for String %q", c, h, s)
+		}
 		if c.InputDim() != 1 {
 			t.Errorf("%T: InputDim %d", c, c.InputDim())
 		}

@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"fmt"
+	"html"
 	"math"
 	"strings"
 	"sync"
@@ -292,5 +293,22 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 	for _, e := range extra {
 		b.WriteString("\n  " + e)
 	}
+	return b.String()
+}
+
+// htmlSummary renders the String summary of an estimator as a small HTML
+// table for notebooks (a Jupyter kernel shows a value's HTML method as
+// text/html and its String as the plain-text fallback): the first line as
+// the caption, each further line as a row.
+func htmlSummary(s string) string {
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	b.WriteString(`<table class="vrvm-summary"><caption style="text-align:left">`)
+	b.WriteString(html.EscapeString(lines[0]))
+	b.WriteString("</caption>")
+	for _, l := range lines[1:] {
+		b.WriteString("<tr><td style=\"text-align:left\">" + html.EscapeString(strings.TrimSpace(l)) + "</td></tr>")
+	}
+	b.WriteString("</table>")
 	return b.String()
 }

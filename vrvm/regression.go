@@ -157,6 +157,9 @@ func (r *Regressor) Save(w io.Writer) error {
 	return writeModel(w, p, nil)
 }
 
+// HTML is String as an HTML table, for notebooks.
+func (r *Regressor) HTML() string { return htmlSummary(r.String()) }
+
 // String summarises the configuration and, once fitted, the fit.
 func (r *Regressor) String() string {
 	if r.status == NotFitted {

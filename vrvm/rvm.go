@@ -421,6 +421,12 @@ func (c *RVMClassifier) Save(w io.Writer) error {
 	return writeModel(w, p, nil)
 }
 
+// HTML is String as an HTML table, for notebooks.
+func (r *RVMRegressor) HTML() string { return htmlSummary(r.String()) }
+
+// HTML is String as an HTML table, for notebooks.
+func (c *RVMClassifier) HTML() string { return htmlSummary(c.String()) }
+
 // String summarises the configuration and, once fitted, the fit.
 func (r *RVMRegressor) String() string {
 	if r.status == NotFitted {

@@ -26,6 +26,7 @@ type proxy_github_com_vrvm_vrvm_vrvm_Estimator struct {
 	Covariance_       func(_proxy_obj_ interface{}) *mat.SymDense
 	FitContext_       func(_proxy_obj_ interface{}, ctx context.Context, x mat.Matrix, t []float64) error
 	FullModelBound_   func(_proxy_obj_ interface{}) float64
+	HTML_             func(_proxy_obj_ interface{}) string
 	HasBias_          func(_proxy_obj_ interface{}) bool
 	InputDim_         func(_proxy_obj_ interface{}) int
 	Inputs_           func(_proxy_obj_ interface{}) *mat.Dense
@@ -64,6 +65,10 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) FitContext(ctx context.Conte
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) FullModelBound() float64 {
 	return P.FullModelBound_(P.Object)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) HTML() string {
+	return P.HTML_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) HasBias() bool {
