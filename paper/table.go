@@ -170,20 +170,26 @@ func (t *Table) Markdown() string {
 		b.WriteString("\nKernel widths chosen on the training rows:\n\n")
 		writeStudy(&b, t.Selection)
 	}
+	t.writeTail(&b, "- ")
+	return b.String()
+}
+
+// writeTail writes the targets, the notes and the wall time, each list
+// item behind bullet.
+func (t *Table) writeTail(b *strings.Builder, bullet string) {
 	if len(t.Targets) > 0 {
 		b.WriteString("\nTargets:\n")
 		for _, g := range t.Targets {
-			fmt.Fprintf(&b, "- %v\n", g)
+			fmt.Fprintf(b, "%s%v\n", bullet, g)
 		}
 	}
 	if len(t.Notes) > 0 {
 		b.WriteString("\nNotes:\n")
 		for _, n := range t.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
+			fmt.Fprintf(b, "%s%s\n", bullet, n)
 		}
 	}
-	fmt.Fprintf(&b, "\nWall time %s.\n", seconds(t.Wall))
-	return b.String()
+	fmt.Fprintf(b, "\nWall time %s.\n", seconds(t.Wall))
 }
 
 // Missed returns the targets that are not met.

@@ -132,19 +132,7 @@ func (t *Table) String() string {
 		h, rows := studyCells(t.Selection)
 		writeGrid(&b, h, rows, nil)
 	}
-	if len(t.Targets) > 0 {
-		b.WriteString("\nTargets:\n")
-		for _, g := range t.Targets {
-			fmt.Fprintf(&b, "  - %v\n", g)
-		}
-	}
-	if len(t.Notes) > 0 {
-		b.WriteString("\nNotes:\n")
-		for _, n := range t.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
-	fmt.Fprintf(&b, "\nWall time %s.\n", seconds(t.Wall))
+	t.writeTail(&b, "  - ")
 	return b.String()
 }
 
