@@ -67,6 +67,20 @@
 // The bound never decreases after any single factor update; the tests check
 // this on many random problems.
 //
+// With pruning, the active model's L is not comparable from one iteration
+// to the next: every function added lowers it by about ln Γ(a) (12.4 nats
+// for the default prior) plus what it explains. The default solver
+// (Sequential) therefore reports, in BoundTrace, Progress.Bound and
+// LowerBound, the bound of the full model with all N + 1 functions, each
+// excluded one held at its closed-form optimum (see FullModelBound): its
+// weight updates and additions never lower it; two steps can, by a little:
+// removing a function whose ⟨αₘ⟩ crossed PruneAlpha lowers it by that
+// function's contribution (S2) (pruning trades bound for sparsity), and
+// the Q_τ or ξ update, which is the paper's and optimal for the active
+// model, ignores how the excluded functions' terms depend on τ or ξ. The
+// paper's schedule and the Newton solver report the active model's L, as
+// the paper does.
+//
 // # Errata
 //
 // Several printed equations of the paper are wrong; this package uses the

@@ -160,9 +160,12 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 // Status returns how the last fit ended (NotFitted before a successful fit).
 func (f *fitted) Status() Status { return f.status }
 
-// LowerBound returns the final value of the objective the fit maximised:
-// the variational lower bound L of the active model for the VRVM
-// estimators, the log evidence for the RVM estimators (exact for
+// LowerBound returns the final value of the objective the fit maximised,
+// the last element of BoundTrace: for the VRVM estimators the bound of the
+// full model (FullModelBound) with the Sequential solver, the variational
+// lower bound L of the active model with PaperSchedule and Newton (the
+// two agree when nothing was pruned; see "Lower bound" in the package
+// documentation); for the RVM estimators the log evidence (exact for
 // regression, Laplace's approximation for classification).
 // Like every accessor of fitted state, it panics if the model is not fitted.
 func (f *fitted) LowerBound() float64 {
@@ -171,8 +174,8 @@ func (f *fitted) LowerBound() float64 {
 }
 
 // FullModelBound returns the variational lower bound of the paper's full
-// model, with all N+1 basis functions, at the fitted posterior: LowerBound
-// plus, for each function outside the active set, the bound terms of the
+// model, with all N+1 basis functions, at the fitted posterior: the active
+// model's L plus, for each function outside the active set, the bound terms of the
 // factor Q(wₘ) = N(0, vₘ), independent of the other weights, and of Q_αₘ,
 // both at their optimum (closed form, with sₘ = φₘᵀBφₘ for the
 // likelihood's precisions B):
@@ -181,8 +184,8 @@ func (f *fitted) LowerBound() float64 {
 //
 // This is L(Q) for a valid Q, so a true lower bound on the log evidence of
 // the full model, comparable between fits that prune differently (and
-// what package selection compares); it equals LowerBound when nothing was
-// pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
+// what package selection compares); it equals LowerBound for the
+// Sequential solver and whenever nothing was pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
 // contribute nothing to the evidence, it equals LowerBound. It is saved
 // with the model; a model loaded from a file of format version 1, which
 // did not record it, reports NaN.

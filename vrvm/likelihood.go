@@ -51,9 +51,12 @@ type likelihood interface {
 
 // latent summarises Q_w at the training inputs.
 type latent struct {
-	mean   []float64 // mₙ = μᵀφₙ
-	vars   []float64 // vₙ = φₙᵀΣφₙ, set only if the likelihood asks for them
-	sumVar float64   // Σₙ vₙ = tr(ΦΣΦᵀ)
+	// mean holds mₙ = μᵀφₙ; a solver may leave it nil for a likelihood
+	// with uniform precisions and give sqResid = ‖d − m‖² instead.
+	mean    []float64
+	sqResid float64
+	vars    []float64 // vₙ = φₙᵀΣφₙ, set only if the likelihood asks for them
+	sumVar  float64   // Σₙ vₙ = tr(ΦΣΦᵀ)
 }
 
 // uniformSumVar returns Σₙ vₙ for a likelihood whose precisions are all β:

@@ -34,6 +34,10 @@ func (g *gaussLik) data() ([]float64, float64)    { return g.t, g.tau() }
 
 // observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled).
 func (g *gaussLik) observe(l *latent) {
+	if l.mean == nil {
+		g.ew = l.sqResid + l.sumVar
+		return
+	}
 	g.resid = resize(g.resid, len(g.t))
 	for i, m := range l.mean {
 		g.resid[i] = g.t[i] - m

@@ -44,13 +44,21 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again).
 //
+// The trace (BoundTrace, Monitor) holds the bound of the full model, the
+// active model's L plus the closed-form terms of the excluded functions
+// (excludedBound): sweeps, extrapolations and additions never lower it;
+// removals lower it by the removed function's (S2), and the likelihood's
+// update, optimal for the active model, may lower it slightly.
+//
 // Work and memory: the solver uses the factorisation Φ = U Bᵀ
-// (factor.go), N × r and P × r for the P candidate functions, so the
-// sufficient statistics of every candidate cost O(P r M) per addition round
-// and the kernel matrix is never formed; an iteration over the active set
-// costs O(M³ + M² r) with uniform likelihood precisions (regression) and
-// O(N M²) otherwise (classification). For smooth kernels r does not grow
-// with N.
+// (factor.go), N × r and P × r for the P candidate functions, and the
+// kernel matrix is never formed. With uniform likelihood precisions
+// (regression) it keeps G = Φ_AᵀΦ_A, Φ_Aᵀd and the M × P inner products
+// B_A Bᵀ up to date as functions are added (O(P r) each) and removed, so
+// that an iteration over the active set costs O(M³ + M r) and the
+// statistics of every candidate O(P M²) per addition round; otherwise
+// (classification) an iteration costs O(N M²) and a round O(P r M). For
+// smooth kernels r does not grow with N.
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
@@ -114,10 +122,21 @@ type seqFit struct {
 	n     int
 	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
 
-	act     []int      // active functions, indices into the full basis
-	alpha   []float64  // ⟨αₘ⟩ of the active functions
-	bA      *mat.Dense // M × r rows of B of the active functions
-	phiA    *mat.Dense // N × M active design (non-uniform precisions only)
+	act   []int      // active functions, indices into the full basis
+	alpha []float64  // ⟨αₘ⟩ of the active functions
+	bA    *mat.Dense // M × r rows of B of the active functions
+	phiA  *mat.Dense // N × M active design (non-uniform precisions only)
+	// With uniform precisions, the Gram matrix G = B_A B_Aᵀ = Φ_AᵀΦ_A
+	// and B_A Uᵀd = Φ_Aᵀd are kept up to date by add and remove (O(M r)
+	// each), so that rebuild costs O(M³/3 + M r) and never O(M² r).
+	gram *mat.SymDense
+	bud  []float64
+	// cross (uniform precisions) is B_A B_fullᵀ, M × P: row m holds
+	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
+	cross *mat.Dense
+	bnorm []float64
+	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U.
+	dperp   float64
 	deleted map[int]int
 	// twin marks the candidates whose column equals, bit for bit, that of
 	// an earlier candidate (duplicated training inputs). They are never
@@ -142,11 +161,18 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	_, r := f.uFull.Dims()
 	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r)}
 	blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
+	s.dperp = math.Max(0, dot(d, d)-dot(s.ud, s.ud))
 	s.lat.mean = make([]float64, n)
 	if lik.rowVariances() {
 		s.lat.vars = make([]float64, n)
 	}
 	s.twin = twins(f.bFull)
+	p, _ := f.bFull.Dims()
+	s.bnorm = make([]float64, p)
+	for j := range p {
+		row := f.bFull.RawRowView(j)
+		s.bnorm[j] = dot(row, row)
+	}
 	return s
 }
 
@@ -172,41 +198,64 @@ func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
 // weighted returns B W̃ and dⱼ = φⱼᵀBφⱼ for every candidate function
 // (designFactor.weighted) and Uᵀy. This is the O(P r²) part of the
 // candidate statistics; it changes only with the likelihood's factor.
+// With uniform precisions B W̃ = βB is not formed (bw is nil) and
+// dⱼ = β‖bⱼ‖².
 func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
-	bw, dv = s.f.weighted(s.lik)
 	_, scale := s.lik.data()
 	yv = make([]float64, len(s.ud))
 	for i, v := range s.ud {
 		yv[i] = scale * v
 	}
+	if beta, uni := s.lik.weights(); beta == nil {
+		dv = make([]float64, len(s.bnorm))
+		for j, v := range s.bnorm {
+			dv[j] = uni * v
+		}
+		return nil, yv, dv
+	}
+	bw, dv = s.f.weighted(s.lik)
 	return bw, yv, dv
 }
 
 // candidateStats returns, for every candidate function j, sⱼ and qⱼ of
 // (S1) computed without j (for an active j the values include j; they are
-// not used), from the output of weighted.
+// not used), from the output of weighted: with cⱼ = Φ_AᵀBφⱼ,
+// sⱼ = dⱼ − cⱼᵀΣcⱼ and qⱼ = φⱼᵀy − cⱼᵀμ. With uniform precisions
+// cⱼ = β(B_A bⱼ), kept by add and remove in cross, so that a round costs
+// O(P M²); otherwise C = B W̃ B_Aᵀ costs O(P r M).
 func (s *seqFit) candidateStats(bw *mat.Dense, yv, dv []float64) (sv, qv []float64) {
 	bf := s.f.bFull
 	p, r := bf.Dims()
 	m := len(s.act)
 	sv, qv = make([]float64, p), make([]float64, p)
-	for j := range p {
-		qv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: yv})
-		sv[j] = dv[j]
+	copy(sv, dv)
+	if p == 0 {
+		return sv, qv
 	}
+	blas64.Gemv(blas.NoTrans, 1, bf.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: yv}, 0, blas64.Vector{N: p, Inc: 1, Data: qv})
 	if m == 0 {
 		return sv, qv
 	}
-	// C = B W̃ B_Aᵀ (P × M): cⱼ = Φ_Aᵀ(prec)φⱼ; sⱼ = dⱼ − cⱼᵀΣcⱼ,
-	// qⱼ = φⱼᵀy − cⱼᵀμ.
-	c := mat.NewDense(p, m, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, bw.RawMatrix(), s.bA.RawMatrix(), 0, c.RawMatrix())
-	cs := mat.NewDense(p, m, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, c.RawMatrix(), mat.DenseCopyOf(s.sig).RawMatrix(), 0, cs.RawMatrix())
-	for j := range p {
-		cr, csr := c.RawRowView(j), cs.RawRowView(j)
-		sv[j] -= blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: cr}, blas64.Vector{N: m, Inc: 1, Data: csr})
-		qv[j] -= blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: cr}, blas64.Vector{N: m, Inc: 1, Data: s.q.mu})
+	// ct holds cⱼ as its column j (M × P); cs = Σ ct.
+	var ct *mat.Dense
+	if bw == nil {
+		_, uni := s.lik.weights()
+		ct = mat.NewDense(m, p, nil)
+		ct.Scale(uni, s.cross)
+	} else {
+		ct = mat.NewDense(m, p, nil)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
+	}
+	cs := mat.NewDense(m, p, nil)
+	blas64.Symm(blas.Left, 1, s.sig.RawSymmetric(), ct.RawMatrix(), 0, cs.RawMatrix())
+	for i := range m {
+		cr, csr, mu := ct.RawRowView(i), cs.RawRowView(i), s.q.mu[i]
+		for j := range p {
+			sv[j] -= cr[j] * csr[j]
+			qv[j] -= cr[j] * mu
+		}
+	}
+	for j := range sv {
 		sv[j] = math.Max(sv[j], 0)
 	}
 	return sv, qv
@@ -277,10 +326,44 @@ func (s *seqFit) add(j int, alpha float64) {
 	for i := range m {
 		copy(nb.RawRowView(i), s.bA.RawRowView(i))
 	}
-	copy(nb.RawRowView(m), s.f.bFull.RawRowView(j))
+	bj := s.f.bFull.RawRowView(j)
+	copy(nb.RawRowView(m), bj)
+	if s.uniform() {
+		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
+		g := mat.NewSymDense(m+1, nil)
+		for i := range m {
+			copy(g.RawSymmetric().Data[i*(m+1)+i:(i+1)*(m+1)-1], s.gram.RawSymmetric().Data[i*m+i:(i+1)*m])
+		}
+		col := make([]float64, m+1)
+		blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		for i, v := range col {
+			g.SetSym(i, m, v)
+		}
+		s.gram = g
+		s.bud = append(s.bud, dot(bj, s.ud))
+		s.cross = appendCross(s.cross, s.f.bFull, bj)
+	}
 	s.bA = nb
 	s.act = append(s.act, j)
 	s.alpha = append(s.alpha, alpha)
+	s.setPhiA()
+}
+
+// setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
+func (s *seqFit) setActive(act []int, alpha []float64) {
+	s.act, s.alpha = act, alpha
+	s.bA = selectRows(s.f.bFull, act)
+	if s.uniform() {
+		m := len(act)
+		_, r := s.bA.Dims()
+		s.gram = mat.NewSymDense(m, nil)
+		blas64.Syrk(blas.NoTrans, 1, s.bA.RawMatrix(), 0, s.gram.RawSymmetric())
+		s.bud = make([]float64, m)
+		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
+		p, _ := s.f.bFull.Dims()
+		s.cross = mat.NewDense(m, p, nil)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), s.f.bFull.RawMatrix(), 0, s.cross.RawMatrix())
+	}
 	s.setPhiA()
 }
 
@@ -296,6 +379,11 @@ func (s *seqFit) remove(i int) {
 	s.bA = selectRows(s.bA, keep)
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
+	if s.uniform() {
+		s.gram = selectSym(s.gram, keep)
+		s.bud = selectVec(s.bud, keep)
+		s.cross = selectRows(s.cross, keep)
+	}
 	s.setPhiA()
 }
 
@@ -323,7 +411,14 @@ func (s *seqFit) rebuild(iter int) error {
 	beta, uni := s.lik.weights()
 	_, scale := s.lik.data()
 	if beta == nil {
-		blas64.Syrk(blas.NoTrans, uni, s.bA.RawMatrix(), 0, prec.RawSymmetric())
+		// ΦᵀBΦ = βG and Φᵀy = scale·Φᵀd, from the kept G and Φᵀd.
+		pd, gd := prec.RawSymmetric().Data, s.gram.RawSymmetric().Data
+		for i := range m {
+			for j := i; j < m; j++ {
+				pd[i*m+j] = uni * gd[i*m+j]
+			}
+			h[i] = scale * s.bud[i]
+		}
 	} else {
 		w := mat.NewDense(s.n, m, nil)
 		for i := range s.n {
@@ -334,8 +429,8 @@ func (s *seqFit) rebuild(iter int) error {
 			}
 		}
 		blas64.Syrk(blas.Trans, 1, w.RawMatrix(), 0, prec.RawSymmetric())
+		blas64.Gemv(blas.NoTrans, scale, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
 	}
-	blas64.Gemv(blas.NoTrans, scale, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
@@ -351,15 +446,24 @@ func (s *seqFit) rebuild(iter int) error {
 		return err
 	}
 	s.sig = s.q.sigma()
-	// μᵀφₙ = uₙᵀ(B_Aᵀμ); φₙᵀΣφₙ from Φ_A, or Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β.
+	// z = B_Aᵀμ, so that Φμ = Uz.
 	z := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
-	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
 	if s.lat.vars != nil {
+		// φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
+		blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
 		s.q.quadForms(s.lat.vars, s.phiA, nil)
 		s.lat.sumVar = sum(s.lat.vars)
 	} else {
+		// ‖d − Φμ‖² = ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² (factor.go), with no
+		// O(N) work; Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β.
+		for i, v := range s.ud {
+			z[i] = v - z[i]
+		}
+		s.lat.mean = nil
+		s.lat.sqResid = s.dperp + dot(z, z)
 		s.lat.sumVar = uniformSumVar(s.alpha, s.q.diag, uni)
+
 	}
 	s.lik.observe(&s.lat)
 	return nil
@@ -416,10 +520,15 @@ func (s *seqFit) bound() float64 {
 	return g.bound(s.prior, &s.q, s.lik.terms())
 }
 
+// objective is the bound reported in the trace.
+func (s *seqFit) objective() float64 {
+	return s.bound() + s.excluded()
+}
+
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
-	_, dv := s.f.weighted(s.lik)
+	_, _, dv := s.weighted()
 	return excludedBound(s.prior, dv, s.act)
 }
 
@@ -431,7 +540,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	switch {
 	case !s.ctl.prune:
 		// Every function with a non-zero column, from the start.
-		_, dv := s.f.weighted(s.lik)
+		_, _, dv := s.weighted()
 		for j, d := range dv {
 			if d > 0 {
 				s.act = append(s.act, j)
@@ -441,8 +550,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if len(s.act) == 0 {
 			return nil, 0, NotFitted, ErrZeroBasis
 		}
-		s.bA = selectRows(s.f.bFull, s.act)
-		s.setPhiA()
+		s.setActive(s.act, s.alpha)
 	case s.uniform():
 		s.ctl.pruneAt *= seqAnnealStart
 	default:
@@ -459,7 +567,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
 	}
-	trace = append(trace, s.bound())
+	trace = append(trace, s.objective())
 	sinceAdd, lastAdded, phaseIter := 0, true, 0
 	quietKey, quietBound := "", math.NaN()
 	var hist [][]float64
@@ -525,7 +633,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				hist = hist[:0]
 			}
 		}
-		l := s.bound()
+		l := s.objective()
 		if math.IsNaN(l) || math.IsInf(l, 0) {
 			return trace, k, NotFitted, &NotPositiveDefiniteError{Iteration: k}
 		}
@@ -638,5 +746,20 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	}
 	cols, mu, sig, alpha := s.sorted()
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
-		full: trace[len(trace)-1] + s.excluded()}, err
+		full: s.bound() + s.excluded()}, err
+}
+
+// appendCross returns c (M × P, or nil) with the row bf·bj appended.
+func appendCross(c, bf *mat.Dense, bj []float64) *mat.Dense {
+	p, r := bf.Dims()
+	m := 0
+	if c != nil {
+		m, _ = c.Dims()
+	}
+	data := make([]float64, (m+1)*p)
+	if c != nil {
+		copy(data, c.RawMatrix().Data[:m*p])
+	}
+	blas64.Gemv(blas.NoTrans, 1, bf.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: data[m*p:]})
+	return mat.NewDense(m+1, p, data)
 }

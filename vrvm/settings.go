@@ -62,7 +62,7 @@ const (
 // Progress is what a Monitor sees after each iteration.
 type Progress struct {
 	Iteration int     // 1-based iteration number
-	Bound     float64 // lower bound L (log evidence for the RVM) after the iteration
+	Bound     float64 // the objective after the iteration, as in BoundTrace: L (full model for Sequential), or the RVM's log evidence
 	Change    float64 // relative change of L over the iteration
 	Active    int     // number of basis functions in the active set
 }

@@ -28,9 +28,13 @@ type Solver int
 // PruneAlpha, and removes functions whose optimum rises above it;
 // without pruning it starts from every function. It works on the
 // factorisation Φ = U Bᵀ of the design (factor.go), so the N × N
-// kernel matrix is never formed. An iteration (Iterations,
+// kernel matrix is never formed; with uniform precisions
+// (regression) it keeps Φ_AᵀΦ_A and the active functions' inner
+// products with every candidate up to date, so that an iteration costs
+// O(M³ + M r) and an addition round O(P M²). An iteration (Iterations,
 // BoundTrace, Monitor) is one sweep over the active functions, one
-// update of Q_τ or ξ and, now and then, additions.
+// update of Q_τ or ξ and, now and then, additions; the bound it reports
+// is the full model's (see "Lower bound" in the package documentation).
 const Sequential Solver = 0
 
 // PaperSchedule is the schedule of Bishop & Tipping (2000)

@@ -18,6 +18,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -28,7 +29,7 @@ import (
 )
 
 func main() {
-	task := flag.String("task", "regression", "regression or classification")
+	task := flag.String("task", "regression", "regression (sinc), friedman (Friedman #1, d = 10) or classification (Ripley)")
 	n := flag.Int("n", 4000, "training points")
 	noise := flag.Float64("noise", 0.1, "regression: noise standard deviation")
 	width := flag.Float64("width", 0, "Gaussian kernel width (0: 3 for regression, 0.5 for classification)")
@@ -37,7 +38,18 @@ func main() {
 	noPrune := flag.Bool("no-prune", false, "keep all basis functions")
 	maxIter := flag.Int("max-iter", 0, "iteration limit (0: the default)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	solver := vrvm.Sequential
 	if *paper {
 		solver = vrvm.PaperSchedule
@@ -79,6 +91,35 @@ func main() {
 		}
 		fmt.Printf("regression n=%d width=%g noise=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, noise sd %.4f, bound %.6g, RMS %.5f\n",
 			*n, w, *noise, solver, wall.Seconds(), cpu.Seconds(), r.Iterations(), r.Status(), len(r.ActiveSet()), len(r.RelevanceVectors()), r.NoiseSD(), r.LowerBound(), math.Sqrt(se/grid))
+	case "friedman":
+		w := *width
+		if w == 0 {
+			w = 1
+		}
+		d, err := datasets.Friedman1(*n, 10, 1, *seed)
+		if err != nil {
+			log.Fatal(err)
+		}
+		r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		wall, cpu, err := timed(func() error { return r.Fit(d.X, d.T) })
+		if err != nil {
+			log.Fatal(err)
+		}
+		test, err := datasets.Friedman1(5000, 10, 0, *seed+1000)
+		if err != nil {
+			log.Fatal(err)
+		}
+		mean, _, err := r.Predict(test.X)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var se float64
+		for i, m := range mean {
+			e := m - test.T[i]
+			se += e * e
+		}
+		fmt.Printf("friedman n=%d width=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, noise sd %.4f, bound %.6g, full bound %.6g, RMSE %.4f\n",
+			*n, w, solver, wall.Seconds(), cpu.Seconds(), r.Iterations(), r.Status(), len(r.ActiveSet()), len(r.RelevanceVectors()), r.NoiseSD(), r.LowerBound(), r.FullModelBound(), math.Sqrt(se/float64(len(mean))))
 	case "classification":
 		w := *width
 		if w == 0 {
