@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -209,20 +206,17 @@ func TestCLI(t *testing.T) {
 		if err != nil {
 			t.Skip("no classification model")
 		}
-		var env cliModel
-		if err := json.Unmarshal(b, &env); err != nil {
+		var meta cliMeta
+		m, err := vrvm.LoadMeta(bytes.NewReader(b), &meta)
+		if err != nil {
 			t.Fatal(err)
 		}
-		var body cliBody
-		if err := json.Unmarshal(env.Body, &body); err != nil {
+		meta.Task, meta.Labels = "regression", nil
+		var out bytes.Buffer
+		if err := vrvm.SaveMeta(&out, m, &meta); err != nil {
 			t.Fatal(err)
 		}
-		body.Task, body.Labels = "regression", nil
-		env.Body, _ = json.Marshal(body)
-		sum := sha256.Sum256(env.Body)
-		env.SHA256 = hex.EncodeToString(sum[:])
-		out, _ := json.Marshal(env)
-		write("relabelled.json", string(out))
+		write("relabelled.json", out.String())
 	}
 	library := func(t *testing.T) {
 		r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 2}}

@@ -93,7 +93,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "predict", err, 1)
 	}
-	b := &m.body
+	b := &m.meta
 	ctx, stop := onInterrupt("predict", stderr)
 	defer stop()
 
