@@ -62,30 +62,6 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestParallel(t *testing.T) {
-	var n atomic.Int64
-	if err := parallel(context.Background(), 3, 50, func(ctx context.Context, i int) error { n.Add(int64(i)); return nil }); err != nil || n.Load() != 49*50/2 {
-		t.Errorf("sum %d, err %v", n.Load(), err)
-	}
-	boom := errors.New("boom")
-	var started atomic.Int64
-	err := parallel(context.Background(), 1, 100, func(ctx context.Context, i int) error {
-		started.Add(1)
-		if i == 3 {
-			return boom
-		}
-		return nil
-	})
-	if !errors.Is(err, boom) || started.Load() > 5 {
-		t.Errorf("error %v after %d jobs", err, started.Load())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := parallel(ctx, 2, 10, func(context.Context, int) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
-}
-
 func TestScaler(t *testing.T) {
 	x := mat.NewDense(4, 2, []float64{1, 5, 2, 5, 3, 5, 4, 5})
 	s := newScaler(x)

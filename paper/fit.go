@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/internal/parallel"
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/selection"
 )
@@ -137,7 +138,7 @@ func runTable(ctx context.Context, opt Options, table, name string, sets int, de
 		runs[m] = make([]Run, sets)
 	}
 	total := len(models) * sets
-	err := parallel(ctx, opt.workers(), total, func(ctx context.Context, j int) error {
+	err := parallel.Run(ctx, opt.workers(), total, func(ctx context.Context, j int) error {
 		m, s := j%len(models), j/len(models)
 		r, err := fit(ctx, models[m], s)
 		if err != nil {
