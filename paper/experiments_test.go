@@ -40,6 +40,11 @@ func TestMarkdown(t *testing.T) {
 		{{Error: 1, Kernels: 4, Noise: 0.1, Status: vrvm.Converged, Time: time.Second}, {Error: 3, Kernels: 6, Noise: 0.3, Status: vrvm.IterationLimit, Time: time.Second}},
 		{{Error: 2, Kernels: 5, Noise: 0.2, Status: vrvm.Converged, Time: 2 * time.Second}, {Error: 2, Kernels: 5, Noise: 0.2, Status: vrvm.Converged, Time: time.Second}},
 	}
+	// Every status is counted, the last one too.
+	bias := []Run{{Error: 1, Status: vrvm.Converged}, {Error: 1, Status: vrvm.InterceptOnly}, {Error: 1, Status: vrvm.IterationLimit}}
+	if got, want := (&Row{Measured: true, Runs: bias}).Statuses(), "1 converged, 1 iteration limit reached, 1 converged to the bias alone (no relevance vector)"; got != want {
+		t.Errorf("Statuses %q, want %q", got, want)
+	}
 	tb := &Table{Number: 9, Title: "test", Setup: []string{"setup line"}, ErrorName: "err", Regression: true,
 		Rows: rows([3]Score{{5, 50, nan}, {4, 40, 0.4}, {3, 30, 0.3}}, runs), errFormat: "%.2f", noiseFormat: "%.3f",
 		Targets: []Target{{What: "VRVM err", Value: 2, Lo: math.Inf(-1), Hi: 1, Format: "%.1f"}}}

@@ -2,7 +2,9 @@ package paper
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,10 +124,8 @@ func (r *Row) Statuses() string {
 		counts[run.Status]++
 	}
 	var parts []string
-	for s := vrvm.NotFitted; s <= vrvm.Canceled; s++ {
-		if c := counts[s]; c > 0 {
-			parts = append(parts, fmt.Sprintf("%d %v", c, s))
-		}
+	for _, s := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %v", counts[s], s))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/paper"
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -354,6 +356,17 @@ func TestCLI(t *testing.T) {
 		if !strings.Contains(e.String(), "vrvm paper: [75/75] table 1") {
 			t.Errorf("progress: %q", e.String())
 		}
+		// Fits cut short at the iteration limit are warned about.
+		cmd = exec.Command(bin, "paper", "-tables", "1", "-no-study", "-max-iter", "2", "-quiet")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "VRVM_DATA="+data)
+		e.Reset()
+		cmd.Stdout, cmd.Stderr = io.Discard, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, e.String())
+		}
+		if want := "vrvm paper: warning: table 1: 25 of the 25 VRVM fits stopped at the iteration limit before converging; raise -max-iter\n"; !strings.Contains(e.String(), want) {
+			t.Errorf("stderr %q lacks %q", e.String(), want)
+		}
 
 		cmd = exec.Command(bin, "paper", "-tables", "4")
 		cmd.Env = append(os.Environ(), "VRVM_DATA="+data)
@@ -454,4 +467,22 @@ func parse(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestConvergenceWarnings: one warning per model and kind of fit that did
+// not end as Converged, none for converged fits and quoted rows.
+func TestConvergenceWarnings(t *testing.T) {
+	tb := &paper.Table{Rows: []paper.Row{
+		{Model: "SVM"},
+		{Model: "RVM", Measured: true, Runs: []paper.Run{{Status: vrvm.Converged}, {Status: vrvm.Converged}}},
+		{Model: "VRVM", Measured: true, Runs: []paper.Run{{Status: vrvm.IterationLimit}, {Status: vrvm.InterceptOnly}, {Status: vrvm.IterationLimit}}},
+	}}
+	got := convergenceWarnings(tb)
+	want := []string{
+		"2 of the 3 VRVM fits stopped at the iteration limit before converging; raise -max-iter",
+		"1 of the 3 VRVM fits kept no relevance vector: the model predicts a constant",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
 }
