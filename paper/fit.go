@@ -177,9 +177,10 @@ func rows(paper [3]Score, runs [][]Run) []Row {
 	return out
 }
 
-// finish adds the note on fits that did not converge and the wall time
-// since start.
-func (t *Table) finish(start time.Time) *Table {
+// finish completes the setup with the fit settings of opt, adds the note
+// on fits that did not converge and records the wall time since start.
+func (t *Table) finish(start time.Time, opt Options) *Table {
+	t.Setup = append(t.Setup, "Fits: "+maxIterText(opt)+".")
 	if n := statusNote(t); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
