@@ -108,9 +108,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
 		return code
 	}
-	usageErr := func(format string, args ...any) int {
-		return fail(stderr, "fit", fmt.Errorf(format+`; run "vrvm fit -h" for usage`, args...), 2)
-	}
+	usageErr := usageError(stderr, "fit")
 	switch {
 	case fs.NArg() != 1:
 		return usageErr("want one CSV file, got %d arguments", fs.NArg())
@@ -543,8 +541,16 @@ func parseFlags(fs *flag.FlagSet, name, usage string, args []string, stdout, std
 		fs.PrintDefaults()
 		return 0, false
 	}
-	fmt.Fprintf(stderr, "vrvm %s: %v; run \"vrvm %s -h\" for usage\n", name, err, name)
-	return 2, false
+	return usageError(stderr, name)("%v", err), false
+}
+
+// usageError returns the function that reports a usage error of the
+// command name: one line "vrvm NAME: message; run "vrvm NAME -h" for
+// usage" on stderr, and the exit status 2.
+func usageError(stderr io.Writer, name string) func(format string, args ...any) int {
+	return func(format string, args ...any) int {
+		return fail(stderr, name, fmt.Errorf(format+`; run "vrvm `+name+` -h" for usage`, args...), 2)
+	}
 }
 
 // fail prints one line "vrvm NAME: err" and returns code.
