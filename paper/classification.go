@@ -32,7 +32,7 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 	}
 	k := vrvm.Gaussian{Width: RipleyWidth}
 	n := float64(test.Len())
-	runs, _, err := runTable(ctx, opt, "table 3", "subset", len(subsets),
+	runs, err := runTable(ctx, opt, "table 3", "subset", len(subsets),
 		func(r Run) string { return fmt.Sprintf("test error %.1f%%", r.Error) },
 		func(ctx context.Context, model string, s int) (Run, error) {
 			r, err := fitClassification(ctx, model, k, opt.MaxIter, subsets[s].X, subsets[s].T, test.X, test.T)

@@ -131,7 +131,7 @@ func mse(a, b []float64) float64 {
 // runTable fits every model on sets data sets in parallel; fit returns
 // the run of one model on one set.
 func runTable(ctx context.Context, opt Options, table, name string, sets int, describe func(Run) string,
-	fit func(ctx context.Context, model string, set int) (Run, error)) ([][]Run, time.Duration, error) {
+	fit func(ctx context.Context, model string, set int) (Run, error)) ([][]Run, error) {
 	rep := &reporter{f: opt.Progress}
 	runs := make([][]Run, len(models))
 	for m := range runs {
@@ -153,13 +153,7 @@ func runTable(ctx context.Context, opt Options, table, name string, sets int, de
 			table, models[m], name, s, describe(r), r.Kernels, r.Status, r.Iterations, seconds(r.Time))
 		return nil
 	})
-	var fitTime time.Duration
-	for _, rs := range runs {
-		for _, r := range rs {
-			fitTime += r.Time
-		}
-	}
-	return runs, fitTime, err
+	return runs, err
 }
 
 // rows builds the SVM, RVM and VRVM rows from the paper's lines and runs;

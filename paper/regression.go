@@ -42,7 +42,7 @@ func Table1(ctx context.Context, opt Options) (*Table, error) {
 	}
 	xg, yg := sincGrid()
 	k := vrvm.Gaussian{Width: SincWidth}
-	runs, _, err := runTable(ctx, opt, "table 1", "set", len(sets),
+	runs, err := runTable(ctx, opt, "table 1", "set", len(sets),
 		func(r Run) string { return fmt.Sprintf("RMS %.4f, noise %.4f", r.Error, r.Noise) },
 		func(ctx context.Context, model string, s int) (Run, error) {
 			m, r, err := fitRegression(ctx, model, k, opt.MaxIter, sets[s].X, sets[s].T, xg)
@@ -103,7 +103,7 @@ func Table2(ctx context.Context, opt Options) (*Table, error) {
 		d = train.Dim()
 	}
 	k := vrvm.Polynomial{Degree: BostonDegree, Scale: 1 / float64(d)}
-	runs, _, err := runTable(ctx, opt, "table 2", "split", len(splits),
+	runs, err := runTable(ctx, opt, "table 2", "split", len(splits),
 		func(r Run) string { return fmt.Sprintf("test MSE %.2f, noise %.2f", r.Error, r.Noise) },
 		func(ctx context.Context, model string, s int) (Run, error) {
 			sp := data[s]
