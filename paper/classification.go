@@ -32,7 +32,7 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 	}
 	k := vrvm.Gaussian{Width: RipleyWidth}
 	n := float64(test.Len())
-	runs, _, err := runTable(ctx, opt, "table 3", "subset", len(subsets),
+	runs, err := runTable(ctx, opt, "table 3", "subset", len(subsets),
 		func(r Run) string { return fmt.Sprintf("test error %.1f%%", r.Error) },
 		func(ctx context.Context, model string, s int) (Run, error) {
 			r, err := fitClassification(ctx, model, k, opt.MaxIter, subsets[s].X, subsets[s].T, test.X, test.T)
@@ -48,7 +48,6 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 			"Data: the 10 fixed 100-row subsets (ripley_subsets100.csv) of Ripley's 250 training points; test set synth.te, 1000 points; raw inputs, no preprocessing.",
 			fmt.Sprintf("Kernel: Gaussian, width r = %g for every subset (the paper's Figures 5 and 6; its Table 3 chose the width by 5-fold cross-validation: see the model-selection study).", RipleyWidth),
 			"Error: percentage of the 1000 test points misclassified (label 1 where the activation mean is positive), mean over the 10 subsets. Ripley's Bayes error on this test set is 8%.",
-			"Fits: " + maxIterText(opt) + ".",
 		},
 		ErrorName: "test error %",
 		Rows:      rows([3]Score{{10.6, 38, nan}, {9.3, 4, nan}, {9.2, 4, nan}}, runs),
@@ -59,7 +58,7 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM test error %", Value: v.Error, Lo: math.Inf(-1), Hi: 10.0, Format: "%.2f"},
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.1f"},
 	}
-	return t.finish(start), nil
+	return t.finish(start, opt), nil
 }
 
 // PimaWidths returns the Gaussian widths among which Table 4 chooses by
@@ -144,7 +143,6 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 			"Preprocessing: each input standardised with the mean and standard deviation of the 200 training rows only.",
 			fmt.Sprintf("Kernel: Gaussian; the width of each model chosen from r ∈ %v by %d-fold stratified cross-validation (misclassification rate, ties broken by the held-out log loss) on the training rows only (seed %d); the model fitted to all 200 rows with the chosen width is tested.", grid, CVFolds, CVSeed),
 			"Error: number of the 332 test rows misclassified.",
-			"Fits: " + maxIterText(opt) + ".",
 		},
 		ErrorName: "test errors",
 		Rows:      rows([3]Score{{69, 110, nan}, {65, 4, nan}, {65, 4, nan}}, runs),
@@ -160,5 +158,5 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.0f"},
 	}
 	t.Notes = append(t.Notes, "Fit time includes every cross-validation fit.")
-	return t.finish(start), nil
+	return t.finish(start, opt), nil
 }

@@ -40,6 +40,11 @@ func TestMarkdown(t *testing.T) {
 		{{Error: 1, Kernels: 4, Noise: 0.1, Status: vrvm.Converged, Time: time.Second}, {Error: 3, Kernels: 6, Noise: 0.3, Status: vrvm.IterationLimit, Time: time.Second}},
 		{{Error: 2, Kernels: 5, Noise: 0.2, Status: vrvm.Converged, Time: 2 * time.Second}, {Error: 2, Kernels: 5, Noise: 0.2, Status: vrvm.Converged, Time: time.Second}},
 	}
+	// Every status is counted, the last one too.
+	bias := []Run{{Error: 1, Status: vrvm.Converged}, {Error: 1, Status: vrvm.InterceptOnly}, {Error: 1, Status: vrvm.IterationLimit}}
+	if got, want := (&Row{Measured: true, Runs: bias}).Statuses(), "1 converged, 1 iteration limit reached, 1 converged to the bias alone (no relevance vector)"; got != want {
+		t.Errorf("Statuses %q, want %q", got, want)
+	}
 	tb := &Table{Number: 9, Title: "test", Setup: []string{"setup line"}, ErrorName: "err", Regression: true,
 		Rows: rows([3]Score{{5, 50, nan}, {4, 40, 0.4}, {3, 30, 0.3}}, runs), errFormat: "%.2f", noiseFormat: "%.3f",
 		Targets: []Target{{What: "VRVM err", Value: 2, Lo: math.Inf(-1), Hi: 1, Format: "%.1f"}}}
@@ -59,30 +64,6 @@ func TestMarkdown(t *testing.T) {
 	}
 	if m := tb.Missed(); len(m) != 1 {
 		t.Errorf("Missed: %v", m)
-	}
-}
-
-func TestParallel(t *testing.T) {
-	var n atomic.Int64
-	if err := parallel(context.Background(), 3, 50, func(ctx context.Context, i int) error { n.Add(int64(i)); return nil }); err != nil || n.Load() != 49*50/2 {
-		t.Errorf("sum %d, err %v", n.Load(), err)
-	}
-	boom := errors.New("boom")
-	var started atomic.Int64
-	err := parallel(context.Background(), 1, 100, func(ctx context.Context, i int) error {
-		started.Add(1)
-		if i == 3 {
-			return boom
-		}
-		return nil
-	})
-	if !errors.Is(err, boom) || started.Load() > 5 {
-		t.Errorf("error %v after %d jobs", err, started.Load())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := parallel(ctx, 2, 10, func(context.Context, int) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
 	}
 }
 

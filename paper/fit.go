@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/internal/parallel"
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/selection"
 )
@@ -130,14 +131,14 @@ func mse(a, b []float64) float64 {
 // runTable fits every model on sets data sets in parallel; fit returns
 // the run of one model on one set.
 func runTable(ctx context.Context, opt Options, table, name string, sets int, describe func(Run) string,
-	fit func(ctx context.Context, model string, set int) (Run, error)) ([][]Run, time.Duration, error) {
+	fit func(ctx context.Context, model string, set int) (Run, error)) ([][]Run, error) {
 	rep := &reporter{f: opt.Progress}
 	runs := make([][]Run, len(models))
 	for m := range runs {
 		runs[m] = make([]Run, sets)
 	}
 	total := len(models) * sets
-	err := parallel(ctx, opt.workers(), total, func(ctx context.Context, j int) error {
+	err := parallel.Run(ctx, opt.workers(), total, func(ctx context.Context, j int) error {
 		m, s := j%len(models), j/len(models)
 		r, err := fit(ctx, models[m], s)
 		if err != nil {
@@ -152,13 +153,7 @@ func runTable(ctx context.Context, opt Options, table, name string, sets int, de
 			table, models[m], name, s, describe(r), r.Kernels, r.Status, r.Iterations, seconds(r.Time))
 		return nil
 	})
-	var fitTime time.Duration
-	for _, rs := range runs {
-		for _, r := range rs {
-			fitTime += r.Time
-		}
-	}
-	return runs, fitTime, err
+	return runs, err
 }
 
 // rows builds the SVM, RVM and VRVM rows from the paper's lines and runs;
@@ -176,9 +171,10 @@ func rows(paper [3]Score, runs [][]Run) []Row {
 	return out
 }
 
-// finish adds the note on fits that did not converge and the wall time
-// since start.
-func (t *Table) finish(start time.Time) *Table {
+// finish completes the setup with the fit settings of opt, adds the note
+// on fits that did not converge and records the wall time since start.
+func (t *Table) finish(start time.Time, opt Options) *Table {
+	t.Setup = append(t.Setup, "Fits: "+maxIterText(opt)+".")
 	if n := statusNote(t); n != "" {
 		t.Notes = append(t.Notes, n)
 	}

@@ -1,7 +1,6 @@
 package paper
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -54,50 +53,6 @@ func (r *reporter) step(total int, format string, args ...any) {
 	n := r.done
 	r.mu.Unlock()
 	r.printf("[%d/%d] "+format, append([]any{n, total}, args...)...)
-}
-
-// parallel runs job(0), …, job(n−1) on the given number of goroutines and
-// returns the first error; an error or a cancelled ctx stops the jobs not
-// yet started.
-func parallel(ctx context.Context, workers, n int, job func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := job(ctx, i); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					cancel()
-				}
-			}
-		}()
-	}
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
 }
 
 // scaler standardises columns with the mean and the (population) standard

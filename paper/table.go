@@ -2,7 +2,9 @@ package paper
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,56 +124,62 @@ func (r *Row) Statuses() string {
 		counts[run.Status]++
 	}
 	var parts []string
-	for s := vrvm.NotFitted; s <= vrvm.Canceled; s++ {
-		if c := counts[s]; c > 0 {
-			parts = append(parts, fmt.Sprintf("%d %v", c, s))
-		}
+	for _, s := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %v", counts[s], s))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // Markdown renders the table with its setup, targets and notes.
-func (t *Table) Markdown() string {
+func (t *Table) Markdown() string { return t.text(true) }
+
+// String renders the table as plain text with aligned columns.
+func (t *Table) String() string { return t.text(false) }
+
+// text renders the table as Markdown or as plain text with aligned
+// columns.
+func (t *Table) text(markdown bool) string {
+	title, bullet, grid := "Table %d: %s\n", "  - ", writeGrid
+	if markdown {
+		title, bullet, grid = "### Table %d: %s\n\n", "- ", writeMarkdownGrid
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Table %d: %s\n\n", t.Number, t.Title)
+	fmt.Fprintf(&b, title, t.Number, t.Title)
 	for _, s := range t.Setup {
-		fmt.Fprintf(&b, "- %s\n", s)
+		fmt.Fprintf(&b, "%s%s\n", bullet, s)
 	}
 	b.WriteString("\n")
-	dash := "–"
-	num := func(format string, v float64) string {
-		if math.IsNaN(v) {
-			return dash
-		}
-		return fmt.Sprintf(format, v)
-	}
-	if t.Regression {
-		fmt.Fprintf(&b, "| Model | %s | paper | # kernels | paper | noise estimate | paper | fits | fit time (sum) |\n", t.ErrorName)
-		b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|--:|\n")
-	} else {
-		fmt.Fprintf(&b, "| Model | %s | paper | # kernels | paper | fits | fit time (sum) |\n", t.ErrorName)
-		b.WriteString("|---|--:|--:|--:|--:|---|--:|\n")
-	}
-	for _, r := range t.Rows {
-		ours, kern, noise, fit := dash, dash, dash, dash
-		if r.Measured {
-			ours = num(t.errFormat, r.Ours.Error)
-			kern = num("%.1f", r.Ours.Kernels)
-			noise = num(t.noiseFormat, r.Ours.Noise)
-			fit = seconds(r.FitTime)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |", r.Model, ours, num(t.errFormat, r.Paper.Error), kern, num("%.1f", r.Paper.Kernels))
-		if t.Regression {
-			fmt.Fprintf(&b, " %s | %s |", noise, num(t.noiseFormat, r.Paper.Noise))
-		}
-		fmt.Fprintf(&b, " %s | %s |\n", r.Statuses(), fit)
-	}
+	h, rows, right := t.cells()
+	grid(&b, h, rows, right)
 	if len(t.Selection) > 0 {
-		b.WriteString("\nKernel widths chosen on the training rows:\n\n")
-		writeStudy(&b, t.Selection)
+		b.WriteString("\nKernel widths chosen on the training rows:\n")
+		if markdown {
+			b.WriteString("\n")
+			writeStudy(&b, t.Selection) // with the test error at every width
+		} else {
+			h, rows := studyCells(t.Selection)
+			writeGrid(&b, h, rows, nil)
+		}
 	}
-	t.writeTail(&b, "- ")
+	t.writeTail(&b, bullet)
 	return b.String()
+}
+
+// writeMarkdownGrid writes header and rows as a Markdown table,
+// right-aligning the columns marked in right.
+func writeMarkdownGrid(b *strings.Builder, header []string, rows [][]string, right []bool) {
+	fmt.Fprintf(b, "| %s |\n|", strings.Join(header, " | "))
+	for j := range header {
+		if j < len(right) && right[j] {
+			b.WriteString("--:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s |\n", strings.Join(r, " | "))
+	}
 }
 
 // writeTail writes the targets, the notes and the wall time, each list

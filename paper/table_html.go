@@ -9,8 +9,8 @@ import (
 )
 
 // The HTML and plain-text forms of a Table, for notebooks: a Jupyter
-// kernel shows a value with an HTML method as text/html and its String as
-// the text/plain fallback. HTML is shown in untrusted notebooks too
+// kernel shows a value with an HTML method as text/html and its String
+// (table.go, the writer of Markdown too) as the text/plain fallback. HTML is shown in untrusted notebooks too
 // (sanitised), where text/markdown is not.
 
 // cells returns the header and the rows of the table's main grid, as
@@ -114,25 +114,6 @@ func (t *Table) HTML() string {
 		list(t.Notes)
 	}
 	fmt.Fprintf(&b, "<p>Wall time %s.</p>\n</div>\n", seconds(t.Wall))
-	return b.String()
-}
-
-// String renders the table as plain text with aligned columns.
-func (t *Table) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Table %d: %s\n", t.Number, t.Title)
-	for _, s := range t.Setup {
-		fmt.Fprintf(&b, "  - %s\n", s)
-	}
-	b.WriteString("\n")
-	h, rows, right := t.cells()
-	writeGrid(&b, h, rows, right)
-	if len(t.Selection) > 0 {
-		b.WriteString("\nKernel widths chosen on the training rows:\n")
-		h, rows := studyCells(t.Selection)
-		writeGrid(&b, h, rows, nil)
-	}
-	t.writeTail(&b, "  - ")
 	return b.String()
 }
 

@@ -129,27 +129,24 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit, c.xi = classificationFit{}, nil
-	s, b, err := prepare(c.options(), x, t, design)
-	if err != nil {
-		return err
+	var lik *logitLik
+	recorded, err := c.fitVariational(ctx, c.options(), x, t, design, func(settings) (likelihood, error) {
+		if err := checkLabels(t); err != nil {
+			return nil, err
+		}
+		xi0 := c.Xi0
+		switch {
+		case xi0 == 0:
+			xi0 = 1
+		case !(xi0 > 0) || math.IsInf(xi0, 0):
+			return nil, &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
+		}
+		lik = newLogitLik(t, xi0)
+		return lik, nil
+	})
+	if recorded {
+		c.xi = append([]float64(nil), lik.xi...)
 	}
-	if err := checkLabels(t); err != nil {
-		return err
-	}
-	xi0 := c.Xi0
-	switch {
-	case xi0 == 0:
-		xi0 = 1
-	case !(xi0 > 0) || math.IsInf(xi0, 0):
-		return &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
-	}
-	lik := newLogitLik(t, xi0)
-	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
-	if sol == nil {
-		return err
-	}
-	c.record(b, sol)
-	c.xi = append([]float64(nil), lik.xi...)
 	return err
 }
 

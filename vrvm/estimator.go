@@ -70,6 +70,30 @@ var (
 	_ Estimator = (*RVMClassifier)(nil)
 )
 
+// fitVariational fits a VRVM: it prepares the options o and the data
+// (prepare), builds the likelihood of the task with newLik, which may
+// reject the data or its options, runs the solver the options choose and
+// records its solution in f. recorded reports whether there was a
+// solution to record; a fit stopped by its context or Monitor records the
+// state it reached and returns an error too.
+func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t []float64, design bool,
+	newLik func(settings) (likelihood, error)) (recorded bool, err error) {
+	s, b, err := prepare(o, x, t, design)
+	if err != nil {
+		return false, err
+	}
+	lik, err := newLik(s)
+	if err != nil {
+		return false, err
+	}
+	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
+	if sol == nil {
+		return false, err
+	}
+	f.record(b, sol)
+	return true, err
+}
+
 // prepare resolves an estimator's options, validates the data and the
 // kernel, and returns the full candidate basis: the bias (unless NoBias)
 // and one kernel function per row of x, or, for a user design matrix, its

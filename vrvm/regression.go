@@ -107,22 +107,19 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{}
-	s, b, err := prepare(r.options(), x, t, design)
-	if err != nil {
-		return err
+	var lik *gaussLik
+	recorded, err := r.fitVariational(ctx, r.options(), x, t, design, func(s settings) (likelihood, error) {
+		tau0, err := noisePrecision0("Tau0", r.Tau0, t)
+		if err != nil {
+			return nil, err
+		}
+		lik = newGaussLik(t, s.prior, tau0)
+		return lik, nil
+	})
+	if recorded {
+		r.ct, r.dt = lik.ct, lik.dt
+		r.noise = lik.dt / lik.ct
 	}
-	tau0, err := noisePrecision0("Tau0", r.Tau0, t)
-	if err != nil {
-		return err
-	}
-	lik := newGaussLik(t, s.prior, tau0)
-	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
-	if sol == nil {
-		return err
-	}
-	r.record(b, sol)
-	r.ct, r.dt = lik.ct, lik.dt
-	r.noise = lik.dt / lik.ct
 	return err
 }
 

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -19,6 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/paper"
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -209,20 +208,17 @@ func TestCLI(t *testing.T) {
 		if err != nil {
 			t.Skip("no classification model")
 		}
-		var env cliModel
-		if err := json.Unmarshal(b, &env); err != nil {
+		var meta cliMeta
+		m, err := vrvm.LoadMeta(bytes.NewReader(b), &meta)
+		if err != nil {
 			t.Fatal(err)
 		}
-		var body cliBody
-		if err := json.Unmarshal(env.Body, &body); err != nil {
+		meta.Task, meta.Labels = "regression", nil
+		var out bytes.Buffer
+		if err := vrvm.SaveMeta(&out, m, &meta); err != nil {
 			t.Fatal(err)
 		}
-		body.Task, body.Labels = "regression", nil
-		env.Body, _ = json.Marshal(body)
-		sum := sha256.Sum256(env.Body)
-		env.SHA256 = hex.EncodeToString(sum[:])
-		out, _ := json.Marshal(env)
-		write("relabelled.json", string(out))
+		write("relabelled.json", out.String())
 	}
 	library := func(t *testing.T) {
 		r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 2}}
@@ -360,6 +356,17 @@ func TestCLI(t *testing.T) {
 		if !strings.Contains(e.String(), "vrvm paper: [75/75] table 1") {
 			t.Errorf("progress: %q", e.String())
 		}
+		// Fits cut short at the iteration limit are warned about.
+		cmd = exec.Command(bin, "paper", "-tables", "1", "-no-study", "-max-iter", "2", "-quiet")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "VRVM_DATA="+data)
+		e.Reset()
+		cmd.Stdout, cmd.Stderr = io.Discard, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, e.String())
+		}
+		if want := "vrvm paper: warning: table 1: 25 of the 25 VRVM fits stopped at the iteration limit before converging; raise -max-iter\n"; !strings.Contains(e.String(), want) {
+			t.Errorf("stderr %q lacks %q", e.String(), want)
+		}
 
 		cmd = exec.Command(bin, "paper", "-tables", "4")
 		cmd.Env = append(os.Environ(), "VRVM_DATA="+data)
@@ -460,4 +467,22 @@ func parse(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestConvergenceWarnings: one warning per model and kind of fit that did
+// not end as Converged, none for converged fits and quoted rows.
+func TestConvergenceWarnings(t *testing.T) {
+	tb := &paper.Table{Rows: []paper.Row{
+		{Model: "SVM"},
+		{Model: "RVM", Measured: true, Runs: []paper.Run{{Status: vrvm.Converged}, {Status: vrvm.Converged}}},
+		{Model: "VRVM", Measured: true, Runs: []paper.Run{{Status: vrvm.IterationLimit}, {Status: vrvm.InterceptOnly}, {Status: vrvm.IterationLimit}}},
+	}}
+	got := convergenceWarnings(tb)
+	want := []string{
+		"2 of the 3 VRVM fits stopped at the iteration limit before converging; raise -max-iter",
+		"1 of the 3 VRVM fits kept no relevance vector: the model predicts a constant",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
 }

@@ -64,7 +64,7 @@ func missingCellError(t *table, row int, col, hint string) error {
 // b.Categories. Missing cells follow b.Missing: an error (hint is added
 // to it), a row marked in drop (its features left zero), or the fill
 // value. An unseen category is an error, or all zeros if unseenZero.
-func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) (x *mat.Dense, drop []bool, miss missingCounts, unseen int, err error) {
+func encodeRows(b *cliMeta, t *table, rows []int, unseenZero bool, hint string) (x *mat.Dense, drop []bool, miss missingCounts, unseen int, err error) {
 	d := b.features()
 	x = mat.NewDense(len(rows), d, nil)
 	drop = make([]bool, len(rows))
@@ -144,7 +144,7 @@ func encodeRows(b *cliBody, t *table, rows []int, unseenZero bool, hint string) 
 }
 
 // featureNames names the features: the column, or column=level.
-func featureNames(b *cliBody) []string {
+func featureNames(b *cliMeta) []string {
 	var names []string
 	for _, c := range b.Inputs {
 		if levels, ok := b.Categories[c]; ok {
@@ -159,7 +159,7 @@ func featureNames(b *cliBody) []string {
 }
 
 // oneHot marks the features that are one-hot indicators.
-func oneHot(b *cliBody) []bool {
+func oneHot(b *cliMeta) []bool {
 	var hot []bool
 	for _, c := range b.Inputs {
 		if levels, ok := b.Categories[c]; ok {

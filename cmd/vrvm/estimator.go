@@ -2,11 +2,10 @@ package main
 
 // The only file of the command that builds the library's estimators: fit
 // and predict see a model through vrvm.Estimator and the functions below,
-// and the model file of the command (model.go) embeds the library's model
-// file unchanged.
+// and the model file of the command (model.go) is the library's model file
+// with the command's metadata.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,23 +49,18 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	return &estimator{m}, m.FitContext(ctx, x, t)
 }
 
-// loadEstimator reads the library's model file of a task.
-func loadEstimator(task string, model []byte) (*estimator, error) {
-	if task != "regression" && task != "classification" {
-		return nil, fmt.Errorf("task %q, want regression or classification", task)
-	}
-	m, err := vrvm.Load(bytes.NewReader(model))
+// loadEstimator reads the library's model file, and its metadata into meta
+// (a pointer; nil to ignore it).
+func loadEstimator(r io.Reader, meta any) (*estimator, error) {
+	m, err := vrvm.LoadMeta(r, meta)
 	if err != nil {
 		return nil, err
-	}
-	if got := m.Task().String(); got != task {
-		return nil, fmt.Errorf("file holds a %s model, not %s", got, task)
 	}
 	return &estimator{m}, nil
 }
 
-// save writes the library's model file.
-func (e *estimator) save(w io.Writer) error { return e.m.Save(w) }
+// save writes the library's model file with the metadata meta.
+func (e *estimator) save(w io.Writer, meta any) error { return vrvm.SaveMeta(w, e.m, meta) }
 
 // checkInputs returns an error if the model does not take d inputs.
 func (e *estimator) checkInputs(d int) error {

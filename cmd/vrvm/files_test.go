@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,32 +13,71 @@ import (
 	"time"
 )
 
-// TestModelVersion1: a model file written by vrvm fit before format
-// version 2 still loads and predicts what it predicted then; an unknown
-// version says how to refit.
-func TestModelVersion1(t *testing.T) {
+// TestFormerModelFiles: model files written by vrvm fit in the former
+// format "vrvm-cli-model", version 1 and version 2 (categorical input,
+// imputed missing values), still load and predict what they predicted
+// then; so does the version 2 model saved again in the current format.
+// Unknown versions say how to refit.
+func TestFormerModelFiles(t *testing.T) {
 	dir := t.TempDir()
-	copyTestdata(t, dir, "v1-regression.json", "v1.csv", "v1-regression-pred.csv")
-	out, errOut, code := runIn(t, dir, "predict", "-model", "v1-regression.json", "v1.csv")
-	if code != 0 {
-		t.Fatalf("predict: %s", errOut)
-	}
-	got := readCSV(t, out)
-	want := records(t, filepath.Join(dir, "v1-regression-pred.csv"))
-	if len(got) != len(want) || len(got) != 31 {
-		t.Fatalf("%d lines, want %d", len(got), len(want))
-	}
-	for i := 1; i < len(got); i++ {
-		for j := range 2 {
-			const close = 1e-12
-			g, w := parse(t, got[i][j]), parse(t, want[i][j])
-			if math.Abs(g-w) > close*math.Abs(w) {
-				t.Errorf("line %d: %v, version 1 predicted %v", i+1, g, w)
+	copyTestdata(t, dir, "v1-regression.json", "v1.csv", "v1-regression-pred.csv",
+		"v2-regression.json", "boston_score_r.csv", "v2-regression-pred.csv")
+	for _, c := range []struct {
+		model, data, pred string
+		args              []string
+		rows              int
+	}{
+		{"v1-regression.json", "v1.csv", "v1-regression-pred.csv", nil, 31},
+		{"v2-regression.json", "boston_score_r.csv", "v2-regression-pred.csv", []string{"-keep", "tract"}, 41},
+	} {
+		out, errOut, code := runIn(t, dir, append(append([]string{"predict", "-model", c.model}, c.args...), c.data)...)
+		if code != 0 {
+			t.Fatalf("predict %s: %s", c.model, errOut)
+		}
+		got := readCSV(t, out)
+		want := records(t, filepath.Join(dir, c.pred))
+		if len(got) != len(want) || len(got) != c.rows || strings.Join(got[0], ",") != strings.Join(want[0], ",") {
+			t.Fatalf("%s: %d lines, want %d; header %q, want %q", c.model, len(got), len(want), got[0], want[0])
+		}
+		for i := 1; i < len(got); i++ {
+			for j := range got[i] {
+				if got[i][j] == want[i][j] {
+					continue
+				}
+				const close = 1e-12
+				g, w := parse(t, got[i][j]), parse(t, want[i][j])
+				if math.Abs(g-w) > close*math.Abs(w) {
+					t.Errorf("%s, line %d: %v, the former format predicted %v", c.model, i+1, g, w)
+				}
 			}
 		}
 	}
 
-	b, err := os.ReadFile(filepath.Join(dir, "v1-regression.json"))
+	// The version 2 model in the current format predicts the same.
+	b, err := os.ReadFile(filepath.Join(dir, "v2-regression.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parseCLIModel(b, "v2-regression.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := m.meta
+	meta.Version = cliMetaVersion
+	var now bytes.Buffer
+	if err := m.est.save(&now, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "now.json"), now.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runIn(t, dir, "predict", "-model", "now.json", "-keep", "tract", "boston_score_r.csv")
+	want, _ := os.ReadFile(filepath.Join(dir, "v2-regression-pred.csv"))
+	if code != 0 || out != string(want) {
+		t.Errorf("the current format: status %d, %s; predictions differ: %v", code, errOut, out != string(want))
+	}
+
+	b, err = os.ReadFile(filepath.Join(dir, "v1-regression.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +85,22 @@ func TestModelVersion1(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "v3.json"), v3, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, errOut, code = runIn(t, dir, "predict", "-model", "v3.json", "v1.csv")
-	wantErr := `vrvm predict: v3.json: bad model file: version 3 is not supported (this vrvm reads versions 1 and 2); fit the model again with this "vrvm fit"` + "\n"
-	if code != 1 || errOut != wantErr {
-		t.Errorf("status %d, stderr %q; want %q", code, errOut, wantErr)
+	meta.Version = 4
+	var v4 bytes.Buffer
+	if err := m.est.save(&v4, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "v4.json"), v4.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, want string }{
+		{"v3.json", `vrvm predict: v3.json: bad model file: version 3 is not supported (this vrvm reads versions 1 and 2 of format "vrvm-cli-model"); fit the model again with this "vrvm fit"` + "\n"},
+		{"v4.json", `vrvm predict: v4.json: bad model file: version 4 of the command's metadata is not supported (this vrvm reads version 3); fit the model again with this "vrvm fit"` + "\n"},
+	} {
+		_, errOut, code = runIn(t, dir, "predict", "-model", c.model, "v1.csv")
+		if code != 1 || errOut != c.want {
+			t.Errorf("status %d, stderr %q; want %q", code, errOut, c.want)
+		}
 	}
 }
 
@@ -278,9 +328,7 @@ func TestFitSummary(t *testing.T) {
 	if code != 0 || !bytes.Equal(d, s) {
 		t.Error("the default and -standardize differ")
 	}
-	var env cliModel
-	var body cliBody
-	if json.Unmarshal(d, &env) != nil || json.Unmarshal(env.Body, &body) != nil || !body.Standardized {
+	if m, err := parseCLIModel(d, "d.json"); err != nil || !m.meta.Standardized {
 		t.Error("the default model is not standardised")
 	}
 	_, errOut, code = runIn(t, dir, append(base, "-standardize=false", "-o", "r.json", "boston_train_r.csv")...)

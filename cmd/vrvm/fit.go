@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,10 +62,10 @@ file with the categories written as 0/1 columns gives the same model.
 -standardize=false uses the raw values, with a warning if the numeric
 inputs differ in scale more than 100×.
 
-Model file: the library's model file embedded unchanged, with the column
-names, categories, missing-value rule and standardisation, format
-"vrvm-cli-model" version 2, covered by a SHA-256 checksum. Version 1
-files (earlier vrvm fit) are still read.
+Model file: the library's model file (vrvm.SaveMeta) with the column
+names, categories, missing-value rule and standardisation as its
+metadata, covered by its SHA-256 checksum. Files of the former format
+"vrvm-cli-model" (versions 1 and 2, earlier vrvm fit) are still read.
 
 Output files are written atomically (a temporary file, synced, renamed);
 -o never overwrites the data file. At the end fit prints a summary:
@@ -107,9 +108,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
 		return code
 	}
-	usageErr := func(format string, args ...any) int {
-		return fail(stderr, "fit", fmt.Errorf(format+`; run "vrvm fit -h" for usage`, args...), 2)
-	}
+	usageErr := usageError(stderr, "fit")
 	switch {
 	case fs.NArg() != 1:
 		return usageErr("want one CSV file, got %d arguments", fs.NArg())
@@ -170,7 +169,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	warn := func(format string, args ...any) { fmt.Fprintf(stderr, "vrvm fit: warning: "+format+"\n", args...) }
 
 	// Data: only the target and the inputs are parsed.
-	body := cliBody{Task: *task, Target: *target, Labels: classNames, Missing: *missing}
+	meta := cliMeta{Version: cliMetaVersion, Task: *task, Target: *target, Labels: classNames, Missing: *missing}
 	isCat := map[string]bool{}
 	for _, c := range catNames {
 		isCat[c] = true
@@ -179,14 +178,14 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		if !t.has(*target) {
 			return nil, t.noColumn(*target, " (-target)")
 		}
-		body.Inputs = inputNames
-		if body.Inputs == nil {
+		meta.Inputs = inputNames
+		if meta.Inputs == nil {
 			for _, c := range t.header {
 				if c != *target && !(c == indexColumn && t.index[c] == 0) {
-					body.Inputs = append(body.Inputs, c)
+					meta.Inputs = append(meta.Inputs, c)
 				}
 			}
-			if len(body.Inputs) == 0 {
+			if len(meta.Inputs) == 0 {
 				return nil, fmt.Errorf("%s: the target %q is the only column, none is left for the inputs", t.name, *target)
 			}
 		}
@@ -194,7 +193,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		if classNames != nil {
 			spec[*target] = text
 		}
-		for _, c := range body.Inputs {
+		for _, c := range meta.Inputs {
 			if !t.has(c) {
 				return nil, t.noColumn(c, " (-inputs)")
 			}
@@ -208,7 +207,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		for _, c := range catNames {
 			if _, ok := spec[c]; !ok || c == *target {
-				return nil, fmt.Errorf("-categorical %q is not an input column; inputs are %s", c, shortList(body.Inputs))
+				return nil, fmt.Errorf("-categorical %q is not an input column; inputs are %s", c, shortList(meta.Inputs))
 			}
 		}
 		return spec, nil
@@ -247,7 +246,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	hint := "; choose -missing drop or -missing impute"
 	if *missing == missingError {
 		// The first missing cell in the file's order, target included.
-		used := append([]string{*target}, body.Inputs...)
+		used := append([]string{*target}, meta.Inputs...)
 		sort.Slice(used, func(a, b int) bool { return tab.index[used[a]] < tab.index[used[b]] })
 		for i := range n {
 			for _, c := range used {
@@ -277,7 +276,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		kept := rows[:0]
 		for _, i := range rows {
 			ok := true
-			for _, c := range body.Inputs {
+			for _, c := range meta.Inputs {
 				if isCat[c] && tab.text[c][i] == "" || !isCat[c] && math.IsNaN(tab.num[c][i]) {
 					droppedInput.add(c)
 					ok = false
@@ -297,12 +296,12 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// Categories and fill values from the training rows.
 	if len(catNames) > 0 {
-		body.Categories = map[string][]string{}
+		meta.Categories = map[string][]string{}
 	}
 	if *missing == missingImpute {
-		body.ImputeMean, body.ImputeMode = map[string]float64{}, map[string]string{}
+		meta.ImputeMean, meta.ImputeMode = map[string]float64{}, map[string]string{}
 	}
-	for _, c := range body.Inputs {
+	for _, c := range meta.Inputs {
 		if isCat[c] {
 			count := map[string]int{}
 			for _, i := range rows {
@@ -318,22 +317,22 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 				levels = append(levels, l)
 			}
 			sort.Strings(levels)
-			body.Categories[c] = levels
+			meta.Categories[c] = levels
 			if len(levels) > len(rows)/2 && len(levels) > 2 {
 				warn("categorical input %q has %d categories in %d rows: an identifier rather than a category?", c, len(levels), len(rows))
 			}
-			if body.ImputeMode != nil {
+			if meta.ImputeMode != nil {
 				mode := levels[0]
 				for _, l := range levels {
 					if count[l] > count[mode] {
 						mode = l
 					}
 				}
-				body.ImputeMode[c] = mode
+				meta.ImputeMode[c] = mode
 			}
 			continue
 		}
-		if body.ImputeMean != nil {
+		if meta.ImputeMean != nil {
 			var sum float64
 			k := 0
 			for _, i := range rows {
@@ -345,10 +344,10 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			if k == 0 {
 				return fail(stderr, "fit", fmt.Errorf("%s: column %q has no value in the training rows to impute from", tab.name, c), 1)
 			}
-			body.ImputeMean[c] = sum / float64(k)
+			meta.ImputeMean[c] = sum / float64(k)
 		}
 	}
-	x, _, filled, _, err := encodeRows(&body, tab, rows, false, hint)
+	x, _, filled, _, err := encodeRows(&meta, tab, rows, false, hint)
 	if err != nil {
 		return fail(stderr, "fit", err, 1)
 	}
@@ -371,19 +370,19 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	}
 
 	// Standardisation.
-	hot := oneHot(&body)
+	hot := oneHot(&meta)
 	if *standardize {
-		body.Standardized = true
-		body.InputMean, body.InputSD = meanSD(x)
-		standardizeInPlace(x, body.InputMean, body.InputSD)
+		meta.Standardized = true
+		meta.InputMean, meta.InputSD = meanSD(x)
+		standardizeInPlace(x, meta.InputMean, meta.InputSD)
 		if *task == "regression" {
 			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
-			body.TargetMean, body.TargetSD = m[0], s[0]
+			meta.TargetMean, meta.TargetSD = m[0], s[0]
 			for i, v := range tt {
 				tt[i] = (v - m[0]) / s[0]
 			}
 		}
-	} else if msg := scaleWarning(x, hot, featureNames(&body)); msg != "" {
+	} else if msg := scaleWarning(x, hot, featureNames(&meta)); msg != "" {
 		warn("%s", msg)
 	}
 
@@ -391,8 +390,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := onInterrupt("fit", stderr)
 	defer stop()
 	nRows, d := x.Dims()
-	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, nRows, len(body.Inputs), shortList(body.Inputs))
-	if d != len(body.Inputs) {
+	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, nRows, len(meta.Inputs), shortList(meta.Inputs))
+	if d != len(meta.Inputs) {
 		what += fmt.Sprintf(", %d features", d)
 	}
 	start := time.Now()
@@ -425,8 +424,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if *task == "regression" {
 		sd := 1.0
-		if body.Standardized {
-			sd = body.TargetSD
+		if meta.Standardized {
+			sd = meta.TargetSD
 		}
 		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); lower bound %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, s.Bound)
 	} else {
@@ -442,16 +441,11 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if s.Relevance == 0 {
 		warn("no relevance vector: the model predicts a constant; try another -width or -kernel, or check the inputs")
 	}
-	var buf strings.Builder
-	if err := est.save(&buf); err != nil {
+	var buf bytes.Buffer
+	if err := est.save(&buf, &meta); err != nil {
 		return fail(stderr, "fit", err, 1)
 	}
-	body.Model = []byte(buf.String())
-	data, err := marshalCLIModel(&body)
-	if err != nil {
-		return fail(stderr, "fit", err, 1)
-	}
-	if err := writeOutput(*out, stdout, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fail(stderr, "fit", err, 1)
 	}
 	if *out != "-" {
@@ -547,8 +541,16 @@ func parseFlags(fs *flag.FlagSet, name, usage string, args []string, stdout, std
 		fs.PrintDefaults()
 		return 0, false
 	}
-	fmt.Fprintf(stderr, "vrvm %s: %v; run \"vrvm %s -h\" for usage\n", name, err, name)
-	return 2, false
+	return usageError(stderr, name)("%v", err), false
+}
+
+// usageError returns the function that reports a usage error of the
+// command name: one line "vrvm NAME: message; run "vrvm NAME -h" for
+// usage" on stderr, and the exit status 2.
+func usageError(stderr io.Writer, name string) func(format string, args ...any) int {
+	return func(format string, args ...any) int {
+		return fail(stderr, name, fmt.Errorf(format+`; run "vrvm `+name+` -h" for usage`, args...), 2)
+	}
 }
 
 // fail prints one line "vrvm NAME: err" and returns code.

@@ -19,43 +19,75 @@ import (
 )
 
 // FuzzParseCLIModel: no model file makes the reader panic, and a file it
-// accepts can predict. The input is a whole file, or (first byte 'B') a
-// body that is wrapped with a valid checksum, so that the fuzzer reaches
-// the checks behind it.
+// accepts can predict. The input is a whole file; or (first byte 'M')
+// metadata saved with vrvm.SaveMeta around the model of
+// testdata/v2-regression.json, or (first byte 'B') a body of the former
+// format wrapped with a valid checksum, so that the fuzzer reaches the
+// checks behind them.
 func FuzzParseCLIModel(f *testing.F) {
 	v1, err := os.ReadFile(filepath.Join("testdata", "v1-regression.json"))
 	if err != nil {
 		f.Fatal(err)
 	}
+	v2, err := os.ReadFile(filepath.Join("testdata", "v2-regression.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	m2, err := parseCLIModel(v2, "v2-regression.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var v3 bytes.Buffer
+	meta := m2.meta
+	meta.Version = cliMetaVersion
+	if err := m2.est.save(&v3, &meta); err != nil {
+		f.Fatal(err)
+	}
 	f.Add(v1)
-	var env cliModel
+	f.Add(v2)
+	f.Add(v3.Bytes())
+	var env struct {
+		Body json.RawMessage `json:"body"`
+	}
 	if err := json.Unmarshal(v1, &env); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(append([]byte("B"), env.Body...))
-	// A version 2 body with a category, fill values and standardisation.
-	var body cliBody
+	// A version 2 body with fill values.
+	var body map[string]any
 	if err := json.Unmarshal(env.Body, &body); err != nil {
 		f.Fatal(err)
 	}
-	body.Inputs = []string{"x1", "x2"}
-	body.Missing, body.ImputeMean = missingImpute, map[string]float64{"x1": 0.5, "x2": 1}
+	body["inputs"] = []string{"x1", "x2"}
+	body["missing"], body["impute_mean"] = missingImpute, map[string]float64{"x1": 0.5, "x2": 1}
 	b2, _ := json.Marshal(body)
 	f.Add(append([]byte("B"), b2...))
+	mb, _ := json.Marshal(meta)
+	f.Add(append([]byte("M"), mb...))
 	f.Add([]byte(`{"format":"vrvm-cli-model","version":2,"body":{},"sha256":""}`))
 	f.Add([]byte("B" + `{"task":"classification","target":"t","inputs":["a"],"categories":{"a":["x","y"]},"missing":"drop","standardized":false,"model":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 0 && data[0] == 'B' {
+		switch {
+		case len(data) > 0 && data[0] == 'B':
 			var compact bytes.Buffer
 			if json.Compact(&compact, data[1:]) != nil {
 				return
 			}
 			sum := sha256.Sum256(compact.Bytes())
-			env := cliModel{Format: cliModelFormat, Version: cliModelVersion, Body: compact.Bytes(), SHA256: hex.EncodeToString(sum[:])}
+			env := map[string]any{"format": legacyFormat, "version": 2, "body": json.RawMessage(compact.Bytes()), "sha256": hex.EncodeToString(sum[:])}
 			var err error
 			if data, err = json.Marshal(env); err != nil {
 				return
 			}
+		case len(data) > 0 && data[0] == 'M':
+			if !json.Valid(data[1:]) {
+				return
+			}
+			var b bytes.Buffer
+			if m2.est.save(&b, json.RawMessage(data[1:])) != nil {
+				return
+			}
+			data = b.Bytes()
 		}
 		m, err := parseCLIModel(data, "fuzz.json")
 		if err != nil {
@@ -66,9 +98,9 @@ func FuzzParseCLIModel(f *testing.F) {
 			return
 		}
 		// An accepted model predicts on a row of its features.
-		x := mat.NewDense(2, m.body.features(), nil)
-		if m.body.Standardized {
-			standardizeInPlace(x, m.body.InputMean, m.body.InputSD)
+		x := mat.NewDense(2, m.meta.features(), nil)
+		if m.meta.Standardized {
+			standardizeInPlace(x, m.meta.InputMean, m.meta.InputSD)
 		}
 		if _, err := m.est.predict(x); err != nil {
 			t.Fatalf("an accepted model cannot predict: %v", err)

@@ -11,26 +11,20 @@ import (
 	"strings"
 )
 
-// The model file of vrvm fit, format "vrvm-cli-model": the library's model
-// file embedded unchanged under "model", with what the command adds around
-// it (column names, categories, the missing-value rule, standardisation),
-// covered by a SHA-256 checksum of the compact body.
+// The model file of vrvm fit is the library's model file (vrvm.SaveMeta)
+// with what the command adds (column names, categories, the missing-value
+// rule, standardisation) as its metadata, a cliMeta of version 3 covered by
+// the library's checksum.
 //
-// Version 1 (before categorical inputs and missing values) is read as a
-// model with numeric inputs only and the "error" missing-value rule;
-// version 2 is written.
+// The command's former format, "vrvm-cli-model", embedded the library's
+// model file in a checksummed body; its versions 1 (before categorical
+// inputs and missing values: numeric inputs only and the "error"
+// missing-value rule) and 2 are still read.
 const (
-	cliModelFormat  = "vrvm-cli-model"
-	cliModelVersion = 2
+	cliMetaVersion  = 3
+	vrvmModelFormat = "vrvm-model" // the format of the library's model files
+	legacyFormat    = "vrvm-cli-model"
 )
-
-// cliModel is the file written by vrvm fit: a checksummed body.
-type cliModel struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Body    json.RawMessage `json:"body"`
-	SHA256  string          `json:"sha256"`
-}
 
 // Missing-value rules.
 const (
@@ -39,10 +33,12 @@ const (
 	missingImpute = "impute"
 )
 
-// cliBody is what vrvm predict needs besides the library's model.
-type cliBody struct {
-	Task   string `json:"task"` // "regression" or "classification"
-	Target string `json:"target"`
+// cliMeta is what vrvm predict needs besides the library's model.
+type cliMeta struct {
+	// Version is cliMetaVersion; 0 in the bodies of the former format.
+	Version int    `json:"version,omitempty"`
+	Task    string `json:"task"` // "regression" or "classification"
+	Target  string `json:"target"`
 	// Inputs are the input columns of the file, in the order of the
 	// features they become: a numeric column is one feature, a
 	// categorical one as many as it has Categories (one-hot).
@@ -51,7 +47,7 @@ type cliBody struct {
 	// text labels.
 	Labels []string `json:"labels,omitempty"`
 	// Categories are the levels of each categorical input seen in
-	// training, in the order of their one-hot features (version 2).
+	// training, in the order of their one-hot features (from version 2).
 	Categories map[string][]string `json:"categories,omitempty"`
 	// Missing is the missing-value rule: error, drop or impute ("" in
 	// version 1: error). ImputeMean (numeric inputs, training units) and
@@ -62,16 +58,15 @@ type cliBody struct {
 	// Standardized features: x' = (x − InputMean)/InputSD, one entry per
 	// feature, one-hot features included; for regression
 	// also t' = (t − TargetMean)/TargetSD, undone on prediction.
-	Standardized bool            `json:"standardized"`
-	InputMean    []float64       `json:"input_mean,omitempty"`
-	InputSD      []float64       `json:"input_sd,omitempty"`
-	TargetMean   float64         `json:"target_mean,omitempty"`
-	TargetSD     float64         `json:"target_sd,omitempty"`
-	Model        json.RawMessage `json:"model"` // the library's model file
+	Standardized bool      `json:"standardized"`
+	InputMean    []float64 `json:"input_mean,omitempty"`
+	InputSD      []float64 `json:"input_sd,omitempty"`
+	TargetMean   float64   `json:"target_mean,omitempty"`
+	TargetSD     float64   `json:"target_sd,omitempty"`
 }
 
 // features returns the number of features the inputs become.
-func (b *cliBody) features() int {
+func (b *cliMeta) features() int {
 	n := 0
 	for _, c := range b.Inputs {
 		if lv, ok := b.Categories[c]; ok {
@@ -83,23 +78,6 @@ func (b *cliBody) features() int {
 	return n
 }
 
-// marshalCLIModel returns the model file's bytes: the envelope's fields
-// one a line, the body compact on one line (indenting it would double the
-// size of a model with many inputs).
-func marshalCLIModel(b *cliBody) ([]byte, error) {
-	body, err := json.Marshal(b) // compact, the embedded model included
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(body)
-	var out bytes.Buffer
-	out.Grow(len(body) + 200)
-	fmt.Fprintf(&out, "{\n \"format\": %q,\n \"version\": %d,\n \"sha256\": %q,\n \"body\": ", cliModelFormat, cliModelVersion, hex.EncodeToString(sum[:]))
-	out.Write(body)
-	out.WriteString("\n}\n")
-	return out.Bytes(), nil
-}
-
 // modelError is the error of a model file that cannot be used.
 type modelError struct {
 	path, reason string
@@ -107,9 +85,14 @@ type modelError struct {
 
 func (e *modelError) Error() string { return e.path + ": bad model file: " + e.reason }
 
+// libraryError is the modelError of an error of the library's Load.
+func libraryError(path string, err error) error {
+	return &modelError{path: path, reason: strings.TrimPrefix(err.Error(), "vrvm: bad model file: ")}
+}
+
 // loadedModel is a model file read back by vrvm predict.
 type loadedModel struct {
-	body cliBody
+	meta cliMeta
 	est  *estimator
 }
 
@@ -127,58 +110,97 @@ func parseCLIModel(data []byte, path string) (*loadedModel, error) {
 	bad := func(format string, args ...any) error {
 		return &modelError{path: path, reason: fmt.Sprintf(format, args...)}
 	}
-	var env cliModel
-	if err := json.Unmarshal(data, &env); err != nil {
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, bad("not valid JSON (truncated?): %v", err)
 	}
-	switch env.Format {
-	case cliModelFormat:
-	case "vrvm-model":
-		return nil, bad(`it is a model file of the vrvm library, without column names; use a model written by "vrvm fit"`)
-	default:
-		return nil, bad("format %q, want %q (a model written by \"vrvm fit\")", env.Format, cliModelFormat)
-	}
-	if env.Version != 1 && env.Version != cliModelVersion {
-		return nil, bad(`version %d is not supported (this vrvm reads versions 1 and %d); fit the model again with this "vrvm fit"`, env.Version, cliModelVersion)
-	}
-	var compact bytes.Buffer
-	if len(env.Body) == 0 || json.Compact(&compact, env.Body) != nil {
-		return nil, bad("missing body")
-	}
-	sum := sha256.Sum256(compact.Bytes())
-	if hex.EncodeToString(sum[:]) != env.SHA256 {
-		return nil, bad("checksum mismatch: the file was altered or corrupted")
-	}
 	m := &loadedModel{}
-	dec := json.NewDecoder(bytes.NewReader(env.Body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m.body); err != nil {
-		return nil, bad("body: %v", err)
-	}
-	b := &m.body
-	if env.Version == 1 {
-		if b.Categories != nil || b.Missing != "" || b.ImputeMean != nil || b.ImputeMode != nil {
-			return nil, bad("version 1 with fields of version 2")
+	var err error
+	switch head.Format {
+	case vrvmModelFormat:
+		// The library's model first: its task is the first thing to match.
+		if m.est, err = loadEstimator(bytes.NewReader(data), &m.meta); err != nil {
+			return nil, libraryError(path, err)
 		}
-		b.Missing = missingError
+		if m.meta.Version == 0 && m.meta.Task == "" && m.meta.Inputs == nil {
+			return nil, bad(`it is a model file of the vrvm library, without column names; use a model written by "vrvm fit"`)
+		}
+		if m.meta.Version != cliMetaVersion {
+			return nil, bad(`version %d of the command's metadata is not supported (this vrvm reads version %d); fit the model again with this "vrvm fit"`, m.meta.Version, cliMetaVersion)
+		}
+	case legacyFormat:
+		if err := parseLegacy(data, head.Version, m, path); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, bad("format %q, want %q (a model written by \"vrvm fit\")", head.Format, vrvmModelFormat)
 	}
-	// The library's model first: its task is the first thing to match.
-	est, err := loadEstimator(b.Task, b.Model)
-	if err != nil {
-		return nil, &modelError{path: path, reason: strings.TrimPrefix(err.Error(), "vrvm: bad model file: ")}
+	b := &m.meta
+	if got := m.est.m.Task().String(); got != b.Task && (b.Task == "regression" || b.Task == "classification") {
+		return nil, bad("file holds a %s model, not %s", got, b.Task)
 	}
 	if err := b.check(); err != nil {
 		return nil, bad("%v", err)
 	}
-	if err := est.checkInputs(b.features()); err != nil {
+	if err := m.est.checkInputs(b.features()); err != nil {
 		return nil, bad("%v", err)
 	}
-	m.est = est
 	return m, nil
 }
 
-// check validates a decoded body.
-func (b *cliBody) check() error {
+// parseLegacy decodes a file of the former format "vrvm-cli-model" into
+// m: it checks the version and the SHA-256 of the compact body, and loads
+// the library's model file embedded in it.
+func parseLegacy(data []byte, version int, m *loadedModel, path string) error {
+	bad := func(format string, args ...any) error {
+		return &modelError{path: path, reason: fmt.Sprintf(format, args...)}
+	}
+	if version != 1 && version != 2 {
+		return bad(`version %d is not supported (this vrvm reads versions 1 and 2 of format %q); fit the model again with this "vrvm fit"`, version, legacyFormat)
+	}
+	var env struct {
+		Body   json.RawMessage `json:"body"`
+		SHA256 string          `json:"sha256"`
+	}
+	var compact bytes.Buffer
+	if json.Unmarshal(data, &env) != nil || len(env.Body) == 0 || json.Compact(&compact, env.Body) != nil {
+		return bad("missing body")
+	}
+	if sum := sha256.Sum256(compact.Bytes()); hex.EncodeToString(sum[:]) != env.SHA256 {
+		return bad("checksum mismatch: the file was altered or corrupted")
+	}
+	var body struct {
+		cliMeta
+		Model json.RawMessage `json:"model"` // the library's model file
+	}
+	dec := json.NewDecoder(bytes.NewReader(env.Body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		return bad("body: %v", err)
+	}
+	b := &body.cliMeta
+	if version == 1 {
+		if b.Categories != nil || b.Missing != "" || b.ImputeMean != nil || b.ImputeMode != nil {
+			return bad("version 1 with fields of version 2")
+		}
+		b.Missing = missingError
+	}
+	if b.Task != "regression" && b.Task != "classification" {
+		return bad("task %q, want regression or classification", b.Task)
+	}
+	est, err := loadEstimator(bytes.NewReader(body.Model), nil)
+	if err != nil {
+		return libraryError(path, err)
+	}
+	m.meta, m.est = *b, est
+	return nil
+}
+
+// check validates decoded metadata.
+func (b *cliMeta) check() error {
 	switch b.Task {
 	case "regression", "classification":
 	default:

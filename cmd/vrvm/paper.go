@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vrvm/vrvm/paper"
+	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
@@ -44,7 +45,9 @@ numbers beside the measured ones (the SVM rows are quoted from the paper):
 followed by a model-selection study: on every sinc set and Ripley subset,
 the Gaussian width chosen by 5-fold cross-validation and the one chosen by
 the VRVM's lower bound, how often they agree and the test errors of both.
-The output states the preprocessing, kernels, fit statuses and run times.
+The output states the preprocessing, kernels, fit statuses and run times;
+a warning on standard error counts the fits of each table that stopped at
+the iteration limit or kept no relevance vector.
 
 The data files are read from $VRVM_DATA (default: "vrvm" in the user
 cache directory; "vrvm data" shows which are present). Progress goes to
@@ -101,6 +104,9 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 			return paperError(ctx, stderr, err)
 		}
 		fmt.Fprintln(stdout, t.Markdown())
+		for _, w := range convergenceWarnings(t) {
+			fmt.Fprintf(stderr, "vrvm paper: warning: table %d: %s\n", n, w)
+		}
 		for _, m := range t.Missed() {
 			missed = append(missed, fmt.Sprintf("table %d: %v", n, m))
 		}
@@ -122,6 +128,32 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\nTotal wall time %.1f s.\n", time.Since(start).Seconds())
 	return 0
+}
+
+// convergenceWarnings returns a warning for each model of t some of whose
+// fits stopped at the iteration limit (raise -max-iter) or converged to
+// the bias alone, keeping no relevance vector although the targets vary
+// (status InterceptOnly), as scikit-learn warns with ConvergenceWarning.
+func convergenceWarnings(t *paper.Table) []string {
+	var w []string
+	for _, r := range t.Rows {
+		limit, bias := 0, 0
+		for _, run := range r.Runs {
+			switch run.Status {
+			case vrvm.IterationLimit:
+				limit++
+			case vrvm.InterceptOnly:
+				bias++
+			}
+		}
+		if limit > 0 {
+			w = append(w, fmt.Sprintf("%d of the %d %s fits stopped at the iteration limit before converging; raise -max-iter", limit, len(r.Runs), r.Model))
+		}
+		if bias > 0 {
+			w = append(w, fmt.Sprintf("%d of the %d %s fits kept no relevance vector: the model predicts a constant", bias, len(r.Runs), r.Model))
+		}
+	}
+	return w
 }
 
 func or(a, b int) int {

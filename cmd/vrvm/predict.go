@@ -68,9 +68,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, "predict", predictUsage, args, stdout, stderr); !ok {
 		return code
 	}
-	usageErr := func(format string, args ...any) int {
-		return fail(stderr, "predict", fmt.Errorf(format+`; run "vrvm predict -h" for usage`, args...), 2)
-	}
+	usageErr := usageError(stderr, "predict")
 	switch {
 	case fs.NArg() != 1:
 		return usageErr("want one CSV file, got %d arguments", fs.NArg())
@@ -93,7 +91,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "predict", err, 1)
 	}
-	b := &m.body
+	b := &m.meta
 	ctx, stop := onInterrupt("predict", stderr)
 	defer stop()
 

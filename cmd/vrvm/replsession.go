@@ -5,9 +5,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -125,11 +126,7 @@ func globals(i *interp.Interpreter) map[string]reflect.Value {
 // and values, one a line.
 func (s *session) vars(i *interp.Interpreter) string {
 	g := globals(i)
-	names := make([]string, 0, len(g))
-	for name := range g {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(g))
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	for _, name := range names {
@@ -238,12 +235,7 @@ func packageNames(imports importSet) []string {
 	for _, name := range imports {
 		seen[name] = true
 	}
-	names := make([]string, 0, len(seen))
-	for name := range seen {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // goWords are the keywords and predeclared identifiers of Go.
@@ -314,12 +306,7 @@ func (i *replInterp) identifiers() []string {
 	for _, w := range goWords {
 		seen[w] = true
 	}
-	names := make([]string, 0, len(seen))
-	for name := range seen {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // members returns the names that can follow "expr.": the members of a
@@ -344,12 +331,7 @@ func (i *replInterp) members(expr string) []string {
 			}
 		}
 	}
-	names := make([]string, 0, len(seen))
-	for name := range seen {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // exprType returns the type of the session variable parts[0] followed by

@@ -328,8 +328,7 @@ func TestConsistent(t *testing.T) {
 		args   []string
 		files  []string // written by the program, compared too
 	}{
-		{name: "regression", target: "./testdata/consistent/regression.go", script: "testdata/consistent/regression.go"},
-		{name: "classification", target: "./testdata/consistent/classification.go", script: "testdata/consistent/classification.go"},
+		{name: "fits", target: "./testdata/consistent/fits.go", script: "testdata/consistent/fits.go"},
 		{name: "sinc", target: "../../examples/sinc", script: "../../examples/sinc/sinc.go"},
 		{name: "ripley", target: "../../examples/ripley", script: "../../examples/ripley/ripley.go", args: []string{"-maxiter", "2000", "-grid", "40", "map.png"}, files: []string{"map.png"}},
 		{name: "customkernel", target: "../../examples/customkernel", script: "../../examples/customkernel/customkernel.go"},

@@ -294,7 +294,6 @@ func prepareSockets(connInfo ConnectionInfo) (SocketGroup, error) {
 	// Initialize the socket group.
 	var (
 		sg  SocketGroup
-		err error
 		ctx = context.Background()
 	)
 
@@ -325,29 +324,20 @@ func prepareSockets(connInfo ConnectionInfo) (SocketGroup, error) {
 
 	// Bind the sockets.
 	address := fmt.Sprintf("%v://%v:%%v", connInfo.Transport, connInfo.IP)
-	err = sg.ShellSocket.Socket.Listen(fmt.Sprintf(address, connInfo.ShellPort))
-	if err != nil {
-		return sg, fmt.Errorf("could not listen on shell-socket: %w", err)
-	}
-
-	err = sg.ControlSocket.Socket.Listen(fmt.Sprintf(address, connInfo.ControlPort))
-	if err != nil {
-		return sg, fmt.Errorf("could not listen on control-socket: %w", err)
-	}
-
-	err = sg.StdinSocket.Socket.Listen(fmt.Sprintf(address, connInfo.StdinPort))
-	if err != nil {
-		return sg, fmt.Errorf("could not listen on stdin-socket: %w", err)
-	}
-
-	err = sg.IOPubSocket.Socket.Listen(fmt.Sprintf(address, connInfo.IOPubPort))
-	if err != nil {
-		return sg, fmt.Errorf("could not listen on iopub-socket: %w", err)
-	}
-
-	err = sg.HBSocket.Socket.Listen(fmt.Sprintf(address, connInfo.HBPort))
-	if err != nil {
-		return sg, fmt.Errorf("could not listen on hbeat-socket: %w", err)
+	for _, b := range []struct {
+		socket zmq4.Socket
+		port   int
+		name   string
+	}{
+		{sg.ShellSocket.Socket, connInfo.ShellPort, "shell"},
+		{sg.ControlSocket.Socket, connInfo.ControlPort, "control"},
+		{sg.StdinSocket.Socket, connInfo.StdinPort, "stdin"},
+		{sg.IOPubSocket.Socket, connInfo.IOPubPort, "iopub"},
+		{sg.HBSocket.Socket, connInfo.HBPort, "hbeat"},
+	} {
+		if err := b.socket.Listen(fmt.Sprintf(address, b.port)); err != nil {
+			return sg, fmt.Errorf("could not listen on %s-socket: %w", b.name, err)
+		}
 	}
 
 	// Set the message signing key.

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/internal/parallel"
 	"github.com/vrvm/vrvm/vrvm"
 )
 
@@ -236,55 +237,39 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(jobs))
-	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				jb := jobs[j]
-				m := s.Estimator.WithKernel(s.Kernels[jb.cand])
-				o := &out[j]
-				start := time.Now()
-				if jb.fold < 0 {
-					o.err = m.FitContext(ctx, all, t)
-				} else {
-					o.err = m.FitContext(ctx, train[jb.fold], trainT[jb.fold])
-					if o.err == nil {
-						o.loss, o.nlp, o.err = score(m, test[jb.fold], testT[jb.fold])
-					}
-				}
-				o.elapsed = time.Since(start)
-				o.status = m.Status()
-				o.fitted = m
-				if o.err != nil && ctx.Err() == nil {
-					o.err = &FitError{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold, Err: o.err}
-				}
-				if s.Progress != nil {
-					mu.Lock()
-					done++
-					s.Progress(Step{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold,
-						Done: done, Total: len(jobs), Status: o.status, Err: o.err, Elapsed: o.elapsed})
-					mu.Unlock()
-				}
+	// Every job records its error in out; only a cancelled ctx stops the
+	// search.
+	err = parallel.Run(ctx, workers, len(jobs), func(ctx context.Context, j int) error {
+		jb := jobs[j]
+		m := s.Estimator.WithKernel(s.Kernels[jb.cand])
+		o := &out[j]
+		start := time.Now()
+		if jb.fold < 0 {
+			o.err = m.FitContext(ctx, all, t)
+		} else {
+			o.err = m.FitContext(ctx, train[jb.fold], trainT[jb.fold])
+			if o.err == nil {
+				o.loss, o.nlp, o.err = score(m, test[jb.fold], testT[jb.fold])
 			}
-		}()
-	}
-feed:
-	for j := range jobs {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-			break feed
 		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+		o.elapsed = time.Since(start)
+		o.status = m.Status()
+		o.fitted = m
+		if o.err != nil && ctx.Err() == nil {
+			o.err = &FitError{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold, Err: o.err}
+		}
+		if s.Progress != nil {
+			mu.Lock()
+			done++
+			s.Progress(Step{Candidate: jb.cand, Kernel: s.Kernels[jb.cand], Fold: jb.fold,
+				Done: done, Total: len(jobs), Status: o.status, Err: o.err, Elapsed: o.elapsed})
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 

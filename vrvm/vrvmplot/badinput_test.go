@@ -142,6 +142,8 @@ func TestWeightsBadInput(t *testing.T) {
 		{"NaN x", func() (*vrvmplot.Figure, error) { return vrvmplot.Weights(r, with(d.X, 0, 0, math.NaN())) }, plotter.ErrNaN},
 		{"other data", func() (*vrvmplot.Figure, error) { return vrvmplot.Weights(r, other.X) }, nil},
 		{"histogram nil model", func() (*vrvmplot.Figure, error) { return vrvmplot.AlphaHistogram(nil, 0) }, vrvm.ErrNotFitted},
+		{"nil *Regressor", func() (*vrvmplot.Figure, error) { return vrvmplot.Weights((*vrvm.Regressor)(nil), d.X) }, vrvm.ErrNotFitted},
+		{"histogram nil *Classifier", func() (*vrvmplot.Figure, error) { return vrvmplot.AlphaHistogram((*vrvm.Classifier)(nil), 0) }, vrvm.ErrNotFitted},
 		{"histogram not fitted", func() (*vrvmplot.Figure, error) { return vrvmplot.AlphaHistogram(&vrvm.Classifier{}, 0) }, vrvm.ErrNotFitted},
 		{"histogram negative bins", func() (*vrvmplot.Figure, error) { return vrvmplot.AlphaHistogram(r, -1) }, nil},
 	})

@@ -57,25 +57,21 @@ func BoundTrace(trace []float64) (*Figure, error) {
 		}
 	}
 	var avoid plotter.XYs
-	if len(up) > 0 {
-		s, err := plotter.NewScatter(up)
-		if err != nil {
+	for _, c := range []struct {
+		xys   plotter.XYs
+		glyph draw.GlyphStyle
+		label string
+	}{
+		{up, glyph(colBlue, draw.CircleGlyph{}, vg.Points(1.5)), "increase"},
+		{down, glyph(colVermilion, draw.CrossGlyph{}, vg.Points(3)), "decrease"},
+	} {
+		if len(c.xys) == 0 {
+			continue
+		}
+		if err := addScatter(bottom, c.xys, c.glyph, c.label); err != nil {
 			return nil, err
 		}
-		s.GlyphStyle = glyph(colBlue, draw.CircleGlyph{}, vg.Points(1.5))
-		bottom.Add(s)
-		bottom.Legend.Add("increase", s)
-		avoid = append(avoid, up...)
-	}
-	if len(down) > 0 {
-		s, err := plotter.NewScatter(down)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = glyph(colVermilion, draw.CrossGlyph{}, vg.Points(3))
-		bottom.Add(s)
-		bottom.Legend.Add("decrease", s)
-		avoid = append(avoid, down...)
+		avoid = append(avoid, c.xys...)
 	}
 	bottom.X.Min, bottom.X.Max = top.X.Min, top.X.Max
 	if len(avoid) == 0 {

@@ -59,13 +59,8 @@ type MapOptions struct {
 // (plotter.ErrNoData), if a label is not 0 or 1, or if the options are
 // invalid.
 func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) (*Figure, error) {
-	if c == nil {
-		return nil, fmt.Errorf("vrvmplot: nil Classifier: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(c.Status()); err != nil {
-		return nil, err
-	}
-	if err := checkSlice(t, "t"); err != nil {
+	act, err := trainingSet(c, x, t, 2)
+	if err != nil {
 		return nil, err
 	}
 	for i, v := range t {
@@ -73,19 +68,9 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 			return nil, fmt.Errorf("vrvmplot: t[%d] = %g, want a class label 0 or 1", i, v)
 		}
 	}
-	if err := checkInputs(x, len(t), 2); err != nil {
-		return nil, err
-	}
-	act, err := activeFunctions(c, x)
+	n, err := pointCount(opt.Points, DefaultGridPoints, "MapOptions.Points")
 	if err != nil {
 		return nil, err
-	}
-	n := opt.Points
-	switch {
-	case n == 0:
-		n = DefaultGridPoints
-	case n < 2:
-		return nil, fmt.Errorf("vrvmplot: MapOptions.Points = %d, want at least 2 (0 means %d)", n, DefaultGridPoints)
 	}
 	levels := opt.Levels
 	if levels == nil {
@@ -96,19 +81,16 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 			return nil, fmt.Errorf("vrvmplot: MapOptions.Levels[%d] = %g, want a probability in (0, 1)", i, l)
 		}
 	}
-	bounds := []float64{opt.XMin, opt.XMax, opt.YMin, opt.YMax}
-	for i, v := range bounds {
-		if err := finite(v, []string{"MapOptions.XMin", "MapOptions.XMax", "MapOptions.YMin", "MapOptions.YMax"}[i]); err != nil {
-			return nil, err
-		}
+	xmin, xmax, err := axisRange(opt.XMin, opt.XMax, "MapOptions.XMin", "MapOptions.XMax", x, 0, 0.05)
+	if err != nil {
+		return nil, err
 	}
-	for j := range 2 {
-		if bounds[2*j] >= bounds[2*j+1] {
-			bounds[2*j], bounds[2*j+1] = columnRange(x, j, 0.05)
-		}
+	ymin, ymax, err := axisRange(opt.YMin, opt.YMax, "MapOptions.YMin", "MapOptions.YMax", x, 1, 0.05)
+	if err != nil {
+		return nil, err
 	}
 
-	g, err := ProbabilityGrid(c, span(bounds[0], bounds[1], n), span(bounds[2], bounds[3], n), opt.Plugin)
+	g, err := ProbabilityGrid(c, span(xmin, xmax, n), span(ymin, ymax, n), opt.Plugin)
 	if err != nil {
 		return nil, err
 	}
@@ -181,29 +163,15 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 		p.Legend.Add("class 0", fill, ring)
 	}
 	if len(class[1]) > 0 {
-		s, err := plotter.NewScatter(class[1])
-		if err != nil {
+		if err := addScatter(p, class[1], glyph(colBlack, draw.PyramidGlyph{}, vg.Points(2.8)), "class 1"); err != nil {
 			return nil, err
 		}
-		s.GlyphStyle = glyph(colBlack, draw.PyramidGlyph{}, vg.Points(2.8))
-		p.Add(s)
-		p.Legend.Add("class 1", s)
 	}
-	if len(rv) > 0 {
-		circ := make(plotter.XYs, len(rv))
-		for i, k := range rv {
-			circ[i] = all[k]
-		}
-		s, err := plotter.NewScatter(circ)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = glyph(colBlack, thickRing{vg.Points(1.5)}, vg.Points(6.5))
-		p.Add(s)
-		p.Legend.Add("relevance vectors", s)
+	if err := circleRelevant(p, all, rv, glyph(colBlack, thickRing{vg.Points(1.5)}, vg.Points(6.5))); err != nil {
+		return nil, err
 	}
-	p.X.Min, p.X.Max = bounds[0], bounds[1]
-	p.Y.Min, p.Y.Max = bounds[2], bounds[3]
+	p.X.Min, p.X.Max = xmin, xmax
+	p.Y.Min, p.Y.Max = ymin, ymax
 
 	const width, height = DefaultWidth, 13 * vg.Centimeter
 	heights := []float64{11, 2}

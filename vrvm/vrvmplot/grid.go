@@ -54,10 +54,7 @@ func (g *Grid) inputs() *mat.Dense {
 // probability σ(μᵀφ(x)) (Classifier.ProbPlugin). xs and ys must be
 // increasing, finite and hold at least two values each.
 func ProbabilityGrid(c *vrvm.Classifier, xs, ys []float64, plugin bool) (*Grid, error) {
-	if c == nil {
-		return nil, fmt.Errorf("vrvmplot: nil Classifier: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(c.Status()); err != nil {
+	if err := checkFitted(c); err != nil {
 		return nil, err
 	}
 	for _, v := range []struct {

@@ -47,34 +47,28 @@ func JaakkolaJordan(xis []float64) (*Figure, error) {
 		for i, z := range zs {
 			b[i] = plotter.XY{X: z, Y: math.Exp(vrvm.JJBound(z, xi))}
 		}
-		l, err := plotter.NewLine(b)
+		l, err := newLine(b, dashed(colours[k%len(colours)], vg.Points(1.5)))
 		if err != nil {
 			return nil, err
 		}
-		l.LineStyle = dashed(colours[k%len(colours)], vg.Points(1.5))
 		bounds = append(bounds, l)
 		p.Legend.Add(fmt.Sprintf("bound, ξ = %g", xi), l)
 		avoid = append(avoid, b...)
 		a := math.Abs(xi)
 		touch = append(touch, plotter.XY{X: -a, Y: vrvm.Sigmoid(-a)}, plotter.XY{X: a, Y: vrvm.Sigmoid(a)})
 	}
-	s, err := plotter.NewLine(sig)
+	s, err := newLine(sig, lineStyle(colBlack, vg.Points(2)))
 	if err != nil {
 		return nil, err
 	}
-	s.LineStyle = lineStyle(colBlack, vg.Points(2))
 	p.Add(s)
 	for _, l := range bounds {
 		p.Add(l)
 	}
 	p.Legend.Add("σ(z)", s)
-	ts, err := plotter.NewScatter(touch)
-	if err != nil {
+	if err := addScatter(p, touch, glyph(colBlack, draw.RingGlyph{}, vg.Points(3.5)), "contact at z = ±ξ"); err != nil {
 		return nil, err
 	}
-	ts.GlyphStyle = glyph(colBlack, draw.RingGlyph{}, vg.Points(3.5))
-	p.Add(ts)
-	p.Legend.Add("contact at z = ±ξ", ts)
 	p.X.Min, p.X.Max = -zmax, zmax
 	p.Y.Min, p.Y.Max = 0, 1
 	placeLegend(p, DefaultWidth, DefaultHeight, avoid, true)

@@ -54,38 +54,17 @@ type FitOptions struct {
 // NaN or ±Inf (errors wrapping plotter.ErrNaN and plotter.ErrInfinity) or
 // are empty (plotter.ErrNoData), or if the options are invalid.
 func RegressionFit(r *vrvm.Regressor, x *mat.Dense, t []float64, opt FitOptions) (*Figure, error) {
-	if r == nil {
-		return nil, fmt.Errorf("vrvmplot: nil Regressor: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(r.Status()); err != nil {
-		return nil, err
-	}
-	if err := checkSlice(t, "t"); err != nil {
-		return nil, err
-	}
-	if err := checkInputs(x, len(t), 1); err != nil {
-		return nil, err
-	}
-	act, err := activeFunctions(r, x)
+	act, err := trainingSet(r, x, t, 1)
 	if err != nil {
 		return nil, err
 	}
-	n := opt.Points
-	switch {
-	case n == 0:
-		n = DefaultPoints
-	case n < 2:
-		return nil, fmt.Errorf("vrvmplot: FitOptions.Points = %d, want at least 2 (0 means %d)", n, DefaultPoints)
-	}
-	lo, hi := opt.Min, opt.Max
-	if err := finite(lo, "FitOptions.Min"); err != nil {
+	n, err := pointCount(opt.Points, DefaultPoints, "FitOptions.Points")
+	if err != nil {
 		return nil, err
 	}
-	if err := finite(hi, "FitOptions.Max"); err != nil {
+	lo, hi, err := axisRange(opt.Min, opt.Max, "FitOptions.Min", "FitOptions.Max", x, 0, 0.02)
+	if err != nil {
 		return nil, err
-	}
-	if lo >= hi {
-		lo, hi = columnRange(x, 0, 0.02)
 	}
 
 	xs := span(lo, hi, n)
@@ -136,52 +115,30 @@ func RegressionFit(r *vrvm.Regressor, x *mat.Dense, t []float64, opt FitOptions)
 		for i, v := range xs {
 			f[i] = plotter.XY{X: v, Y: opt.True(v)}
 		}
-		l, err := plotter.NewLine(f)
-		if err != nil {
-			return nil, fmt.Errorf("vrvmplot: the true function: %w", err)
-		}
-		l.LineStyle = lineStyle(colGrey, vg.Points(2))
-		avoid = append(avoid, f...)
-		p.Add(l)
 		label := opt.TrueLabel
 		if label == "" {
 			label = "true function"
 		}
-		p.Legend.Add(label, l)
+		if err := addLine(p, f, lineStyle(colGrey, vg.Points(2)), label); err != nil {
+			return nil, fmt.Errorf("vrvmplot: the true function: %w", err)
+		}
+		avoid = append(avoid, f...)
 	}
-	m, err := plotter.NewLine(xyOf(xs, mean))
-	if err != nil {
+	if err := addLine(p, xyOf(xs, mean), lineStyle(colBlack, vg.Points(1.5)), "predictive mean"); err != nil {
 		return nil, err
 	}
-	m.LineStyle = lineStyle(colBlack, vg.Points(1.5))
-	p.Add(m)
-	p.Legend.Add("predictive mean", m)
 
 	data := make(plotter.XYs, len(t))
 	for i, v := range t {
 		data[i] = plotter.XY{X: x.At(i, 0), Y: v}
 	}
-	s, err := plotter.NewScatter(data)
-	if err != nil {
+	if err := addScatter(p, data, glyph(colBlack, draw.CircleGlyph{}, vg.Points(1.8)), "training data"); err != nil {
 		return nil, err
 	}
-	s.GlyphStyle = glyph(colBlack, draw.CircleGlyph{}, vg.Points(1.8))
-	p.Add(s)
-	p.Legend.Add("training data", s)
 	avoid = append(avoid, data...)
 
-	if len(rv) > 0 {
-		circ := make(plotter.XYs, len(rv))
-		for i, k := range rv {
-			circ[i] = data[k]
-		}
-		c, err := plotter.NewScatter(circ)
-		if err != nil {
-			return nil, err
-		}
-		c.GlyphStyle = glyph(colVermilion, thickRing{vg.Points(1.2)}, vg.Points(5))
-		p.Add(c)
-		p.Legend.Add("relevance vectors", c)
+	if err := circleRelevant(p, data, rv, glyph(colVermilion, thickRing{vg.Points(1.2)}, vg.Points(5))); err != nil {
+		return nil, err
 	}
 	p.X.Min, p.X.Max = lo, hi
 	placeLegend(p, DefaultWidth, DefaultHeight, avoid, true)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"reflect"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -69,6 +70,55 @@ func glyph(c color.Color, shape draw.GlyphDrawer, r vg.Length) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: c, Shape: shape, Radius: r}
 }
 
+// newLine returns the line through xys drawn with style.
+func newLine(xys plotter.XYs, style draw.LineStyle) (*plotter.Line, error) {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return nil, err
+	}
+	l.LineStyle = style
+	return l, nil
+}
+
+// addLine draws the line through xys on p with style, with the legend
+// entry label.
+func addLine(p *plot.Plot, xys plotter.XYs, style draw.LineStyle, label string) error {
+	l, err := newLine(xys, style)
+	if err != nil {
+		return err
+	}
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// addScatter draws the points xys on p with the glyph style g, with the
+// legend entry label.
+func addScatter(p *plot.Plot, xys plotter.XYs, g draw.GlyphStyle, label string) error {
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = g
+	p.Add(s)
+	p.Legend.Add(label, s)
+	return nil
+}
+
+// circleRelevant circles the training points data[k], k in rv, on p
+// with the glyph style g, with the legend entry "relevance vectors"; it
+// draws nothing if rv is empty.
+func circleRelevant(p *plot.Plot, data plotter.XYs, rv []int, g draw.GlyphStyle) error {
+	if len(rv) == 0 {
+		return nil
+	}
+	circ := make(plotter.XYs, len(rv))
+	for i, k := range rv {
+		circ[i] = data[k]
+	}
+	return addScatter(p, circ, g, "relevance vectors")
+}
+
 // finite returns an error wrapping plotter.ErrNaN or plotter.ErrInfinity
 // if v is not finite; what names the value.
 func finite(v float64, what string) error {
@@ -117,13 +167,61 @@ func checkInputs(x *mat.Dense, rows, cols int) error {
 	return nil
 }
 
-// checkFitted returns an error wrapping vrvm.ErrNotFitted if the model
-// has not been fitted.
-func checkFitted(s vrvm.Status) error {
-	if s == vrvm.NotFitted {
+// pointCount returns the number of points n of the option field, or def
+// if n is zero, and an error if n is 1 or negative.
+func pointCount(n, def int, field string) (int, error) {
+	switch {
+	case n == 0:
+		return def, nil
+	case n < 2:
+		return 0, fmt.Errorf("vrvmplot: %s = %d, want at least 2 (0 means %d)", field, n, def)
+	}
+	return n, nil
+}
+
+// axisRange returns the range [lo, hi] of an axis given by the option
+// fields minField and maxField or, if lo ≥ hi, the range of column j of
+// x widened by frac of its length on each side; it returns an error if lo
+// or hi is not finite.
+func axisRange(lo, hi float64, minField, maxField string, x *mat.Dense, j int, frac float64) (float64, float64, error) {
+	if err := finite(lo, minField); err != nil {
+		return 0, 0, err
+	}
+	if err := finite(hi, maxField); err != nil {
+		return 0, 0, err
+	}
+	if lo >= hi {
+		lo, hi = columnRange(x, j, frac)
+	}
+	return lo, hi, nil
+}
+
+// checkFitted returns an error wrapping vrvm.ErrNotFitted if m is nil (a
+// nil interface or a nil pointer in it) or has not been fitted.
+func checkFitted(m Model) error {
+	if v := reflect.ValueOf(m); m == nil || v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("vrvmplot: nil model: %w", vrvm.ErrNotFitted)
+	}
+	if m.Status() == vrvm.NotFitted {
 		return fmt.Errorf("vrvmplot: %w", vrvm.ErrNotFitted)
 	}
 	return nil
+}
+
+// trainingSet checks that m is fitted and that (x, t), with cols input
+// columns, is its finite, non-empty training set, and returns the active
+// functions of m (activeFunctions).
+func trainingSet(m Model, x *mat.Dense, t []float64, cols int) (*active, error) {
+	if err := checkFitted(m); err != nil {
+		return nil, err
+	}
+	if err := checkSlice(t, "t"); err != nil {
+		return nil, err
+	}
+	if err := checkInputs(x, len(t), cols); err != nil {
+		return nil, err
+	}
+	return activeFunctions(m, x)
 }
 
 // active describes the active basis functions of a fitted kernel model.
@@ -152,7 +250,7 @@ func (a *active) relevant() []int {
 // been checked with checkInputs. It returns an error if m is not fitted,
 // was fitted with FitDesign, or if a centre is not a row of x.
 func activeFunctions(m Model, x *mat.Dense) (*active, error) {
-	if err := checkFitted(m.Status()); err != nil {
+	if err := checkFitted(m); err != nil {
 		return nil, err
 	}
 	a := &active{bias: m.HasBias()}

@@ -42,10 +42,7 @@ type Model interface {
 // FitDesign, or if x is empty, holds NaN or ±Inf, or is not the
 // training set.
 func Weights(m Model, x *mat.Dense) (*Figure, error) {
-	if m == nil {
-		return nil, fmt.Errorf("vrvmplot: nil model: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(m.Status()); err != nil {
+	if err := checkFitted(m); err != nil {
 		return nil, err
 	}
 	if err := checkInputs(x, -1, 0); err != nil {
@@ -188,10 +185,7 @@ func (s *stems) Thumbnail(c *draw.Canvas) {
 // AlphaHistogram returns an error if m is not fitted, has no active
 // function, if a ⟨αₘ⟩ is not positive and finite, or if bins is negative.
 func AlphaHistogram(m Model, bins int) (*Figure, error) {
-	if m == nil {
-		return nil, fmt.Errorf("vrvmplot: nil model: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(m.Status()); err != nil {
+	if err := checkFitted(m); err != nil {
 		return nil, err
 	}
 	switch {

@@ -23,10 +23,7 @@ import (
 // XiActivation returns an error if c is not fitted, if x is empty, holds
 // NaN or ±Inf, or is not the training set.
 func XiActivation(c *vrvm.Classifier, x *mat.Dense) (*Figure, error) {
-	if c == nil {
-		return nil, fmt.Errorf("vrvmplot: nil Classifier: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkFitted(c.Status()); err != nil {
+	if err := checkFitted(c); err != nil {
 		return nil, err
 	}
 	xi := c.Xi()
@@ -57,20 +54,12 @@ func XiActivation(c *vrvm.Classifier, x *mat.Dense) (*Figure, error) {
 	}
 	hi *= 1.03
 	p := newPlot("Jaakkola–Jordan parameters at the training points", "|μᵀφ(x)|, magnitude of the mean activation", "ξ")
-	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: hi, Y: hi}})
-	if err != nil {
+	if err := addLine(p, plotter.XYs{{X: 0, Y: 0}, {X: hi, Y: hi}}, dashed(colGrey, vg.Points(1.2)), "ξ = |μᵀφ(x)|"); err != nil {
 		return nil, err
 	}
-	diag.LineStyle = dashed(colGrey, vg.Points(1.2))
-	p.Add(diag)
-	p.Legend.Add("ξ = |μᵀφ(x)|", diag)
-	s, err := plotter.NewScatter(pts)
-	if err != nil {
+	if err := addScatter(p, pts, glyph(colBlue, draw.CircleGlyph{}, vg.Points(2)), fmt.Sprintf("ξ of the %d training points", len(xi))); err != nil {
 		return nil, err
 	}
-	s.GlyphStyle = glyph(colBlue, draw.CircleGlyph{}, vg.Points(2))
-	p.Add(s)
-	p.Legend.Add(fmt.Sprintf("ξ of the %d training points", len(xi)), s)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, hi, 0, hi
 	avoid := append(plotter.XYs(nil), pts...)
 	for i := range 50 {

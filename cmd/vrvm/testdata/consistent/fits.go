@@ -1,6 +1,6 @@
-// Regression prints the complete fitted state of a regression fit with every
-// digit. TestConsistent runs it compiled and interpreted and requires the two
-// outputs to be identical.
+// Fits prints the complete fitted state of a regression fit and of a
+// classification fit with every digit. TestConsistent runs it compiled and
+// interpreted and requires the two outputs to be identical.
 package main
 
 import (
@@ -18,6 +18,27 @@ import (
 )
 
 func main() {
+	regression()
+	classification()
+}
+
+// printFit prints the state every estimator has, read through the
+// vrvm.Estimator interface: the interpreted program calls the compiled
+// methods through it.
+func printFit(m vrvm.Estimator) {
+	fmt.Println(m.Task(), "status", m.Status(), "iterations", m.Iterations())
+	fmt.Println("lower bound", g(m.LowerBound()))
+	fmt.Println("trace", gs(m.BoundTrace()))
+	fmt.Println("bias", m.HasBias(), "active", m.ActiveSet(), "relevance", m.RelevanceVectors())
+	fmt.Println("mean", gs(m.Mean()))
+	fmt.Println("alpha", gs(m.Alpha()))
+	cov := m.Covariance()
+	for i := 0; i < cov.SymmetricDim(); i++ {
+		fmt.Println("covariance", i, gs(mat.Row(nil, i, cov)))
+	}
+}
+
+func regression() {
 	data, err := datasets.Sinc(80, 0.2, 7)
 	if err != nil {
 		log.Fatal(err)
@@ -45,8 +66,7 @@ func main() {
 	if err := r.Fit(x, t); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("status", r.Status(), "iterations", r.Iterations())
-	fmt.Println("lower bound", g(r.LowerBound()))
+	printFit(r)
 	trace := r.BoundTrace()
 	fmt.Println("trace length", len(trace), "monitored", len(monitored))
 	same := len(monitored) == len(trace)-1
@@ -54,18 +74,9 @@ func main() {
 		same = monitored[i] == trace[i+1]
 	}
 	fmt.Println("monitor saw the trace", same)
-	fmt.Println("trace", gs(trace))
 	fmt.Println("tau", g(r.Tau()), "noise", g(r.NoiseSD()))
 	c, d := r.TauPosterior()
 	fmt.Println("tau posterior", g(c), g(d))
-	fmt.Println("bias", r.HasBias(), "active", r.ActiveSet(), "relevance", r.RelevanceVectors())
-	fmt.Println("mean", gs(r.Mean()))
-	fmt.Println("alpha", gs(r.Alpha()))
-	cov := r.Covariance()
-	n := cov.SymmetricDim()
-	for i := 0; i < n; i++ {
-		fmt.Println("covariance", i, gs(mat.Row(nil, i, cov)))
-	}
 	fmt.Println("inputs", gs(mat.Col(nil, 0, r.Inputs())))
 
 	orig := []float64{-7.5, -5, -2.5, 0, 2.5, 5, 7.5}
@@ -96,6 +107,57 @@ func main() {
 	err = (&vrvm.Regressor{}).Fit(mat.NewDense(2, 1, []float64{1, math.NaN()}), []float64{1, 2})
 	var nf *vrvm.NonFiniteError
 	fmt.Printf("NaN input: %v (NonFiniteError %t)\n", err, errorsAs(err, &nf))
+}
+
+func classification() {
+	train, err := datasets.Ripley(120, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	test, err := datasets.Ripley(200, 4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 0.5}, MaxIter: 3000}
+	if err := c.Fit(train.X, train.T); err != nil {
+		log.Fatal(err)
+	}
+	printFit(c)
+	fmt.Println("xi", gs(c.Xi()))
+
+	am, av, err := c.Latent(test.X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	plugin, err := c.ProbPlugin(test.X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	moderated, err := c.ProbModerated(test.X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	labels, err := c.Predict(test.X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("activation mean", gs(am))
+	fmt.Println("activation variance", gs(av))
+	fmt.Println("plug-in", gs(plugin))
+	fmt.Println("moderated", gs(moderated))
+	wrong := 0
+	for i, l := range labels {
+		if l != test.T[i] {
+			wrong++
+		}
+	}
+	fmt.Println("labels", gs(labels))
+	fmt.Println("test errors", wrong, "of", len(labels))
+
+	// Labels outside {0, 1} are an error of the library's type.
+	err = (&vrvm.Classifier{}).Fit(mat.NewDense(2, 1, []float64{1, 2}), []float64{0, 2})
+	_, isLabel := err.(*vrvm.LabelError)
+	fmt.Printf("bad label: %v (LabelError %t)\n", err, isLabel)
 }
 
 func errorsAs(err error, target **vrvm.NonFiniteError) bool {
