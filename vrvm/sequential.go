@@ -135,6 +135,14 @@ type seqFit struct {
 	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
 	cross *mat.Dense
 	bnorm []float64
+	// With non-uniform precisions (classification), the trace's terms of
+	// the excluded functions are kept at fixed factors between addition
+	// rounds (see holdExcluded): exV holds vⱼ and exC the terms of j that
+	// do not involve the precisions, exConst their sum, and exE the
+	// excluded share eₙ = Σⱼ vⱼφₙⱼ² of each ⟨fₙ²⟩.
+	exV, exC []float64
+	exConst  float64
+	exE      []float64
 	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U.
 	dperp   float64
 	deleted map[int]int
@@ -302,6 +310,9 @@ func (s *seqFit) addRound(iter int) (int, error) {
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
+	if bw != nil {
+		defer s.holdExcluded(bw, dv)
+	}
 	for k := range batch {
 		j, a, ok := s.bestAddition(bw, yv, dv, false)
 		if !ok {
@@ -316,6 +327,58 @@ func (s *seqFit) addRound(iter int) (int, error) {
 		}
 	}
 	return batch, nil
+}
+
+// holdExcluded sets the factors of the excluded functions, for
+// non-uniform precisions, to their optimum for the current precisions
+// (bw and dv from weighted): Q(wⱼ) = N(0, vⱼ) and Q_αⱼ as in
+// excludedTerm. Until the next call their terms of the bound are
+//
+//	excludedTerm(dⱼ) + ½ dⱼvⱼ − ½ Σₙ βₙ vⱼ φₙⱼ²,                     (S4)
+//
+// the last part linear in the precisions βₙ, so that the trace costs
+// O(N) per iteration instead of the O((N + P) r²) of dⱼ = φⱼᵀBφⱼ for
+// every j. Any such factors give a valid bound; re-optimising them at
+// each addition round only raises it.
+func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
+	p := len(dv)
+	in := make([]bool, p)
+	for _, a := range s.act {
+		in[a] = true
+	}
+	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
+	s.exConst = 0
+	for j, d := range dv {
+		s.exV[j], s.exC[j] = 0, 0
+		if in[j] {
+			continue
+		}
+		d = math.Max(d, 0)
+		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		s.exV[j] = 1 / (a + d)
+		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+		s.exConst += s.exC[j]
+	}
+	// eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (r × r).
+	bf := s.f.bFull
+	_, r := bf.Dims()
+	bv := mat.NewDense(p, r, nil)
+	for j := range p {
+		if v := s.exV[j]; v != 0 {
+			src, dst := bf.RawRowView(j), bv.RawRowView(j)
+			for k, x := range src {
+				dst[k] = v * x
+			}
+		}
+	}
+	vm := mat.NewDense(r, r, nil)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, bf.RawMatrix(), bv.RawMatrix(), 0, vm.RawMatrix())
+	uv := mat.NewDense(s.n, r, nil)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
+	s.exE = resize(s.exE, s.n)
+	for i := range s.n {
+		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
+	}
 }
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.
@@ -370,6 +433,25 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 // remove takes the function at position i out of the active set.
 func (s *seqFit) remove(i int) {
 	s.deleted[s.act[i]]++
+	if s.exE != nil {
+		// Hold the removed function at its excluded optimum for the
+		// current precisions, (S4), from its column of Φ_A.
+		beta, _ := s.lik.weights()
+		var d float64
+		for n := range s.n {
+			v := s.phiA.At(n, i)
+			d += beta[n] * v * v
+		}
+		j := s.act[i]
+		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		s.exV[j] = 1 / (a + d)
+		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+		s.exConst += s.exC[j]
+		for n := range s.n {
+			v := s.phiA.At(n, i)
+			s.exE[n] += s.exV[j] * v * v
+		}
+	}
 	keep := make([]int, 0, len(s.act)-1)
 	for k := range s.act {
 		if k != i {
@@ -520,9 +602,15 @@ func (s *seqFit) bound() float64 {
 	return g.bound(s.prior, &s.q, s.lik.terms())
 }
 
-// objective is the bound reported in the trace.
+// objective is the bound reported in the trace: the full model's, with
+// the excluded functions at their optimum (regression) or at the factors
+// held since the last addition round, (S4) (classification).
 func (s *seqFit) objective() float64 {
-	return s.bound() + s.excluded()
+	beta, _ := s.lik.weights()
+	if beta == nil {
+		return s.bound() + s.excluded()
+	}
+	return s.bound() + s.exConst - 0.5*dot(beta, s.exE)
 }
 
 // excluded returns the closed-form bound contribution of the functions
@@ -563,6 +651,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			return nil, 0, NotFitted, ErrZeroBasis
 		}
 		s.add(j, a)
+		if bw != nil {
+			s.holdExcluded(bw, dv)
+		}
 	}
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
@@ -745,8 +836,13 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
+	// The excluded functions at their optimum for the final precisions:
+	// for classification a last step that can only raise the bound held
+	// in the trace, (S4).
+	full := s.bound() + s.excluded()
+	trace[len(trace)-1] = math.Max(trace[len(trace)-1], full)
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
-		full: s.bound() + s.excluded()}, err
+		full: full}, err
 }
 
 // appendCross returns c (M × P, or nil) with the row bf·bj appended.

@@ -205,3 +205,50 @@ func TestSequentialDuplicates(t *testing.T) {
 		t.Errorf("two distinct inputs: %v, %v after %d iterations, active %v", err, r.Status(), r.Iterations(), r.ActiveSet())
 	}
 }
+
+// TestSequentialTraceIsFullBound checks, on 30 seeded regression and 30
+// classification problems, that the sequential solver's trace holds the
+// bound of the full model: each entry equals the active model's L plus the
+// excluded functions' terms (for classification at the factors held since
+// the last addition round, (S4), which is at most their optimum), the last
+// entry is FullModelBound, and every addition raises it.
+func TestSequentialTraceIsFullBound(t *testing.T) {
+	for _, classify := range []bool{false, true} {
+		for seed := range uint64(30) {
+			p := newFastProblem(300+seed, classify)
+			s := seqProblem(t, p)
+			s.hook = func(step string) {
+				if step != "likelihood" {
+					return
+				}
+				held, opt := s.objective(), s.bound()+s.excluded()
+				if tol := 1e-9 * math.Max(1, math.Abs(opt)); held > opt+tol || !classify && math.Abs(held-opt) > tol {
+					t.Fatalf("%s: trace bound %.12g, full-model bound at the optimal excluded factors %.12g", p.name, held, opt)
+				}
+			}
+			trace, _, status, err := s.run(context.Background())
+			if err != nil || status == NotFitted {
+				t.Fatalf("%s: %v (%v)", p.name, err, status)
+			}
+			for i, v := range trace {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s: trace[%d] = %v", p.name, i, v)
+				}
+			}
+		}
+	}
+	// Through the estimators: LowerBound is FullModelBound.
+	for seed := range uint64(10) {
+		p := newFastProblem(400+seed, seed%2 == 1)
+		var e Estimator = &Regressor{Kernel: p.b.kernel, NoBias: !p.b.bias}
+		if p.classify {
+			e = &Classifier{Kernel: p.b.kernel, NoBias: !p.b.bias}
+		}
+		if err := e.FitContext(context.Background(), p.x, p.t); err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		if l, f := e.LowerBound(), e.FullModelBound(); math.Abs(l-f) > 1e-9*math.Max(1, math.Abs(f)) {
+			t.Errorf("%s: LowerBound %.12g, FullModelBound %.12g", p.name, l, f)
+		}
+	}
+}
