@@ -57,6 +57,7 @@ func init() {
 		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
+		"BlockKernel":              reflect.ValueOf((*vrvm.BlockKernel)(nil)),
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
 		"Estimator":                reflect.ValueOf((*vrvm.Estimator)(nil)),
@@ -80,9 +81,24 @@ func init() {
 		"Task":                     reflect.ValueOf((*vrvm.Task)(nil)),
 
 		// interface wrapper definitions
-		"_Estimator": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
-		"_Kernel":    reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
+		"_BlockKernel": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_BlockKernel)(nil)),
+		"_Estimator":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
+		"_Kernel":      reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
 	}
+}
+
+// _github_com_vrvm_vrvm_vrvm_BlockKernel is an interface wrapper for BlockKernel type
+type _github_com_vrvm_vrvm_vrvm_BlockKernel struct {
+	IValue     interface{}
+	WEval      func(x []float64, y []float64) float64
+	WEvalBlock func(dst *mat.Dense, x *mat.Dense, c *mat.Dense)
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_BlockKernel) Eval(x []float64, y []float64) float64 {
+	return W.WEval(x, y)
+}
+func (W _github_com_vrvm_vrvm_vrvm_BlockKernel) EvalBlock(dst *mat.Dense, x *mat.Dense, c *mat.Dense) {
+	W.WEvalBlock(dst, x, c)
 }
 
 // _github_com_vrvm_vrvm_vrvm_Estimator is an interface wrapper for Estimator type

@@ -134,7 +134,8 @@
 //
 // Where each equation is implemented:
 //
-//	(1), (37)–(38)          fitted.Latent, regressionFit.Predict
+//	(1), (37)–(38)          fitted.latentTo (by blocks of rows, block.go),
+//	                        regressionFit.Predict
 //	(23)–(24), (54)–(55)    scheduleState.updateW, seqFit.rebuild, woodQ.solve,
 //	                        with B and y from likelihood.weights and .data
 //	(25), (57)              gammaQ.update; (S1) alphaRoot, the exact
