@@ -315,8 +315,8 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 // designCtx is design that stops, with the error of stopped, when ctx is
 // done. It evaluates the kernel by blocks of rows (block.go), in parallel
 // for large designs, and looks at ctx before each block, so that an
-// interrupt reaches a slow (for example interpreted) kernel within one
-// block of at most max(2¹⁶, 8·len(cols)) evaluations.
+// interrupt reaches a slow (for example interpreted) kernel, one without
+// EvalBlock, within one block of about evalBlock evaluations (or one row).
 func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	phi := mat.NewDense(n, len(cols), nil)
@@ -361,6 +361,11 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	// are written in place; otherwise through a buffer per worker.
 	direct := bias <= 0
 	size := blockRows(len(centre))
+	if blockKernel(b.kernel) == nil {
+		// Eval alone may be slow (interpreted): smaller blocks, so that
+		// ctx is seen every evalBlock evaluations or so.
+		size = max(1, evalBlock/len(centre))
+	}
 	var bufs [][]float64
 	if !direct {
 		bufs = make([][]float64, runtime.GOMAXPROCS(0))
@@ -391,6 +396,10 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	}
 	return phi, nil
 }
+
+// evalBlock is the number of kernel evaluations per block of designCtx
+// for kernels without EvalBlock.
+const evalBlock = 4096
 
 // maxKernelValue is the largest |K(x, x)| a fit accepts: the precision's
 // entries are sums of products of two kernel values, and with larger

@@ -22,16 +22,26 @@ import (
 //	Σ = (A + βΦᵀΦ)⁻¹,  μ = βΣΦᵀt,  γₘ = 1 − αₘΣₘₘ,
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
+// Solver chooses how the evidence is maximised (see RVMSolver): by
+// default one function at a time from an empty model (Tipping & Faul
+// 2003, rvmseq.go), which scales to large N; RVMReestimate iterates the
+// updates above on all N + 1 functions, as Tipping (2001) and the paper
+// did. The two can stop at different local maxima of the evidence.
+// Alpha0 is the initial αₘ of every function for RVMReestimate, and of
+// the first function for RVMSequential when the evidence has no finite
+// optimum for it; PruneAlpha removes functions whose αₘ exceeds it.
+//
 // LowerBound and BoundTrace report the log evidence ln p(t | α, β). The
 // exported fields configure the fit; zero values mean the defaults.
 type RVMRegressor struct {
-	Kernel     Kernel  // nil means DefaultKernel
-	NoBias     bool    // remove the bias function φ₀ = 1
-	Alpha0     float64 // initial αₘ; 0 means 1
-	Beta0      float64 // initial β; 0 means 1/var(t)
-	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
+	Kernel     Kernel    // nil means DefaultKernel
+	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
+	NoBias     bool      // remove the bias function φ₀ = 1
+	Alpha0     float64   // initial αₘ; 0 means 1
+	Beta0      float64   // initial β; 0 means 1/var(t)
+	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
+	MaxIter    int       // 0 means DefaultMaxIter
+	Tol        float64   // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the log
 	// evidence as Bound; returning true stops the fit.
 	Monitor func(Progress) bool
@@ -88,15 +98,25 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	r.regressionFit = regressionFit{}
-	set, b, phi, err := rvmDesign(r.options(), x, t)
+	if err := r.Solver.check(); err != nil {
+		return err
+	}
+	set, b, err := prepare(r.options(), x, t, false)
 	if err != nil {
 		return err
 	}
-	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	beta, err := noisePrecision0("Beta0", r.Beta0, t)
 	if err != nil {
 		return err
 	}
+	if r.Solver == RVMSequential {
+		return r.fitSequential(ctx, set, b, x, t, beta)
+	}
+	phi, err := b.full(x)
+	if err != nil {
+		return err
+	}
+	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	n, m := phi.Dims()
 	cols := seq(m)
 	alpha := make([]float64, m)
@@ -393,7 +413,7 @@ func (r *RVMRegressor) Beta() float64 { r.mustFit(); return 1 / r.noise }
 // WithKernel returns an unfitted copy of r's configuration with kernel k
 // and no Monitor.
 func (r *RVMRegressor) WithKernel(k Kernel) Estimator {
-	return &RVMRegressor{Kernel: k, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
+	return &RVMRegressor{Kernel: k, Solver: r.Solver, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
 }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -51,7 +53,7 @@ func activeDesign(t *testing.T, f *fitted, x mat.Matrix) *mat.Dense {
 func TestRVMRegressor(t *testing.T) {
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
 	var trace []float64
-	r := &RVMRegressor{Kernel: Gaussian{Width: f.Kernel.R}, Monitor: func(p Progress) bool { trace = append(trace, p.Bound); return false }}
+	r := &RVMRegressor{Kernel: Gaussian{Width: f.Kernel.R}, Solver: RVMReestimate, Monitor: func(p Progress) bool { trace = append(trace, p.Bound); return false }}
 	if err := r.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +109,156 @@ func TestRVMRegressor(t *testing.T) {
 		t.Errorf("%d relevance vectors", len(r.RelevanceVectors()))
 	}
 	checkSaveLoad(t, r, xt)
+}
+
+// TestRVMSequential checks the sequential algorithm's fits against an
+// independent computation from the N × N marginal covariance
+// C = β⁻¹I + Φ_A A⁻¹ Φ_Aᵀ: the reported log evidence is ln N(t | 0, C);
+// every active αₘ is the maximum sₘ²/(qₘ² − sₘ) of the evidence in αₘ
+// (R3); no inactive function would raise the evidence (qₘ² ≤ sₘ), apart
+// from those the alignment test excludes; β is at its re-estimate; and
+// no iteration lowers the evidence. It logs the comparison with the
+// re-estimation algorithm on the same data.
+func TestRVMSequential(t *testing.T) {
+	const (
+		evidenceTol = 1e-9 // relative, reported against direct evidence
+		alphaTol    = 1e-5 // relative, αₘ against (R3) (Tol = 1e-6 on ln αₘ)
+		thetaTol    = 1e-6 // qₘ² − sₘ of inactive functions, relative to sₘ
+	)
+	f, x, xt := loadFixture(t, "sinc50_gauss.json")
+	rnd := rand.New(rand.NewPCG(7, 7))
+	type problem struct {
+		name string
+		x    *mat.Dense
+		t    []float64
+		k    Kernel
+	}
+	problems := []problem{{"sinc50 fixture", x, f.T, Gaussian{Width: f.Kernel.R}}}
+	for i := range 3 {
+		n := 60 + 40*i
+		xr := randDense(rnd, n, 2, 1)
+		tr := make([]float64, n)
+		for j := range tr {
+			tr[j] = math.Sin(2*xr.At(j, 0))*math.Cos(xr.At(j, 1)) + 0.1*rnd.NormFloat64()
+		}
+		problems = append(problems, problem{"random d=2 n=" + strconv.Itoa(n), xr, tr, Gaussian{Width: 1}})
+	}
+	for _, p := range problems {
+		r := &RVMRegressor{Kernel: p.k}
+		if err := r.Fit(p.x, p.t); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status() != Converged {
+			t.Errorf("%s: %v after %d iterations", p.name, r.Status(), r.Iterations())
+		}
+		tr := r.BoundTrace()
+		for i := 1; i < len(tr); i++ {
+			if tr[i] < tr[i-1]-evidenceTol*math.Abs(tr[i-1]) {
+				t.Errorf("%s: evidence fell from %.12g to %.12g at iteration %d", p.name, tr[i-1], tr[i], i)
+			}
+		}
+		phi := activeDesign(t, &r.fitted, p.x)
+		alpha, beta := r.Alpha(), r.Beta()
+		if want := logEvidence(t, phi, p.t, alpha, beta); math.Abs(r.LowerBound()-want) > evidenceTol*math.Abs(want) {
+			t.Errorf("%s: log evidence %.12g, direct %.12g", p.name, r.LowerBound(), want)
+		}
+		// C⁻¹ from the N × N covariance.
+		n, m := phi.Dims()
+		c := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				var v float64
+				for k := range m {
+					v += phi.At(i, k) * phi.At(j, k) / alpha[k]
+				}
+				if i == j {
+					v += 1 / beta
+				}
+				c.SetSym(i, j, v)
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(c) {
+			t.Fatalf("%s: C not positive definite", p.name)
+		}
+		b := basis{kernel: p.k, bias: true, centers: p.x, dim: p.x.RawMatrix().Cols}
+		full, err := b.full(p.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := map[int]int{}
+		for j, a := range r.ActiveSet() {
+			active[a+1] = j + 1
+		}
+		if r.HasBias() {
+			active[0] = 0
+		} else {
+			for a, j := range active {
+				active[a] = j - 1
+			}
+		}
+		tv := mat.NewVecDense(n, p.t)
+		var worstAlpha, worstTheta float64
+		for col := range b.size() {
+			phiM := mat.VecDenseCopyOf(full.ColView(col))
+			var ci mat.VecDense
+			if err := ch.SolveVecTo(&ci, phiM); err != nil {
+				t.Fatal(err)
+			}
+			bigS, bigQ := mat.Dot(phiM, &ci), mat.Dot(tv, &ci)
+			if j, ok := active[col]; ok {
+				// s, q of an active function from S, Q (R2).
+				a := alpha[j]
+				s, q := a*bigS/(a-bigS), a*bigQ/(a-bigS)
+				want := s * s / (q*q - s)
+				worstAlpha = math.Max(worstAlpha, math.Abs(a-want)/want)
+				continue
+			}
+			aligned := false
+			for a := range active {
+				ca := full.ColView(a)
+				cos := mat.Dot(phiM, ca) / math.Sqrt(mat.Dot(phiM, phiM)*mat.Dot(ca, ca))
+				aligned = aligned || cos > maxAlignment
+			}
+			if !aligned {
+				worstTheta = math.Max(worstTheta, (bigQ*bigQ-bigS)/bigS)
+			}
+		}
+		t.Logf("%s: %d active, largest |αₘ − (R3)|/αₘ %.2g, largest (q² − s)/s of an inactive function %.2g", p.name, len(alpha), worstAlpha, worstTheta)
+		if worstAlpha > alphaTol || worstTheta > thetaTol {
+			t.Errorf("%s: not at a maximum: αₘ off by %.3g relative, an inactive function with (q² − s)/s = %.3g", p.name, worstAlpha, worstTheta)
+		}
+		var gamma float64
+		cov := r.Covariance()
+		for j, a := range alpha {
+			gamma += 1 - a*cov.At(j, j)
+		}
+		mean, _, _ := r.Latent(p.x)
+		var rss float64
+		for i, v := range mean {
+			rss += (p.t[i] - v) * (p.t[i] - v)
+		}
+		if want := (float64(n) - gamma) / rss; math.Abs(beta-want) > alphaTol*want {
+			t.Errorf("%s: β = %.10g, re-estimate %.10g", p.name, beta, want)
+		}
+		// The re-estimation algorithm on the same data, for the record.
+		old := &RVMRegressor{Kernel: p.k, Solver: RVMReestimate}
+		if err := old.Fit(p.x, p.t); err != nil {
+			t.Fatal(err)
+		}
+		xp := p.x
+		if p.name == "sinc50 fixture" {
+			xp = xt
+		}
+		m1, _, _ := r.Latent(xp)
+		m2, _, _ := old.Latent(xp)
+		var d float64
+		for i := range m1 {
+			d = math.Max(d, math.Abs(m1[i]-m2[i]))
+		}
+		t.Logf("%s: log evidence %.6g (%d relevance vectors, sequential) vs %.6g (%d, re-estimation); largest difference of the predicted means %.3g",
+			p.name, r.LowerBound(), len(r.RelevanceVectors()), old.LowerBound(), len(old.RelevanceVectors()), d)
+	}
 }
 
 func TestRVMClassifier(t *testing.T) {

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -34,6 +35,7 @@ func main() {
 	width := flag.Float64("width", 0, "Gaussian kernel width (0: 3 for regression, 0.5 for classification)")
 	seed := flag.Uint64("seed", 1, "data seed")
 	paper := flag.Bool("paper", false, "use the paper's schedule instead of the default (sequential) solver")
+	model := flag.String("model", "vrvm", "vrvm, rvm (type-II ML RVM, sequential algorithm) or rvm-reestimate (the RVM by Tipping 2001's re-estimation)")
 	noPrune := flag.Bool("no-prune", false, "keep all basis functions")
 	maxIter := flag.Int("max-iter", 0, "iteration limit (0: the default)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
@@ -58,8 +60,22 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
-		wall, cpu, err := timed(func() error { return r.Fit(d.X, d.T) })
+		var r vrvm.Estimator
+		label := "solver=" + solver.String()
+		switch *model {
+		case "vrvm":
+			r = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		case "rvm", "rvm-reestimate":
+			rs := vrvm.RVMSequential
+			if *model == "rvm-reestimate" {
+				rs = vrvm.RVMReestimate
+			}
+			r = &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+			label = "model=rvm solver=" + rs.String()
+		default:
+			log.Fatalf("unknown model %q", *model)
+		}
+		wall, cpu, err := timed(func() error { return r.FitContext(context.Background(), d.X, d.T) })
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -68,7 +84,7 @@ func main() {
 		for i := range grid {
 			xt.Set(i, 0, -10+20*float64(i)/(grid-1))
 		}
-		mean, _, err := r.Predict(xt)
+		mean, _, err := r.Latent(xt)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -77,8 +93,8 @@ func main() {
 			e := m - datasets.SincTrue(xt.At(i, 0))
 			se += e * e
 		}
-		fmt.Printf("regression n=%d width=%g noise=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, noise sd %.4f, bound %.6g, RMS %.5f\n",
-			*n, w, *noise, solver, wall.Seconds(), cpu.Seconds(), r.Iterations(), r.Status(), len(r.ActiveSet()), len(r.RelevanceVectors()), r.NoiseSD(), r.LowerBound(), math.Sqrt(se/grid))
+		fmt.Printf("regression n=%d width=%g noise=%g %s: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, noise sd %.4f, bound %.6g, RMS %.5f\n",
+			*n, w, *noise, label, wall.Seconds(), cpu.Seconds(), r.Iterations(), r.Status(), len(r.ActiveSet()), len(r.RelevanceVectors()), r.NoiseSD(), r.LowerBound(), math.Sqrt(se/grid))
 	case "classification":
 		w := *width
 		if w == 0 {
