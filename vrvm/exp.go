@@ -11,25 +11,9 @@ import "math"
 // the Gaussian kernel: the exponential is most of the cost of a
 // prediction. Outside (−700, 700), and for NaN, it returns math.Exp(x).
 func fastExp(x float64) float64 {
-	if !(x > -700 && x < 700) {
-		return math.Exp(x)
-	}
-	const (
-		invLn2N   = expN / math.Ln2
-		shift     = 0x1.8p52               // rounds to an integer in the low mantissa bits
-		negLn2hiN = -0x1.62e42fefa0000p-8  // −ln2/N, leading bits (exact in k·negLn2hiN)
-		negLn2loN = -0x1.cf79abc9e3b3ap-47 // −ln2/N, the rest
-	)
-	kd := invLn2N*x + shift
-	ki := math.Float64bits(kd)
-	kd -= shift
-	r := x + kd*negLn2hiN + kd*negLn2loN
-	// 2^(k/N) = 2^(k mod N / N) · 2^⌊k/N⌋: the table entry with k's low
-	// bits folded into the exponent field by the shift below.
-	scale := math.Float64frombits(expTable[ki%expN] + ki<<(52-expBits))
-	r2 := r * r
-	p := r + r2*(1.0/2+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))
-	return scale + scale*p
+	v := [1]float64{x}
+	expTo(v[:])
+	return v[0]
 }
 
 // expTo sets x[i] = e^x[i] (fastExp) in place, in one loop without calls
@@ -37,9 +21,9 @@ func fastExp(x float64) float64 {
 func expTo(x []float64) {
 	const (
 		invLn2N   = expN / math.Ln2
-		shift     = 0x1.8p52
-		negLn2hiN = -0x1.62e42fefa0000p-8
-		negLn2loN = -0x1.cf79abc9e3b3ap-47
+		shift     = 0x1.8p52               // rounds to an integer in the low mantissa bits
+		negLn2hiN = -0x1.62e42fefa0000p-8  // −ln2/N, leading bits (exact in k·negLn2hiN)
+		negLn2loN = -0x1.cf79abc9e3b3ap-47 // −ln2/N, the rest
 	)
 	for i, v := range x {
 		if !(v > -700 && v < 700) {
@@ -50,6 +34,8 @@ func expTo(x []float64) {
 		ki := math.Float64bits(kd)
 		kd -= shift
 		r := v + kd*negLn2hiN + kd*negLn2loN
+		// 2^(k/N) = 2^(k mod N / N) · 2^⌊k/N⌋: the table entry with k's
+		// low bits folded into the exponent field by the shift.
 		scale := math.Float64frombits(expTable[ki%expN] + ki<<(52-expBits))
 		r2 := r * r
 		p := r + r2*(1.0/2+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))

@@ -462,20 +462,10 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 	if err := st.posterior(iters); err != nil {
 		return err
 	}
-	if len(trace) == 0 {
-		return stopped(ctx, 0)
-	}
 	cols := make([]int, len(st.active))
 	for i, c := range st.active {
 		cols[i] = f.cols[c]
 	}
-	r.setPosterior(b, cols, append([]float64(nil), st.q.mu...), st.q.sigma(), st.alpha)
-	r.trace, r.iters, r.status = trace, iters, status
-	r.full = trace[len(trace)-1]
-	r.checkRelevance()
 	r.noise = 1 / st.beta
-	if status == Canceled {
-		return stopped(ctx, iters)
-	}
-	return nil
+	return r.recordRVM(ctx, b, rvmResult{cols: cols, alpha: st.alpha, trace: trace, iters: iters, status: status}, &st.q)
 }
