@@ -221,10 +221,10 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 			}
 		default:
 			i := 0
-			for ; i+1 < r; i += 2 {
-				vb[i], vb[i+1] = quadForm2(sigma, phi.Data[i*m:(i+1)*m], phi.Data[(i+1)*m:(i+2)*m])
+			for ; i+3 < r; i += 4 {
+				quadForm4(vb[i:i+4], sigma, phi.Data[i*m:(i+4)*m])
 			}
-			if i < r {
+			for ; i < r; i++ {
 				vb[i] = quadForm(sigma, phi.Data[i*m:(i+1)*m])
 			}
 		}
@@ -262,27 +262,32 @@ func quadForm(sigma blas64.Symmetric, phi []float64) float64 {
 	return 2 * v
 }
 
-// quadForm2 is quadForm for two vectors of the same length at once,
-// sharing the loads of Σ.
-func quadForm2(sigma blas64.Symmetric, phi, psi []float64) (float64, float64) {
-	psi = psi[:len(phi)]
-	var v, w float64
-	for i, p := range phi {
-		q := psi[i]
-		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+len(phi)]
-		a, b := phi[i+1:], psi[i+1:]
-		row = row[1 : len(a)+1]
-		b = b[:len(a)]
-		d := 0.5 * sigma.Data[i*sigma.Stride+i]
-		s, t := d*p, d*q
+// quadForm4 sets out[r] = quadForm(sigma, φᵣ) for the four consecutive
+// vectors φᵣ in phi, sharing the loads of Σ and with four independent
+// sums in the inner loop.
+func quadForm4(out []float64, sigma blas64.Symmetric, phi []float64) {
+	m := len(phi) / 4
+	p0, p1, p2, p3 := phi[:m], phi[m:2*m], phi[2*m:3*m], phi[3*m:4*m]
+	var v0, v1, v2, v3 float64
+	for i := range m {
+		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+m]
+		d := 0.5 * row[0]
+		s0, s1, s2, s3 := d*p0[i], d*p1[i], d*p2[i], d*p3[i]
+		row = row[1:]
+		a0, a1, a2, a3 := p0[i+1:], p1[i+1:], p2[i+1:], p3[i+1:]
+		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
 		for j, sij := range row {
-			s += sij * a[j]
-			t += sij * b[j]
+			s0 += sij * a0[j]
+			s1 += sij * a1[j]
+			s2 += sij * a2[j]
+			s3 += sij * a3[j]
 		}
-		v += p * s
-		w += q * t
+		v0 += p0[i] * s0
+		v1 += p1[i] * s1
+		v2 += p2[i] * s2
+		v3 += p3[i] * s3
 	}
-	return 2 * v, 2 * w
+	out[0], out[1], out[2], out[3] = 2*v0, 2*v1, 2*v2, 2*v3
 }
 
 // Status returns how the last fit ended (NotFitted before a successful fit).
