@@ -292,7 +292,7 @@ type rvmGauss struct {
 func (g *rvmGauss) size() int { _, m := g.phi.Dims(); return m }
 
 // posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt (Tipping 2001, eq. 45)
-// and returns the log evidence (eq. 33).
+// and returns the log evidence (rvmLogEvidence).
 func (g *rvmGauss) posterior(q *gaussQ, alpha []float64, iter int) (float64, error) {
 	n, m := g.phi.Dims()
 	a := mat.NewSymDense(m, nil)

@@ -376,4 +376,15 @@ func TestRVMStopAndCancel(t *testing.T) {
 	if err := (&RVMRegressor{Beta0: -1}).Fit(x, treg); err == nil {
 		t.Error("negative Beta0 accepted")
 	}
+	var oe *OptionError
+	if err := (&RVMRegressor{Solver: 7}).Fit(x, treg); !errors.As(err, &oe) || oe.Field != "Solver" {
+		t.Errorf("unknown RVMSolver: %v", err)
+	}
+	// Both solvers stop at the monitor's request and at MaxIter.
+	for _, s := range []RVMSolver{RVMSequential, RVMReestimate} {
+		r := &RVMRegressor{Solver: s, MaxIter: 2}
+		if err := r.Fit(x, treg); err != nil || r.Status() != IterationLimit || r.Iterations() != 2 {
+			t.Errorf("%v: iteration limit: %v %v after %d", s, err, r.Status(), r.Iterations())
+		}
+	}
 }

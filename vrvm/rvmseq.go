@@ -12,45 +12,17 @@ import (
 
 // The sequential algorithm of Tipping & Faul (2003), "Fast marginal
 // likelihood maximisation for sparse Bayesian models", for the type-II
-// maximum likelihood RVM (RVMSequential). The log evidence, as a function
-// of one αₘ with the others fixed, is (T&F eq. 19)
-//
-//	ℓ(αₘ) = ½ [ln αₘ − ln(αₘ + sₘ) + qₘ²/(αₘ + sₘ)],                  (R1)
-//
-// where the sparsity and quality factors of function m are
-//
-//	sₘ = φₘᵀ C₋ₘ⁻¹ φₘ,   qₘ = φₘᵀ C₋ₘ⁻¹ t,                                (R2)
-//
-// C₋ₘ = β⁻¹I + Σ_{j≠m} αⱼ⁻¹φⱼφⱼᵀ. Its maximum is at
-//
-//	αₘ = sₘ² / (qₘ² − sₘ)  if qₘ² > sₘ,   αₘ = ∞ otherwise.               (R3)
-//
-// Each iteration computes sₘ and qₘ for every candidate function, takes
-// the one move (add an inactive m with qₘ² > sₘ, re-estimate an active
-// one by (R3), or delete an active one with qₘ² ≤ sₘ) with the largest
-// gain in the log evidence (T&F section 4; the gains are those of
-// SparseBayes)
-//
-//	add:          ½ [qₘ²/sₘ − 1 − ln(qₘ²/sₘ)]
-//	re-estimate:  ½ [δ Qₘ²/(δ Sₘ + 1) − ln(1 + Sₘδ)],  δ = 1/α̃ₘ − 1/αₘ
-//	delete:       −½ [qₘ²/(sₘ + αₘ) − ln(1 + sₘ/αₘ)]                      (R4)
-//
-// then re-estimates the noise, β = (N − Σγₘ)/‖t − Φμ‖² with
-// γₘ = 1 − αₘΣₘₘ (Tipping 2001, eq. 47). The factors come from
-// Sₘ = φₘᵀC⁻¹φₘ and Qₘ = φₘᵀC⁻¹t for the current C:
-//
-//	Sₘ = βφₘᵀφₘ − β²φₘᵀΦΣΦᵀφₘ,   Qₘ = βφₘᵀ(t − Φμ),                    (R5)
-//
-// sₘ = Sₘ, qₘ = Qₘ for an inactive function and Sₘ = αₘsₘ/(αₘ + sₘ),
-// Qₘ = αₘqₘ/(αₘ + sₘ) for an active one; for an active one, exactly
-// and without cancellation, sₘ = 1/Σₘₘ − αₘ and qₘ = μₘ/Σₘₘ. (R5) needs
-// φₘᵀφⱼ for every candidate and active pair: SparseBayes keeps ΦᵀΦ (N × N
-// for a kernel design) or recomputes columns; here they come from the
-// factorisation Φ = U Bᵀ of the design that the Sequential solver uses
-// (factor.go: pivoted Cholesky of the kernel matrix, rank r, tens for a
-// smooth kernel), so that ΦᵀΦ = BBᵀ and Φᵀt = B Uᵀt, and all the Sₘ, Qₘ
-// cost O(M r k) per iteration for k active functions, with no N × N
-// matrix: memory is O((N + M) r).
+// maximum likelihood RVM (RVMSequential); equations (R1)–(R5) in doc.go.
+// Each iteration computes sₘ and qₘ (R2) for every candidate function by
+// (R5), takes the move with the largest gain (R4) (the gains are those
+// of SparseBayes), and re-estimates β (Tipping 2001, eq. 47). (R5) needs
+// φₘᵀφⱼ for every candidate and active pair: SparseBayes keeps ΦᵀΦ
+// (N × N for a kernel design) or recomputes columns; here they come from
+// the factorisation Φ = U Bᵀ of the design that the variational
+// Sequential solver uses (factor.go: pivoted Cholesky of the kernel
+// matrix, rank r, tens for a smooth kernel), so that ΦᵀΦ = BBᵀ and
+// Φᵀt = B Uᵀt, and all the sₘ, qₘ cost O(M r k) per iteration for k
+// active functions. Memory is O((N + M) r), no N × N matrix.
 
 // RVMSolver selects the algorithm that maximises the evidence of the
 // RVMRegressor and RVMClassifier. Both find a local maximum of the same
@@ -147,15 +119,14 @@ func (st *rvmState) residual() []float64 {
 }
 
 // logEvidence returns ln p(t | α, β) at the current posterior
-// (Tipping 2001, eq. 33, with the posterior's quantities):
-//
-//	−½{N ln 2π − N ln β − Σ ln αₘ − ln|Σ| + β‖t − Φμ‖² + μᵀAμ}.
+// (rvmLogEvidence).
 func (st *rvmState) logEvidence() float64 {
 	return rvmLogEvidence(st.n, st.beta, st.alpha, st.q.mu, st.q.logDet, st.rss)
 }
 
-// rvmLogEvidence is ln p(t | α, β) from the posterior: −½{N ln 2π − N ln β
-// − Σ ln αₘ − ln|Σ| + β‖t − Φμ‖² + μᵀAμ} (Tipping 2001, eq. 33).
+// rvmLogEvidence is ln p(t | α, β) = ln N(t | 0, β⁻¹I + ΦA⁻¹Φᵀ) written
+// with the posterior's quantities: −½{N ln 2π − N ln β − Σ ln αₘ − ln|Σ|
+// + β‖t − Φμ‖² + μᵀAμ}.
 func rvmLogEvidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss float64) float64 {
 	var sumLnA, muAmu float64
 	for i, a := range alpha {
