@@ -30,7 +30,7 @@ var models = []string{RVM, VRVM, VRVMSequential}
 func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
 	switch {
 	case model == RVM && classify:
-		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter}
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
 	case model == RVM:
 		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
 	case model != VRVM && model != VRVMSequential:

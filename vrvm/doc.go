@@ -155,9 +155,10 @@
 // RVMRegressor and RVMClassifier maximise the evidence ln p(t | α, β) of
 // Tipping (2001) (RVMSolver). RVMReestimate iterates his updates (eqs.
 // 45–47) on all N + 1 functions (rvm.go: reestimate, over the Gaussian
-// and logistic rvmModel). RVMSequential, the default for regression, is
-// the sequential algorithm of Tipping & Faul (2003) (rvmseq.go): as a
-// function of one αₘ the evidence is
+// and logistic rvmModel). RVMSequential, the default, is the sequential
+// algorithm of Tipping & Faul (2003) (rvmseq.go): as a function of one αₘ
+// the evidence (for classification, that of the Gaussian of Laplace's
+// approximation, rvmLogit) is
 //
 //	ℓ(αₘ) = ½ [ln αₘ − ln(αₘ + sₘ) + qₘ²/(αₘ + sₘ)]                 (R1)
 //

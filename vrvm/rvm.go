@@ -52,16 +52,20 @@ type RVMRegressor struct {
 // RVMClassifier is the type-II maximum likelihood RVM of Tipping (2001)
 // for binary classification: for fixed α the weight posterior is
 // approximated by Laplace's method around its mode, found by iteratively
-// reweighted least squares (Newton's method), and αₘ ← γₘ/μₘ².
+// reweighted least squares (Newton's method), and α maximises the
+// evidence of that Gaussian: by default by the sequential algorithm of
+// Tipping & Faul (2003), one function at a time (RVMSequential), or by
+// αₘ ← γₘ/μₘ² on all functions (RVMReestimate), as RVMRegressor.
 // LowerBound and BoundTrace report Laplace's approximation of the log
 // evidence.
 type RVMClassifier struct {
-	Kernel     Kernel  // nil means DefaultKernel
-	NoBias     bool    // remove the bias function φ₀ = 1
-	Alpha0     float64 // initial αₘ; 0 means 1
-	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
+	Kernel     Kernel    // nil means DefaultKernel
+	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
+	NoBias     bool      // remove the bias function φ₀ = 1
+	Alpha0     float64   // initial αₘ; 0 means 1
+	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
+	MaxIter    int       // 0 means DefaultMaxIter
+	Tol        float64   // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the
 	// Laplace approximation of the log evidence as Bound.
 	Monitor func(Progress) bool
@@ -135,9 +139,18 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	c.classificationFit = classificationFit{}
+	if err := c.Solver.check(); err != nil {
+		return err
+	}
 	set, b, err := prepare(c.options(), x, t, false)
 	if err != nil {
 		return err
+	}
+	if c.Solver == RVMSequential {
+		if err := checkLabels(t); err != nil {
+			return err
+		}
+		return c.fitSequential(ctx, set, b, x, t)
 	}
 	phi, err := b.full(x)
 	if err != nil {
@@ -465,7 +478,7 @@ func (r *RVMRegressor) WithKernel(k Kernel) Estimator {
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
 func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
-	return &RVMClassifier{Kernel: k, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
+	return &RVMClassifier{Kernel: k, Solver: c.Solver, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
 }
 
 // Save writes the fitted model as JSON (see Load).

@@ -82,6 +82,24 @@ type rvmState struct {
 	q      gaussQ
 	ba     *mat.Dense // rows of B of the active functions
 	rss    float64    // ‖t − Φμ‖²
+
+	// logit, for classification, holds the labels and the Laplace
+	// approximation's state; nil for regression.
+	logit *rvmLogit
+}
+
+// rvmLogit is the classification part of rvmState: the posterior over the
+// active weights is Laplace's approximation at the mode (laplaceMode),
+// whose Gaussian with the effective targets t̂ = Φμ + W⁻¹(t − y),
+// W = diag(yₙ(1 − yₙ)), makes (R1)–(R5) hold with β replaced by W
+// (Tipping & Faul 2003, section 5):
+//
+//	Sₘ = φₘᵀWφₘ − φₘᵀWΦΣΦᵀWφₘ,   Qₘ = φₘᵀ(t − y).
+type rvmLogit struct {
+	t  []float64
+	w  []float64 // the mode of the active weights, the next search's start
+	y  []float64 // σ(Φμ) at the mode
+	ev float64   // Laplace's approximation of the log evidence
 }
 
 // posterior sets Σ = (A + βΦᵀΦ)⁻¹ and μ = βΣΦᵀt for the active set
@@ -90,6 +108,9 @@ func (st *rvmState) posterior(iter int) error {
 	k := len(st.active)
 	_, r := st.f.b.Dims()
 	st.ba = selectRows(st.f.b, st.active)
+	if st.logit != nil {
+		return st.laplace(iter)
+	}
 	a := mat.NewSymDense(k, nil)
 	a.SymOuterK(st.beta, st.ba)
 	for i := range k {
@@ -109,6 +130,34 @@ func (st *rvmState) posterior(iter int) error {
 	return nil
 }
 
+// laplace sets q to Laplace's approximation of the posterior for
+// classification, at the mode found by IRLS from the last one, and the
+// approximation of the log evidence, ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ
+// + ½ln|Σ|.
+func (st *rvmState) laplace(iter int) error {
+	n, _ := st.f.u.Dims()
+	k := len(st.active)
+	phi := mat.NewDense(n, k, nil)
+	phi.Mul(st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
+	lg := st.logit
+	logp, err := laplaceMode(phi, lg.t, st.alpha, lg.w, &st.q, iter)
+	if err != nil {
+		return err
+	}
+	var sumLnA float64
+	for _, a := range st.alpha {
+		sumLnA += math.Log(a)
+	}
+	lg.ev = logp + 0.5*sumLnA + 0.5*st.q.logDet
+	copy(lg.w, st.q.mu)
+	lg.y = resize(lg.y, n)
+	blas64.Gemv(blas.NoTrans, 1, phi.RawMatrix(), blas64.Vector{N: k, Inc: 1, Data: st.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: lg.y})
+	for i, a := range lg.y {
+		lg.y[i] = Sigmoid(a)
+	}
+	return nil
+}
+
 // residual returns Uᵀt − B_Aᵀμ, the residual t − Φμ in U's coordinates.
 func (st *rvmState) residual() []float64 {
 	k := len(st.active)
@@ -121,6 +170,9 @@ func (st *rvmState) residual() []float64 {
 // logEvidence returns ln p(t | α, β) at the current posterior
 // (rvmLogEvidence).
 func (st *rvmState) logEvidence() float64 {
+	if st.logit != nil {
+		return st.logit.ev
+	}
 	return rvmLogEvidence(st.n, st.beta, st.alpha, st.q.mu, st.q.logDet, st.rss)
 }
 
@@ -144,23 +196,59 @@ func rvmLogEvidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss f
 func (st *rvmState) factors() (s, q []float64, pos []int) {
 	m, r := st.f.b.Dims()
 	k := len(st.active)
-	// G = U⁻ᵀ B_A (k × r), so that φₘᵀΦΣΦᵀφₘ = ‖G Bₘᵀ‖²; H = B Gᵀ.
-	g := mat.NewDense(k, r, nil)
-	g.Copy(st.ba)
-	blas64.Trmm(blas.Left, blas.Trans, 1, st.q.uinv.RawTriangular(), g.RawMatrix())
-	h := mat.NewDense(m, k, nil)
-	h.Mul(st.f.b, g.T())
-	e := st.residual()
-	s, q = make([]float64, m), make([]float64, m)
-	blas64.Gemv(blas.NoTrans, st.beta, st.f.b.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: e}, 0, blas64.Vector{N: m, Inc: 1, Data: q})
-	// φₘᵀφⱼ for the active j, for the alignment test.
+	// φₘᵀφⱼ for the active j: for the alignment test, and (times β) the
+	// φₘᵀWΦ_A of regression.
 	cross := mat.NewDense(m, k, nil)
 	cross.Mul(st.f.b, st.ba.T())
+	// wDiag = φₘᵀWφₘ, x = φₘᵀWΦ_A and qv = Uᵀ(t − y) (classification) or
+	// βUᵀ(t − Φμ) (regression), for W = βI or diag(yₙ(1 − yₙ)).
+	var wDiag []float64
+	var x *mat.Dense
+	var qv []float64
+	if lg := st.logit; lg != nil {
+		n, _ := st.f.u.Dims()
+		wu := mat.NewDense(n, r, nil)
+		e := make([]float64, n)
+		for i, y := range lg.y {
+			w := y * (1 - y)
+			for j, v := range st.f.u.RawRowView(i) {
+				wu.Set(i, j, w*v)
+			}
+			e[i] = lg.t[i] - y
+		}
+		var kw, bk mat.Dense
+		kw.Mul(st.f.u.T(), wu) // UᵀWU
+		bk.Mul(st.f.b, &kw)
+		wDiag = make([]float64, m)
+		for i := range m {
+			wDiag[i] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bk.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: st.f.b.RawRowView(i)})
+		}
+		x = mat.NewDense(m, k, nil)
+		x.Mul(&bk, st.ba.T())
+		qv = make([]float64, r)
+		blas64.Gemv(blas.Trans, 1, st.f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: e}, 0, blas64.Vector{N: r, Inc: 1, Data: qv})
+	} else {
+		wDiag = make([]float64, m)
+		for i, d := range st.diag {
+			wDiag[i] = st.beta * d
+		}
+		x = mat.NewDense(m, k, nil)
+		x.Scale(st.beta, cross)
+		qv = st.residual()
+		for i := range qv {
+			qv[i] *= st.beta
+		}
+	}
+	// ‖x Σ^½‖²: x U⁻¹ row by row, Σ = U⁻¹U⁻ᵀ.
+	h := mat.DenseCopyOf(x)
+	blas64.Trmm(blas.Right, blas.NoTrans, 1, st.q.uinv.RawTriangular(), h.RawMatrix())
+	s, q = make([]float64, m), make([]float64, m)
+	blas64.Gemv(blas.NoTrans, 1, st.f.b.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: qv}, 0, blas64.Vector{N: m, Inc: 1, Data: q})
 	const lost = 1e-10 // relative size of Sₘ below which it is rounding
 	for i := range m {
 		hi := h.RawRowView(i)
-		b := st.beta * st.diag[i]
-		s[i] = b - st.beta*st.beta*blas64.Dot(blas64.Vector{N: k, Inc: 1, Data: hi}, blas64.Vector{N: k, Inc: 1, Data: hi})
+		b := wDiag[i]
+		s[i] = b - blas64.Dot(blas64.Vector{N: k, Inc: 1, Data: hi}, blas64.Vector{N: k, Inc: 1, Data: hi})
 		if !(s[i] > lost*b) {
 			s[i] = math.NaN()
 			continue
@@ -259,12 +347,18 @@ func (st *rvmState) apply(mv rvmMove, pos []int) {
 	case moveAdd:
 		st.active = append(st.active, mv.c)
 		st.alpha = append(st.alpha, mv.alpha)
+		if st.logit != nil {
+			st.logit.w = append(st.logit.w, 0)
+		}
 	case moveReestimate:
 		st.alpha[pos[mv.c]] = mv.alpha
 	case moveDelete:
 		j := pos[mv.c]
 		st.active = append(st.active[:j], st.active[j+1:]...)
 		st.alpha = append(st.alpha[:j], st.alpha[j+1:]...)
+		if st.logit != nil {
+			st.logit.w = append(st.logit.w[:j], st.logit.w[j+1:]...)
+		}
 	}
 }
 
@@ -276,6 +370,9 @@ func (st *rvmState) updateBeta() float64 { return st.updateBetaWith(st.alpha) }
 // updateBetaWith is updateBeta with the γₘ of the posterior's αₘ, alpha
 // (when st.alpha has been re-estimated since).
 func (st *rvmState) updateBetaWith(alpha []float64) float64 {
+	if st.logit != nil {
+		return 0 // no noise parameter
+	}
 	var gamma float64
 	for j, a := range alpha {
 		gamma += 1 - a*st.q.diag[j]
@@ -304,6 +401,10 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 	cur := st.logEvidence()
 	for ; steps < maxPolish; steps++ {
 		oldAlpha, oldBeta := append([]float64(nil), st.alpha...), st.beta
+		var oldW []float64
+		if st.logit != nil {
+			oldW = append(oldW, st.logit.w...)
+		}
 		var change float64
 		for j, a := range st.alpha {
 			g := 1 - a*st.q.diag[j]
@@ -323,6 +424,9 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 		if l < cur-1e-12*math.Abs(cur) {
 			copy(st.alpha, oldAlpha)
 			st.beta = oldBeta
+			if oldW != nil {
+				copy(st.logit.w, oldW)
+			}
 			return steps, betaChange, st.posterior(iter)
 		}
 		cur, betaChange = l, bc
@@ -335,13 +439,73 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 
 // fitSequential fits the regression RVM by the sequential algorithm.
 func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
-	f, err := newDesignFactor(ctx, b, x)
+	st, proj, err := newRVMState(ctx, b, x, t)
 	if err != nil {
 		return err
 	}
+	st.beta = beta
+	// Start from the function most aligned with t, |φₘᵀt|/‖φₘ‖, with αₘ
+	// at its optimum (R3) for C = β⁻¹I, or Alpha0 if it has none
+	// (Tipping & Faul, section 4; SparseBayes).
+	first := st.mostAligned(proj)
+	if first < 0 {
+		return ErrZeroBasis
+	}
+	s0, q0 := beta*st.diag[first], beta*proj[first]
+	a0 := set.alpha0
+	if theta := q0*q0 - s0; theta > 0 {
+		a0 = s0 * s0 / theta
+	}
+	st.active, st.alpha = []int{first}, []float64{a0}
+	res, err := st.run(ctx, set)
+	if err != nil {
+		return err
+	}
+	r.noise = 1 / st.beta
+	return r.recordRVM(ctx, b, res, &st.q)
+}
+
+// fitSequential fits the classification RVM by the sequential algorithm.
+func (c *RVMClassifier) fitSequential(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64) error {
+	pm := make([]float64, len(t)) // 2t − 1
+	for i, v := range t {
+		pm[i] = 2*v - 1
+	}
+	st, proj, err := newRVMState(ctx, b, x, pm)
+	if err != nil {
+		return err
+	}
+	st.logit = &rvmLogit{t: t}
+	// Start from the function most aligned with 2t − 1, with αₘ = 1/w²
+	// for the least-squares weight w of the logits ±ln 9 (probabilities
+	// 0.9 and 0.1) on it, within [10⁻³, 10³] (as SparseBayes).
+	first := st.mostAligned(proj)
+	if first < 0 {
+		return ErrZeroBasis
+	}
+	a0 := set.alpha0
+	if w := math.Log(9) * proj[first] / st.diag[first]; w != 0 {
+		a0 = math.Min(1e3, math.Max(1e-3, 1/(w*w)))
+	}
+	st.active, st.alpha, st.logit.w = []int{first}, []float64{a0}, []float64{0}
+	res, err := st.run(ctx, set)
+	if err != nil {
+		return err
+	}
+	return c.recordRVM(ctx, b, res, &st.q)
+}
+
+// newRVMState factorises the design of basis b at x and returns the state
+// of the sequential algorithm with nothing active, and φₘᵀt for every
+// candidate.
+func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64) (*rvmState, []float64, error) {
+	f, err := newDesignFactor(ctx, b, x)
+	if err != nil {
+		return nil, nil, err
+	}
 	n := len(t)
 	m, rank := f.b.Dims()
-	st := &rvmState{f: f, n: n, beta: beta, q: gaussQ{ctx: ctx}}
+	st := &rvmState{f: f, n: n, q: gaussQ{ctx: ctx}}
 	st.z = make([]float64, rank)
 	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: rank, Inc: 1, Data: st.z})
 	st.tt = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})
@@ -353,25 +517,25 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 		row := f.b.RawRowView(i)
 		st.diag[i] = blas64.Dot(blas64.Vector{N: rank, Inc: 1, Data: row}, blas64.Vector{N: rank, Inc: 1, Data: row})
 	}
-	// Start from the function most aligned with t, |φₘᵀt|/‖φₘ‖, with αₘ
-	// at its optimum (R3) for C = β⁻¹I, or Alpha0 if it has none
-	// (Tipping & Faul, section 4; SparseBayes).
+	return st, proj, nil
+}
+
+// mostAligned returns the candidate with the largest |φₘᵀt|/‖φₘ‖ for
+// proj = Φᵀt, or −1 if every candidate is zero.
+func (st *rvmState) mostAligned(proj []float64) int {
 	first := -1
-	for i := range m {
-		if st.diag[i] > 0 && (first < 0 || proj[i]*proj[i]/st.diag[i] > proj[first]*proj[first]/st.diag[first]) {
+	for i, d := range st.diag {
+		if d > 0 && (first < 0 || proj[i]*proj[i]/d > proj[first]*proj[first]/st.diag[first]) {
 			first = i
 		}
 	}
-	if first < 0 {
-		return ErrZeroBasis
-	}
-	s0, q0 := beta*st.diag[first], beta*proj[first]
-	a0 := set.alpha0
-	if theta := q0*q0 - s0; theta > 0 {
-		a0 = s0 * s0 / theta
-	}
-	st.active, st.alpha = []int{first}, []float64{a0}
+	return first
+}
 
+// run iterates the sequential algorithm from the state's active set and
+// leaves in q the posterior of the final active set, ordered by
+// candidate (bias first, kernel functions in training order).
+func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
 	var trace []float64
 	status := IterationLimit
 	iters := 0
@@ -387,7 +551,7 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 				status, iters = Canceled, k-1
 				break
 			}
-			return err
+			return rvmResult{}, err
 		}
 		// The evidence at the start of the iteration: at convergence,
 		// that of the final α and β.
@@ -416,7 +580,7 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 				status = Canceled
 				break
 			}
-			return err
+			return rvmResult{}, err
 		}
 		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: math.Max(change, betaChange), Active: len(st.active)}) {
 			status = Stopped
@@ -429,14 +593,16 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 	order := seq(len(st.active))
 	sort.Slice(order, func(i, j int) bool { return st.active[order[i]] < st.active[order[j]] })
 	st.active, st.alpha = selectInts(st.active, order), selectVec(st.alpha, order)
+	if st.logit != nil {
+		st.logit.w = selectVec(st.logit.w, order)
+	}
 	st.q.ctx = nil
 	if err := st.posterior(iters); err != nil {
-		return err
+		return rvmResult{}, err
 	}
 	cols := make([]int, len(st.active))
 	for i, c := range st.active {
-		cols[i] = f.cols[c]
+		cols[i] = st.f.cols[c]
 	}
-	r.noise = 1 / st.beta
-	return r.recordRVM(ctx, b, rvmResult{cols: cols, alpha: st.alpha, trace: trace, iters: iters, status: status}, &st.q)
+	return rvmResult{cols: cols, alpha: st.alpha, trace: trace, iters: iters, status: status}, nil
 }

@@ -30,9 +30,9 @@ Fit fits the variational relevance vector machine (Bishop & Tipping 2000)
 to the CSV file data.csv ("-" for standard input) and writes the model to
 the file named by -o ("-" for standard output). -model rvm fits instead
 the type-II maximum likelihood RVM of Tipping (2001), the paper's
-baseline (vrvm.RVMRegressor, vrvm.RVMClassifier): for regression by the
-sequential algorithm of Tipping & Faul (2003), which starts from one basis
-function and never forms the N × N kernel matrix. Its summary reports the
+baseline (vrvm.RVMRegressor, vrvm.RVMClassifier), by the sequential
+algorithm of Tipping & Faul (2003), which starts from one basis function
+and never forms the N × N kernel matrix. Its summary reports the
 log evidence in place of the lower bound; the -prior-*, -no-prune and
 -paper-schedule flags are those of the VRVM and are refused with it.
 

@@ -104,8 +104,22 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
-		wall, cpu, err := timed(func() error { return c.Fit(d.X, d.T) })
+		var c vrvm.Estimator
+		label := "solver=" + solver.String()
+		switch *model {
+		case "vrvm":
+			c = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		case "rvm", "rvm-reestimate":
+			rs := vrvm.RVMSequential
+			if *model == "rvm-reestimate" {
+				rs = vrvm.RVMReestimate
+			}
+			c = &vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+			label = "model=rvm solver=" + rs.String()
+		default:
+			log.Fatalf("unknown model %q", *model)
+		}
+		wall, cpu, err := timed(func() error { return c.FitContext(context.Background(), d.X, d.T) })
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -113,13 +127,13 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		pred, err := c.Predict(test.X)
+		act, _, err := c.Latent(test.X)
 		if err != nil {
 			log.Fatal(err)
 		}
 		wrong, bayes := 0, 0
-		for i, p := range pred {
-			if p != test.T[i] {
+		for i, a := range act {
+			if (a > 0) != (test.T[i] == 1) {
 				wrong++
 			}
 			xs, ys := test.X.At(i, 0), test.X.At(i, 1)
@@ -131,8 +145,8 @@ func main() {
 				bayes++
 			}
 		}
-		fmt.Printf("classification n=%d width=%g solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, bound %.6g, test error %.2f%% on %d (Bayes rule %.2f%%)\n",
-			*n, w, solver, wall.Seconds(), cpu.Seconds(), c.Iterations(), c.Status(), len(c.ActiveSet()), len(c.RelevanceVectors()), c.LowerBound(), 100*float64(wrong)/float64(len(pred)), len(pred), 100*float64(bayes)/float64(len(pred)))
+		fmt.Printf("classification n=%d width=%g %s: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors, bound %.6g, test error %.2f%% on %d (Bayes rule %.2f%%)\n",
+			*n, w, label, wall.Seconds(), cpu.Seconds(), c.Iterations(), c.Status(), len(c.ActiveSet()), len(c.RelevanceVectors()), c.LowerBound(), 100*float64(wrong)/float64(len(act)), len(act), 100*float64(bayes)/float64(len(act)))
 	default:
 		log.Fatalf("unknown task %q", *task)
 	}
