@@ -348,7 +348,7 @@ func TestExp(t *testing.T) {
 	if worst > expTol {
 		t.Errorf("largest relative error %.3g", worst)
 	}
-	for _, x := range []float64{0, -0.0, 1, -1, -699.99, 699.99, -700, 700, -745.2, -746, 710, math.Inf(-1), math.Inf(1), math.NaN()} {
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -1, -699.99, 699.99, -700, 700, -745.2, -746, 710, math.Inf(-1), math.Inf(1), math.NaN()} {
 		got, want := fastExp(x), math.Exp(x)
 		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) && math.Abs(got-want) > expTol*want {
 			t.Errorf("exp(%v) = %v, math.Exp %v", x, got, want)

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "fit",
-		short: "fit a VRVM (or an RVM) to a CSV file and save the model",
+		short: "fit a VRVM to a CSV file and save the model",
 		run:   fitCommand,
 	})
 }
