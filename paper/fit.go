@@ -24,15 +24,16 @@ const (
 
 var models = []string{RVM, VRVM, VRVMSequential}
 
-// estimator returns the named model with kernel k: the VRVM row is fitted
-// by the paper's own schedule (these are the paper's experiments), the
-// VRVMSequential row by the library's default solver.
+// estimator returns the named model with kernel k: the RVM row is fitted
+// by the re-estimation of Tipping (2001) and the VRVM row by the paper's
+// own schedule (these are the paper's experiments), the VRVMSequential
+// row by the library's default solver.
 func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
 	switch {
 	case model == RVM && classify:
-		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter}
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
 	case model == RVM:
-		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter}
+		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
 	case model != VRVM && model != VRVMSequential:
 		panic("paper: unknown model " + model)
 	}

@@ -48,6 +48,8 @@ func init() {
 		"Newton":                     reflect.ValueOf(vrvm.Newton),
 		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
 		"PaperSchedule":              reflect.ValueOf(vrvm.PaperSchedule),
+		"RVMReestimate":              reflect.ValueOf(vrvm.RVMReestimate),
+		"RVMSequential":              reflect.ValueOf(vrvm.RVMSequential),
 		"RegisterKernel":             reflect.ValueOf(vrvm.RegisterKernel),
 		"Regression":                 reflect.ValueOf(vrvm.Regression),
 		"RelevanceThreshold":         reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
@@ -57,6 +59,7 @@ func init() {
 		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
+		"BlockKernel":              reflect.ValueOf((*vrvm.BlockKernel)(nil)),
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
 		"Estimator":                reflect.ValueOf((*vrvm.Estimator)(nil)),
@@ -74,15 +77,31 @@ func init() {
 		"Progress":                 reflect.ValueOf((*vrvm.Progress)(nil)),
 		"RVMClassifier":            reflect.ValueOf((*vrvm.RVMClassifier)(nil)),
 		"RVMRegressor":             reflect.ValueOf((*vrvm.RVMRegressor)(nil)),
+		"RVMSolver":                reflect.ValueOf((*vrvm.RVMSolver)(nil)),
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
 		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
 		"Task":                     reflect.ValueOf((*vrvm.Task)(nil)),
 
 		// interface wrapper definitions
-		"_Estimator": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
-		"_Kernel":    reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
+		"_BlockKernel": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_BlockKernel)(nil)),
+		"_Estimator":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
+		"_Kernel":      reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
 	}
+}
+
+// _github_com_vrvm_vrvm_vrvm_BlockKernel is an interface wrapper for BlockKernel type
+type _github_com_vrvm_vrvm_vrvm_BlockKernel struct {
+	IValue     interface{}
+	WEval      func(x []float64, y []float64) float64
+	WEvalBlock func(dst *mat.Dense, x *mat.Dense, c *mat.Dense)
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_BlockKernel) Eval(x []float64, y []float64) float64 {
+	return W.WEval(x, y)
+}
+func (W _github_com_vrvm_vrvm_vrvm_BlockKernel) EvalBlock(dst *mat.Dense, x *mat.Dense, c *mat.Dense) {
+	W.WEvalBlock(dst, x, c)
 }
 
 // _github_com_vrvm_vrvm_vrvm_Estimator is an interface wrapper for Estimator type

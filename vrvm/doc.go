@@ -148,7 +148,8 @@
 //
 // Where each equation is implemented:
 //
-//	(1), (37)–(38)          fitted.Latent, regressionFit.Predict
+//	(1), (37)–(38)          fitted.latentTo (by blocks of rows, block.go),
+//	                        regressionFit.Predict
 //	(23)–(24), (54)–(55)    scheduleState.updateW, seqFit.rebuild, woodQ.solve,
 //	                        with B and y from likelihood.weights and .data
 //	(25), (57)              gammaQ.update; (S1) alphaRoot, the exact
@@ -162,6 +163,46 @@
 //	(50)                    JJBound, Lambda
 //	(65)                    classificationFit.ProbPlugin
 //	full-model bound        excludedTerm, excludedBound (FullModelBound)
+//
+// # Type-II maximum likelihood RVM
+//
+// RVMRegressor and RVMClassifier maximise the evidence ln p(t | α, β) of
+// Tipping (2001) (RVMSolver). RVMReestimate iterates his updates (eqs.
+// 45–47) on all N + 1 functions (rvm.go: reestimate, over the Gaussian
+// and logistic rvmModel). RVMSequential, the default, is the sequential
+// algorithm of Tipping & Faul (2003) (rvmseq.go): as a function of one αₘ
+// the evidence (for classification, that of the Gaussian of Laplace's
+// approximation, rvmLogit) is
+//
+//	ℓ(αₘ) = ½ [ln αₘ − ln(αₘ + sₘ) + qₘ²/(αₘ + sₘ)]                 (R1)
+//
+// with the sparsity and quality factors, C₋ₘ the marginal covariance
+// β⁻¹I + Σⱼ≠ₘ αⱼ⁻¹φⱼφⱼᵀ without function m,
+//
+//	sₘ = φₘᵀ C₋ₘ⁻¹ φₘ,   qₘ = φₘᵀ C₋ₘ⁻¹ t,                               (R2)
+//
+// maximal at
+//
+//	αₘ = sₘ² / (qₘ² − sₘ) if qₘ² > sₘ,  else αₘ = ∞ (not in the model);  (R3)
+//
+// each iteration takes the addition, re-estimation (R3) or deletion with
+// the largest gain in the evidence (for δ = 1/α̃ₘ − 1/αₘ, and
+// Sₘ = αₘsₘ/(αₘ + sₘ), Qₘ = αₘqₘ/(αₘ + sₘ))
+//
+//	add ½[qₘ²/sₘ − 1 − ln(qₘ²/sₘ)],  re-estimate ½[δQₘ²/(δSₘ + 1) − ln(1 + δSₘ)],
+//	delete −½[qₘ²/(sₘ + αₘ) − ln(1 + sₘ/αₘ)],                            (R4)
+//
+// then re-estimates β (eq. 47). The factors come from
+//
+//	Sₘ = βφₘᵀφₘ − β²φₘᵀΦΣΦᵀφₘ,  Qₘ = βφₘᵀ(t − Φμ);
+//	active m: sₘ = 1/Σₘₘ − αₘ,  qₘ = μₘ/Σₘₘ,                              (R5)
+//
+// computed for every candidate from the factorisation Φ = U Bᵀ of the
+// design (factor.go), without an N × N matrix.
+//
+//	(R1)–(R4)               bestMove; (R5) rvmState.factors
+//	Tipping (2001) 45–47    rvmGauss.posterior, reestimateAlpha,
+//	                        rvmGauss.reestimateNoise, rvmState.polish
 //
 // # Relevance vectors
 //

@@ -1,9 +1,11 @@
 package vrvm
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -127,34 +129,165 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 	if n == 0 {
 		return []float64{}, []float64{}, nil
 	}
-	if err := checkFinite("x", x); err != nil {
+	xd := denseOf(x)
+	if err := checkFiniteDense("x", xd); err != nil {
 		return nil, nil, err
 	}
-	cols := f.design
-	if cols == nil {
-		cols = seq(len(f.mu))
-	}
-	phi, err := f.b.design(x, cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, m := phi.Dims()
 	mean = make([]float64, n)
 	variance = make([]float64, n)
-	blas64.Gemv(blas.NoTrans, 1, phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: f.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: mean})
-	var ps mat.Dense
-	ps.Mul(phi, f.sigma.get())
-	for i := range n {
-		v := blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)})
-		variance[i] = math.Max(0, v)
-		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) {
-			return nil, nil, &NonFiniteError{What: "predicted mean", Row: i, Col: -1, Value: mean[i]}
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, nil, &NonFiniteError{What: "predicted variance", Row: i, Col: -1, Value: v}
-		}
+	if err := f.latentTo(mean, variance, xd); err != nil {
+		return nil, nil, err
 	}
 	return mean, variance, nil
+}
+
+// latentTo computes Latent's mean and variance by blocks of rows, in
+// parallel for large inputs: for each block the design Φₓ of the active
+// functions (kernel.go, block.go), the means Φₓμ (1) and the variances as
+// the row sums of (ΦₓΣ) ⊙ Φₓ (38), with one buffer per worker and no
+// allocation per row.
+func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
+	n, d := x.Dims()
+	m := len(f.mu)
+	sigma := f.sigma.get().RawSymmetric()
+	mu := blas64.Vector{N: m, Inc: 1, Data: f.mu}
+	size := blockRows(m)
+	type buffers struct {
+		phi, ps []float64
+		centre  []int
+	}
+	bufs := make([]buffers, runtime.GOMAXPROCS(0))
+	off := 0
+	if f.b.kernel != nil && f.b.bias {
+		off = 1
+	}
+	// Up to quadDim functions, φᵀΣφ is summed over the upper triangle of
+	// Σ row by row; beyond, ΦₓΣ is one matrix product per block, with Σ
+	// copied out in full (gonum's Dgemm is blocked, its Dsymm is not).
+	var full blas64.General
+	if m > quadDim {
+		full = blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)}
+		for i := range m {
+			for j := i; j < m; j++ {
+				v := sigma.Data[i*sigma.Stride+j]
+				full.Data[i*m+j], full.Data[j*m+i] = v, v
+			}
+		}
+	}
+	return parallelBlocks(context.Background(), n, size, m, func(lo, hi, w int) error {
+		r := hi - lo
+		bf := &bufs[w]
+		if bf.phi == nil {
+			bf.phi = make([]float64, size*m)
+			if full.Data != nil {
+				bf.ps = make([]float64, size*m)
+			}
+			bf.centre = seq(m - off)
+		}
+		phi := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.phi[:r*m]}
+		switch {
+		case f.b.kernel == nil:
+			for i := range r {
+				src, row := x.RawRowView(lo+i), phi.Data[i*m:(i+1)*m]
+				for j, c := range f.design {
+					row[j] = src[c]
+				}
+			}
+		default:
+			if off == 1 {
+				for i := range r {
+					phi.Data[i*m] = 1
+				}
+			}
+			if m > off {
+				dst := mat.NewDense(r, m, phi.Data).Slice(0, r, off, m).(*mat.Dense)
+				if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, bf.centre); err != nil {
+					return err
+				}
+			}
+		}
+		mb := mean[lo:hi]
+		blas64.Gemv(blas.NoTrans, 1, phi, mu, 0, blas64.Vector{N: r, Inc: 1, Data: mb})
+		ps := blas64.General{Rows: r, Cols: m, Stride: m}
+		if full.Data != nil {
+			ps.Data = bf.ps[:r*m]
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, phi, full, 0, ps)
+		}
+		vb := variance[lo:hi]
+		switch {
+		case full.Data != nil:
+			for i := range r {
+				vb[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.Data[i*m : (i+1)*m]}, blas64.Vector{N: m, Inc: 1, Data: phi.Data[i*m : (i+1)*m]})
+			}
+		default:
+			i := 0
+			for ; i+3 < r; i += 4 {
+				quadForm4(vb[i:i+4], sigma, phi.Data[i*m:(i+4)*m])
+			}
+			for ; i < r; i++ {
+				vb[i] = quadForm(sigma, phi.Data[i*m:(i+1)*m])
+			}
+		}
+		for i, v := range vb {
+			if mb[i]-mb[i] != 0 { // NaN or ±Inf
+				return &NonFiniteError{What: "predicted mean", Row: lo + i, Col: -1, Value: mb[i]}
+			}
+			if v-v != 0 {
+				return &NonFiniteError{What: "predicted variance", Row: lo + i, Col: -1, Value: v}
+			}
+			vb[i] = math.Max(0, v)
+		}
+		return nil
+	})
+}
+
+// quadDim is the largest number of functions for which latentTo sums
+// φᵀΣφ over the triangle of Σ, row by row, rather than by matrix products.
+const quadDim = 64
+
+// quadForm returns φᵀΣφ = Σᵢ φᵢ (Σᵢᵢφᵢ + 2 Σⱼ₌ᵢ₊₁ Σᵢⱼφⱼ) from the upper
+// triangle of Σ.
+func quadForm(sigma blas64.Symmetric, phi []float64) float64 {
+	var v float64
+	for i, p := range phi {
+		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+len(phi)]
+		rest := phi[i+1:]
+		row = row[1 : len(rest)+1]
+		s := 0.5 * sigma.Data[i*sigma.Stride+i] * p
+		for j, q := range rest {
+			s += row[j] * q
+		}
+		v += p * s
+	}
+	return 2 * v
+}
+
+// quadForm4 sets out[r] = quadForm(sigma, φᵣ) for the four consecutive
+// vectors φᵣ in phi, sharing the loads of Σ and with four independent
+// sums in the inner loop.
+func quadForm4(out []float64, sigma blas64.Symmetric, phi []float64) {
+	m := len(phi) / 4
+	p0, p1, p2, p3 := phi[:m], phi[m:2*m], phi[2*m:3*m], phi[3*m:4*m]
+	var v0, v1, v2, v3 float64
+	for i := range m {
+		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+m]
+		d := 0.5 * row[0]
+		s0, s1, s2, s3 := d*p0[i], d*p1[i], d*p2[i], d*p3[i]
+		row = row[1:]
+		a0, a1, a2, a3 := p0[i+1:], p1[i+1:], p2[i+1:], p3[i+1:]
+		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
+		for j, sij := range row {
+			s0 += sij * a0[j]
+			s1 += sij * a1[j]
+			s2 += sij * a2[j]
+			s3 += sij * a3[j]
+		}
+		v0 += p0[i] * s0
+		v1 += p1[i] * s1
+		v2 += p2[i] * s2
+		v3 += p3[i] * s3
+	}
+	out[0], out[1], out[2], out[3] = 2*v0, 2*v1, 2*v2, 2*v3
 }
 
 // Status returns how the last fit ended (NotFitted before a successful fit).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -24,8 +25,10 @@ import (
 //	Validate() error  // checked before every fit: invalid parameters
 //	PSD() bool        // true if K is positive semi-definite
 //	String() string   // its name in messages, tables and summaries
+//	EvalBlock(dst, x, c *mat.Dense) // many pairs at once (BlockKernel)
 //
-// This package's kernels implement all three. A positive semi-definite
+// This package's kernels implement all four. Design matrices and
+// predictions use EvalBlock where a kernel has it and Eval otherwise. A positive semi-definite
 // kernel lets the Sequential and Newton solvers factorise the kernel matrix
 // by pivoted Cholesky, computing only the kernel columns they need; other
 // kernels are evaluated in full. To save a model fitted with a kernel of
@@ -50,8 +53,11 @@ func (k Gaussian) Eval(x, y []float64) float64 {
 		d := xi - y[i]
 		d2 += d * d
 	}
-	return math.Exp(-d2 / (k.Width * k.Width))
+	return fastExp(d2 * k.scale())
 }
+
+// scale is −1/Width², the factor of ‖x − y‖² in the exponent.
+func (k Gaussian) scale() float64 { return -1 / (k.Width * k.Width) }
 
 // Validate reports a width that is not positive and finite, or whose
 // square under- or overflows (below about 1e-154 or above 1e154).
@@ -307,8 +313,10 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 }
 
 // designCtx is design that stops, with the error of stopped, when ctx is
-// done; it looks before each column, so that an interrupt reaches a slow
-// (for example interpreted) kernel within one column of N evaluations.
+// done. It evaluates the kernel by blocks of rows (block.go), in parallel
+// for large designs, and looks at ctx before each block, so that an
+// interrupt reaches a slow (for example interpreted) kernel, one without
+// EvalBlock, within one block of about evalBlock evaluations (or one row).
 func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	phi := mat.NewDense(n, len(cols), nil)
@@ -326,28 +334,72 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	if d != b.dim {
 		return nil, &DimensionError{What: "input columns", Got: d, Want: b.dim}
 	}
-	rows := rowsOf(x)
+	// The kernel functions among cols, their positions and centres.
+	bias := -1
+	var pos, centre []int
 	for j, c := range cols {
-		if err := stopped(ctx, 0); err != nil {
-			return nil, err
-		}
 		if b.bias && c == 0 {
-			for i := range n {
-				phi.Set(i, j, 1)
-			}
+			bias = j
 			continue
 		}
-		center := b.centers.RawRowView(c - b.offset())
+		pos = append(pos, j)
+		centre = append(centre, c-b.offset())
+	}
+	if bias >= 0 {
 		for i := range n {
-			v := b.kernel.Eval(rows[i], center)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &KernelError{Row: i, Center: c - b.offset(), Value: v}
-			}
-			phi.Set(i, j, v)
+			phi.Set(i, bias, 1)
 		}
+	}
+	if len(centre) == 0 {
+		return phi, nil
+	}
+	cm := mat.NewDense(len(centre), d, nil)
+	for j, c := range centre {
+		copy(cm.RawRowView(j), b.centers.RawRowView(c))
+	}
+	// With the bias (if any) first, the kernel columns are contiguous and
+	// are written in place; otherwise through a buffer per worker.
+	direct := bias <= 0
+	size := blockRows(len(centre))
+	if blockKernel(b.kernel) == nil {
+		// Eval alone may be slow (interpreted): smaller blocks, so that
+		// ctx is seen every evalBlock evaluations or so.
+		size = max(1, evalBlock/len(centre))
+	}
+	var bufs [][]float64
+	if !direct {
+		bufs = make([][]float64, runtime.GOMAXPROCS(0))
+	}
+	xd := denseOf(x)
+	err := parallelBlocks(ctx, n, size, len(centre), func(lo, hi, w int) error {
+		xb := xd.Slice(lo, hi, 0, d).(*mat.Dense)
+		if direct {
+			return kernelBlock(b.kernel, phi.Slice(lo, hi, pos[0], pos[0]+len(pos)).(*mat.Dense), xb, cm, lo, centre)
+		}
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, size*len(centre))
+		}
+		dst := mat.NewDense(hi-lo, len(centre), bufs[w][:(hi-lo)*len(centre)])
+		if err := kernelBlock(b.kernel, dst, xb, cm, lo, centre); err != nil {
+			return err
+		}
+		for i := lo; i < hi; i++ {
+			src, row := dst.RawRowView(i-lo), phi.RawRowView(i)
+			for j, p := range pos {
+				row[p] = src[j]
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return phi, nil
 }
+
+// evalBlock is the number of kernel evaluations per block of designCtx
+// for kernels without EvalBlock.
+const evalBlock = 4096
 
 // maxKernelValue is the largest |K(x, x)| a fit accepts: the precision's
 // entries are sums of products of two kernel values, and with larger

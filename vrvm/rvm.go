@@ -22,16 +22,26 @@ import (
 //	Σ = (A + βΦᵀΦ)⁻¹,  μ = βΣΦᵀt,  γₘ = 1 − αₘΣₘₘ,
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
+// Solver chooses how the evidence is maximised (see RVMSolver): by
+// default one function at a time from an empty model (Tipping & Faul
+// 2003, rvmseq.go), which scales to large N; RVMReestimate iterates the
+// updates above on all N + 1 functions, as Tipping (2001) and the paper
+// did. The two can stop at different local maxima of the evidence.
+// Alpha0 is the initial αₘ of every function for RVMReestimate, and of
+// the first function for RVMSequential when the evidence has no finite
+// optimum for it; PruneAlpha removes functions whose αₘ exceeds it.
+//
 // LowerBound and BoundTrace report the log evidence ln p(t | α, β). The
 // exported fields configure the fit; zero values mean the defaults.
 type RVMRegressor struct {
-	Kernel     Kernel  // nil means DefaultKernel
-	NoBias     bool    // remove the bias function φ₀ = 1
-	Alpha0     float64 // initial αₘ; 0 means 1
-	Beta0      float64 // initial β; 0 means 1/var(t)
-	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
+	Kernel     Kernel    // nil means DefaultKernel
+	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
+	NoBias     bool      // remove the bias function φ₀ = 1
+	Alpha0     float64   // initial αₘ; 0 means 1
+	Beta0      float64   // initial β; 0 means 1/var(t)
+	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
+	MaxIter    int       // 0 means DefaultMaxIter
+	Tol        float64   // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the log
 	// evidence as Bound; returning true stops the fit.
 	Monitor func(Progress) bool
@@ -42,16 +52,20 @@ type RVMRegressor struct {
 // RVMClassifier is the type-II maximum likelihood RVM of Tipping (2001)
 // for binary classification: for fixed α the weight posterior is
 // approximated by Laplace's method around its mode, found by iteratively
-// reweighted least squares (Newton's method), and αₘ ← γₘ/μₘ².
+// reweighted least squares (Newton's method), and α maximises the
+// evidence of that Gaussian: by default by the sequential algorithm of
+// Tipping & Faul (2003), one function at a time (RVMSequential), or by
+// αₘ ← γₘ/μₘ² on all functions (RVMReestimate), as RVMRegressor.
 // LowerBound and BoundTrace report Laplace's approximation of the log
 // evidence.
 type RVMClassifier struct {
-	Kernel     Kernel  // nil means DefaultKernel
-	NoBias     bool    // remove the bias function φ₀ = 1
-	Alpha0     float64 // initial αₘ; 0 means 1
-	PruneAlpha float64 // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int     // 0 means DefaultMaxIter
-	Tol        float64 // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
+	Kernel     Kernel    // nil means DefaultKernel
+	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
+	NoBias     bool      // remove the bias function φ₀ = 1
+	Alpha0     float64   // initial αₘ; 0 means 1
+	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
+	MaxIter    int       // 0 means DefaultMaxIter
+	Tol        float64   // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
 	// Monitor, if not nil, is called after every iteration with the
 	// Laplace approximation of the log evidence as Bound.
 	Monitor func(Progress) bool
@@ -60,24 +74,17 @@ type RVMClassifier struct {
 }
 
 func (r *RVMRegressor) options() options {
-	return options{kernel: r.Kernel, noBias: r.NoBias, alpha0: r.Alpha0, pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter,
-		tol: r.Tol, monitor: r.Monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
+	return rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor)
 }
 
 func (c *RVMClassifier) options() options {
-	return options{kernel: c.Kernel, noBias: c.NoBias, alpha0: c.Alpha0, pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter,
-		tol: c.Tol, monitor: c.Monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
+	return rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor)
 }
 
-// rvmDesign resolves the options, validates the data and evaluates the
-// full design.
-func rvmDesign(o options, x mat.Matrix, t []float64) (settings, basis, *mat.Dense, error) {
-	s, b, err := prepare(o, x, t, false)
-	if err != nil {
-		return s, b, nil, err
-	}
-	phi, err := b.full(x)
-	return s, b, phi, err
+// rvmOptions are the options of the RVM estimators, with their defaults.
+func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol float64, monitor func(Progress) bool) options {
+	return options{kernel: k, noBias: noBias, alpha0: alpha0, pruneAlpha: prune, maxIter: maxIter,
+		tol: tol, monitor: monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -88,128 +95,40 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	r.regressionFit = regressionFit{}
-	set, b, phi, err := rvmDesign(r.options(), x, t)
+	if err := r.Solver.check(); err != nil {
+		return err
+	}
+	set, b, err := prepare(r.options(), x, t, false)
 	if err != nil {
 		return err
 	}
-	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	beta, err := noisePrecision0("Beta0", r.Beta0, t)
 	if err != nil {
 		return err
 	}
-	n, m := phi.Dims()
-	cols := seq(m)
-	alpha := make([]float64, m)
-	for i := range alpha {
-		alpha[i] = alpha0
+	if r.Solver == RVMSequential {
+		return r.fitSequential(ctx, set, b, x, t, beta)
 	}
-	gram := mat.NewSymDense(m, nil)
-	gram.SymOuterK(1, phi.T())
-	phiT := make([]float64, m)
-	mat.NewVecDense(m, phiT).MulVec(phi.T(), mat.NewVecDense(n, t))
+	phi, err := b.full(x)
+	if err != nil {
+		return err
+	}
+	n, m := phi.Dims()
+	g := &rvmGauss{phi: phi, t: t, beta: beta, resid: make([]float64, n)}
+	g.gram = mat.NewSymDense(m, nil)
+	g.gram.SymOuterK(1, phi.T())
+	g.phiT = make([]float64, m)
+	mat.NewVecDense(m, g.phiT).MulVec(phi.T(), mat.NewVecDense(n, t))
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
 	q := gaussQ{ctx: ctx}
-	// posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt for the active set.
-	posterior := func(iter int) error {
-		m := len(cols)
-		a := mat.NewSymDense(m, nil)
-		a.ScaleSym(beta, gram)
-		for i := range m {
-			a.SetSym(i, i, a.At(i, i)+alpha[i])
-		}
-		if err := q.factor(a, iter); err != nil {
-			return err
-		}
-		h := make([]float64, m)
-		for i, v := range phiT {
-			h[i] = beta * v
-		}
-		return q.solveMean(h)
+	res, err := reestimate(ctx, set, g, &q)
+	if err != nil {
+		return err
 	}
-	var trace []float64
-	resid := make([]float64, n)
-	status := IterationLimit
-	iters := 0
-	for k := 1; k <= maxIter; k++ {
-		if ctx.Err() != nil {
-			status = Canceled
-			break
-		}
-		iters = k
-		m = len(cols)
-		if err := posterior(k); err != nil {
-			if ctx.Err() != nil {
-				status, iters = Canceled, k-1
-				break
-			}
-			return err
-		}
-		copy(resid, t)
-		blas64.Gemv(blas.NoTrans, -1, phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: q.mu}, 1, blas64.Vector{N: n, Inc: 1, Data: resid})
-		rss := mat.Dot(mat.NewVecDense(n, resid), mat.NewVecDense(n, resid))
-		// Log evidence ln p(t | α, β) = −½{N ln 2π − N ln β − Σ ln αₘ − ln|Σ| + β‖t − Φμ‖² + μᵀAμ}.
-		var sumLnA, muAmu, gammaSum, change float64
-		for i := range m {
-			sumLnA += math.Log(alpha[i])
-			muAmu += alpha[i] * q.mu[i] * q.mu[i]
-		}
-		trace = append(trace, -0.5*(float64(n)*ln2Pi-float64(n)*math.Log(beta)-sumLnA-q.logDet+beta*rss+muAmu))
-		for i := range m {
-			g := 1 - alpha[i]*q.diag[i]
-			gammaSum += g
-			na := g / (q.mu[i] * q.mu[i])
-			if !(na > 0) || math.IsInf(na, 0) {
-				na = math.Inf(1)
-			}
-			change = math.Max(change, math.Abs(math.Log(na/alpha[i])))
-			alpha[i] = na
-		}
-		nb := (float64(n) - gammaSum) / rss
-		if nb > 0 && !math.IsInf(nb, 0) {
-			change = math.Max(change, math.Abs(math.Log(nb/beta)))
-			beta = nb
-		}
-		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: m}) {
-			status = Stopped
-			break
-		}
-		keep, pruned := pruneSet(alpha, prune)
-		if pruned {
-			phi = selectCols(phi, keep)
-			gram = selectSym(gram, keep)
-			phiT = selectVec(phiT, keep)
-			alpha = selectVec(alpha, keep)
-			cols = selectInts(cols, keep)
-			continue
-		}
-		if change <= tol {
-			status = Converged
-			break
-		}
-	}
-	if q.mu == nil || len(q.mu) != len(cols) {
-		// The last iteration pruned (or the fit was cancelled before the
-		// first one): refresh the posterior for the final active set, in
-		// one piece (the context may be cancelled already).
-		q.ctx = nil
-		if err := posterior(iters); err != nil {
-			return err
-		}
-	}
-	if len(trace) == 0 {
-		return stopped(ctx, 0)
-	}
-	r.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
-	r.trace, r.iters, r.status = trace, iters, status
-	r.full = trace[len(trace)-1]
-	r.checkRelevance()
-	r.noise = 1 / beta
-	if status == Canceled {
-		return stopped(ctx, iters)
-	}
-	return nil
+	r.noise = 1 / g.beta
+	return r.recordRVM(ctx, b, res, &q)
 }
 
 // Fit fits the classifier to inputs x and labels t in {0, 1}.
@@ -220,90 +139,250 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	c.classificationFit = classificationFit{}
-	set, b, phi, err := rvmDesign(c.options(), x, t)
+	if err := c.Solver.check(); err != nil {
+		return err
+	}
+	set, b, err := prepare(c.options(), x, t, false)
+	if err != nil {
+		return err
+	}
+	if c.Solver == RVMSequential {
+		if err := checkLabels(t); err != nil {
+			return err
+		}
+		return c.fitSequential(ctx, set, b, x, t)
+	}
+	phi, err := b.full(x)
 	if err != nil {
 		return err
 	}
 	if err := checkLabels(t); err != nil {
 		return err
 	}
-	alpha0, prune, tol, maxIter := set.alpha0, set.pruneAt, set.tol, set.maxIter
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
 	_, m := phi.Dims()
-	cols := seq(m)
-	alpha := make([]float64, m)
-	for i := range alpha {
-		alpha[i] = alpha0
-	}
-	w := make([]float64, m)
 	var q gaussQ
-	var trace []float64
-	status := IterationLimit
-	iters := 0
-	for k := 1; k <= maxIter; k++ {
+	res, err := reestimate(ctx, set, &rvmLogistic{phi: phi, t: t, w: make([]float64, m)}, &q)
+	if err != nil {
+		return err
+	}
+	return c.recordRVM(ctx, b, res, &q)
+}
+
+// rvmModel is what the re-estimation algorithm (RVMReestimate) needs of
+// a likelihood: the posterior over the active weights given α, its
+// noise re-estimate, and the selection of its own per-function state.
+type rvmModel interface {
+	// size is the number of candidate functions.
+	size() int
+	// posterior sets q to the posterior (regression) or its Laplace
+	// approximation (classification) for precisions alpha and returns
+	// the log evidence (or its Laplace approximation).
+	posterior(q *gaussQ, alpha []float64, iter int) (float64, error)
+	// reestimateNoise re-estimates the noise given Σγₘ and returns
+	// |Δ ln β| (0 without a noise parameter).
+	reestimateNoise(gammaSum float64) float64
+	// keep restricts the model to the functions at positions keep; q
+	// holds the last posterior.
+	keep(keep []int, q *gaussQ)
+	// carry prepares the next iteration without pruning.
+	carry(q *gaussQ)
+}
+
+// rvmResult is the outcome of an RVM fit over the functions cols (indices
+// into the full basis).
+type rvmResult struct {
+	cols   []int
+	alpha  []float64
+	trace  []float64
+	iters  int
+	status Status
+}
+
+// reestimate runs the re-estimation of Tipping (2001) from all functions,
+// each αₘ = Alpha0: every iteration computes the posterior, records the
+// evidence, re-estimates every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (eq. 46), and
+// the noise (eq. 47), and removes the functions whose αₘ exceeds
+// PruneAlpha. It converges when no ln αₘ (nor ln β) changes by more than
+// Tol. q is left with the posterior of the final active set.
+func reestimate(ctx context.Context, set settings, model rvmModel, q *gaussQ) (rvmResult, error) {
+	m := model.size()
+	res := rvmResult{cols: seq(m), alpha: constant(m, set.alpha0), status: IterationLimit}
+	for k := 1; k <= set.maxIter; k++ {
 		if ctx.Err() != nil {
-			status = Canceled
+			res.status = Canceled
 			break
 		}
-		iters = k
-		logp, err := laplaceMode(phi, t, alpha, w, &q, k)
+		res.iters = k
+		ev, err := model.posterior(q, res.alpha, k)
 		if err != nil {
-			return err
-		}
-		// Laplace approximation of the log evidence:
-		// ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ + ½ln|Σ|.
-		var sumLnA float64
-		for _, a := range alpha {
-			sumLnA += math.Log(a)
-		}
-		trace = append(trace, logp+0.5*sumLnA+0.5*q.logDet)
-		var change float64
-		for i := range alpha {
-			g := 1 - alpha[i]*q.diag[i]
-			na := g / (q.mu[i] * q.mu[i])
-			if !(na > 0) || math.IsInf(na, 0) {
-				na = math.Inf(1)
+			if ctx.Err() != nil {
+				res.status, res.iters = Canceled, k-1
+				break
 			}
-			change = math.Max(change, math.Abs(math.Log(na/alpha[i])))
-			alpha[i] = na
+			return res, err
 		}
-		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: change, Active: len(cols)}) {
-			status = Stopped
+		res.trace = append(res.trace, ev)
+		change, gammaSum := reestimateAlpha(res.alpha, q.diag, q.mu)
+		change = math.Max(change, model.reestimateNoise(gammaSum))
+		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: ev, Change: change, Active: len(res.cols)}) {
+			res.status = Stopped
 			break
 		}
-		keep, pruned := pruneSet(alpha, prune)
-		if pruned {
-			phi = selectCols(phi, keep)
-			alpha = selectVec(alpha, keep)
-			w = selectVec(q.mu, keep)
-			cols = selectInts(cols, keep)
+		if keep, pruned := pruneSet(res.alpha, set.pruneAt); pruned {
+			model.keep(keep, q)
+			res.alpha = selectVec(res.alpha, keep)
+			res.cols = selectInts(res.cols, keep)
 			continue
 		}
-		copy(w, q.mu)
-		if change <= tol {
-			status = Converged
+		model.carry(q)
+		if change <= set.tol {
+			res.status = Converged
 			break
 		}
 	}
-	if len(q.mu) != len(cols) {
-		if _, err := laplaceMode(phi, t, alpha, w, &q, iters); err != nil {
-			return err
+	if q.mu == nil || len(q.mu) != len(res.cols) {
+		// The last iteration pruned (or the fit was cancelled before the
+		// first one): refresh the posterior for the final active set, in
+		// one piece (the context may be cancelled already).
+		q.ctx = nil
+		if _, err := model.posterior(q, res.alpha, res.iters); err != nil {
+			return res, err
 		}
 	}
-	if len(trace) == 0 {
+	return res, nil
+}
+
+// reestimateAlpha sets every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (Tipping 2001,
+// eq. 46), ∞ where that is not positive and finite, and returns the
+// largest |Δ ln αₘ| and Σγₘ.
+func reestimateAlpha(alpha, diag, mu []float64) (change, gammaSum float64) {
+	for i, a := range alpha {
+		g := 1 - a*diag[i]
+		gammaSum += g
+		na := g / (mu[i] * mu[i])
+		if !(na > 0) || math.IsInf(na, 0) {
+			na = math.Inf(1)
+		}
+		change = math.Max(change, math.Abs(math.Log(na/a)))
+		alpha[i] = na
+	}
+	return change, gammaSum
+}
+
+// recordRVM stores the result of an RVM fit: the posterior q over the
+// functions res.cols of basis b. It returns the context's error if the
+// fit was cancelled, and the error of stopped if it ended before its
+// first iteration.
+func (f *fitted) recordRVM(ctx context.Context, b basis, res rvmResult, q *gaussQ) error {
+	if len(res.trace) == 0 {
 		return stopped(ctx, 0)
 	}
-	c.setPosterior(b, cols, append([]float64(nil), q.mu...), q.sigma(), alpha)
-	c.trace, c.iters, c.status = trace, iters, status
-	c.full = trace[len(trace)-1]
-	c.checkRelevance()
-	if status == Canceled {
-		return stopped(ctx, iters)
+	f.setPosterior(b, res.cols, append([]float64(nil), q.mu...), q.sigma(), res.alpha)
+	f.trace, f.iters, f.status = res.trace, res.iters, res.status
+	f.full = res.trace[len(res.trace)-1]
+	f.checkRelevance()
+	if res.status == Canceled {
+		return stopped(ctx, res.iters)
 	}
 	return nil
 }
+
+// rvmGauss is the Gaussian likelihood of the re-estimation algorithm:
+// the design of the active functions, its Gram matrix ΦᵀΦ and Φᵀt, and β.
+type rvmGauss struct {
+	phi   *mat.Dense
+	gram  *mat.SymDense
+	phiT  []float64
+	t     []float64
+	beta  float64
+	resid []float64
+	rss   float64
+}
+
+func (g *rvmGauss) size() int { _, m := g.phi.Dims(); return m }
+
+// posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt (Tipping 2001, eq. 45)
+// and returns the log evidence (rvmLogEvidence).
+func (g *rvmGauss) posterior(q *gaussQ, alpha []float64, iter int) (float64, error) {
+	n, m := g.phi.Dims()
+	a := mat.NewSymDense(m, nil)
+	a.ScaleSym(g.beta, g.gram)
+	for i := range m {
+		a.SetSym(i, i, a.At(i, i)+alpha[i])
+	}
+	if err := q.factor(a, iter); err != nil {
+		return 0, err
+	}
+	h := make([]float64, m)
+	for i, v := range g.phiT {
+		h[i] = g.beta * v
+	}
+	if err := q.solveMean(h); err != nil {
+		return 0, err
+	}
+	copy(g.resid, g.t)
+	blas64.Gemv(blas.NoTrans, -1, g.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: q.mu}, 1, blas64.Vector{N: n, Inc: 1, Data: g.resid})
+	g.rss = mat.Dot(mat.NewVecDense(n, g.resid), mat.NewVecDense(n, g.resid))
+	return rvmLogEvidence(n, g.beta, alpha, q.mu, q.logDet, g.rss), nil
+}
+
+// reestimateNoise sets β ← (N − Σγₘ)/‖t − Φμ‖² (Tipping 2001, eq. 47)
+// when that is positive and finite.
+func (g *rvmGauss) reestimateNoise(gammaSum float64) float64 {
+	n, _ := g.phi.Dims()
+	nb := (float64(n) - gammaSum) / g.rss
+	if !(nb > 0) || math.IsInf(nb, 0) {
+		return 0
+	}
+	d := math.Abs(math.Log(nb / g.beta))
+	g.beta = nb
+	return d
+}
+
+func (g *rvmGauss) keep(keep []int, _ *gaussQ) {
+	g.phi = selectCols(g.phi, keep)
+	g.gram = selectSym(g.gram, keep)
+	g.phiT = selectVec(g.phiT, keep)
+}
+
+func (g *rvmGauss) carry(*gaussQ) {}
+
+// rvmLogistic is the logistic likelihood of the re-estimation algorithm,
+// with the Laplace approximation at the mode w.
+type rvmLogistic struct {
+	phi *mat.Dense
+	t   []float64
+	w   []float64 // the starting point of the next mode search
+}
+
+func (l *rvmLogistic) size() int { _, m := l.phi.Dims(); return m }
+
+// posterior finds the mode by IRLS from w (laplaceMode) and returns
+// Laplace's approximation of the log evidence,
+// ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ + ½ln|Σ|.
+func (l *rvmLogistic) posterior(q *gaussQ, alpha []float64, iter int) (float64, error) {
+	logp, err := laplaceMode(l.phi, l.t, alpha, l.w, q, iter)
+	if err != nil {
+		return 0, err
+	}
+	var sumLnA float64
+	for _, a := range alpha {
+		sumLnA += math.Log(a)
+	}
+	return logp + 0.5*sumLnA + 0.5*q.logDet, nil
+}
+
+func (l *rvmLogistic) reestimateNoise(float64) float64 { return 0 }
+
+func (l *rvmLogistic) keep(keep []int, q *gaussQ) {
+	l.phi = selectCols(l.phi, keep)
+	l.w = selectVec(q.mu, keep)
+}
+
+func (l *rvmLogistic) carry(q *gaussQ) { copy(l.w, q.mu) }
 
 // laplaceMode finds the mode of ln p(t|w) + ln p(w|α) by Newton's method
 // (IRLS) from w, with step halving, and leaves in q the Gaussian with mean
@@ -393,13 +472,13 @@ func (r *RVMRegressor) Beta() float64 { r.mustFit(); return 1 / r.noise }
 // WithKernel returns an unfitted copy of r's configuration with kernel k
 // and no Monitor.
 func (r *RVMRegressor) WithKernel(k Kernel) Estimator {
-	return &RVMRegressor{Kernel: k, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
+	return &RVMRegressor{Kernel: k, Solver: r.Solver, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
 }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
 func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
-	return &RVMClassifier{Kernel: k, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
+	return &RVMClassifier{Kernel: k, Solver: c.Solver, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
 }
 
 // Save writes the fitted model as JSON (see Load).

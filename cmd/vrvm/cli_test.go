@@ -201,6 +201,75 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("rvm", func(t *testing.T) {
+		// -model rvm: the type-II ML RVM (sequential algorithm), saved
+		// and applied by predict exactly as the library's RVMRegressor
+		// fitted in process on the standardised data.
+		_, errOut, code := run(t, "fit", "-model", "rvm", "-target", "t", "-inputs", "x1,x2", "-width", "0.5", "-o", "rvm.json", "reg.csv")
+		if code != 0 {
+			t.Fatalf("fit -model rvm: status %d: %s", code, errOut)
+		}
+		if !strings.Contains(errOut, "RVM regression") || !strings.Contains(errOut, "log evidence") || strings.Contains(errOut, "lower bound") {
+			t.Errorf("fit -model rvm progress: %q", errOut)
+		}
+		out, errOut, code := run(t, "predict", "-model", "rvm.json", "regtest.csv")
+		if code != 0 {
+			t.Fatalf("predict: status %d: %s", code, errOut)
+		}
+		rows := readCSV(t, out)
+		tab, err := datasets.ReadCSV(strings.NewReader(train.String()), "reg.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tab.Select("t", "x1", "x2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mx, sx := meanSD(d.X)
+		mt, st := meanSD(mat.NewDense(len(d.T), 1, append([]float64(nil), d.T...)))
+		ts := make([]float64, len(d.T))
+		for i, v := range d.T {
+			ts[i] = (v - mt[0]) / st[0]
+		}
+		r := &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: 0.5}}
+		if err := r.Fit(standardizeRows(d.X, mx, sx), ts); err != nil {
+			t.Fatal(err)
+		}
+		if r.Solver != vrvm.RVMSequential || r.Status() != vrvm.Converged {
+			t.Errorf("in process: solver %v, %v", r.Solver, r.Status())
+		}
+		xt := mat.NewDense(21, 2, nil)
+		for i := range 21 {
+			xt.SetRow(i, []float64{-10 + float64(i), float64(i%5) - 2})
+		}
+		mean, variance, err := r.Predict(standardizeRows(xt, mx, sx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const close = 1e-12
+		if len(rows) != 22 {
+			t.Fatalf("predict output: %q", out)
+		}
+		for i, row := range rows[1:] {
+			m, v := parse(t, row[0]), parse(t, row[1])
+			wm, wv := mean[i]*st[0]+mt[0], variance[i]*st[0]*st[0]
+			if math.Abs(m-wm) > close*math.Max(1, math.Abs(wm)) || math.Abs(v-wv) > close*wv {
+				t.Errorf("row %d: mean %v, variance %v; in process %v, %v", i, m, v, wm, wv)
+			}
+		}
+		if _, errOut, code := run(t, "fit", "-model", "rvm", "-task", "classification", "-target", "class", "-labels", "No,Yes", "-width", "0.5", "-o", "rvmcls.json", "cls.csv"); code != 0 || !strings.Contains(errOut, "log evidence") {
+			t.Errorf("fit -model rvm -task classification: status %d: %s", code, errOut)
+		}
+		for _, args := range [][]string{
+			{"-model", "svm"}, {"-model", "rvm", "-prior-a", "1"}, {"-model", "rvm", "-no-prune"}, {"-model", "rvm", "-paper-schedule"},
+		} {
+			a := append([]string{"fit", "-target", "t", "-o", "bad.json"}, args...)
+			if _, errOut, code := run(t, append(a, "reg.csv")...); code != 2 || !strings.Contains(errOut, "-") {
+				t.Errorf("fit %v: status %d, %q", args, code, errOut)
+			}
+		}
+	})
+
 	// A classification model relabelled as regression with a valid
 	// checksum, and a file of the library without column names.
 	relabelled := func(t *testing.T) {

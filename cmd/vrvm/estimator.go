@@ -19,6 +19,10 @@ import (
 
 // estimatorOptions are the fit settings taken from the flags.
 type estimatorOptions struct {
+	// Model is "vrvm" (the variational RVM; "" means it) or "rvm" (the
+	// type-II maximum likelihood RVM of Tipping 2001, which ignores
+	// Prior, NoPrune and PaperSchedule).
+	Model         string
 	Kernel        vrvm.Kernel
 	NoBias        bool
 	Prior         vrvm.Prior
@@ -38,10 +42,16 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 		solver = vrvm.PaperSchedule
 	}
 	var m vrvm.Estimator
-	switch task {
-	case "regression":
+	switch {
+	case o.Model == "rvm" && task == "regression":
+		m = &vrvm.RVMRegressor{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}
+	case o.Model == "rvm" && task == "classification":
+		m = &vrvm.RVMClassifier{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}
+	case o.Model != "" && o.Model != "vrvm":
+		return nil, fmt.Errorf("unknown model %q", o.Model)
+	case task == "regression":
 		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
-	case "classification":
+	case task == "classification":
 		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)

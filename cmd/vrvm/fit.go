@@ -29,7 +29,13 @@ const fitUsage = `Usage: vrvm fit -target NAME -o model.json [flags] data.csv
 
 Fit fits the variational relevance vector machine (Bishop & Tipping 2000)
 to the CSV file data.csv ("-" for standard input) and writes the model to
-the file named by -o ("-" for standard output).
+the file named by -o ("-" for standard output). -model rvm fits instead
+the type-II maximum likelihood RVM of Tipping (2001), the paper's
+baseline (vrvm.RVMRegressor, vrvm.RVMClassifier), by the sequential
+algorithm of Tipping & Faul (2003), which starts from one basis function
+and never forms the N × N kernel matrix. Its summary reports the
+log evidence in place of the lower bound; the -prior-*, -no-prune and
+-paper-schedule flags are those of the VRVM and are refused with it.
 
 Data: a CSV file with a header line naming the columns, as R's write.csv
 and pandas' to_csv write them. The target is the column named by -target,
@@ -69,7 +75,8 @@ metadata, covered by its SHA-256 checksum. Files of the former format
 
 Output files are written atomically (a temporary file, synced, renamed);
 -o never overwrites the data file. At the end fit prints a summary:
-status, relevance vectors, noise and training error, the lower bound, and
+status, relevance vectors, noise and training error, the lower bound (log
+evidence for -model rvm), and
 a warning if the fit stopped at the iteration limit or kept no relevance
 vector. Progress goes to standard error (every second for long fits).
 Ctrl-C stops the fit ("stopping…") and exits with status 130 without
@@ -88,6 +95,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	categorical := fs.String("categorical", "", "comma-separated input column `names` holding text categories, one-hot encoded")
 	missing := fs.String("missing", missingError, "missing-value `rule`: error, drop or impute")
 	task := fs.String("task", "regression", "`task`: regression or classification")
+	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), polynomial (scale·x·x' + 1)^degree or linear x·x'")
 	width := fs.Float64("width", 1, "width of the gaussian kernel")
@@ -124,9 +132,19 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		return usageErr("-max-iter %d is negative", o.MaxIter)
 	case *missing != missingError && *missing != missingDrop && *missing != missingImpute:
 		return usageErr("-missing %q: want error, drop or impute", *missing)
+	case *model != "vrvm" && *model != "rvm":
+		return usageErr("-model %q: want vrvm or rvm", *model)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *model == "rvm" {
+		for _, f := range []string{"prior-a", "prior-b", "prior-c", "prior-d", "no-prune", "paper-schedule"} {
+			if set[f] {
+				return usageErr("-%s applies to -model vrvm only", f)
+			}
+		}
+	}
+	o.Model = *model
 	switch *kernel {
 	case "gaussian":
 		o.Kernel = vrvm.Gaussian{Width: *width}
@@ -391,17 +409,24 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	nRows, d := x.Dims()
 	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, nRows, len(meta.Inputs), shortList(meta.Inputs))
+	if *model == "rvm" {
+		what = "RVM " + what
+	}
 	if d != len(meta.Inputs) {
 		what += fmt.Sprintf(", %d features", d)
 	}
 	start := time.Now()
 	last := start
 	iter := 0
+	objective := "lower bound"
+	if *model == "rvm" {
+		objective = "log evidence"
+	}
 	o.Monitor = func(p vrvm.Progress) bool {
 		iter = p.Iteration
 		if now := time.Now(); now.Sub(last) >= time.Second {
 			last = now
-			say("iteration %d: lower bound %.6g, %d active basis functions", p.Iteration, p.Bound, p.Active)
+			say("iteration %d: %s %.6g, %d active basis functions", p.Iteration, objective, p.Bound, p.Active)
 		}
 		return false
 	}
@@ -427,9 +452,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		if meta.Standardized {
 			sd = meta.TargetSD
 		}
-		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); lower bound %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, s.Bound)
+		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); %s %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, objective, s.Bound)
 	} else {
-		say("%s of %d rows; training error %.2f%%; lower bound %.6g", rv, nRows, 100*s.TrainingError, s.Bound)
+		say("%s of %d rows; training error %.2f%%; %s %.6g", rv, nRows, 100*s.TrainingError, objective, s.Bound)
 	}
 	if s.IterLimit {
 		limit := o.MaxIter

@@ -40,6 +40,7 @@ func main() {
 	paper := flag.Bool("paper", false, "use the paper's schedule instead of the default (sequential) solver")
 	noPrune := flag.Bool("no-prune", false, "keep all basis functions")
 	maxIter := flag.Int("max-iter", 0, "iteration limit (0: the default)")
+	model := flag.String("model", "vrvm", "vrvm, rvm (type-II RVM, sequential algorithm) or rvm-reestimate (type-II RVM, Tipping 2001)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
@@ -92,12 +93,29 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	label := "solver=" + solver.String()
+	switch *model {
+	case "vrvm":
+	case "rvm", "rvm-reestimate":
+		rs := vrvm.RVMSequential
+		if *model == "rvm-reestimate" {
+			rs = vrvm.RVMReestimate
+		}
+		if *task == "classification" {
+			m = &vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+		} else {
+			m = &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+		}
+		label = "model=rvm solver=" + rs.String()
+	default:
+		log.Fatalf("unknown model %q", *model)
+	}
 	wall, cpu, err := timed(func() error { return m.FitContext(context.Background(), d.X, d.T) })
 	if err != nil {
 		log.Fatal(err)
 	}
-	fit := fmt.Sprintf("solver=%v: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors",
-		solver, wall.Seconds(), cpu.Seconds(), m.Iterations(), m.Status(), len(m.ActiveSet()), len(m.RelevanceVectors()))
+	fit := fmt.Sprintf("%s: wall %.2fs cpu %.2fs, %d iterations (%v), %d active, %d relevance vectors",
+		label, wall.Seconds(), cpu.Seconds(), m.Iterations(), m.Status(), len(m.ActiveSet()), len(m.RelevanceVectors()))
 	switch *task {
 	case "friedman":
 		fmt.Printf("friedman n=%d width=%g %s, noise sd %.4f, bound %.6g, RMSE %.4f\n",

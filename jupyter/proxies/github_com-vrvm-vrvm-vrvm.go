@@ -12,9 +12,25 @@ import (
 
 func init() {
 	Proxies["github.com/vrvm/vrvm/vrvm/vrvm"] = map[string]reflect.Type{
-		"Estimator": reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Estimator)(nil)).Elem(),
-		"Kernel":    reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Kernel)(nil)).Elem(),
+		"BlockKernel": reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_BlockKernel)(nil)).Elem(),
+		"Estimator":   reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Estimator)(nil)).Elem(),
+		"Kernel":      reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Kernel)(nil)).Elem(),
 	}
+}
+
+// proxy_github_com_vrvm_vrvm_vrvm_BlockKernel is the gomacro proxy for BlockKernel.
+type proxy_github_com_vrvm_vrvm_vrvm_BlockKernel struct {
+	Object     interface{}
+	Eval_      func(_proxy_obj_ interface{}, x []float64, y []float64) float64
+	EvalBlock_ func(_proxy_obj_ interface{}, dst *mat.Dense, x *mat.Dense, c *mat.Dense)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_BlockKernel) Eval(x []float64, y []float64) float64 {
+	return P.Eval_(P.Object, x, y)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_BlockKernel) EvalBlock(dst *mat.Dense, x *mat.Dense, c *mat.Dense) {
+	P.EvalBlock_(P.Object, dst, x, c)
 }
 
 // proxy_github_com_vrvm_vrvm_vrvm_Estimator is the gomacro proxy for Estimator.

@@ -1,0 +1,608 @@
+package vrvm
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The sequential algorithm of Tipping & Faul (2003), "Fast marginal
+// likelihood maximisation for sparse Bayesian models", for the type-II
+// maximum likelihood RVM (RVMSequential); equations (R1)–(R5) in doc.go.
+// Each iteration computes sₘ and qₘ (R2) for every candidate function by
+// (R5), takes the move with the largest gain (R4) (the gains are those
+// of SparseBayes), and re-estimates β (Tipping 2001, eq. 47). (R5) needs
+// φₘᵀφⱼ for every candidate and active pair: SparseBayes keeps ΦᵀΦ
+// (N × N for a kernel design) or recomputes columns; here they come from
+// the factorisation Φ = U Bᵀ of the design that the variational
+// Sequential solver uses (factor.go: pivoted Cholesky of the kernel
+// matrix, rank r, tens for a smooth kernel), so that ΦᵀΦ = BBᵀ and
+// Φᵀt = B Uᵀt, and all the sₘ, qₘ cost O(M r k) per iteration for k
+// active functions. Memory is O((N + M) r), no N × N matrix.
+
+// RVMSolver selects the algorithm that maximises the evidence of the
+// RVMRegressor and RVMClassifier. Both find a local maximum of the same
+// log evidence ln p(t | α, β) (Laplace's approximation of it for
+// classification) and report the same quantities.
+type RVMSolver int
+
+// RVMSequential, the default, is the sequential algorithm of Tipping &
+// Faul (2003): it starts from one basis function and, one function per
+// iteration, adds the function, re-estimates its αₘ to the exact optimum
+// given the others, or deletes it, whichever raises the evidence most
+// (rvmseq.go), re-estimating β after every move. It works on the
+// factorisation of the design that the variational Sequential solver uses
+// and never forms the N × N kernel matrix for a positive semi-definite
+// kernel. A fit converges when no function is worth adding or deleting
+// and no re-estimate would change any ln αₘ, nor the re-estimate of β
+// change ln β, by more than Tol.
+const RVMSequential RVMSolver = 0
+
+// RVMReestimate is the algorithm of Tipping (2001): from all N + 1
+// functions with αₘ = Alpha0, every iteration recomputes the posterior
+// and re-estimates every αₘ ← γₘ/μₘ² and β (eqs. 45–47), removing the
+// functions whose αₘ exceeds PruneAlpha. It forms the full N × (N + 1)
+// design and its Gram matrix, O(N³) per early iteration, and is the
+// algorithm the paper's tables use.
+const RVMReestimate RVMSolver = 1
+
+var rvmSolverNames = [...]string{"sequential", "re-estimation"}
+
+func (s RVMSolver) String() string {
+	if s < 0 || int(s) >= len(rvmSolverNames) {
+		return "unknown RVM solver"
+	}
+	return rvmSolverNames[s]
+}
+
+func (s RVMSolver) check() error {
+	if s < 0 || int(s) >= len(rvmSolverNames) {
+		return &OptionError{Field: "Solver", Value: float64(s), Reason: "unknown RVM solver"}
+	}
+	return nil
+}
+
+// rvmState is the state of the sequential algorithm for regression: the
+// factorisation of the candidates, the active set with its αₘ, β, and
+// the posterior over the active weights.
+type rvmState struct {
+	f      *designFactor
+	n      int       // training rows
+	z      []float64 // Uᵀt
+	tt, zz float64   // ‖t‖², ‖Uᵀt‖²
+	diag   []float64 // φₘᵀφₘ = ‖Bₘ‖² for every candidate
+
+	active []int     // candidate indices, in the order added
+	alpha  []float64 // αₘ of the active functions
+	beta   float64
+	q      gaussQ
+	ba     *mat.Dense // rows of B of the active functions
+	rss    float64    // ‖t − Φμ‖²
+
+	// logit, for classification, holds the labels and the Laplace
+	// approximation's state; nil for regression.
+	logit *rvmLogit
+}
+
+// rvmLogit is the classification part of rvmState: the posterior over the
+// active weights is Laplace's approximation at the mode (laplaceMode),
+// whose Gaussian with the effective targets t̂ = Φμ + W⁻¹(t − y),
+// W = diag(yₙ(1 − yₙ)), makes (R1)–(R5) hold with β replaced by W
+// (Tipping & Faul 2003, section 5):
+//
+//	Sₘ = φₘᵀWφₘ − φₘᵀWΦΣΦᵀWφₘ,   Qₘ = φₘᵀ(t − y).
+type rvmLogit struct {
+	t  []float64
+	w  []float64 // the mode of the active weights, the next search's start
+	y  []float64 // σ(Φμ) at the mode
+	ev float64   // Laplace's approximation of the log evidence
+}
+
+// posterior sets Σ = (A + βΦᵀΦ)⁻¹ and μ = βΣΦᵀt for the active set
+// (Tipping 2001, eq. 45) and the residual ‖t − Φμ‖².
+func (st *rvmState) posterior(iter int) error {
+	k := len(st.active)
+	_, r := st.f.b.Dims()
+	st.ba = selectRows(st.f.b, st.active)
+	if st.logit != nil {
+		return st.laplace(iter)
+	}
+	a := mat.NewSymDense(k, nil)
+	a.SymOuterK(st.beta, st.ba)
+	for i := range k {
+		a.SetSym(i, i, a.At(i, i)+st.alpha[i])
+	}
+	if err := st.q.factor(a, iter); err != nil {
+		return err
+	}
+	h := make([]float64, k)
+	blas64.Gemv(blas.NoTrans, st.beta, st.ba.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: st.z}, 0, blas64.Vector{N: k, Inc: 1, Data: h})
+	if err := st.q.solveMean(h); err != nil {
+		return err
+	}
+	// ‖t − Φμ‖² = ‖t‖² − ‖Uᵀt‖² + ‖Uᵀt − Bᵀμ‖² (t outside U's span, then inside).
+	e := st.residual()
+	st.rss = math.Max(0, st.tt-st.zz) + blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: e}, blas64.Vector{N: r, Inc: 1, Data: e})
+	return nil
+}
+
+// laplace sets q to Laplace's approximation of the posterior for
+// classification, at the mode found by IRLS from the last one, and the
+// approximation of the log evidence, ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ
+// + ½ln|Σ|.
+func (st *rvmState) laplace(iter int) error {
+	n, _ := st.f.u.Dims()
+	k := len(st.active)
+	phi := mat.NewDense(n, k, nil)
+	phi.Mul(st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
+	lg := st.logit
+	logp, err := laplaceMode(phi, lg.t, st.alpha, lg.w, &st.q, iter)
+	if err != nil {
+		return err
+	}
+	var sumLnA float64
+	for _, a := range st.alpha {
+		sumLnA += math.Log(a)
+	}
+	lg.ev = logp + 0.5*sumLnA + 0.5*st.q.logDet
+	copy(lg.w, st.q.mu)
+	lg.y = resize(lg.y, n)
+	blas64.Gemv(blas.NoTrans, 1, phi.RawMatrix(), blas64.Vector{N: k, Inc: 1, Data: st.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: lg.y})
+	for i, a := range lg.y {
+		lg.y[i] = Sigmoid(a)
+	}
+	return nil
+}
+
+// residual returns Uᵀt − B_Aᵀμ, the residual t − Φμ in U's coordinates.
+func (st *rvmState) residual() []float64 {
+	k := len(st.active)
+	_, r := st.f.b.Dims()
+	e := append([]float64(nil), st.z...)
+	blas64.Gemv(blas.Trans, -1, st.ba.RawMatrix(), blas64.Vector{N: k, Inc: 1, Data: st.q.mu}, 1, blas64.Vector{N: r, Inc: 1, Data: e})
+	return e
+}
+
+// logEvidence returns ln p(t | α, β) at the current posterior
+// (rvmLogEvidence).
+func (st *rvmState) logEvidence() float64 {
+	if st.logit != nil {
+		return st.logit.ev
+	}
+	return rvmLogEvidence(st.n, st.beta, st.alpha, st.q.mu, st.q.logDet, st.rss)
+}
+
+// rvmLogEvidence is ln p(t | α, β) = ln N(t | 0, β⁻¹I + ΦA⁻¹Φᵀ) written
+// with the posterior's quantities: −½{N ln 2π − N ln β − Σ ln αₘ − ln|Σ|
+// + β‖t − Φμ‖² + μᵀAμ}.
+func rvmLogEvidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss float64) float64 {
+	var sumLnA, muAmu float64
+	for i, a := range alpha {
+		sumLnA += math.Log(a)
+		muAmu += a * mu[i] * mu[i]
+	}
+	return -0.5 * (float64(n)*ln2Pi - float64(n)*math.Log(beta) - sumLnA - logDetSigma + beta*rss + muAmu)
+}
+
+// factors returns sₘ and qₘ (R2) for every candidate by (R5), and the
+// positions of the active functions in the candidate list (−1 for
+// inactive). A candidate whose Sₘ is lost to rounding beside βφₘᵀφₘ (it
+// lies in the span of the active functions) gets sₘ = NaN: it cannot be
+// added.
+func (st *rvmState) factors() (s, q []float64, pos []int) {
+	m, r := st.f.b.Dims()
+	k := len(st.active)
+	// φₘᵀφⱼ for the active j: for the alignment test, and (times β) the
+	// φₘᵀWΦ_A of regression.
+	cross := mat.NewDense(m, k, nil)
+	cross.Mul(st.f.b, st.ba.T())
+	// wDiag = φₘᵀWφₘ, x = φₘᵀWΦ_A and qv = Uᵀ(t − y) (classification) or
+	// βUᵀ(t − Φμ) (regression), for W = βI or diag(yₙ(1 − yₙ)).
+	var wDiag []float64
+	var x *mat.Dense
+	var qv []float64
+	if lg := st.logit; lg != nil {
+		n, _ := st.f.u.Dims()
+		wu := mat.NewDense(n, r, nil)
+		e := make([]float64, n)
+		for i, y := range lg.y {
+			w := y * (1 - y)
+			for j, v := range st.f.u.RawRowView(i) {
+				wu.Set(i, j, w*v)
+			}
+			e[i] = lg.t[i] - y
+		}
+		var kw, bk mat.Dense
+		kw.Mul(st.f.u.T(), wu) // UᵀWU
+		bk.Mul(st.f.b, &kw)
+		wDiag = make([]float64, m)
+		for i := range m {
+			wDiag[i] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bk.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: st.f.b.RawRowView(i)})
+		}
+		x = mat.NewDense(m, k, nil)
+		x.Mul(&bk, st.ba.T())
+		qv = make([]float64, r)
+		blas64.Gemv(blas.Trans, 1, st.f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: e}, 0, blas64.Vector{N: r, Inc: 1, Data: qv})
+	} else {
+		wDiag = make([]float64, m)
+		for i, d := range st.diag {
+			wDiag[i] = st.beta * d
+		}
+		x = mat.NewDense(m, k, nil)
+		x.Scale(st.beta, cross)
+		qv = st.residual()
+		for i := range qv {
+			qv[i] *= st.beta
+		}
+	}
+	// ‖x Σ^½‖²: x U⁻¹ row by row, Σ = U⁻¹U⁻ᵀ.
+	h := mat.DenseCopyOf(x)
+	blas64.Trmm(blas.Right, blas.NoTrans, 1, st.q.uinv.RawTriangular(), h.RawMatrix())
+	s, q = make([]float64, m), make([]float64, m)
+	blas64.Gemv(blas.NoTrans, 1, st.f.b.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: qv}, 0, blas64.Vector{N: m, Inc: 1, Data: q})
+	const lost = 1e-10 // relative size of Sₘ below which it is rounding
+	for i := range m {
+		hi := h.RawRowView(i)
+		b := wDiag[i]
+		s[i] = b - blas64.Dot(blas64.Vector{N: k, Inc: 1, Data: hi}, blas64.Vector{N: k, Inc: 1, Data: hi})
+		if !(s[i] > lost*b) {
+			s[i] = math.NaN()
+			continue
+		}
+		for j, c := range cross.RawRowView(i) {
+			if a := st.active[j]; a != i && c*c > maxAlignment*maxAlignment*st.diag[i]*st.diag[a] {
+				s[i] = math.NaN()
+				break
+			}
+		}
+	}
+	pos = make([]int, m)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for j, c := range st.active {
+		pos[c] = j
+		d := st.q.diag[j]
+		s[c] = 1/d - st.alpha[j]
+		q[c] = st.q.mu[j] / d
+	}
+	return s, q, pos
+}
+
+// maxAlignment is the largest cosine φₘᵀφⱼ/(‖φₘ‖‖φⱼ‖) between a
+// candidate and an active function for which the candidate may be added
+// (SparseBayes's AlignmentMax): a function (nearly) parallel to one in the
+// model adds (almost) nothing but rounding, and dense inputs have many.
+const maxAlignment = 1 - 1e-4
+
+// rvmMove is one move of the sequential algorithm.
+type rvmMove struct {
+	kind  int // moveAdd, moveReestimate, moveDelete
+	c     int // candidate
+	alpha float64
+	gain  float64 // (R4)
+}
+
+const (
+	moveNone = iota
+	moveAdd
+	moveReestimate
+	moveDelete
+)
+
+// bestMove returns the move with the largest gain (R4), the largest
+// change |Δ ln αₘ| a re-estimate would make, and whether any function is
+// to be added or deleted. Deletion of the last active
+// function, and addition or re-estimation to an αₘ above prune, are not
+// considered (an αₘ above prune counts as ∞: the function is deleted).
+func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best rvmMove, change float64, structural bool) {
+	nActive := len(alpha)
+	for c := range s {
+		sc, qc := s[c], q[c]
+		if math.IsNaN(sc) {
+			continue
+		}
+		theta := qc*qc - sc
+		newAlpha := math.Inf(1)
+		if theta > 0 {
+			newAlpha = sc * sc / theta // (R3)
+		}
+		if newAlpha > prune {
+			newAlpha = math.Inf(1)
+		}
+		var mv rvmMove
+		switch j := pos[c]; {
+		case j < 0 && !math.IsInf(newAlpha, 1):
+			r := qc * qc / sc
+			mv = rvmMove{kind: moveAdd, c: c, alpha: newAlpha, gain: 0.5 * (r - 1 - math.Log(r))}
+			structural = true
+		case j >= 0 && !math.IsInf(newAlpha, 1):
+			// The gain in terms of Sₘ = αsₘ/(α + sₘ), Qₘ = αqₘ/(α + sₘ).
+			a := alpha[j]
+			bigS, bigQ := a*sc/(a+sc), a*qc/(a+sc)
+			d := 1/newAlpha - 1/a
+			change = math.Max(change, math.Abs(math.Log(newAlpha/a)))
+			mv = rvmMove{kind: moveReestimate, c: c, alpha: newAlpha, gain: 0.5 * (d*bigQ*bigQ/(d*bigS+1) - math.Log1p(bigS*d))}
+		case j >= 0 && nActive > 1:
+			structural = true
+			a := alpha[j]
+			mv = rvmMove{kind: moveDelete, c: c, gain: -0.5 * (qc*qc/(sc+a) - math.Log1p(sc/a))}
+		default:
+			continue
+		}
+		if mv.gain > best.gain || best.kind == moveNone {
+			best = mv
+		}
+	}
+	return best, change, structural
+}
+
+// apply makes the move m on the active set.
+func (st *rvmState) apply(mv rvmMove, pos []int) {
+	switch mv.kind {
+	case moveAdd:
+		st.active = append(st.active, mv.c)
+		st.alpha = append(st.alpha, mv.alpha)
+		if st.logit != nil {
+			st.logit.w = append(st.logit.w, 0)
+		}
+	case moveReestimate:
+		st.alpha[pos[mv.c]] = mv.alpha
+	case moveDelete:
+		j := pos[mv.c]
+		st.active = append(st.active[:j], st.active[j+1:]...)
+		st.alpha = append(st.alpha[:j], st.alpha[j+1:]...)
+		if st.logit != nil {
+			st.logit.w = append(st.logit.w[:j], st.logit.w[j+1:]...)
+		}
+	}
+}
+
+// updateBeta re-estimates β = (N − Σγₘ)/‖t − Φμ‖², γₘ = 1 − αₘΣₘₘ
+// (Tipping 2001, eq. 47), and returns |Δ ln β| (0 if the estimate is not
+// positive and finite, when β is kept).
+func (st *rvmState) updateBeta() float64 { return st.updateBetaWith(st.alpha) }
+
+// updateBetaWith is updateBeta with the γₘ of the posterior's αₘ, alpha
+// (when st.alpha has been re-estimated since).
+func (st *rvmState) updateBetaWith(alpha []float64) float64 {
+	if st.logit != nil {
+		return 0 // no noise parameter
+	}
+	var gamma float64
+	for j, a := range alpha {
+		gamma += 1 - a*st.q.diag[j]
+	}
+	nb := (float64(st.n) - gamma) / st.rss
+	if !(nb > 0) || math.IsInf(nb, 0) {
+		return 0
+	}
+	d := math.Abs(math.Log(nb / st.beta))
+	st.beta = nb
+	return d
+}
+
+// maxPolish bounds the joint re-estimation steps of one polish.
+const maxPolish = 1000
+
+// polish re-estimates every active αₘ ← γₘ/μₘ² and β jointly (Tipping
+// 2001, eqs. 46–47) with the active set fixed, until no ln αₘ nor ln β
+// changes by more than tol, an αₘ exceeds prune (the function is to be
+// deleted, which the next iteration does), or maxPolish steps. The fixed
+// point is the same as that of the single re-estimates (R3); the joint
+// steps converge in far fewer iterations where the αₘ are coupled. A
+// step that would lower the evidence is undone and ends the polish. It
+// returns the number of steps taken and the last |Δ ln β|.
+func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
+	cur := st.logEvidence()
+	for ; steps < maxPolish; steps++ {
+		oldAlpha, oldBeta := append([]float64(nil), st.alpha...), st.beta
+		var oldW []float64
+		if st.logit != nil {
+			oldW = append(oldW, st.logit.w...)
+		}
+		var change float64
+		for j, a := range st.alpha {
+			g := 1 - a*st.q.diag[j]
+			na := g / (st.q.mu[j] * st.q.mu[j])
+			if !(na > 0) || na > prune {
+				copy(st.alpha, oldAlpha)
+				return steps, betaChange, nil
+			}
+			change = math.Max(change, math.Abs(math.Log(na/a)))
+			st.alpha[j] = na
+		}
+		bc := st.updateBetaWith(oldAlpha)
+		if err := st.posterior(iter); err != nil {
+			return steps, betaChange, err
+		}
+		l := st.logEvidence()
+		if l < cur-1e-12*math.Abs(cur) {
+			copy(st.alpha, oldAlpha)
+			st.beta = oldBeta
+			if oldW != nil {
+				copy(st.logit.w, oldW)
+			}
+			return steps, betaChange, st.posterior(iter)
+		}
+		cur, betaChange = l, bc
+		if change <= tol && betaChange <= tol {
+			return steps + 1, betaChange, nil
+		}
+	}
+	return steps, betaChange, nil
+}
+
+// fitSequential fits the regression RVM by the sequential algorithm.
+func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
+	st, proj, err := newRVMState(ctx, b, x, t)
+	if err != nil {
+		return err
+	}
+	st.beta = beta
+	// Start from the function most aligned with t, |φₘᵀt|/‖φₘ‖, with αₘ
+	// at its optimum (R3) for C = β⁻¹I, or Alpha0 if it has none
+	// (Tipping & Faul, section 4; SparseBayes).
+	first := st.mostAligned(proj)
+	if first < 0 {
+		return ErrZeroBasis
+	}
+	s0, q0 := beta*st.diag[first], beta*proj[first]
+	a0 := set.alpha0
+	if theta := q0*q0 - s0; theta > 0 {
+		a0 = s0 * s0 / theta
+	}
+	st.active, st.alpha = []int{first}, []float64{a0}
+	res, err := st.run(ctx, set)
+	if err != nil {
+		return err
+	}
+	r.noise = 1 / st.beta
+	return r.recordRVM(ctx, b, res, &st.q)
+}
+
+// fitSequential fits the classification RVM by the sequential algorithm.
+func (c *RVMClassifier) fitSequential(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64) error {
+	pm := make([]float64, len(t)) // 2t − 1
+	for i, v := range t {
+		pm[i] = 2*v - 1
+	}
+	st, proj, err := newRVMState(ctx, b, x, pm)
+	if err != nil {
+		return err
+	}
+	st.logit = &rvmLogit{t: t}
+	// Start from the function most aligned with 2t − 1, with αₘ = 1/w²
+	// for the least-squares weight w of the logits ±ln 9 (probabilities
+	// 0.9 and 0.1) on it, within [10⁻³, 10³] (as SparseBayes).
+	first := st.mostAligned(proj)
+	if first < 0 {
+		return ErrZeroBasis
+	}
+	a0 := set.alpha0
+	if w := math.Log(9) * proj[first] / st.diag[first]; w != 0 {
+		a0 = math.Min(1e3, math.Max(1e-3, 1/(w*w)))
+	}
+	st.active, st.alpha, st.logit.w = []int{first}, []float64{a0}, []float64{0}
+	res, err := st.run(ctx, set)
+	if err != nil {
+		return err
+	}
+	return c.recordRVM(ctx, b, res, &st.q)
+}
+
+// newRVMState factorises the design of basis b at x and returns the state
+// of the sequential algorithm with nothing active, and φₘᵀt for every
+// candidate.
+func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64) (*rvmState, []float64, error) {
+	f, err := newDesignFactor(ctx, b, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := len(t)
+	m, rank := f.b.Dims()
+	st := &rvmState{f: f, n: n, q: gaussQ{ctx: ctx}}
+	st.z = make([]float64, rank)
+	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: rank, Inc: 1, Data: st.z})
+	st.tt = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})
+	st.zz = blas64.Dot(blas64.Vector{N: rank, Inc: 1, Data: st.z}, blas64.Vector{N: rank, Inc: 1, Data: st.z})
+	st.diag = make([]float64, m)
+	proj := make([]float64, m) // φₘᵀt = Bₘ·Uᵀt
+	blas64.Gemv(blas.NoTrans, 1, f.b.RawMatrix(), blas64.Vector{N: rank, Inc: 1, Data: st.z}, 0, blas64.Vector{N: m, Inc: 1, Data: proj})
+	for i := range m {
+		row := f.b.RawRowView(i)
+		st.diag[i] = blas64.Dot(blas64.Vector{N: rank, Inc: 1, Data: row}, blas64.Vector{N: rank, Inc: 1, Data: row})
+	}
+	return st, proj, nil
+}
+
+// mostAligned returns the candidate with the largest |φₘᵀt|/‖φₘ‖ for
+// proj = Φᵀt, or −1 if every candidate is zero.
+func (st *rvmState) mostAligned(proj []float64) int {
+	first := -1
+	for i, d := range st.diag {
+		if d > 0 && (first < 0 || proj[i]*proj[i]/d > proj[first]*proj[first]/st.diag[first]) {
+			first = i
+		}
+	}
+	return first
+}
+
+// run iterates the sequential algorithm from the state's active set and
+// leaves in q the posterior of the final active set, ordered by
+// candidate (bias first, kernel functions in training order).
+func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
+	var trace []float64
+	status := IterationLimit
+	iters := 0
+	betaChange := math.Inf(1)
+	for k := 1; k <= set.maxIter; k++ {
+		if ctx.Err() != nil {
+			status = Canceled
+			break
+		}
+		iters = k
+		if err := st.posterior(k); err != nil {
+			if ctx.Err() != nil {
+				status, iters = Canceled, k-1
+				break
+			}
+			return rvmResult{}, err
+		}
+		// The evidence at the start of the iteration: at convergence,
+		// that of the final α and β.
+		trace = append(trace, st.logEvidence())
+		s, q, pos := st.factors()
+		mv, change, structural := bestMove(s, q, pos, st.alpha, set.pruneAt)
+		if !structural && change <= set.tol && betaChange <= set.tol {
+			status = Converged
+			break
+		}
+		// When the best move is a re-estimate, converge the active set's
+		// α and β jointly rather than one αₘ per iteration; if that
+		// cannot make a step, make the move.
+		steps, err := 0, error(nil)
+		if mv.kind == moveReestimate {
+			steps, betaChange, err = st.polish(k, set.tol, set.pruneAt)
+		}
+		if err == nil && steps == 0 {
+			st.apply(mv, pos)
+			if err = st.posterior(k); err == nil {
+				betaChange = st.updateBeta()
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				status = Canceled
+				break
+			}
+			return rvmResult{}, err
+		}
+		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: math.Max(change, betaChange), Active: len(st.active)}) {
+			status = Stopped
+			break
+		}
+	}
+	// The posterior of the final α and β, bias first and the kernel
+	// functions in training order, in one piece (the context may be
+	// cancelled already).
+	order := seq(len(st.active))
+	sort.Slice(order, func(i, j int) bool { return st.active[order[i]] < st.active[order[j]] })
+	st.active, st.alpha = selectInts(st.active, order), selectVec(st.alpha, order)
+	if st.logit != nil {
+		st.logit.w = selectVec(st.logit.w, order)
+	}
+	st.q.ctx = nil
+	if err := st.posterior(iters); err != nil {
+		return rvmResult{}, err
+	}
+	cols := make([]int, len(st.active))
+	for i, c := range st.active {
+		cols[i] = st.f.cols[c]
+	}
+	return rvmResult{cols: cols, alpha: st.alpha, trace: trace, iters: iters, status: status}, nil
+}
