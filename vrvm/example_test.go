@@ -38,7 +38,7 @@ func ExampleRegressor() {
 	// status: converged
 	// relevance vectors: 6
 	// noise sd: 0.10
-	// y(0.5) = 0.94 ± 0.21 (true 0.96)
+	// y(0.5) = 0.94 ± 0.20 (true 0.96)
 }
 
 func ExampleClassifier() {
