@@ -49,6 +49,12 @@ type Classifier struct {
 	// Solver selects the algorithm that maximises the bound; the zero
 	// value is Sequential.
 	Solver Solver
+	// LearnKernel learns the kernel's parameters by maximising the
+	// full-model bound, as Regressor.LearnKernel.
+	LearnKernel bool
+	// Learning holds the settings of kernel learning; the zero value
+	// means the defaults.
+	Learning KernelLearning
 
 	classificationFit
 	xi []float64
@@ -129,7 +135,12 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit, c.xi = classificationFit{}, nil
-	s, b, err := prepare(c.options(), x, t, design)
+	o := c.options()
+	k0, err := startLearning(c.LearnKernel, design, &o, x, t)
+	if err != nil {
+		return err
+	}
+	s, b, err := prepare(o, x, t, design)
 	if err != nil {
 		return err
 	}
@@ -143,13 +154,14 @@ func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design 
 	case !(xi0 > 0) || math.IsInf(xi0, 0):
 		return &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
 	}
-	lik := newLogitLik(t, xi0)
-	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
+	newLik := func() likelihood { return newLogitLik(t, xi0) }
+	p, sol, learned, err := solve(ctx, s, b, x, newLik(), k0, c.Learning, newLik)
 	if sol == nil {
 		return err
 	}
-	c.record(b, sol)
-	c.xi = append([]float64(nil), lik.xi...)
+	c.record(p.basis, sol)
+	c.learnTrace = learned
+	c.xi = append([]float64(nil), p.lik.(*logitLik).xi...)
 	return err
 }
 
@@ -160,7 +172,8 @@ func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil),
 // and no Monitor.
 func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &Classifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, Xi0: c.Xi0, NoPrune: c.NoPrune,
-		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver}
+		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver,
+		LearnKernel: c.LearnKernel, Learning: c.Learning}
 }
 
 // Save writes the fitted classifier as JSON (see Load).

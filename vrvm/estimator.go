@@ -89,6 +89,9 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	if design {
 		return s, basis{dim: d}, nil
 	}
+	if err := checkKernelDim(s.kernel, d); err != nil {
+		return s, basis{}, err
+	}
 	b := basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}
 	return s, b, b.checkScale()
 }

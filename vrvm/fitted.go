@@ -32,6 +32,9 @@ type fitted struct {
 	iters  int
 	full   float64 // the full-model bound
 	noise  float64 // noise variance (regression), 0 for classification
+	// learnTrace is the full-model bound after each fit of kernel
+	// learning (LearnKernel); nil without learning.
+	learnTrace []float64
 }
 
 // record stores a solver's solution for the full basis b.
@@ -290,6 +293,9 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		b.WriteString(" (bias active)")
 	}
 	fmt.Fprintf(&b, "\n  bound %.6g, full-model bound %.6g", f.LowerBound(), f.full)
+	if l := f.learnLine(); l != "" {
+		extra = append([]string{l}, extra...)
+	}
 	for _, e := range extra {
 		b.WriteString("\n  " + e)
 	}

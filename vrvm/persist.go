@@ -191,6 +191,9 @@ func (p *payload) decode() (*fitted, error) {
 	if p.InputDim < 1 {
 		return nil, bad("input_dim %d", p.InputDim)
 	}
+	if err := checkKernelDim(k, p.InputDim); err != nil {
+		return nil, bad("%v", err)
+	}
 	if Status(p.Status) <= NotFitted || Status(p.Status) > InterceptOnly {
 		return nil, bad("status %d", p.Status)
 	}

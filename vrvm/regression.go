@@ -53,6 +53,18 @@ type Regressor struct {
 	// Solver selects the algorithm that maximises the bound; the zero
 	// value is Sequential.
 	Solver Solver
+	// LearnKernel learns the kernel's parameters by maximising the
+	// full-model bound (FullModelBound): the width of a Gaussian kernel,
+	// or the length scales of an ARDGaussian kernel, starting from the
+	// kernel's values, or, where they are zero (Gaussian{}, a nil Kernel,
+	// ARDGaussian{}), from the inputs' MedianDistance. Fits alternate
+	// with steps on the logarithms of the parameters (doc.go, "Learning
+	// the kernel"); FittedKernel reports the learned kernel, which Save
+	// writes with the model. Other kernels and FitDesign are errors.
+	LearnKernel bool
+	// Learning holds the settings of kernel learning; the zero value
+	// means the defaults.
+	Learning KernelLearning
 
 	regressionFit
 	ct, dt float64 // Q_τ = Γ(c̃, d̃)
@@ -107,7 +119,12 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{}
-	s, b, err := prepare(r.options(), x, t, design)
+	o := r.options()
+	k0, err := startLearning(r.LearnKernel, design, &o, x, t)
+	if err != nil {
+		return err
+	}
+	s, b, err := prepare(o, x, t, design)
 	if err != nil {
 		return err
 	}
@@ -115,12 +132,14 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	if err != nil {
 		return err
 	}
-	lik := newGaussLik(t, s.prior, tau0)
-	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
+	newLik := func() likelihood { return newGaussLik(t, s.prior, tau0) }
+	p, sol, learned, err := solve(ctx, s, b, x, newLik(), k0, r.Learning, newLik)
 	if sol == nil {
 		return err
 	}
-	r.record(b, sol)
+	r.record(p.basis, sol)
+	r.learnTrace = learned
+	lik := p.lik.(*gaussLik)
 	r.ct, r.dt = lik.ct, lik.dt
 	r.noise = lik.dt / lik.ct
 	return err
@@ -143,7 +162,8 @@ func (r *Regressor) TauPosterior() (shape, rate float64) {
 // and no Monitor.
 func (r *Regressor) WithKernel(k Kernel) Estimator {
 	c := &Regressor{Kernel: k, NoBias: r.NoBias, Prior: r.Prior, Alpha0: r.Alpha0, Tau0: r.Tau0, NoPrune: r.NoPrune,
-		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver}
+		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver,
+		LearnKernel: r.LearnKernel, Learning: r.Learning}
 	return c
 }
 
