@@ -55,6 +55,15 @@ type Classifier struct {
 	// Learning holds the settings of kernel learning; the zero value
 	// means the defaults.
 	Learning KernelLearning
+	// Augment makes Latent and the predictions augment the model at each
+	// test point with a kernel function centred there (Rasmussen &
+	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
+	// that the predictive variance returns to a prior level far from the
+	// training inputs instead of collapsing to the noise. The model then
+	// keeps the training inputs, and each prediction costs O(N(d + M))
+	// more for N training rows, d inputs and M active functions. Not
+	// available with FitDesign.
+	Augment bool
 
 	classificationFit
 	xi []float64
@@ -136,6 +145,9 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit, c.xi = classificationFit{}, nil
 	o := c.options()
+	if design && c.Augment {
+		return &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
+	}
 	k0, err := startLearning(c.LearnKernel, design, &o, x, t)
 	if err != nil {
 		return err
@@ -161,6 +173,13 @@ func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design 
 	}
 	c.record(p.basis, sol)
 	c.learnTrace = learned
+	if c.Augment {
+		var aerr error
+		if c.aug, aerr = newAugmentation(p, sol); aerr != nil {
+			c.status = NotFitted
+			return aerr
+		}
+	}
 	c.xi = append([]float64(nil), p.lik.(*logitLik).xi...)
 	return err
 }
@@ -173,7 +192,7 @@ func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil),
 func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &Classifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, Xi0: c.Xi0, NoPrune: c.NoPrune,
 		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver,
-		LearnKernel: c.LearnKernel, Learning: c.Learning}
+		LearnKernel: c.LearnKernel, Learning: c.Learning, Augment: c.Augment}
 }
 
 // Save writes the fitted classifier as JSON (see Load).

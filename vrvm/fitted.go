@@ -35,6 +35,9 @@ type fitted struct {
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64
+	// aug is the state of predictions augmented at the test point
+	// (Augment); nil without augmentation.
+	aug *augmentation
 }
 
 // record stores a solver's solution for the full basis b.
@@ -155,6 +158,16 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, nil, &NonFiniteError{What: "predicted variance", Row: i, Col: -1, Value: v}
+		}
+	}
+	if f.aug != nil {
+		if err := f.aug.adjust(f, x, phi, &ps, mean, variance); err != nil {
+			return nil, nil, err
+		}
+		for i := range n {
+			if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || math.IsNaN(variance[i]) || math.IsInf(variance[i], 0) {
+				return nil, nil, &NonFiniteError{What: "augmented prediction", Row: i, Col: -1, Value: mean[i] + variance[i]}
+			}
 		}
 	}
 	return mean, variance, nil

@@ -65,6 +65,15 @@ type Regressor struct {
 	// Learning holds the settings of kernel learning; the zero value
 	// means the defaults.
 	Learning KernelLearning
+	// Augment makes Latent and the predictions augment the model at each
+	// test point with a kernel function centred there (Rasmussen &
+	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
+	// that the predictive variance returns to a prior level far from the
+	// training inputs instead of collapsing to the noise. The model then
+	// keeps the training inputs, and each prediction costs O(N(d + M))
+	// more for N training rows, d inputs and M active functions. Not
+	// available with FitDesign.
+	Augment bool
 
 	regressionFit
 	ct, dt float64 // Q_τ = Γ(c̃, d̃)
@@ -120,6 +129,9 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{}
 	o := r.options()
+	if design && r.Augment {
+		return &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
+	}
 	k0, err := startLearning(r.LearnKernel, design, &o, x, t)
 	if err != nil {
 		return err
@@ -139,6 +151,13 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	}
 	r.record(p.basis, sol)
 	r.learnTrace = learned
+	if r.Augment {
+		var aerr error
+		if r.aug, aerr = newAugmentation(p, sol); aerr != nil {
+			r.status = NotFitted
+			return aerr
+		}
+	}
 	lik := p.lik.(*gaussLik)
 	r.ct, r.dt = lik.ct, lik.dt
 	r.noise = lik.dt / lik.ct
@@ -163,7 +182,7 @@ func (r *Regressor) TauPosterior() (shape, rate float64) {
 func (r *Regressor) WithKernel(k Kernel) Estimator {
 	c := &Regressor{Kernel: k, NoBias: r.NoBias, Prior: r.Prior, Alpha0: r.Alpha0, Tau0: r.Tau0, NoPrune: r.NoPrune,
 		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver,
-		LearnKernel: r.LearnKernel, Learning: r.Learning}
+		LearnKernel: r.LearnKernel, Learning: r.Learning, Augment: r.Augment}
 	return c
 }
 
