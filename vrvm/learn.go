@@ -2,22 +2,18 @@ package vrvm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // Learning the kernel's parameters by the full-model bound (doc.go,
-// "Learning the kernel", (K1)–(K8)). The solver is a black box: each
-// refit maximises L over Q at fixed kernel parameters θ; between refits
-// the parameters u = ln θ are moved to the maximum of L(Q, θ) + ln p(θ)
-// at the fixed Q (a variational EM step, (K7)), which raises the bound of
-// the next refit whenever the solver reaches at least the value of the
-// previous Q.
+// "Learning the kernel", (K1)–(K8)). The solver is a black box: each fit
+// maximises L over Q at fixed kernel parameters θ; between fits u = ln θ
+// takes a step along the gradient of L at the fitted Q, which by the
+// envelope theorem is the gradient of V(θ) = max_Q L(Q, θ).
 
 // KernelLearning holds the settings of kernel learning (LearnKernel). Zero
 // fields mean the defaults.
@@ -25,20 +21,15 @@ type KernelLearning struct {
 	// MaxRefits limits the number of solver fits; 0 means
 	// DefaultLearnRefits.
 	MaxRefits int
-	// Tol stops learning when a refit raises the full-model bound by at
-	// most Tol·max(1, |L|); 0 means DefaultLearnTol.
-	Tol float64
 	// ScaleShape and ScaleRate, if both positive, place a Gamma
 	// hyperprior Γ(θ | ScaleShape, ScaleRate) on every width or length
 	// scale θ (K8); zero values mean none (a flat prior on ln θ).
 	ScaleShape, ScaleRate float64
 }
 
-// Defaults of KernelLearning.
-const (
-	DefaultLearnRefits = 8
-	DefaultLearnTol    = 1e-4
-)
+// DefaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
+// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
+const DefaultLearnRefits = 8
 
 // learnable is a kernel whose parameters can be learned: it exposes their
 // logarithms u and the derivatives of K in them.
@@ -316,9 +307,6 @@ func (o KernelLearning) resolve() (KernelLearning, error) {
 	if o.MaxRefits == 0 {
 		o.MaxRefits = DefaultLearnRefits
 	}
-	if err := positive("Learning.Tol", &o.Tol, DefaultLearnTol, "must be positive and finite (0 means the default)"); err != nil {
-		return o, err
-	}
 	for _, f := range []struct {
 		name string
 		v    float64
@@ -338,19 +326,33 @@ type learnResult struct {
 	trace  []float64 // full-model bound + ln p(θ) after each refit
 }
 
-// maxLogStep bounds the move of each ln θ in one step at fixed Q: a
-// factor e³ ≈ 20 per refit.
-const maxLogStep = 3
+// Steps on u = ln θ (K7): each uₖ moves by its own step in the direction
+// of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
+// line search on V, whose values the solver reaches only up to its local
+// maxima: a step grows by rpropUp while the sign persists and shrinks by
+// rpropDown when it flips (the flipped coordinate then waits one refit).
+const (
+	rpropStart = 0.5  // first step on each ln θ: a factor e^½ ≈ 1.65
+	rpropUp    = 2    // growth while the gradient keeps its sign
+	rpropDown  = 0.5  // shrinkage when it flips
+	rpropMax   = 4    // largest step: a factor e⁴ ≈ 55
+	rpropMin   = 0.02 // learning stops when every step is below this
+	maxLogMove = 12   // no ln θ moves further than this from its start
+)
 
-// learnKernel alternates solver fits with steps on u = ln θ at the fixed
-// Q (K7), starting from k0, and returns the fit with the largest
-// full-model bound (plus ln p(θ)). newLik makes a fresh likelihood for
-// each fit.
+// learnKernel alternates solver fits with steps on u = ln θ (K7) along
+// the gradient of V(θ) = max_Q L(Q, θ) + ln p(θ), which at the converged
+// Q of each fit is ∂L/∂u at that fixed Q (K5)–(K6), starting from k0. It
+// returns the fit with the largest V. newLik makes a fresh likelihood
+// for each fit.
 func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
 	var best *learnResult
 	var trace []float64
-	u := k0.logParams()
+	u0 := k0.logParams()
+	u := append([]float64(nil), u0...)
 	k := k0
+	step := constant(len(u), rpropStart)
+	var prevG []float64
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		bb := b
 		bb.kernel = k
@@ -363,91 +365,63 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 		p := &problem{basis: bb, x: x, lik: newLik(), set: s}
 		p.set.kernel = k
 		sol, err := s.solver.method().fit(ctx, p)
-		if err != nil || sol == nil {
-			if best != nil && sol == nil {
+		if sol == nil {
+			if best != nil {
+				best.trace = trace
 				return best, err
 			}
-			if sol == nil {
-				return nil, err
-			}
-			return &learnResult{prob: p, sol: sol, kernel: k, trace: append(trace, sol.full+o.scalePrior(u, nil))}, err
+			return nil, err
 		}
 		v := sol.full + o.scalePrior(u, nil)
 		trace = append(trace, v)
-		if best != nil && !(v > best.trace[len(best.trace)-1]) {
-			// The solver reached a worse maximum than the previous Q:
-			// keep the previous fit.
+		if debugLearn != nil {
+			debugLearn(k, sol, v)
+		}
+		if best == nil || v > best.trace[len(best.trace)-1] || err != nil {
+			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
+		}
+		if err != nil {
 			best.trace = trace
-			return best, nil
+			return best, err
 		}
-		prev := math.Inf(-1)
-		if best != nil {
-			prev = best.trace[len(best.trace)-1]
-		}
-		best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
-		if v-prev <= o.Tol*math.Max(1, math.Abs(v)) || refit == o.MaxRefits-1 {
+		if refit == o.MaxRefits-1 {
 			break
 		}
-		nu, ok := stepAtFixedQ(newFixedQ(p, sol), k, u, o)
-		if !ok {
+		g := make([]float64, len(u))
+		newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
+		o.scalePrior(u, g)
+		moved := false
+		for i, gi := range g {
+			if prevG != nil {
+				switch {
+				case gi*prevG[i] > 0:
+					step[i] = math.Min(step[i]*rpropUp, rpropMax)
+				case gi*prevG[i] < 0:
+					step[i] *= rpropDown
+					g[i] = 0 // iRprop−: no step on a flip
+				}
+			}
+			if step[i] < rpropMin || gi == 0 {
+				continue
+			}
+			nu := u[i] + math.Copysign(step[i], g[i])
+			nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu))
+			if nu != u[i] {
+				u[i], moved = nu, true
+			}
+		}
+		prevG = g
+		if !moved {
 			break
 		}
-		u = nu
 		k = k.withLogParams(u)
 		if err := stopped(ctx, refit); err != nil {
+			best.trace = trace
 			return best, err
 		}
 	}
 	best.trace = trace
 	return best, nil
-}
-
-// stepAtFixedQ maximises F(u) + ln p(u) (K7) over u by L-BFGS, each ln θ
-// kept within maxLogStep of its start, and reports whether u moved.
-func stepAtFixedQ(q *fixedQ, k learnable, u0 []float64, o KernelLearning) ([]float64, bool) {
-	clamp := func(u []float64) []float64 {
-		c := make([]float64, len(u))
-		for i, v := range u {
-			c[i] = math.Max(u0[i]-maxLogStep, math.Min(u0[i]+maxLogStep, v))
-		}
-		return c
-	}
-	obj := func(u, grad []float64) float64 {
-		uc := clamp(u)
-		kk := k.withLogParams(uc)
-		f := q.eval(kk, grad) + o.scalePrior(uc, grad)
-		if grad != nil {
-			for i := range grad {
-				if uc[i] != u[i] {
-					grad[i] = 0
-				}
-				grad[i] = -grad[i]
-			}
-		}
-		return -f
-	}
-	f0 := obj(u0, nil)
-	prob := optimize.Problem{
-		Func: func(u []float64) float64 { return obj(u, nil) },
-		Grad: func(grad, u []float64) { obj(u, grad) },
-	}
-	set := &optimize.Settings{MajorIterations: 40, GradientThreshold: 1e-8 * math.Max(1, math.Abs(f0)),
-		Converger: &optimize.FunctionConverge{Absolute: 1e-9 * math.Max(1, math.Abs(f0)), Iterations: 3}}
-	res, err := optimize.Minimize(prob, u0, set, &optimize.LBFGS{})
-	if res == nil || (err != nil && !errors.Is(err, optimize.ErrLinesearcherFailure)) && res.X == nil {
-		return u0, false
-	}
-	if !(res.F < f0) {
-		return u0, false
-	}
-	u := clamp(res.X)
-	var moved bool
-	for i := range u {
-		if math.Abs(u[i]-u0[i]) > 1e-6 {
-			moved = true
-		}
-	}
-	return u, moved
 }
 
 // startLearning validates the data and resolves the starting kernel when
@@ -509,3 +483,5 @@ func (f *fitted) learnLine() string {
 	}
 	return fmt.Sprintf("kernel learned: %s (%d fits)", kernelString(f.b.kernel), len(f.learnTrace))
 }
+
+var debugLearn func(k learnable, sol *solution, v float64)

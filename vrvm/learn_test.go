@@ -231,7 +231,7 @@ func TestLearnOptionErrors(t *testing.T) {
 		"polynomial":    {Kernel: Polynomial{Degree: 2}, LearnKernel: true},
 		"negative refs": {LearnKernel: true, Learning: KernelLearning{MaxRefits: -1}},
 		"NaN shape":     {LearnKernel: true, Learning: KernelLearning{ScaleShape: math.NaN()}},
-		"negative tol":  {LearnKernel: true, Learning: KernelLearning{Tol: -1}},
+		"negative rate": {LearnKernel: true, Learning: KernelLearning{ScaleRate: -1}},
 	} {
 		if err := r.Fit(x, y); !errors.As(err, &oe) {
 			t.Errorf("%s: got %v, want an *OptionError", name, err)
