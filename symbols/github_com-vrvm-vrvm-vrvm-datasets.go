@@ -36,6 +36,8 @@ func init() {
 		"ErrRowCount":         reflect.ValueOf(&datasets.ErrRowCount).Elem(),
 		"Fetch":               reflect.ValueOf(datasets.Fetch),
 		"Files":               reflect.ValueOf(datasets.Files),
+		"Friedman1":           reflect.ValueOf(datasets.Friedman1),
+		"Friedman1True":       reflect.ValueOf(datasets.Friedman1True),
 		"LoadBoston":          reflect.ValueOf(datasets.LoadBoston),
 		"LoadPima":            reflect.ValueOf(datasets.LoadPima),
 		"LoadRipley":          reflect.ValueOf(datasets.LoadRipley),
