@@ -290,6 +290,9 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		if k == nil {
 			k = DefaultKernel
 		}
+		if f.learnTrace != nil && f.status != NotFitted {
+			k = f.b.kernel // the learned kernel
+		}
 		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
 	}
 	if solver != "" {

@@ -29,7 +29,7 @@ type KernelLearning struct {
 
 // DefaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
 // also stops earlier once every step on ln θ is below 0.02 (see (K7)).
-const DefaultLearnRefits = 8
+const DefaultLearnRefits = 12
 
 // learnable is a kernel whose parameters can be learned: it exposes their
 // logarithms u and the derivatives of K in them.
@@ -330,11 +330,14 @@ type learnResult struct {
 // of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
 // line search on V, whose values the solver reaches only up to its local
 // maxima: a step grows by rpropUp while the sign persists and shrinks by
-// rpropDown when it flips (the flipped coordinate then waits one refit).
+// rpropDown when it flips (the flipped coordinate then waits one fit).
+// A fit whose V falls below the best so far is undone, as in iRprop+:
+// u returns to the best fit's, every step shrinks by rpropDown, and the
+// next step leaves from there along the best fit's gradient.
 const (
 	rpropStart = 0.5  // first step on each ln θ: a factor e^½ ≈ 1.65
 	rpropUp    = 2    // growth while the gradient keeps its sign
-	rpropDown  = 0.5  // shrinkage when it flips
+	rpropDown  = 0.5  // shrinkage when it flips, or when V falls
 	rpropMax   = 4    // largest step: a factor e⁴ ≈ 55
 	rpropMin   = 0.02 // learning stops when every step is below this
 	maxLogMove = 12   // no ln θ moves further than this from its start
@@ -350,9 +353,11 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	var trace []float64
 	u0 := k0.logParams()
 	u := append([]float64(nil), u0...)
+	var uBest, gBest []float64
 	k := k0
 	step := constant(len(u), rpropStart)
 	var prevG []float64
+	tied := len(u) > 1
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		bb := b
 		bb.kernel = k
@@ -377,40 +382,69 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 		if debugLearn != nil {
 			debugLearn(k, sol, v)
 		}
-		if best == nil || v > best.trace[len(best.trace)-1] || err != nil {
-			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
-		}
 		if err != nil {
-			best.trace = trace
-			return best, err
+			// Stopped or cancelled: keep what this fit reached.
+			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
 		}
-		if refit == o.MaxRefits-1 {
+		if refit == o.MaxRefits-1 && best != nil && !(v > best.trace[len(best.trace)-1]) {
 			break
 		}
-		g := make([]float64, len(u))
-		newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
-		o.scalePrior(u, g)
-		moved := false
-		for i, gi := range g {
-			if prevG != nil {
-				switch {
-				case gi*prevG[i] > 0:
-					step[i] = math.Min(step[i]*rpropUp, rpropMax)
-				case gi*prevG[i] < 0:
-					step[i] *= rpropDown
-					g[i] = 0 // iRprop−: no step on a flip
+		var g []float64
+		if best == nil || v > best.trace[len(best.trace)-1] {
+			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
+			if refit == o.MaxRefits-1 {
+				break
+			}
+			g = make([]float64, len(u))
+			newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
+			o.scalePrior(u, g)
+			if tied {
+				// All scales move together, along the sum of the
+				// gradient (the gradient in one common ln θ), until
+				// its sign flips; then each moves on its own.
+				if prevG != nil && sum(g)*prevG[0] < 0 {
+					tied, prevG = false, nil
+					for i := range step {
+						step[i] = math.Max(step[i]*rpropDown, rpropStart/2)
+					}
+				} else {
+					sg := sum(g)
+					for i := range g {
+						g[i] = sg
+					}
 				}
 			}
-			if step[i] < rpropMin || gi == 0 {
-				continue
+			for i, gi := range g {
+				if prevG != nil {
+					switch {
+					case gi*prevG[i] > 0:
+						step[i] = math.Min(step[i]*rpropUp, rpropMax)
+					case gi*prevG[i] < 0:
+						step[i] *= rpropDown
+						g[i] = 0 // iRprop−: no step on a flip
+					}
+				}
 			}
-			nu := u[i] + math.Copysign(step[i], g[i])
-			nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu))
-			if nu != u[i] {
-				u[i], moved = nu, true
+			uBest, gBest, prevG = append([]float64(nil), u...), g, g
+		} else {
+			// V fell: undo the step and leave the best fit again with
+			// shorter steps (iRprop+).
+			for i := range step {
+				step[i] *= rpropDown
 			}
+			g = gBest
 		}
-		prevG = g
+		moved := false
+		for i, gi := range g {
+			nu := uBest[i]
+			if step[i] >= rpropMin && gi != 0 {
+				nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu+math.Copysign(step[i], gi)))
+			}
+			if nu != uBest[i] {
+				moved = true
+			}
+			u[i] = nu
+		}
 		if !moved {
 			break
 		}
@@ -481,7 +515,7 @@ func (f *fitted) learnLine() string {
 	if f.learnTrace == nil {
 		return ""
 	}
-	return fmt.Sprintf("kernel learned: %s (%d fits)", kernelString(f.b.kernel), len(f.learnTrace))
+	return fmt.Sprintf("kernel learned by the full-model bound in %d fits", len(f.learnTrace))
 }
 
 var debugLearn func(k learnable, sol *solution, v float64)
