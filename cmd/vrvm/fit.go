@@ -62,6 +62,17 @@ file with the categories written as 0/1 columns gives the same model.
 -standardize=false uses the raw values, with a warning if the numeric
 inputs differ in scale more than 100×.
 
+Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
+maximising the variational bound (the full-model bound), starting from
+the median distance between the (standardised) inputs; -kernel ard learns
+one length scale per input the same way, and a long learned length scale
+marks an input the model ignores. Learning refits up to 12 times; the
+learned width or length scales are printed and stored in the model file.
+-augment adds, at each predicted row, a kernel function centred there,
+so that the predictive variance returns to a prior level far from the
+training rows instead of shrinking to the noise (the model file then
+holds the training inputs).
+
 Model file: the library's model file embedded unchanged, with the column
 names, categories, missing-value rule and standardisation, format
 "vrvm-cli-model" version 2, covered by a SHA-256 checksum. Version 1
