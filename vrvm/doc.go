@@ -188,7 +188,11 @@
 //	uₖ ← uₖ + δₖ sign(∂V/∂uₖ)                                          (K7)
 //
 // Rprop needs no line search on V, whose values each fit reaches only up
-// to the solver's local maximum. A Gamma hyperprior Γ(θ | a_θ, b_θ) on
+// to the solver's local maximum. A fit whose V falls below the best is
+// undone (iRprop+): the next step leaves the best fit again with every
+// δₖ halved. ARD length scales first move together, along Σₖ ∂V/∂uₖ,
+// until that sum changes sign, then each on its own. Learning stops
+// after KernelLearning.MaxRefits fits or when every δₖ is below 0.02. A Gamma hyperprior Γ(θ | a_θ, b_θ) on
 // each θ (KernelLearning.ScaleShape, ScaleRate) adds, in u,
 //
 //	ln p(u) = a_θ u − b_θ eᵘ + const                                   (K8)

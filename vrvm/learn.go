@@ -379,9 +379,6 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 		}
 		v := sol.full + o.scalePrior(u, nil)
 		trace = append(trace, v)
-		if debugLearn != nil {
-			debugLearn(k, sol, v)
-		}
 		if err != nil {
 			// Stopped or cancelled: keep what this fit reached.
 			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
@@ -517,5 +514,3 @@ func (f *fitted) learnLine() string {
 	}
 	return fmt.Sprintf("kernel learned by the full-model bound in %d fits", len(f.learnTrace))
 }
-
-var debugLearn func(k learnable, sol *solution, v float64)
