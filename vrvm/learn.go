@@ -330,7 +330,7 @@ type learnResult struct {
 // of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
 // line search on V, whose values the solver reaches only up to its local
 // maxima: a step grows by rpropUp while the sign persists and shrinks by
-// rpropDown when it flips (the flipped coordinate then waits one fit).
+// rpropDown when it flips.
 // A fit whose V falls below the best so far is undone, as in iRprop+:
 // u returns to the best fit's, every step shrinks by rpropDown, and the
 // next step leaves from there along the best fit's gradient.
@@ -417,8 +417,7 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 					case gi*prevG[i] > 0:
 						step[i] = math.Min(step[i]*rpropUp, rpropMax)
 					case gi*prevG[i] < 0:
-						step[i] *= rpropDown
-						g[i] = 0 // iRprop−: no step on a flip
+						step[i] *= rpropDown // the maximum was passed
 					}
 				}
 			}
