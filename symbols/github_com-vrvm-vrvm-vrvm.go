@@ -20,7 +20,7 @@ func init() {
 		"Converged":                  reflect.ValueOf(vrvm.Converged),
 		"DefaultClassificationPrune": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"DefaultKernel":              reflect.ValueOf(&vrvm.DefaultKernel).Elem(),
-		"DefaultLearnRefits":         reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
+		"DefaultLearnRefits":         reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
 		"DefaultMaxIter":             reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"DefaultParamTol":            reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
 		"DefaultPrior":               reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
