@@ -37,7 +37,7 @@ func init() {
 		"Fetch":               reflect.ValueOf(datasets.Fetch),
 		"Files":               reflect.ValueOf(datasets.Files),
 		"Friedman1":           reflect.ValueOf(datasets.Friedman1),
-		"FriedmanTrue":        reflect.ValueOf(datasets.FriedmanTrue),
+		"Friedman1True":       reflect.ValueOf(datasets.Friedman1True),
 		"LoadBoston":          reflect.ValueOf(datasets.LoadBoston),
 		"LoadPima":            reflect.ValueOf(datasets.LoadPima),
 		"LoadRipley":          reflect.ValueOf(datasets.LoadRipley),

@@ -20,6 +20,7 @@ func init() {
 		"Converged":                  reflect.ValueOf(vrvm.Converged),
 		"DefaultClassificationPrune": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"DefaultKernel":              reflect.ValueOf(&vrvm.DefaultKernel).Elem(),
+		"DefaultLearnRefits":         reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
 		"DefaultMaxIter":             reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"DefaultParamTol":            reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
 		"DefaultPrior":               reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
@@ -44,6 +45,7 @@ func init() {
 		"LoadMeta":                   reflect.ValueOf(vrvm.LoadMeta),
 		"LogSigmoid":                 reflect.ValueOf(vrvm.LogSigmoid),
 		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
+		"MedianDistance":             reflect.ValueOf(vrvm.MedianDistance),
 		"Moderated":                  reflect.ValueOf(vrvm.Moderated),
 		"Newton":                     reflect.ValueOf(vrvm.Newton),
 		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
@@ -59,6 +61,7 @@ func init() {
 		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
+		"ARDGaussian":              reflect.ValueOf((*vrvm.ARDGaussian)(nil)),
 		"BlockKernel":              reflect.ValueOf((*vrvm.BlockKernel)(nil)),
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
@@ -66,6 +69,7 @@ func init() {
 		"Gaussian":                 reflect.ValueOf((*vrvm.Gaussian)(nil)),
 		"Kernel":                   reflect.ValueOf((*vrvm.Kernel)(nil)),
 		"KernelError":              reflect.ValueOf((*vrvm.KernelError)(nil)),
+		"KernelLearning":           reflect.ValueOf((*vrvm.KernelLearning)(nil)),
 		"LabelError":               reflect.ValueOf((*vrvm.LabelError)(nil)),
 		"Linear":                   reflect.ValueOf((*vrvm.Linear)(nil)),
 		"ModelFileError":           reflect.ValueOf((*vrvm.ModelFileError)(nil)),

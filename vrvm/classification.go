@@ -49,6 +49,21 @@ type Classifier struct {
 	// Solver selects the algorithm that maximises the bound; the zero
 	// value is Sequential.
 	Solver Solver
+	// LearnKernel learns the kernel's parameters by maximising the
+	// full-model bound, as Regressor.LearnKernel.
+	LearnKernel bool
+	// Learning holds the settings of kernel learning; the zero value
+	// means the defaults.
+	Learning KernelLearning
+	// Augment makes Latent and the predictions augment the model at each
+	// test point with a kernel function centred there (Rasmussen &
+	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
+	// that the predictive variance returns to a prior level far from the
+	// training inputs instead of collapsing to the noise. The model then
+	// keeps the training inputs, and each prediction costs O(N(d + M))
+	// more for N training rows, d inputs and M active functions. Not
+	// available with FitDesign.
+	Augment bool
 
 	classificationFit
 	xi []float64
@@ -129,23 +144,22 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit, c.xi = classificationFit{}, nil
-	var lik *logitLik
-	recorded, err := c.fitVariational(ctx, c.options(), x, t, design, func(settings) (likelihood, error) {
-		if err := checkLabels(t); err != nil {
-			return nil, err
-		}
-		xi0 := c.Xi0
-		switch {
-		case xi0 == 0:
-			xi0 = 1
-		case !(xi0 > 0) || math.IsInf(xi0, 0):
-			return nil, &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
-		}
-		lik = newLogitLik(t, xi0)
-		return lik, nil
-	})
-	if recorded {
-		c.xi = append([]float64(nil), lik.xi...)
+	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, c.Augment},
+		func(settings) (likelihood, error) {
+			if err := checkLabels(t); err != nil {
+				return nil, err
+			}
+			xi0 := c.Xi0
+			switch {
+			case xi0 == 0:
+				xi0 = 1
+			case !(xi0 > 0) || math.IsInf(xi0, 0):
+				return nil, &OptionError{Field: "Xi0", Value: xi0, Reason: "must be positive and finite (0 means 1)"}
+			}
+			return newLogitLik(t, xi0), nil
+		})
+	if lik != nil {
+		c.xi = append([]float64(nil), lik.(*logitLik).xi...)
 	}
 	return err
 }
@@ -157,7 +171,8 @@ func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil),
 // and no Monitor.
 func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &Classifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, Xi0: c.Xi0, NoPrune: c.NoPrune,
-		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver}
+		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver,
+		LearnKernel: c.LearnKernel, Learning: c.Learning, Augment: c.Augment}
 }
 
 // Save writes the fitted classifier as JSON (see Load).

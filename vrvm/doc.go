@@ -163,6 +163,84 @@
 //	(50)                    JJBound, Lambda
 //	(65)                    classificationFit.ProbPlugin
 //	full-model bound        excludedTerm, excludedBound (FullModelBound)
+//	(K1)–(K2)               ARDGaussian.Eval, Gaussian.logGrad, ARDGaussian.logGrad
+//	(K3)–(K6)               fixedQ.eval
+//	(K7)–(K8)               learnKernel, KernelLearning.scalePrior
+//	(A1)–(A5)               augmentation.adjust, alphaStar
+//
+// # Learning the kernel
+//
+// With LearnKernel the kernel's parameters θ (the width r of Gaussian, the
+// length scales ℓₖ of ARDGaussian (K1)) are learned by maximising the
+// full-model bound V(θ) = max_Q L(Q, θ) (FullModelBound), in the
+// logarithms u = ln θ:
+//
+//	K(x, x') = exp(−Σₖ (xₖ − x'ₖ)²/ℓₖ²)                              (K1)
+//	∂K/∂ln ℓₖ = 2K (xₖ − x'ₖ)²/ℓₖ²,   ∂K/∂ln r = 2K ‖x − x'‖²/r²     (K2)
+//
+// L depends on the design Φ only through the (bounded) expected
+// log-likelihood, Σₙ[yₙmₙ − ½Bₙ(mₙ² + vₙ)] + const with mₙ = μᵀφₙ and
+// vₙ = φₙᵀΣφₙ (y = ⟨τ⟩t, B = ⟨τ⟩I from (40); y = t − ½, B = 2Λ(ξ) from
+// (60)), and through the excluded functions' terms of the full-model
+// bound (excludedTerm, with sⱼ = φⱼᵀBφⱼ):
+//
+//	F(θ) = Σₙ[yₙmₙ − ½Bₙ(mₙ² + vₙ)]                                   (K3)
+//	     + Σ_{j excluded} excludedTerm(sⱼ),
+//	d excludedTerm/ds = −½/(αⱼ + sⱼ)                                  (K4)
+//
+// (K4) by the envelope theorem, αⱼ being the maximiser. So, at fixed Q,
+//
+//	∂F/∂Φ_A = (y − Bm)μᵀ − BΦ_AΣ          (active columns)           (K5)
+//	∂F/∂φⱼ = −Bφⱼ/(αⱼ + sⱼ)              (excluded columns)
+//	∂F/∂uₖ = Σₙⱼ (∂F/∂Φₙⱼ) ∂K(xₙ, xⱼ)/∂uₖ                             (K6)
+//
+// (for regression (K5) is ⟨τ⟩((t − Φμ)μᵀ − ΦΣ)). At a Q where L is
+// stationary the envelope theorem makes (K6) the gradient of V. Learning
+// alternates solver fits with a step on each uₖ in the direction of the
+// sign of (K6) (Rprop: the step doubles while the sign persists, halves
+// when it flips), and keeps the fit with the largest V:
+//
+//	uₖ ← uₖ + δₖ sign(∂V/∂uₖ)                                          (K7)
+//
+// Rprop needs no line search on V, whose values each fit reaches only up
+// to the solver's local maximum. A fit whose V falls below the best is
+// undone (iRprop+): the next step leaves the best fit again with every
+// δₖ halved. ARD length scales first move together, along Σₖ ∂V/∂uₖ,
+// until that sum changes sign, then each on its own. Learning stops
+// after KernelLearning.MaxRefits fits or when every δₖ is below 0.02. A Gamma hyperprior Γ(θ | a_θ, b_θ) on
+// each θ (KernelLearning.ScaleShape, ScaleRate) adds, in u,
+//
+//	ln p(u) = a_θ u − b_θ eᵘ + const                                   (K8)
+//
+// to V. Learning starts from the given parameters, or where they are zero
+// from the inputs' MedianDistance. One gradient costs O(N²d) kernel
+// derivatives and N² kernel values in memory, beside the fits.
+//
+// # Variance away from the data
+//
+// With localised kernels the predictive variance φ(x)ᵀΣφ(x) + 1/⟨τ⟩
+// falls to the noise far from the relevance vectors, where the model
+// knows least (Rasmussen & Quiñonero-Candela 2005). With Augment each
+// prediction at x* adds the function φ*(x) = K(x, x*) with weight
+// w* ~ N(0, 1/α*) to the model and takes the optimal Q over (w, w*) given
+// the other factors, as the update (23)–(24) or (54)–(55) would with the
+// extra column k = (K(xₙ, x*))ₙ at the training inputs. Eliminating w*
+// by the Schur complement of the precision, with g = Φ_AᵀBk,
+//
+//	q = α* + kᵀBk − gᵀΣg                                               (A1)
+//	⟨w*⟩ = kᵀ(y − BΦ_Aμ)/q                                              (A2)
+//	mean(x*) = μᵀφ(x*) + e⟨w*⟩,   e = K(x*, x*) − φ(x*)ᵀΣg             (A3)
+//	var(x*) = φ(x*)ᵀΣφ(x*) + e²/q                                       (A4)
+//
+// Far from the data k → 0, so var → φ(x*)ᵀΣφ(x*) + K(x*, x*)/α*. The
+// prior precision of the augmenting weight is
+//
+//	1/α* = mean of 1/⟨αₘ⟩ over the active kernel functions             (A5)
+//
+// (the average prior variance of a relevant weight). A prediction costs
+// O(N(d + M) + M²) more per test point (N training rows, d inputs, M
+// active functions), and the model keeps the N training inputs, the
+// precisions Bₙ and the residuals.
 //
 // # Type-II maximum likelihood RVM
 //
@@ -242,6 +320,10 @@
 //     machines. UAI 2000.
 //   - M. E. Tipping. Sparse Bayesian learning and the relevance vector
 //     machine. JMLR 1:211–244, 2001.
+//   - C. E. Rasmussen and J. Quiñonero-Candela. Healing the relevance
+//     vector machine through augmentation. ICML 2005.
+//   - M. Riedmiller and H. Braun. A direct adaptive method for faster
+//     backpropagation learning: the RPROP algorithm. ICNN 1993.
 //   - T. S. Jaakkola and M. I. Jordan. Bayesian parameter estimation via
 //     variational methods. Statistics and Computing 10:25–37, 2000.
 package vrvm

@@ -76,22 +76,47 @@ var (
 // records its solution in f. recorded reports whether there was a
 // solution to record; a fit stopped by its context or Monitor records the
 // state it reached and returns an error too.
-func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t []float64, design bool,
-	newLik func(settings) (likelihood, error)) (recorded bool, err error) {
+func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t []float64, design bool, v variational,
+	newLik func(settings) (likelihood, error)) (lik likelihood, err error) {
+	if design && v.augment {
+		return nil, &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
+	}
+	k0, err := startLearning(v.learn, design, &o, x, t)
+	if err != nil {
+		return nil, err
+	}
 	s, b, err := prepare(o, x, t, design)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	lik, err := newLik(s)
+	first, err := newLik(s)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	sol, err := s.solver.method().fit(ctx, &problem{basis: b, x: x, lik: lik, set: s})
+	// Kernel learning refits from a fresh likelihood each time.
+	again := func() likelihood { l, _ := newLik(s); return l }
+	p, sol, learned, err := solve(ctx, s, b, x, first, k0, v.learning, again)
 	if sol == nil {
-		return false, err
+		return nil, err
 	}
-	f.record(b, sol)
-	return true, err
+	f.record(p.basis, sol)
+	f.learnTrace = learned
+	if v.augment {
+		var aerr error
+		if f.aug, aerr = newAugmentation(p, sol); aerr != nil {
+			f.status = NotFitted
+			return nil, aerr
+		}
+	}
+	return p.lik, err
+}
+
+// variational holds the options of the variational estimators beyond
+// options: kernel learning and the augmentation of predictions.
+type variational struct {
+	learn    bool
+	learning KernelLearning
+	augment  bool
 }
 
 // prepare resolves an estimator's options, validates the data and the
@@ -112,6 +137,9 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	_, d := x.Dims()
 	if design {
 		return s, basis{dim: d}, nil
+	}
+	if err := checkKernelDim(s.kernel, d); err != nil {
+		return s, basis{}, err
 	}
 	b := basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}
 	return s, b, b.checkScale()

@@ -34,6 +34,12 @@ type fitted struct {
 	iters  int
 	full   float64 // the full-model bound
 	noise  float64 // noise variance (regression), 0 for classification
+	// learnTrace is the full-model bound after each fit of kernel
+	// learning (LearnKernel); nil without learning.
+	learnTrace []float64
+	// aug is the state of predictions augmented at the test point
+	// (Augment); nil without augmentation.
+	aug *augmentation
 }
 
 // record stores a solver's solution for the full basis b.
@@ -137,6 +143,27 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 	variance = make([]float64, n)
 	if err := f.latentTo(mean, variance, xd); err != nil {
 		return nil, nil, err
+	}
+	if f.aug != nil {
+		// The augmentation needs Φₓ and ΦₓΣ row by row (augment.go).
+		cols := f.design
+		if cols == nil {
+			cols = seq(len(f.mu))
+		}
+		phi, err := f.b.design(xd, cols)
+		if err != nil {
+			return nil, nil, err
+		}
+		var ps mat.Dense
+		ps.Mul(phi, f.sigma.get())
+		if err := f.aug.adjust(f, x, phi, &ps, mean, variance); err != nil {
+			return nil, nil, err
+		}
+		for i := range n {
+			if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || math.IsNaN(variance[i]) || math.IsInf(variance[i], 0) {
+				return nil, nil, &NonFiniteError{What: "augmented prediction", Row: i, Col: -1, Value: mean[i] + variance[i]}
+			}
+		}
 	}
 	return mean, variance, nil
 }
@@ -410,6 +437,9 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		if k == nil {
 			k = DefaultKernel
 		}
+		if f.learnTrace != nil && f.status != NotFitted {
+			k = f.b.kernel // the learned kernel
+		}
 		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
 	}
 	if solver != "" {
@@ -426,6 +456,9 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		b.WriteString(" (bias active)")
 	}
 	fmt.Fprintf(&b, "\n  bound %.6g, full-model bound %.6g", f.LowerBound(), f.full)
+	if l := f.learnLine(); l != "" {
+		extra = append([]string{l}, extra...)
+	}
 	for _, e := range extra {
 		b.WriteString("\n  " + e)
 	}

@@ -186,11 +186,13 @@ func kernelString(k Kernel) string {
 // kernelSpec is a kernel as written in a model file: a built-in kernel by
 // its parameters, a registered kernel by its name.
 type kernelSpec struct {
-	Type   string  `json:"type"` // gaussian, polynomial, linear, registered, design
+	Type   string  `json:"type"` // gaussian, ard-gaussian, polynomial, linear, registered, design
 	Width  float64 `json:"width,omitempty"`
 	Degree int     `json:"degree,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`
 	Name   string  `json:"name,omitempty"` // of a registered kernel
+	// Scales are the length scales of an ARDGaussian kernel.
+	Scales []float64 `json:"scales,omitempty"`
 }
 
 // specKernel is implemented by the kernels a model file can hold.

@@ -38,24 +38,35 @@ type envelope struct {
 }
 
 type payload struct {
-	Task       string      `json:"task"`      // regression or classification
-	Estimator  string      `json:"estimator"` // vrvm or rvm
-	Kernel     kernelSpec  `json:"kernel"`
-	InputDim   int         `json:"input_dim"`
-	Bias       bool        `json:"bias"`
-	Centers    [][]float64 `json:"centers,omitempty"`
-	Columns    []int       `json:"columns"` // training rows (kernel) or design columns of the active functions
-	Mu         []float64   `json:"mu"`
-	Sigma      [][]float64 `json:"sigma"`
-	Alpha      []float64   `json:"alpha"`
-	Trace      []float64   `json:"bound_trace"`
-	Iterations int         `json:"iterations"`
-	Status     int         `json:"status"`
-	FullBound  *float64    `json:"full_bound,omitempty"`
-	TauShape   float64     `json:"tau_shape,omitempty"`
-	TauRate    float64     `json:"tau_rate,omitempty"`
-	Beta       float64     `json:"beta,omitempty"`
-	Xi         []float64   `json:"xi,omitempty"`
+	Task       string       `json:"task"`      // regression or classification
+	Estimator  string       `json:"estimator"` // vrvm or rvm
+	Kernel     kernelSpec   `json:"kernel"`
+	InputDim   int          `json:"input_dim"`
+	Bias       bool         `json:"bias"`
+	Centers    [][]float64  `json:"centers,omitempty"`
+	Columns    []int        `json:"columns"` // training rows (kernel) or design columns of the active functions
+	Mu         []float64    `json:"mu"`
+	Sigma      [][]float64  `json:"sigma"`
+	Alpha      []float64    `json:"alpha"`
+	Trace      []float64    `json:"bound_trace"`
+	Iterations int          `json:"iterations"`
+	Status     int          `json:"status"`
+	FullBound  *float64     `json:"full_bound,omitempty"`
+	TauShape   float64      `json:"tau_shape,omitempty"`
+	TauRate    float64      `json:"tau_rate,omitempty"`
+	Beta       float64      `json:"beta,omitempty"`
+	Xi         []float64    `json:"xi,omitempty"`
+	Augment    *augmentFile `json:"augment,omitempty"`
+}
+
+// augmentFile is the state of augmented predictions (Augment) in a model
+// file: the training inputs, the likelihood's precisions, the residuals
+// and α* of (A1)–(A5).
+type augmentFile struct {
+	X         [][]float64 `json:"x"`
+	Beta      []float64   `json:"beta"`
+	Resid     []float64   `json:"resid"`
+	AlphaStar float64     `json:"alpha_star"`
 }
 
 // encode builds the payload of a fitted result.
@@ -81,6 +92,14 @@ func (f *fitted) encode(task, estimator string) (*payload, error) {
 				p.Centers = append(p.Centers, f.b.centers.RawRowView(i))
 			}
 		}
+	}
+	if f.aug != nil {
+		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
+		r, _ := f.aug.x.Dims()
+		for i := range r {
+			a.X = append(a.X, f.aug.x.RawRowView(i))
+		}
+		p.Augment = a
 	}
 	m := len(f.mu)
 	sigma := f.sigma.get()
@@ -191,6 +210,9 @@ func (p *payload) decode() (*fitted, error) {
 	if p.InputDim < 1 {
 		return nil, bad("input_dim %d", p.InputDim)
 	}
+	if err := checkKernelDim(k, p.InputDim); err != nil {
+		return nil, bad("%v", err)
+	}
 	if Status(p.Status) <= NotFitted || Status(p.Status) > InterceptOnly {
 		return nil, bad("status %d", p.Status)
 	}
@@ -296,7 +318,41 @@ func (p *payload) decode() (*fitted, error) {
 		}
 	}
 	f.rows = p.Columns
+	if p.Augment != nil {
+		a, err := p.Augment.decode(p.InputDim)
+		if err != nil {
+			return nil, bad("augment: %v", err)
+		}
+		f.aug = a
+	}
 	return f, nil
+}
+
+// decode validates the augmentation state of a model file.
+func (a *augmentFile) decode(dim int) (*augmentation, error) {
+	n := len(a.X)
+	if n == 0 || len(a.Beta) != n || len(a.Resid) != n {
+		return nil, fmt.Errorf("%d inputs, %d precisions, %d residuals", n, len(a.Beta), len(a.Resid))
+	}
+	if !(a.AlphaStar > 0) || math.IsInf(a.AlphaStar, 0) {
+		return nil, fmt.Errorf("alpha_star %v", a.AlphaStar)
+	}
+	x := mat.NewDense(n, dim, nil)
+	for i, r := range a.X {
+		if len(r) != dim {
+			return nil, fmt.Errorf("input %d has %d columns, want %d", i, len(r), dim)
+		}
+		for _, v := range append(append(append([]float64(nil), r...), a.Beta[i]), a.Resid[i]) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("non-finite value %v in row %d", v, i)
+			}
+		}
+		if a.Beta[i] < 0 {
+			return nil, fmt.Errorf("negative precision %v in row %d", a.Beta[i], i)
+		}
+		x.SetRow(i, r)
+	}
+	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar}, nil
 }
 
 // Load reads a model written by the Save method of any estimator and

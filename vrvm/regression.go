@@ -53,6 +53,27 @@ type Regressor struct {
 	// Solver selects the algorithm that maximises the bound; the zero
 	// value is Sequential.
 	Solver Solver
+	// LearnKernel learns the kernel's parameters by maximising the
+	// full-model bound (FullModelBound): the width of a Gaussian kernel,
+	// or the length scales of an ARDGaussian kernel, starting from the
+	// kernel's values, or, where they are zero (Gaussian{}, a nil Kernel,
+	// ARDGaussian{}), from the inputs' MedianDistance. Fits alternate
+	// with steps on the logarithms of the parameters (doc.go, "Learning
+	// the kernel"); FittedKernel reports the learned kernel, which Save
+	// writes with the model. Other kernels and FitDesign are errors.
+	LearnKernel bool
+	// Learning holds the settings of kernel learning; the zero value
+	// means the defaults.
+	Learning KernelLearning
+	// Augment makes Latent and the predictions augment the model at each
+	// test point with a kernel function centred there (Rasmussen &
+	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
+	// that the predictive variance returns to a prior level far from the
+	// training inputs instead of collapsing to the noise. The model then
+	// keeps the training inputs, and each prediction costs O(N(d + M))
+	// more for N training rows, d inputs and M active functions. Not
+	// available with FitDesign.
+	Augment bool
 
 	regressionFit
 	ct, dt float64 // Q_τ = Γ(c̃, d̃)
@@ -107,18 +128,18 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{}
-	var lik *gaussLik
-	recorded, err := r.fitVariational(ctx, r.options(), x, t, design, func(s settings) (likelihood, error) {
-		tau0, err := noisePrecision0("Tau0", r.Tau0, t)
-		if err != nil {
-			return nil, err
-		}
-		lik = newGaussLik(t, s.prior, tau0)
-		return lik, nil
-	})
-	if recorded {
-		r.ct, r.dt = lik.ct, lik.dt
-		r.noise = lik.dt / lik.ct
+	lik, err := r.fitVariational(ctx, r.options(), x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
+		func(s settings) (likelihood, error) {
+			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
+			if err != nil {
+				return nil, err
+			}
+			return newGaussLik(t, s.prior, tau0), nil
+		})
+	if lik != nil {
+		g := lik.(*gaussLik)
+		r.ct, r.dt = g.ct, g.dt
+		r.noise = g.dt / g.ct
 	}
 	return err
 }
@@ -140,7 +161,8 @@ func (r *Regressor) TauPosterior() (shape, rate float64) {
 // and no Monitor.
 func (r *Regressor) WithKernel(k Kernel) Estimator {
 	c := &Regressor{Kernel: k, NoBias: r.NoBias, Prior: r.Prior, Alpha0: r.Alpha0, Tau0: r.Tau0, NoPrune: r.NoPrune,
-		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver}
+		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver,
+		LearnKernel: r.LearnKernel, Learning: r.Learning, Augment: r.Augment}
 	return c
 }
 

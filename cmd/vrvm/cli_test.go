@@ -83,6 +83,36 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("learned kernel", func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			want string // in the model file
+		}{
+			{[]string{"-kernel", "ard"}, `"scales":[`},
+			{[]string{"-width", "auto", "-augment"}, `"augment":{`},
+		} {
+			args := append([]string{"fit", "-target", "t", "-inputs", "x1,x2", "-o", "learned.json"}, c.args...)
+			_, errOut, code := run(t, append(args, "reg.csv")...)
+			if code != 0 {
+				t.Fatalf("fit %v: status %d: %s", c.args, code, errOut)
+			}
+			if !strings.Contains(errOut, "kernel learned by the bound (") || !strings.Contains(errOut, "(in standardised input units)") {
+				t.Errorf("fit %v: no learned kernel in the summary: %q", c.args, errOut)
+			}
+			model, err := os.ReadFile(filepath.Join(dir, "learned.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(model), c.want) {
+				t.Errorf("fit %v: model file lacks %s", c.args, c.want)
+			}
+			out, errOut, code := run(t, "predict", "-model", "learned.json", "regtest.csv")
+			if code != 0 || len(readCSV(t, out)) != 22 {
+				t.Errorf("predict with the learned model: status %d: %s", code, errOut)
+			}
+		}
+	})
+
 	t.Run("regression round trip", func(t *testing.T) {
 		_, errOut, code := run(t, "fit", "-target", "t", "-inputs", "x1,x2", "-width", "0.5", "-standardize", "-o", "reg.json", "reg.csv")
 		if code != 0 {
@@ -342,7 +372,9 @@ func TestCLI(t *testing.T) {
 		{"unknown flag", nil, []string{"fit", "-frobnicate", "reg.csv"},
 			2, `vrvm fit: flag provided but not defined: -frobnicate; run "vrvm fit -h" for usage`},
 		{"unknown kernel", nil, []string{"fit", "-target", "t", "-kernel", "rbf", "-o", "m.json", "reg.csv"},
-			2, `vrvm fit: -kernel "rbf": want gaussian, polynomial or linear`},
+			2, `vrvm fit: -kernel "rbf": want gaussian, ard, polynomial or linear`},
+		{"width not a number", nil, []string{"fit", "-target", "t", "-width", "wide", "-o", "m.json", "reg.csv"},
+			2, `vrvm fit: -width "wide": want a number or auto`},
 		{"width of a polynomial", nil, []string{"fit", "-target", "t", "-kernel", "polynomial", "-width", "2", "-o", "m.json", "reg.csv"},
 			2, "vrvm fit: -width applies to the gaussian kernel only"},
 		{"bad kernel parameter", nil, []string{"fit", "-target", "t", "-width", "-1", "-o", "m.json", "reg.csv"},

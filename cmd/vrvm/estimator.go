@@ -29,6 +29,8 @@ type estimatorOptions struct {
 	NoPrune       bool
 	MaxIter       int
 	PaperSchedule bool
+	LearnKernel   bool
+	Augment       bool
 	Monitor       func(vrvm.Progress) bool
 }
 
@@ -50,9 +52,11 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	case o.Model != "" && o.Model != "vrvm":
 		return nil, fmt.Errorf("unknown model %q", o.Model)
 	case task == "regression":
-		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+			LearnKernel: o.LearnKernel, Augment: o.Augment}
 	case task == "classification":
-		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+			LearnKernel: o.LearnKernel, Augment: o.Augment}
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)
 	}
@@ -90,6 +94,14 @@ type fitSummary struct {
 	Bound         float64
 	NoiseSD       float64 // regression, in the units the model was fitted in
 	TrainingError float64 // regression: RMS error of the mean; classification: error rate
+	Kernel        string  // the learned kernel (-width auto, -kernel ard), "" otherwise
+	Fits          int     // the fits kernel learning made
+}
+
+// learned is what a model fitted with LearnKernel reports.
+type learned interface {
+	FittedKernel() vrvm.Kernel
+	LearnTrace() []float64
 }
 
 // summary describes the fit on its training data x, t.
@@ -97,6 +109,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	m := e.m
 	s := fitSummary{Status: m.Status(), Iterations: m.Iterations(), Relevance: len(m.RelevanceVectors()), Bias: m.HasBias(), Bound: m.LowerBound(), NoiseSD: m.NoiseSD()}
 	s.IterLimit = s.Status == vrvm.IterationLimit
+	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
+		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
+	}
 	p, err := e.predict(x)
 	if err != nil {
 		return s

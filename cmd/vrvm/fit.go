@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,6 +69,17 @@ file with the categories written as 0/1 columns gives the same model.
 -standardize=false uses the raw values, with a warning if the numeric
 inputs differ in scale more than 100×.
 
+Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
+maximising the variational bound (the full-model bound), starting from
+the median distance between the (standardised) inputs; -kernel ard learns
+one length scale per input the same way, and a long learned length scale
+marks an input the model ignores. Learning refits up to 12 times; the
+learned width or length scales are printed and stored in the model file.
+-augment adds, at each predicted row, a kernel function centred there,
+so that the predictive variance returns to a prior level far from the
+training rows instead of shrinking to the noise (the model file then
+holds the training inputs).
+
 Model file: the library's model file (vrvm.SaveMeta) with the column
 names, categories, missing-value rule and standardisation as its
 metadata, covered by its SHA-256 checksum. Files of the former format
@@ -97,8 +109,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	task := fs.String("task", "regression", "`task`: regression or classification")
 	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
-	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), polynomial (scale·x·x' + 1)^degree or linear x·x'")
-	width := fs.Float64("width", 1, "width of the gaussian kernel")
+	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), ard exp(-Σₖ(xₖ-x'ₖ)²/ℓₖ²) with one length scale per input learned by the bound, polynomial (scale·x·x' + 1)^degree or linear x·x'")
+	width := fs.String("width", "1", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
 	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
@@ -110,6 +122,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.NoBias, "no-bias", false, "no bias basis function")
 	fs.BoolVar(&o.NoPrune, "no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	fs.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit (0: the library's default, 10000)")
+	fs.BoolVar(&o.Augment, "augment", false, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise far from the data (keeps the training inputs in the model)")
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
 	quiet := fs.Bool("quiet", false, "no progress or summary on standard error (warnings still)")
@@ -147,13 +160,23 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	o.Model = *model
 	switch *kernel {
 	case "gaussian":
-		o.Kernel = vrvm.Gaussian{Width: *width}
+		if *width == "auto" {
+			o.Kernel, o.LearnKernel = vrvm.Gaussian{}, true
+			break
+		}
+		w, err := strconv.ParseFloat(*width, 64)
+		if err != nil {
+			return usageErr("-width %q: want a number or auto", *width)
+		}
+		o.Kernel = vrvm.Gaussian{Width: w}
+	case "ard":
+		o.Kernel, o.LearnKernel = vrvm.ARDGaussian{}, true
 	case "polynomial":
 		o.Kernel = vrvm.Polynomial{Degree: *degree, Scale: *scale}
 	case "linear":
 		o.Kernel = vrvm.Linear{}
 	default:
-		return usageErr("-kernel %q: want gaussian, polynomial or linear", *kernel)
+		return usageErr("-kernel %q: want gaussian, ard, polynomial or linear", *kernel)
 	}
 	for name, kern := range map[string]string{"width": "gaussian", "degree": "polynomial", "scale": "polynomial"} {
 		if set[name] && *kernel != kern {
@@ -455,6 +478,13 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); %s %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, objective, s.Bound)
 	} else {
 		say("%s of %d rows; training error %.2f%%; %s %.6g", rv, nRows, 100*s.TrainingError, objective, s.Bound)
+	}
+	if s.Kernel != "" {
+		units := ""
+		if meta.Standardized {
+			units = " (in standardised input units)"
+		}
+		say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
 	}
 	if s.IterLimit {
 		limit := o.MaxIter

@@ -6,42 +6,43 @@ import (
 )
 
 func TestFriedman1(t *testing.T) {
-	d, err := Friedman1(200, 10, 0, 3)
+	a, err := Friedman1(200, 10, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, c := d.X.Dims(); n != 200 || c != 10 || len(d.Columns) != 10 {
-		t.Fatalf("dims %d×%d, %d columns", n, c, len(d.Columns))
+	b, _ := Friedman1(200, 10, 1, 3)
+	if a.Len() != 200 || a.Dim() != 10 || a.Columns[9] != "x10" {
+		t.Fatalf("got %d rows × %d inputs, last column %q", a.Len(), a.Dim(), a.Columns[a.Dim()-1])
 	}
-	for i, v := range d.T {
-		x := d.X.RawRowView(i)
-		for _, u := range x {
-			if u < 0 || u >= 1 {
-				t.Fatalf("row %d: input %v outside [0, 1)", i, u)
-			}
+	var res, lo, hi float64
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range a.Len() {
+		if a.T[i] != b.T[i] {
+			t.Fatalf("row %d differs between draws with the same seed", i)
 		}
-		if v != FriedmanTrue(x) {
-			t.Fatalf("row %d: noise-free target %v, want %v", i, v, FriedmanTrue(x))
+		for _, v := range a.X.RawRowView(i) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
+		r := a.T[i] - Friedman1True(a.X.RawRowView(i))
+		res += r * r
 	}
-	noisy, err := Friedman1(200, 10, 1, 3)
-	if err != nil {
-		t.Fatal(err)
+	if lo < 0 || hi > 1 {
+		t.Errorf("inputs span [%g, %g], want within [0, 1]", lo, hi)
 	}
-	var ss float64
-	for i, v := range noisy.T {
-		e := v - FriedmanTrue(noisy.X.RawRowView(i))
-		ss += e * e
+	// The residuals are the N(0, 1) noise: their mean square is 1 within
+	// a few standard errors (√(2/200) = 0.1).
+	if ms := res / 200; math.Abs(ms-1) > 0.35 {
+		t.Errorf("mean squared noise %.3g, want about 1", ms)
 	}
-	if sd := math.Sqrt(ss / 200); sd < 0.8 || sd > 1.2 {
-		t.Errorf("noise sd %.3f, want about 1", sd)
+	if got := Friedman1True([]float64{0.5, 1, 0.5, 0, 0}); math.Abs(got-10) > 1e-12 {
+		t.Errorf("Friedman1True(½, 1, ½, 0, 0) = %g, want 10", got)
 	}
 	for _, c := range []struct {
 		n, d  int
 		noise float64
-	}{{0, 10, 1}, {10, 4, 1}, {10, 10, -1}, {10, 10, math.NaN()}, {10, 10, math.Inf(1)}} {
+	}{{0, 10, 1}, {10, 4, 1}, {10, 10, -1}, {10, 10, math.NaN()}} {
 		if _, err := Friedman1(c.n, c.d, c.noise, 1); err == nil {
-			t.Errorf("Friedman1(%d, %d, %v): no error", c.n, c.d, c.noise)
+			t.Errorf("Friedman1(%d, %d, %g): no error", c.n, c.d, c.noise)
 		}
 	}
 }

@@ -1,0 +1,194 @@
+package vrvm
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// augProblem is a seeded one-input problem on [−2, 2].
+func augProblem(classify bool) (*mat.Dense, []float64) {
+	rnd := rand.New(rand.NewPCG(11, 3))
+	n := 40
+	x := mat.NewDense(n, 1, nil)
+	t := make([]float64, n)
+	for i := range n {
+		v := rnd.Float64()*4 - 2
+		x.Set(i, 0, v)
+		f := math.Sin(2 * v)
+		if classify {
+			if f+0.3*rnd.NormFloat64() > 0 {
+				t[i] = 1
+			}
+		} else {
+			t[i] = f + 0.1*rnd.NormFloat64()
+		}
+	}
+	return x, t
+}
+
+// TestAugmentExact checks (A1)–(A4) against the Gaussian posterior of the
+// augmented model computed directly: design [Φ_A, k(·, x*)], prior
+// precisions diag(⟨α⟩, α*), likelihood precisions B and data y, with the
+// other factors held at the fit.
+func TestAugmentExact(t *testing.T) {
+	for _, classify := range []bool{false, true} {
+		x, y := augProblem(classify)
+		var e Estimator
+		var beta, data []float64
+		n, _ := x.Dims()
+		if classify {
+			c := &Classifier{Kernel: Gaussian{Width: 0.5}, Augment: true}
+			if err := c.Fit(x, y); err != nil {
+				t.Fatal(err)
+			}
+			e = c
+			for i, xi := range c.Xi() {
+				beta = append(beta, 2*Lambda(xi))
+				data = append(data, y[i]-0.5)
+			}
+		} else {
+			r := &Regressor{Kernel: Gaussian{Width: 0.5}, Augment: true}
+			if err := r.Fit(x, y); err != nil {
+				t.Fatal(err)
+			}
+			e = r
+			for i := range n {
+				beta = append(beta, r.Tau())
+				data = append(data, r.Tau()*y[i])
+			}
+		}
+		aug := e.(interface{ augState() *augmentation }).augState()
+		xs := mat.NewDense(3, 1, []float64{0.3, 1.7, 6})
+		gotM, gotV, err := e.Latent(xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alpha, rows := e.Alpha(), e.ActiveSet()
+		k := Gaussian{Width: 0.5}
+		for s := range 3 {
+			xstar := xs.RawRowView(s)
+			col := func(j, i int) float64 { // function j of the augmented model at training row i
+				switch {
+				case j == len(alpha):
+					return k.Eval(x.RawRowView(i), xstar)
+				case e.HasBias() && j == 0:
+					return 1
+				case e.HasBias():
+					return k.Eval(x.RawRowView(i), x.RawRowView(rows[j-1]))
+				}
+				return k.Eval(x.RawRowView(i), x.RawRowView(rows[j]))
+			}
+			m := len(alpha) + 1
+			prec := mat.NewSymDense(m, nil)
+			rhs := mat.NewVecDense(m, nil)
+			for a := range m {
+				for b := a; b < m; b++ {
+					var v float64
+					for i := range n {
+						v += beta[i] * col(a, i) * col(b, i)
+					}
+					if a == b {
+						if a < len(alpha) {
+							v += alpha[a]
+						} else {
+							v += aug.alphaStar
+						}
+					}
+					prec.SetSym(a, b, v)
+				}
+				var v float64
+				for i := range n {
+					v += col(a, i) * data[i]
+				}
+				rhs.SetVec(a, v)
+			}
+			var ch mat.Cholesky
+			if !ch.Factorize(prec) {
+				t.Fatal("augmented precision not positive definite")
+			}
+			var mu mat.VecDense
+			if err := ch.SolveVecTo(&mu, rhs); err != nil {
+				t.Fatal(err)
+			}
+			phi := mat.NewVecDense(m, nil)
+			for j := range m - 1 {
+				switch {
+				case e.HasBias() && j == 0:
+					phi.SetVec(j, 1)
+				case e.HasBias():
+					phi.SetVec(j, k.Eval(xstar, x.RawRowView(rows[j-1])))
+				default:
+					phi.SetVec(j, k.Eval(xstar, x.RawRowView(rows[j])))
+				}
+			}
+			phi.SetVec(m-1, 1)
+			var sp mat.VecDense
+			if err := ch.SolveVecTo(&sp, phi); err != nil {
+				t.Fatal(err)
+			}
+			wantM, wantV := mat.Dot(phi, &mu), mat.Dot(phi, &sp)
+			// The fitted μ is the solver's, converged to its tolerance,
+			// not the exact optimum given ⟨α⟩: compare to 1e-4.
+			const tol = 1e-4
+			if !scalar.EqualWithinAbsOrRel(gotM[s], wantM, tol, tol) || !scalar.EqualWithinAbsOrRel(gotV[s], wantV, tol, tol) {
+				t.Errorf("classify=%v x*=%g: augmented mean %.8g variance %.8g, direct %.8g %.8g", classify, xstar[0], gotM[s], gotV[s], wantM, wantV)
+			}
+		}
+	}
+}
+
+func (f *fitted) augState() *augmentation { return f.aug }
+
+// TestAugmentFarFromData checks acceptance 5 of issue 17: three length
+// scales and more from every training input, the augmented predictive sd
+// is at least 90% of the prior predictive sd √(K(x*, x*)/α* + noise),
+// where the plain model's has collapsed below it; and that a saved and
+// loaded model predicts the same.
+func TestAugmentFarFromData(t *testing.T) {
+	x, y := augProblem(false)
+	plain := &Regressor{Kernel: Gaussian{Width: 0.5}}
+	aug := &Regressor{Kernel: Gaussian{Width: 0.5}, Augment: true}
+	for _, r := range []*Regressor{plain, aug} {
+		if err := r.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	far := mat.NewDense(3, 1, []float64{2 + 1.5, -2 - 3, 40}) // ≥ 3 widths beyond [−2, 2]
+	_, vp, _ := plain.Predict(far)
+	_, va, err := aug.Predict(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := math.Sqrt(1/aug.aug.alphaStar + aug.NoiseSD()*aug.NoiseSD())
+	for i := range va {
+		if sd := math.Sqrt(va[i]); sd < 0.9*prior {
+			t.Errorf("x* = %g: augmented sd %.4g < 0.9 × prior sd %.4g", far.At(i, 0), sd, prior)
+		}
+		if sd := math.Sqrt(vp[i]); !(sd < 0.9*prior) {
+			t.Errorf("x* = %g: plain sd %.4g does not collapse below 0.9 × prior sd %.4g: the test cannot tell the fix", far.At(i, 0), sd, prior)
+		}
+	}
+	var buf bytes.Buffer
+	if err := aug.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, v1, _ := aug.Latent(far)
+	m2, v2, err := l.Latent(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m1 {
+		if m1[i] != m2[i] || v1[i] != v2[i] {
+			t.Errorf("row %d: loaded model predicts %g ± %g, saved %g ± %g", i, m2[i], v2[i], m1[i], v1[i])
+		}
+	}
+}

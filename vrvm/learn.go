@@ -1,0 +1,515 @@
+package vrvm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Learning the kernel's parameters by the full-model bound (doc.go,
+// "Learning the kernel", (K1)–(K8)). The solver is a black box: each fit
+// maximises L over Q at fixed kernel parameters θ; between fits u = ln θ
+// takes a step along the gradient of L at the fitted Q, which by the
+// envelope theorem is the gradient of V(θ) = max_Q L(Q, θ).
+
+// KernelLearning holds the settings of kernel learning (LearnKernel). Zero
+// fields mean the defaults.
+type KernelLearning struct {
+	// MaxRefits limits the number of solver fits; 0 means
+	// DefaultLearnRefits.
+	MaxRefits int
+	// ScaleShape and ScaleRate, if both positive, place a Gamma
+	// hyperprior Γ(θ | ScaleShape, ScaleRate) on every width or length
+	// scale θ (K8); zero values mean none (a flat prior on ln θ).
+	ScaleShape, ScaleRate float64
+}
+
+// DefaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
+// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
+const DefaultLearnRefits = 12
+
+// learnable is a kernel whose parameters can be learned: it exposes their
+// logarithms u and the derivatives of K in them.
+type learnable interface {
+	Kernel
+	logParams() []float64
+	withLogParams(u []float64) learnable
+	// logGrad adds w·∂K(x, y)/∂uₖ (K2) to dst[k] for every uₖ, given
+	// kv = K(x, y).
+	logGrad(dst, x, y []float64, kv, w float64)
+}
+
+func (k Gaussian) logParams() []float64 { return []float64{math.Log(k.Width)} }
+
+func (k Gaussian) withLogParams(u []float64) learnable { return Gaussian{Width: math.Exp(u[0])} }
+
+// logGrad: ∂K/∂ln r = 2K‖x − y‖²/r² (K2).
+func (k Gaussian) logGrad(dst, x, y []float64, kv, w float64) {
+	var d2 float64
+	for i, xi := range x {
+		d := xi - y[i]
+		d2 += d * d
+	}
+	dst[0] += w * kv * 2 * d2 / (k.Width * k.Width) // (K2)
+}
+
+func (k ARDGaussian) logParams() []float64 {
+	u := make([]float64, len(k.Scales))
+	for i, s := range k.Scales {
+		u[i] = math.Log(s)
+	}
+	return u
+}
+
+func (k ARDGaussian) withLogParams(u []float64) learnable {
+	s := make([]float64, len(u))
+	for i, v := range u {
+		s[i] = math.Exp(v)
+	}
+	return ARDGaussian{Scales: s}
+}
+
+// logGrad: ∂K/∂ln ℓₖ = 2K(xₖ − yₖ)²/ℓₖ² (K2).
+func (k ARDGaussian) logGrad(dst, x, y []float64, kv, w float64) {
+	c := 2 * w * kv
+	for i, xi := range x {
+		d := (xi - y[i]) / k.Scales[i]
+		dst[i] += c * d * d // (K2)
+	}
+}
+
+// MedianDistance returns the median Euclidean distance between distinct
+// rows of x (over at most 400 rows spread evenly through x), the scale
+// from which kernel learning starts a width or length scale left at zero.
+// It returns 0 for fewer than two rows or if every such distance is 0.
+func MedianDistance(x mat.Matrix) float64 {
+	rows := rowsOf(x)
+	const most = 400
+	if len(rows) > most {
+		sub := make([][]float64, most)
+		for i := range sub {
+			sub[i] = rows[i*len(rows)/most]
+		}
+		rows = sub
+	}
+	var d []float64
+	for i := range rows {
+		for j := i + 1; j < len(rows); j++ {
+			var s float64
+			for k, v := range rows[i] {
+				e := v - rows[j][k]
+				s += e * e
+			}
+			if s > 0 {
+				d = append(d, math.Sqrt(s))
+			}
+		}
+	}
+	if len(d) == 0 {
+		return 0
+	}
+	sort.Float64s(d)
+	return d[len(d)/2]
+}
+
+// startKernel returns the kernel learning starts from: k with a zero width
+// (or nil length scales) replaced by the median pairwise distance of x; a
+// nil k means a Gaussian. Other kernels cannot be learned.
+func startKernel(k Kernel, x mat.Matrix) (learnable, error) {
+	if k == nil {
+		k = Gaussian{}
+	}
+	_, d := x.Dims()
+	med := func() (float64, error) {
+		m := MedianDistance(x)
+		if !(m > 0) || math.IsInf(m*m, 0) {
+			return 0, &OptionError{Field: "LearnKernel", Value: m, Reason: "the inputs have no usable spread to start a width from (all rows equal, or distances overflow); set a starting width"}
+		}
+		return m, nil
+	}
+	switch kk := k.(type) {
+	case Gaussian:
+		if kk.Width == 0 {
+			m, err := med()
+			return Gaussian{Width: m}, err
+		}
+		return kk, nil
+	case ARDGaussian:
+		if kk.Scales == nil {
+			m, err := med()
+			return ARDGaussian{Scales: constant(d, m)}, err
+		}
+		return ARDGaussian{Scales: append([]float64(nil), kk.Scales...)}, nil
+	}
+	return nil, &OptionError{Field: "LearnKernel", Reason: fmt.Sprintf("kernel %s cannot be learned: use Gaussian or ARDGaussian", kernelString(k))}
+}
+
+// fixedQ is a fitted Q held fixed while the kernel parameters move: the
+// full-model bound as a function of θ, up to a constant (K3)–(K4).
+type fixedQ struct {
+	rows  [][]float64 // training inputs, which are also the centres
+	bias  bool        // the basis has a bias function
+	pos   []int       // for each centre, its position in mu, or −1 if excluded
+	biasP int         // position of the bias in mu, or −1
+	mu    []float64
+	sigma *mat.SymDense
+	beta  []float64 // Bₙ, the likelihood's precisions
+	y     []float64 // yₙ, the likelihood's data vector
+	prior Prior
+	k     *mat.Dense // scratch: the N × N kernel matrix
+}
+
+// newFixedQ holds the solution sol of problem p fixed.
+func newFixedQ(p *problem, sol *solution) *fixedQ {
+	rows := rowsOf(p.basis.centers)
+	n := len(rows)
+	q := &fixedQ{rows: rows, bias: p.basis.bias, pos: make([]int, n), biasP: -1, mu: sol.mu, prior: p.set.prior}
+	for i := range q.pos {
+		q.pos[i] = -1
+	}
+	off := p.basis.offset()
+	for i, c := range sol.cols {
+		if p.basis.bias && c == 0 {
+			q.biasP = i
+			continue
+		}
+		q.pos[c-off] = i
+	}
+	q.sigma = sol.sigma
+	if q.sigma == nil {
+		q.sigma = sol.sigmaOf()
+	}
+	beta, uni := p.lik.weights()
+	if beta == nil {
+		beta = constant(n, uni)
+	}
+	q.beta = beta
+	d, scale := p.lik.data()
+	q.y = make([]float64, n)
+	for i, v := range d {
+		q.y[i] = scale * v
+	}
+	return q
+}
+
+// eval returns F(θ), the terms of the full-model bound L(Q, θ) that
+// depend on the kernel k at the fixed Q, (K3) and (K4):
+//
+//	F = Σₙ [yₙmₙ − ½Bₙ(mₙ² + vₙ)] + Σ_{j excluded} excludedTerm(sⱼ),
+//
+// and, if grad is not nil, sets grad to ∂F/∂u (K5)–(K6).
+func (q *fixedQ) eval(k learnable, grad []float64) float64 {
+	n := len(q.rows)
+	if q.k == nil {
+		q.k = mat.NewDense(n, n, nil)
+	}
+	kd := q.k.RawMatrix().Data
+	for i := range n {
+		kd[i*n+i] = k.Eval(q.rows[i], q.rows[i])
+		for j := i + 1; j < n; j++ {
+			v := k.Eval(q.rows[i], q.rows[j])
+			kd[i*n+j], kd[j*n+i] = v, v
+		}
+	}
+	ma := len(q.mu)
+	// Φ_A: the active columns at the training inputs.
+	phi := mat.NewDense(n, ma, nil)
+	for i := range n {
+		row := phi.RawRowView(i)
+		if q.biasP >= 0 {
+			row[q.biasP] = 1
+		}
+		for j, p := range q.pos {
+			if p >= 0 {
+				row[p] = kd[i*n+j]
+			}
+		}
+	}
+	var t mat.Dense // T = Φ_A Σ
+	t.Mul(phi, q.sigma)
+	m := make([]float64, n)
+	var f float64
+	for i := range n {
+		pr, tr := phi.RawRowView(i), t.RawRowView(i)
+		var mi, vi float64
+		for p, v := range pr {
+			mi += v * q.mu[p]
+			vi += v * tr[p]
+		}
+		m[i] = mi
+		f += q.y[i]*mi - 0.5*q.beta[i]*(mi*mi+vi) // (K3)
+	}
+	// Excluded functions: sⱼ = Σₙ Bₙ Kₙⱼ², their closed-form terms (K4).
+	inv := make([]float64, n) // 1/(αⱼ + sⱼ) of each excluded centre
+	for j, p := range q.pos {
+		if p >= 0 {
+			continue
+		}
+		var s float64
+		for i := range n {
+			v := kd[i*n+j]
+			s += q.beta[i] * v * v
+		}
+		f += excludedTerm(q.prior, s) // (K4)
+		inv[j] = 1 / (alphaRoot(q.prior.A, q.prior.B, s, 0) + s)
+	}
+	if q.bias && q.biasP < 0 {
+		f += excludedTerm(q.prior, sum(q.beta)) // constant in θ
+	}
+	if grad == nil {
+		return f
+	}
+	// G = ∂F/∂Φ (K5): active column p: (y − Bm)μₚ − B(ΦΣ)ₚ; excluded
+	// column j: −BΦⱼ/(αⱼ + sⱼ).
+	g := func(i, j int) float64 {
+		if p := q.pos[j]; p >= 0 {
+			return (q.y[i]-q.beta[i]*m[i])*q.mu[p] - q.beta[i]*t.At(i, p)
+		}
+		return -q.beta[i] * kd[i*n+j] * inv[j]
+	}
+	for i := range grad {
+		grad[i] = 0
+	}
+	// ∂F/∂u = Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂u (K6); K is symmetric and ∂Kᵢᵢ/∂u = 0.
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			k.logGrad(grad, q.rows[i], q.rows[j], kd[i*n+j], g(i, j)+g(j, i))
+		}
+	}
+	return f
+}
+
+// scalePrior returns ln p(θ) + ln|dθ/du| for the Gamma hyperprior of
+// (K8) on every θₖ = e^(uₖ), up to a constant, and adds its gradient to
+// grad (if not nil).
+func (o KernelLearning) scalePrior(u, grad []float64) float64 {
+	if !(o.ScaleShape > 0 && o.ScaleRate > 0) {
+		return 0
+	}
+	var lp float64
+	for i, v := range u {
+		e := math.Exp(v)
+		lp += o.ScaleShape*v - o.ScaleRate*e // (K8)
+		if grad != nil {
+			grad[i] += o.ScaleShape - o.ScaleRate*e
+		}
+	}
+	return lp
+}
+
+func (o KernelLearning) resolve() (KernelLearning, error) {
+	if o.MaxRefits < 0 {
+		return o, &OptionError{Field: "Learning.MaxRefits", Value: float64(o.MaxRefits), Reason: "must not be negative (0 means the default)"}
+	}
+	if o.MaxRefits == 0 {
+		o.MaxRefits = DefaultLearnRefits
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Learning.ScaleShape", o.ScaleShape}, {"Learning.ScaleRate", o.ScaleRate}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return o, &OptionError{Field: f.name, Value: f.v, Reason: "must be non-negative and finite (0 means no hyperprior)"}
+		}
+	}
+	return o, nil
+}
+
+// learnResult is the best fit kernel learning reached.
+type learnResult struct {
+	prob   *problem
+	sol    *solution
+	kernel learnable
+	trace  []float64 // full-model bound + ln p(θ) after each refit
+}
+
+// Steps on u = ln θ (K7): each uₖ moves by its own step in the direction
+// of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
+// line search on V, whose values the solver reaches only up to its local
+// maxima: a step grows by rpropUp while the sign persists and shrinks by
+// rpropDown when it flips.
+// A fit whose V falls below the best so far is undone, as in iRprop+:
+// u returns to the best fit's, every step shrinks by rpropDown, and the
+// next step leaves from there along the best fit's gradient.
+const (
+	rpropStart = 0.5  // first step on each ln θ: a factor e^½ ≈ 1.65
+	rpropUp    = 2    // growth while the gradient keeps its sign
+	rpropDown  = 0.5  // shrinkage when it flips, or when V falls
+	rpropMax   = 4    // largest step: a factor e⁴ ≈ 55
+	rpropMin   = 0.02 // learning stops when every step is below this
+	maxLogMove = 12   // no ln θ moves further than this from its start
+)
+
+// learnKernel alternates solver fits with steps on u = ln θ (K7) along
+// the gradient of V(θ) = max_Q L(Q, θ) + ln p(θ), which at the converged
+// Q of each fit is ∂L/∂u at that fixed Q (K5)–(K6), starting from k0. It
+// returns the fit with the largest V. newLik makes a fresh likelihood
+// for each fit.
+func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
+	var best *learnResult
+	var trace []float64
+	u0 := k0.logParams()
+	u := append([]float64(nil), u0...)
+	var uBest, gBest []float64
+	k := k0
+	step := constant(len(u), rpropStart)
+	var prevG []float64
+	tied := len(u) > 1
+	for refit := 0; refit < o.MaxRefits; refit++ {
+		bb := b
+		bb.kernel = k
+		if err := bb.checkScale(); err != nil {
+			if best != nil {
+				break
+			}
+			return nil, err
+		}
+		p := &problem{basis: bb, x: x, lik: newLik(), set: s}
+		p.set.kernel = k
+		sol, err := s.solver.method().fit(ctx, p)
+		if sol == nil {
+			if best != nil {
+				best.trace = trace
+				return best, err
+			}
+			return nil, err
+		}
+		v := sol.full + o.scalePrior(u, nil)
+		trace = append(trace, v)
+		if err != nil {
+			// Stopped or cancelled: keep what this fit reached.
+			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
+		}
+		if refit == o.MaxRefits-1 && best != nil && !(v > best.trace[len(best.trace)-1]) {
+			break
+		}
+		var g []float64
+		if best == nil || v > best.trace[len(best.trace)-1] {
+			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
+			if refit == o.MaxRefits-1 {
+				break
+			}
+			g = make([]float64, len(u))
+			newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
+			o.scalePrior(u, g)
+			if tied {
+				// All scales move together, along the sum of the
+				// gradient (the gradient in one common ln θ), until
+				// its sign flips; then each moves on its own.
+				if prevG != nil && sum(g)*prevG[0] < 0 {
+					tied, prevG = false, nil
+					for i := range step {
+						step[i] = math.Max(step[i]*rpropDown, rpropStart/2)
+					}
+				} else {
+					sg := sum(g)
+					for i := range g {
+						g[i] = sg
+					}
+				}
+			}
+			for i, gi := range g {
+				if prevG != nil {
+					switch {
+					case gi*prevG[i] > 0:
+						step[i] = math.Min(step[i]*rpropUp, rpropMax)
+					case gi*prevG[i] < 0:
+						step[i] *= rpropDown // the maximum was passed
+					}
+				}
+			}
+			uBest, gBest, prevG = append([]float64(nil), u...), g, g
+		} else {
+			// V fell: undo the step and leave the best fit again with
+			// shorter steps (iRprop+).
+			for i := range step {
+				step[i] *= rpropDown
+			}
+			g = gBest
+		}
+		moved := false
+		for i, gi := range g {
+			nu := uBest[i]
+			if step[i] >= rpropMin && gi != 0 {
+				nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu+math.Copysign(step[i], gi)))
+			}
+			if nu != uBest[i] {
+				moved = true
+			}
+			u[i] = nu
+		}
+		if !moved {
+			break
+		}
+		k = k.withLogParams(u)
+		if err := stopped(ctx, refit); err != nil {
+			best.trace = trace
+			return best, err
+		}
+	}
+	best.trace = trace
+	return best, nil
+}
+
+// startLearning validates the data and resolves the starting kernel when
+// learning is on; it returns nil when it is off.
+func startLearning(on, design bool, o *options, x mat.Matrix, t []float64) (learnable, error) {
+	if !on {
+		return nil, nil
+	}
+	if design {
+		return nil, &OptionError{Field: "LearnKernel", Reason: "FitDesign has no kernel to learn"}
+	}
+	if err := checkInputs(x, t); err != nil {
+		return nil, err
+	}
+	k0, err := startKernel(o.kernel, x)
+	if err != nil {
+		return nil, err
+	}
+	o.kernel = k0
+	return k0, nil
+}
+
+// solve runs the solver once, or, when k0 is not nil, kernel learning
+// from k0; it returns the problem of the fit kept (whose likelihood holds
+// its factor), the solution and, when learning, the trace of refits.
+func solve(ctx context.Context, s settings, b basis, x mat.Matrix, lik likelihood, k0 learnable, lo KernelLearning, newLik func() likelihood) (*problem, *solution, []float64, error) {
+	if k0 == nil {
+		p := &problem{basis: b, x: x, lik: lik, set: s}
+		sol, err := s.solver.method().fit(ctx, p)
+		return p, sol, nil, err
+	}
+	lo, err := lo.resolve()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	res, err := learnKernel(ctx, s, b, x, k0, lo, newLik)
+	if res == nil {
+		return nil, nil, nil, err
+	}
+	return res.prob, res.sol, res.trace, err
+}
+
+// FittedKernel returns the kernel of the fitted model: the configured
+// kernel, or with LearnKernel the learned one (for example
+// ARDGaussian{Scales: …} with the learned length scales); nil for a
+// FitDesign model.
+func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
+
+// LearnTrace returns, for a fit with LearnKernel, the full-model bound
+// (plus the log hyperprior of the scales, if any) after each solver fit
+// of kernel learning, in order; the model kept is the one with the
+// largest value. It is nil for a fit without learning.
+func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
+
+// learnLine is the summary line of kernel learning, or "".
+func (f *fitted) learnLine() string {
+	if f.learnTrace == nil {
+		return ""
+	}
+	return fmt.Sprintf("kernel learned by the full-model bound in %d fits", len(f.learnTrace))
+}

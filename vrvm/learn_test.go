@@ -1,0 +1,251 @@
+package vrvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// gradTol is acceptance 1 of issue 17: the analytic gradient of the bound
+// in the log kernel parameters agrees with central differences to this
+// relative tolerance.
+const gradTol = 1e-6
+
+// learnProblem is a seeded problem in d inputs whose target depends on
+// the first input only, fitted once with kernel k and pruning on, so that
+// the full-model bound has both active and excluded functions.
+func learnProblem(t *testing.T, seed uint64, d int, classify bool, k Kernel) (*problem, *solution) {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(seed, 17))
+	n := 30 + rnd.IntN(30)
+	x := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			x.Set(i, j, rnd.Float64()*4-2)
+		}
+		f := math.Sin(2 * x.At(i, 0))
+		if classify {
+			if f+0.3*rnd.NormFloat64() > 0 {
+				y[i] = 1
+			}
+		} else {
+			y[i] = f + 0.1*rnd.NormFloat64()
+		}
+	}
+	y[0], y[1] = 0, 1
+	o := options{kernel: k, defPrune: DefaultRegressionPrune}
+	if classify {
+		o.defPrune = DefaultClassificationPrune
+	}
+	s, b, err := prepare(o, x, y, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lik likelihood = newGaussLik(y, s.prior, 1/variance(y))
+	if classify {
+		lik = newLogitLik(y, 1)
+	}
+	p := &problem{basis: b, x: x, lik: lik, set: s}
+	sol, err := s.solver.method().fit(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, sol
+}
+
+// TestLearnGradient checks the gradient (K5)–(K6) of the full-model bound
+// in the log kernel parameters against central differences of (K3)–(K4)
+// at the fixed Q, for Gaussian and ARD Gaussian kernels, regression and
+// classification (acceptance 1 of issue 17).
+func TestLearnGradient(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		for _, classify := range []bool{false, true} {
+			d := 1 + int(seed%3)
+			kernels := []learnable{Gaussian{Width: 0.7 + 0.2*float64(seed)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.1, -0.2, 0.3}[:d])}
+			for _, k := range kernels {
+				name := strconv.FormatUint(seed, 10) + "/" + kernelString(k)
+				if classify {
+					name += "/classify"
+				}
+				t.Run(name, func(t *testing.T) {
+					p, sol := learnProblem(t, seed, d, classify, k)
+					if len(sol.cols) == p.basis.size() {
+						t.Fatalf("nothing pruned: the excluded terms are not tested")
+					}
+					q := newFixedQ(p, sol)
+					u := k.logParams()
+					grad := make([]float64, len(u))
+					q.eval(k, grad)
+					for i := range u {
+						// Central differences, Richardson-extrapolated:
+						// truncation error O(h⁴).
+						cd := func(h float64) float64 {
+							up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
+							up[i] += h
+							dn[i] -= h
+							return (q.eval(k.withLogParams(up), nil) - q.eval(k.withLogParams(dn), nil)) / (2 * h)
+						}
+						const h = 1e-3
+						num := (4*cd(h/2) - cd(h)) / 3
+						if !scalar.EqualWithinRel(grad[i], num, gradTol) {
+							t.Errorf("∂F/∂u%d = %.12g, central differences %.12g (relative error %.2g)", i, grad[i], num, math.Abs(grad[i]-num)/math.Abs(num))
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// fullBoundAt evaluates, independently of fixedQ, the full-model bound at
+// the Q of sol with the kernel k: the likelihood's terms and the weight
+// terms of bound.go for the active functions, plus excludedBound.
+func fullBoundAt(t *testing.T, p *problem, sol *solution, k Kernel) float64 {
+	t.Helper()
+	b := p.basis
+	b.kernel = k
+	phi, err := b.design(p.x, sol.cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigma := sol.sigma
+	if sigma == nil {
+		sigma = sol.sigmaOf()
+	}
+	n, m := phi.Dims()
+	l := &latent{mean: make([]float64, n), vars: make([]float64, n)}
+	var ps mat.Dense
+	ps.Mul(phi, sigma)
+	for i := range n {
+		l.mean[i] = mat.Dot(phi.RowView(i), mat.NewVecDense(m, sol.mu))
+		l.vars[i] = mat.Dot(phi.RowView(i), ps.RowView(i))
+		l.sumVar += l.vars[i]
+	}
+	p.lik.observe(l)
+	at := p.set.prior.A + 0.5
+	bt, w2 := make([]float64, m), make([]float64, m)
+	for i, a := range sol.alpha {
+		bt[i] = at / a
+		w2[i] = sol.mu[i]*sol.mu[i] + sigma.At(i, i)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sigma) {
+		t.Fatal("Σ not positive definite")
+	}
+	full, err := b.full(p.x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bound(p.set.prior, at, bt, w2, ch.LogDet(), p.lik.terms()) +
+		excludedBound(p.set.prior, likelihoodPrecisions(full, p.lik), sol.cols)
+}
+
+// TestLearnObjectiveIsBound checks that F (K3)–(K4) changes with the
+// kernel exactly as the full-model bound of bound.go does at the fixed Q,
+// and that at the fitted kernel that bound is the solver's FullModelBound.
+func TestLearnObjectiveIsBound(t *testing.T) {
+	const tol = 1e-9
+	for _, classify := range []bool{false, true} {
+		k := ARDGaussian{Scales: []float64{0.8, 1.5}}
+		p, sol := learnProblem(t, 3, 2, classify, k)
+		q := newFixedQ(p, sol)
+		k1 := ARDGaussian{Scales: []float64{0.6, 2.5}}
+		dF := q.eval(k1, nil) - q.eval(k, nil)
+		l0 := fullBoundAt(t, p, sol, k)
+		if !scalar.EqualWithinAbsOrRel(l0, sol.full, 1e-6, 1e-6) {
+			t.Errorf("classify=%v: full-model bound at the fit %.10g, solver reports %.10g", classify, l0, sol.full)
+		}
+		dL := fullBoundAt(t, p, sol, k1) - l0
+		if !scalar.EqualWithinAbsOrRel(dF, dL, tol, tol) {
+			t.Errorf("classify=%v: F changed by %.12g, the full-model bound by %.12g", classify, dF, dL)
+		}
+	}
+}
+
+// TestLearnRaisesBound checks that learning a Gaussian width ends at a
+// full-model bound at least that of the fit at its starting width, that
+// the trace of refits is recorded, and that the learned model saves and
+// loads with its kernel.
+func TestLearnRaisesBound(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 5))
+	n := 80
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		v := rnd.Float64()*20 - 10
+		x.Set(i, 0, v)
+		y[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
+	}
+	fixed := &Regressor{Kernel: Gaussian{Width: 0.3}}
+	if err := fixed.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	r := &Regressor{Kernel: Gaussian{Width: 0.3}, LearnKernel: true}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	tr := r.LearnTrace()
+	if len(tr) < 2 {
+		t.Fatalf("learning made %d fits", len(tr))
+	}
+	if tr[0] != fixed.FullModelBound() {
+		t.Errorf("first fit of learning has bound %.10g, the fit at the start width %.10g", tr[0], fixed.FullModelBound())
+	}
+	if !(r.FullModelBound() > fixed.FullModelBound()) {
+		t.Errorf("learned bound %.6g not above the start's %.6g", r.FullModelBound(), fixed.FullModelBound())
+	}
+	w := r.FittedKernel().(Gaussian).Width
+	if w == 0.3 {
+		t.Errorf("width did not move from 0.3")
+	}
+	if r.Kernel.(Gaussian).Width != 0.3 {
+		t.Errorf("Fit modified the Kernel option")
+	}
+	var buf bytes.Buffer
+	if err := r.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.(*Regressor).FittedKernel().(Gaussian).Width; got != w {
+		t.Errorf("loaded width %g, saved %g", got, w)
+	}
+}
+
+// TestLearnOptionErrors checks the errors of kernel learning's options.
+func TestLearnOptionErrors(t *testing.T) {
+	x := mat.NewDense(4, 2, []float64{0, 0, 1, 0, 0, 1, 1, 1})
+	y := []float64{0, 1, 1, 0}
+	var oe *OptionError
+	for name, r := range map[string]*Regressor{
+		"polynomial":    {Kernel: Polynomial{Degree: 2}, LearnKernel: true},
+		"negative refs": {LearnKernel: true, Learning: KernelLearning{MaxRefits: -1}},
+		"NaN shape":     {LearnKernel: true, Learning: KernelLearning{ScaleShape: math.NaN()}},
+		"negative rate": {LearnKernel: true, Learning: KernelLearning{ScaleRate: -1}},
+	} {
+		if err := r.Fit(x, y); !errors.As(err, &oe) {
+			t.Errorf("%s: got %v, want an *OptionError", name, err)
+		}
+	}
+	if err := (&Regressor{LearnKernel: true}).FitDesign(x, y); !errors.As(err, &oe) {
+		t.Errorf("FitDesign with LearnKernel: got %v, want an *OptionError", err)
+	}
+	var de *DimensionError
+	if err := (&Regressor{Kernel: ARDGaussian{Scales: []float64{1, 2, 3}}}).Fit(x, y); !errors.As(err, &de) {
+		t.Errorf("ARD scales of the wrong length: got %v, want a *DimensionError", err)
+	}
+	same := mat.NewDense(3, 2, []float64{1, 1, 1, 1, 1, 1})
+	if err := (&Regressor{LearnKernel: true}).Fit(same, []float64{0, 1, 2}); !errors.As(err, &oe) {
+		t.Errorf("identical rows: got %v, want an *OptionError", err)
+	}
+}
