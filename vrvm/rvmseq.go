@@ -52,19 +52,9 @@ const RVMReestimate RVMSolver = 1
 
 var rvmSolverNames = [...]string{"sequential", "re-estimation"}
 
-func (s RVMSolver) String() string {
-	if s < 0 || int(s) >= len(rvmSolverNames) {
-		return "unknown RVM solver"
-	}
-	return rvmSolverNames[s]
-}
+func (s RVMSolver) String() string { return enumName(rvmSolverNames[:], int(s), "RVM solver") }
 
-func (s RVMSolver) check() error {
-	if s < 0 || int(s) >= len(rvmSolverNames) {
-		return &OptionError{Field: "Solver", Value: float64(s), Reason: "unknown RVM solver"}
-	}
-	return nil
-}
+func (s RVMSolver) check() error { return enumCheck(rvmSolverNames[:], int(s), "RVM solver") }
 
 // rvmState is the state of the sequential algorithm for regression: the
 // factorisation of the candidates, the active set with its αₘ, β, and

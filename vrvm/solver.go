@@ -60,16 +60,22 @@ const Newton Solver = 2
 
 var solverNames = [...]string{"sequential", "paper schedule", "newton"}
 
-func (s Solver) String() string {
-	if s < 0 || int(s) >= len(solverNames) {
-		return "unknown solver"
+func (s Solver) String() string { return enumName(solverNames[:], int(s), "solver") }
+
+func (s Solver) check() error { return enumCheck(solverNames[:], int(s), "solver") }
+
+// enumName returns names[i], or "unknown what" outside the list.
+func enumName(names []string, i int, what string) string {
+	if i < 0 || i >= len(names) {
+		return "unknown " + what
 	}
-	return solverNames[s]
+	return names[i]
 }
 
-func (s Solver) check() error {
-	if s < 0 || int(s) >= len(solverNames) {
-		return &OptionError{Field: "Solver", Value: float64(s), Reason: "unknown solver"}
+// enumCheck is the OptionError of the field Solver for an i outside names.
+func enumCheck(names []string, i int, what string) error {
+	if i < 0 || i >= len(names) {
+		return &OptionError{Field: "Solver", Value: float64(i), Reason: "unknown " + what}
 	}
 	return nil
 }

@@ -88,8 +88,8 @@ func TestCLI(t *testing.T) {
 			args []string
 			want string // in the model file
 		}{
-			{[]string{"-kernel", "ard"}, `"scales":[`},
-			{[]string{"-width", "auto", "-augment"}, `"augment":{`},
+			{[]string{"-kernel", "ard"}, `"scales": [`},
+			{[]string{"-width", "auto", "-augment"}, `"augment": {`},
 		} {
 			args := append([]string{"fit", "-target", "t", "-inputs", "x1,x2", "-o", "learned.json"}, c.args...)
 			_, errOut, code := run(t, append(args, "reg.csv")...)
