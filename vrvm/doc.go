@@ -72,8 +72,10 @@
 // for the default prior) plus what it explains. The default solver
 // (Sequential) therefore reports, in BoundTrace, Progress.Bound and
 // LowerBound, the bound of the full model with all N + 1 functions, each
-// excluded one held at its closed-form optimum (see FullModelBound): its
-// weight updates and additions never lower it; two steps can, by a little:
+// excluded one held at a factor of the closed form of FullModelBound, set
+// to its optimum now and then (S4 in sequential.go; FullModelBound sets
+// all of them at the end): its weight updates and additions never lower
+// it; two steps can:
 // removing a function whose ⟨αₘ⟩ crossed PruneAlpha lowers it by that
 // function's contribution (S2) (pruning trades bound for sparsity), and
 // the Q_τ or ξ update, which is the paper's and optimal for the active

@@ -322,7 +322,9 @@ func (f *fitted) Status() Status { return f.status }
 
 // LowerBound returns the final value of the objective the fit maximised,
 // the last element of BoundTrace: for the VRVM estimators the bound of the
-// full model (FullModelBound) with the Sequential solver, the variational
+// full model with the Sequential solver (the excluded functions' factors as
+// last set during the fit; FullModelBound sets them to their optimum for
+// the final Q, so it is at least LowerBound), the variational
 // lower bound L of the active model with PaperSchedule and Newton (the
 // two agree when nothing was pruned; see "Lower bound" in the package
 // documentation); for the RVM estimators the log evidence (exact for
@@ -344,8 +346,8 @@ func (f *fitted) LowerBound() float64 {
 //
 // This is L(Q) for a valid Q, so a true lower bound on the log evidence of
 // the full model, comparable between fits that prune differently (and
-// what package selection compares); it equals LowerBound for the
-// Sequential solver and whenever nothing was pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
+// what package selection compares); it is at least LowerBound for the
+// Sequential solver and equals it whenever nothing was pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
 // contribute nothing to the evidence, it equals LowerBound. It is saved
 // with the model; a model loaded from a file of format version 1, which
 // did not record it, reports NaN.

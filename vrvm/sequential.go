@@ -150,6 +150,7 @@ type seqFit struct {
 	exConst  float64
 	exE      []float64
 	exSum    float64
+	held     int // the iteration of the last holdExcluded
 	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U.
 	dperp   float64
 	deleted map[int]int
@@ -317,7 +318,10 @@ func (s *seqFit) addRound(iter int) (int, error) {
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
-	defer s.holdExcluded(bw, dv)
+	if iter-s.held >= seqAddEvery {
+		defer s.holdExcluded(bw, dv)
+		s.held = iter
+	}
 	for k := range batch {
 		j, a, ok := s.bestAddition(bw, yv, dv, false)
 		if !ok {
@@ -420,6 +424,27 @@ func (s *seqFit) add(j int, alpha float64) {
 	s.act = append(s.act, j)
 	s.alpha = append(s.alpha, alpha)
 	s.setPhiA()
+	s.releaseExcluded(j)
+}
+
+// releaseExcluded takes function j, just added, out of the terms held for
+// the excluded functions, (S4).
+func (s *seqFit) releaseExcluded(j int) {
+	if s.exV == nil || s.exV[j] == 0 {
+		return
+	}
+	v := s.exV[j]
+	s.exConst -= s.exC[j]
+	if s.exE == nil {
+		s.exSum -= v * s.bnorm[j]
+	} else {
+		m := len(s.act) - 1 // j is the last active function
+		for n := range s.n {
+			p := s.phiA.At(n, m)
+			s.exE[n] -= v * p * p
+		}
+	}
+	s.exV[j], s.exC[j] = 0, 0
 }
 
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
@@ -853,12 +878,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
-	// The excluded functions at their optimum for the final precisions: a
-	// last step that can only raise the bound held in the trace, (S4).
-	full := s.bound() + s.excluded()
-	trace[len(trace)-1] = math.Max(trace[len(trace)-1], full)
+	// FullModelBound: the excluded functions at their optimum for the final
+	// precisions, at least the trace's last value, (S4).
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
-		full: full}, err
+		full: s.bound() + s.excluded()}, err
 }
 
 // appendCross returns c (M × P, or nil) with the row bf·bj appended.

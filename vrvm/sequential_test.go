@@ -211,7 +211,7 @@ func TestSequentialDuplicates(t *testing.T) {
 // bound of the full model: each entry is the active model's L plus the
 // excluded functions' terms at the factors held since the last addition
 // round, (S4), so at most the bound with those factors at their optimum,
-// every entry is finite, and the last entry is FullModelBound.
+// every entry is finite, and FullModelBound is at least the last entry.
 func TestSequentialTraceIsFullBound(t *testing.T) {
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(30) {
@@ -237,7 +237,7 @@ func TestSequentialTraceIsFullBound(t *testing.T) {
 			}
 		}
 	}
-	// Through the estimators: LowerBound is FullModelBound.
+	// Through the estimators: LowerBound is at most FullModelBound.
 	for seed := range uint64(10) {
 		p := newFastProblem(400+seed, seed%2 == 1)
 		var e Estimator = &Regressor{Kernel: p.b.kernel, NoBias: !p.b.bias}
@@ -247,7 +247,9 @@ func TestSequentialTraceIsFullBound(t *testing.T) {
 		if err := e.FitContext(context.Background(), p.x, p.t); err != nil {
 			t.Fatalf("%s: %v", p.name, err)
 		}
-		if l, f := e.LowerBound(), e.FullModelBound(); math.Abs(l-f) > 1e-9*math.Max(1, math.Abs(f)) {
+		// LowerBound holds the excluded factors as last set, FullModelBound
+		// at their optimum: a little higher, never lower.
+		if l, f := e.LowerBound(), e.FullModelBound(); l > f+1e-9*math.Max(1, math.Abs(f)) || f-l > 1e-2*math.Max(1, math.Abs(f)) {
 			t.Errorf("%s: LowerBound %.12g, FullModelBound %.12g", p.name, l, f)
 		}
 	}
