@@ -122,9 +122,9 @@ func mcWeightTerms(p Prior, t *mcTerms) float64 {
 		sumLnD0 += math.Log(t.d0[i])
 		sumH += gammaEntropy(t.at, t.bt[i])
 	}
-	lnPw := -fm*kk/2*ln2Pi + kk/2*sumLog - sumAW/2            // (M10)
+	lnPw := -fm*kk/2*ln2Pi + kk/2*sumLog - sumAW/2          // (M10)
 	hw := fm*kk/2*(1+ln2Pi) + (kk-1)/2*t.logDet - sumLnD0/2 // (M12)
-	return lnPw + sumGamma + hw + sumH                        // (M11), (M13)
+	return lnPw + sumGamma + hw + sumH                      // (M11), (M13)
 }
 
 // mcCollapsed is the collapsed bound (M14) as a function of α = ⟨αₘ⟩ of

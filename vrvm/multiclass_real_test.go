@@ -99,7 +99,11 @@ func TestMultiExplore(t *testing.T) {
 		w = math.Sqrt(float64(d))
 	}
 	for _, sol := range []Solver{Sequential, PaperSchedule} {
-		c := &MultiClassifier{Kernel: Gaussian{Width: w}, Solver: sol}
+		pa, _ := strconv.ParseFloat(os.Getenv("PA"), 64)
+		if os.Getenv("ONLY") != "" && os.Getenv("ONLY") != sol.String()[:1] {
+			continue
+		}
+		c := &MultiClassifier{Kernel: Gaussian{Width: w}, Solver: sol, PruneAlpha: pa, NoPrune: os.Getenv("NP") != ""}
 		start := time.Now()
 		err := c.Fit(xtr, ltr)
 		el := time.Since(start)
@@ -117,4 +121,69 @@ func TestMultiExplore(t *testing.T) {
 		}
 		fmt.Printf("%s w=%.3g %v: err %.4f (%d) logloss %.4f RVs %d iters %d status %v bound %.6g decreases %d time %v\n", name, w, sol, er, int(math.Round(er*float64(len(lte)))), ll, len(c.RelevanceVectors()), c.Iterations(), c.Status(), c.LowerBound(), dec, el)
 	}
+}
+
+// ovr fits one binary Classifier per class (one-vs-rest) with kernel k
+// and returns the test error, the log loss of the normalised moderated
+// probabilities, the number of distinct relevance vectors and the models.
+func ovr(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string) (errRate, logLoss float64, rvs int) {
+	classes, y, err := classIndex(ltr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, c := range classes {
+		pos[c] = i
+	}
+	nte, _ := xte.Dims()
+	probs := mat.NewDense(nte, len(classes), nil)
+	distinct := map[int]bool{}
+	for c := range classes {
+		tt := make([]float64, len(y))
+		for i, v := range y {
+			if v == c {
+				tt[i] = 1
+			}
+		}
+		m := &Classifier{Kernel: k}
+		if err := m.Fit(xtr, tt); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range m.RelevanceVectors() {
+			distinct[r] = true
+		}
+		p, err := m.ProbModerated(xte)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs.SetCol(c, p)
+	}
+	var errs int
+	for i := range nte {
+		row := probs.RawRowView(i)
+		s, best := 0.0, 0
+		for j, v := range row {
+			s += v
+			if v > row[best] {
+				best = j
+			}
+		}
+		if classes[best] != lte[i] {
+			errs++
+		}
+		logLoss -= math.Log(math.Max(row[pos[lte[i]]]/s, 1e-15))
+	}
+	return float64(errs) / float64(nte), logLoss / float64(nte), len(distinct)
+}
+
+func TestOvRExplore(t *testing.T) {
+	if os.Getenv("VRVM_OVR_EXPLORE") == "" {
+		t.Skip("set VRVM_OVR_EXPLORE")
+	}
+	name := os.Getenv("VRVM_OVR_EXPLORE")
+	xtr, ltr, xte, lte := realSet(t, name)
+	w, _ := strconv.ParseFloat(os.Getenv("W"), 64)
+	start := time.Now()
+	e, ll, rv := ovr(t, Gaussian{Width: w}, xtr, ltr, xte, lte)
+	fmt.Printf("OvR %s w=%.3g: err %.4f (%d) logloss %.4f RVs %d time %v\n", name, w, e, int(math.Round(e*float64(len(lte)))), ll, rv, time.Since(start))
 }

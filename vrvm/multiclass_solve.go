@@ -255,6 +255,13 @@ const (
 	// mcMaxDeletions is the number of times a function may leave the
 	// active set before it is no longer added (against cycling).
 	mcMaxDeletions = 2
+	// The pruning threshold is annealed from mcAnnealStart·PruneAlpha
+	// down to PruneAlpha, divided by mcAnnealStep whenever the fit has
+	// converged at the current threshold: greedy additions at the final
+	// threshold alone end in sparser, worse optima (as for the binary
+	// classifier, see sequential.go).
+	mcAnnealStart = 100
+	mcAnnealStep  = 10
 )
 
 // mcSeq is the state of the sequential solver: the active functions with
@@ -278,6 +285,7 @@ type mcSeq struct {
 	h      *mat.Dense // P × K: ΦᵀR
 	psi    *mat.Dense
 	del    map[int]int
+	thr    float64 // the current pruning threshold (annealed to PruneAlpha)
 }
 
 // fresh recomputes Σ, C, E, S, Q from the active set, ⟨α⟩ and ψ: the
@@ -438,7 +446,7 @@ func (s *mcSeq) add(j int, a float64) {
 		col[r] = p.phi.At(r, j)
 	}
 	cn := make([]float64, np)
-	gemvT(cn, p.phi, col) // Φᵀφⱼ
+	gemvT(cn, p.phi, col)    // Φᵀφⱼ
 	sb := make([]float64, m) // Σb = ½ Σ C[j, :]ᵀ = ½ E[j, :]ᵀ
 	for i := range m {
 		sb[i] = 0.5 * s.e.At(j, i)
@@ -662,7 +670,7 @@ func (s *mcSeq) bestAddition() (int, float64) {
 			q2 += v * v
 		}
 		a := mcAlphaRoot(p.prior, p.k, s.ss[j], q2)
-		if a > p.set.pruneAt/2 {
+		if a > s.thr/2 {
 			continue
 		}
 		a0 := mcAlphaRoot(p.prior, p.k, p.diagG[j]/2, 0)
@@ -682,7 +690,7 @@ func (s *mcSeq) bestAddition() (int, float64) {
 // up to mcAddBatch additions by the gain (M16); ψ (M8).
 func (p *mcProblem) sequential(ctx context.Context) (*mcSolution, error) {
 	n, np := p.phi.Dims()
-	s := &mcSeq{p: p, psi: mat.NewDense(n, p.k, nil), del: map[int]int{}}
+	s := &mcSeq{p: p, psi: mat.NewDense(n, p.k, nil), del: map[int]int{}, thr: p.set.pruneAt * mcAnnealStart}
 	switch {
 	case !p.set.prune:
 		s.act = seq(np)
@@ -728,7 +736,7 @@ func (p *mcProblem) sequential(ctx context.Context) (*mcSolution, error) {
 		for i := 0; i < len(s.act); i++ {
 			sv, q2 := s.stats(i)
 			a := mcAlphaRoot(p.prior, p.k, sv, q2) // (M14)
-			if p.set.prune && a > p.set.pruneAt && len(s.act) > 1 {
+			if p.set.prune && a > s.thr && len(s.act) > 1 {
 				s.remove(i)
 				i--
 				changed = true
@@ -759,8 +767,11 @@ func (p *mcProblem) sequential(ctx context.Context) (*mcSolution, error) {
 			break
 		}
 		if !changed && len(prevAct) == len(s.act) && change <= p.set.tol && maxRelChange(prevAlpha, s.alpha) <= p.set.paramTol && dpsi <= p.set.paramTol {
-			status = Converged
-			break
+			if !p.set.prune || s.thr <= p.set.pruneAt {
+				status = Converged
+				break
+			}
+			s.thr = math.Max(s.thr/mcAnnealStep, p.set.pruneAt)
 		}
 	}
 	// Order the active functions as the basis.
