@@ -27,10 +27,18 @@ type estimatorOptions struct {
 	MaxIter       int
 	PaperSchedule bool
 	Monitor       func(vrvm.Progress) bool
+	// Labels are the class labels of the rows for a multi-class model.
+	Labels []string
 }
 
-// estimator is a fitted or loaded model.
-type estimator struct{ m vrvm.Estimator }
+// estimator is a fitted or loaded model: a vrvm.Estimator, or a
+// multi-class model mc.
+type estimator struct {
+	m  vrvm.Estimator
+	mc *vrvm.MultiClassifier
+	// labels are the training labels of a multi-class fit (summary).
+	labels []string
+}
 
 // fitEstimator builds the estimator of a task and fits it.
 func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.Dense, t []float64) (*estimator, error) {
@@ -40,6 +48,9 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	}
 	var m vrvm.Estimator
 	switch task {
+	case "multiclass":
+		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+		return &estimator{mc: mc, labels: o.Labels}, mc.FitContext(ctx, x, o.Labels)
 	case "regression":
 		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
 	case "classification":
@@ -47,13 +58,20 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)
 	}
-	return &estimator{m}, m.FitContext(ctx, x, t)
+	return &estimator{m: m}, m.FitContext(ctx, x, t)
 }
 
 // loadEstimator reads the library's model file of a task.
 func loadEstimator(task string, model []byte) (*estimator, error) {
+	if task == "multiclass" {
+		mc, err := vrvm.LoadMultiClassifier(bytes.NewReader(model))
+		if err != nil {
+			return nil, err
+		}
+		return &estimator{mc: mc}, nil
+	}
 	if task != "regression" && task != "classification" {
-		return nil, fmt.Errorf("task %q, want regression or classification", task)
+		return nil, fmt.Errorf("task %q, want regression, classification or multiclass", task)
 	}
 	m, err := vrvm.Load(bytes.NewReader(model))
 	if err != nil {
@@ -62,15 +80,26 @@ func loadEstimator(task string, model []byte) (*estimator, error) {
 	if got := m.Task().String(); got != task {
 		return nil, fmt.Errorf("file holds a %s model, not %s", got, task)
 	}
-	return &estimator{m}, nil
+	return &estimator{m: m}, nil
 }
 
 // save writes the library's model file.
-func (e *estimator) save(w io.Writer) error { return e.m.Save(w) }
+func (e *estimator) save(w io.Writer) error {
+	if e.mc != nil {
+		return e.mc.Save(w)
+	}
+	return e.m.Save(w)
+}
 
 // checkInputs returns an error if the model does not take d inputs.
 func (e *estimator) checkInputs(d int) error {
-	if want := e.m.InputDim(); want != d {
+	want := 0
+	if e.mc != nil {
+		want = e.mc.InputDim()
+	} else {
+		want = e.m.InputDim()
+	}
+	if want != d {
 		return fmt.Errorf("the model takes %d inputs, the file describes %d", want, d)
 	}
 	return nil
@@ -90,6 +119,14 @@ type fitSummary struct {
 
 // summary describes the fit on its training data x, t.
 func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
+	if mc := e.mc; mc != nil {
+		s := fitSummary{Status: mc.Status(), Iterations: mc.Iterations(), Relevance: len(mc.RelevanceVectors()), Bias: mc.HasBias(), Bound: mc.LowerBound()}
+		s.IterLimit = s.Status == vrvm.IterationLimit
+		if r, err := mc.ErrorRate(x, e.labels); err == nil {
+			s.TrainingError = r
+		}
+		return s
+	}
 	m := e.m
 	s := fitSummary{Status: m.Status(), Iterations: m.Iterations(), Relevance: len(m.RelevanceVectors()), Bias: m.HasBias(), Bound: m.LowerBound(), NoiseSD: m.NoiseSD()}
 	s.IterLimit = s.Status == vrvm.IterationLimit
@@ -115,15 +152,28 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 // prediction holds the output columns of predict, one value per row.
 type prediction struct {
 	regression        bool
-	mean, variance    []float64 // regression
-	plugin, moderated []float64 // classification: P(t = 1)
-	label             []float64 // classification: 0 or 1
+	mean, variance    []float64  // regression
+	plugin, moderated []float64  // classification: P(t = 1)
+	label             []float64  // classification: 0 or 1
+	probs             *mat.Dense // multi-class: moderated probabilities (M17), one column per class
+	classes, decision []string   // multi-class: the class labels, the most probable label per row
 }
 
 // predict applies the model to the rows of x: the predictive mean and
 // variance (37)–(38) for regression; the plug-in (65) and moderated
 // probabilities and the label for classification.
 func (e *estimator) predict(x *mat.Dense) (*prediction, error) {
+	if e.mc != nil {
+		p, err := e.mc.Prob(x)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e.mc.Predict(x)
+		if err != nil {
+			return nil, err
+		}
+		return &prediction{probs: p, classes: e.mc.Classes(), decision: d}, nil
+	}
 	mean, variance, err := e.m.Latent(x)
 	if err != nil {
 		return nil, err

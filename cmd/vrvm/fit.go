@@ -40,7 +40,11 @@ an index column named "rownames", never an input unless named.
 Inputs are numbers, except the text columns named by -categorical, which
 are one-hot encoded over the categories seen in the training file (one
 0/1 feature per category; the categories are stored in the model file).
-For classification the target must be 0 or 1, or one of the two -labels.
+For classification the target must be 0 or 1, or one of the two -labels;
+any other labels (more than two classes, integer class numbers or text)
+fit the multi-class model (vrvm.MultiClassifier: one weight vector per
+class over one shared set of relevance vectors; -paper-schedule and
+-no-prune apply), with every class needing at least two rows.
 
 Missing values: an empty cell, NA or NaN (any case) in a column the fit
 uses; a quoted "NA" in a text column is the text NA. -missing chooses:
@@ -191,8 +195,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		spec := readSpec{*target: numeric}
-		if classNames != nil {
-			spec[*target] = text
+		if *task == "classification" {
+			spec[*target] = text // 0/1, -labels names, or the labels of a multi-class model
 		}
 		for _, c := range body.Inputs {
 			if !t.has(c) {
@@ -228,6 +232,15 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// The target, with NaN for a missing one.
 	t := tab.num[*target]
+	var multiLabels []string // per row, for a multi-class model
+	if *task == "classification" && classNames == nil {
+		if t, multiLabels, err = classTarget(tab, *target); err != nil {
+			return fail(stderr, "fit", err, 1)
+		}
+		if multiLabels != nil {
+			body.Task = "multiclass"
+		}
+	}
 	if classNames != nil {
 		t = make([]float64, n)
 		for i, s := range tab.text[*target] {
@@ -267,7 +280,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			droppedTarget++
 			continue
 		}
-		if *task == "classification" && v != 0 && v != 1 {
+		if *task == "classification" && multiLabels == nil && v != 0 && v != 1 {
 			return fail(stderr, "fit", fmt.Errorf("%s:%d: target %q is %v, not 0 or 1 (use -labels NEG,POS for text labels)", tab.name, tab.lines[i], *target, v), 1)
 		}
 		rows = append(rows, i)
@@ -356,6 +369,12 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	for k, i := range rows {
 		tt[k] = t[i]
 	}
+	if multiLabels != nil {
+		o.Labels = make([]string, len(rows))
+		for k, i := range rows {
+			o.Labels[k] = multiLabels[i]
+		}
+	}
 	if droppedInput.rows > 0 || droppedTarget > 0 {
 		var why []string
 		if droppedTarget > 0 {
@@ -392,6 +411,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	nRows, d := x.Dims()
 	what := fmt.Sprintf("%s, %s kernel, %d rows × %d inputs (%s)", *task, *kernel, nRows, len(body.Inputs), shortList(body.Inputs))
+	if multiLabels != nil {
+		what = fmt.Sprintf("multi-class classification, %s kernel, %d rows × %d inputs (%s)", *kernel, nRows, len(body.Inputs), shortList(body.Inputs))
+	}
 	if d != len(body.Inputs) {
 		what += fmt.Sprintf(", %d features", d)
 	}
@@ -406,7 +428,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return false
 	}
-	est, err := fitEstimator(ctx, *task, o, x, tt)
+	est, err := fitEstimator(ctx, body.Task, o, x, tt)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
@@ -418,6 +440,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "fit", err, 1)
 	}
 	s := est.summary(x, tt)
+	if est.mc != nil {
+		body.Labels = est.mc.Classes()
+	}
 	say("%s: %v after %d iterations (%.1f s)", what, s.Status, s.Iterations, time.Since(start).Seconds())
 	rv := plural(s.Relevance, "relevance vector", "relevance vectors")
 	if s.Bias {

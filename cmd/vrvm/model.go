@@ -41,7 +41,7 @@ const (
 
 // cliBody is what vrvm predict needs besides the library's model.
 type cliBody struct {
-	Task   string `json:"task"` // "regression" or "classification"
+	Task   string `json:"task"` // "regression", "classification" or "multiclass"
 	Target string `json:"target"`
 	// Inputs are the input columns of the file, in the order of the
 	// features they become: a numeric column is one feature, a
@@ -180,9 +180,9 @@ func parseCLIModel(data []byte, path string) (*loadedModel, error) {
 // check validates a decoded body.
 func (b *cliBody) check() error {
 	switch b.Task {
-	case "regression", "classification":
+	case "regression", "classification", "multiclass":
 	default:
-		return fmt.Errorf("task %q, want regression or classification", b.Task)
+		return fmt.Errorf("task %q, want regression, classification or multiclass", b.Task)
 	}
 	if len(b.Inputs) == 0 {
 		return fmt.Errorf("no input columns")
@@ -254,6 +254,17 @@ func (b *cliBody) check() error {
 		}
 		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
 			return fmt.Errorf("bad standardisation of the target")
+		}
+	case "multiclass":
+		seen := map[string]bool{}
+		for _, l := range b.Labels {
+			if seen[l] {
+				return fmt.Errorf("class label %q repeated", l)
+			}
+			seen[l] = true
+		}
+		if len(b.Labels) < 2 {
+			return fmt.Errorf("a multi-class model with %d class labels", len(b.Labels))
 		}
 	case "classification":
 		if b.Labels != nil && (len(b.Labels) != 2 || b.Labels[0] == b.Labels[1] || b.Labels[0] == "" || b.Labels[1] == "") {
