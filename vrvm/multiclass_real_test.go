@@ -2,13 +2,12 @@ package vrvm
 
 import (
 	"encoding/csv"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -87,39 +86,43 @@ func realSet(t testing.TB, name string) (xtr *mat.Dense, ltr []string, xte *mat.
 	return
 }
 
-func TestMultiExplore(t *testing.T) {
-	if os.Getenv("VRVM_MC_EXPLORE") == "" {
-		t.Skip("set VRVM_MC_EXPLORE")
-	}
-	name := os.Getenv("VRVM_MC_EXPLORE")
-	xtr, ltr, xte, lte := realSet(t, name)
-	_, d := xtr.Dims()
-	w, _ := strconv.ParseFloat(os.Getenv("W"), 64)
-	if w == 0 {
-		w = math.Sqrt(float64(d))
-	}
-	for _, sol := range []Solver{Sequential, PaperSchedule} {
-		pa, _ := strconv.ParseFloat(os.Getenv("PA"), 64)
-		if os.Getenv("ONLY") != "" && os.Getenv("ONLY") != sol.String()[:1] {
-			continue
+// realWidth is the Gaussian width of the real-data measurements: √d for
+// d standardised inputs, so that exp(−‖x − x'‖²/r²) = e⁻¹ at the typical
+// squared distance between two standardised points divided by two.
+func realWidth(x *mat.Dense) float64 {
+	_, d := x.Dims()
+	return math.Sqrt(float64(d))
+}
+
+// BenchmarkMultiRealData fits MultiClassifier to the shared real-world
+// multi-class splits (inputs standardised with training statistics,
+// Gaussian width √d) with each solver, and reports the test error, the
+// log loss of Prob and the relevance vectors:
+//
+//	VRVM_DATA=/work/shared/data go test ./vrvm -run '^$' -bench MultiRealData -benchtime 1x
+func BenchmarkMultiRealData(b *testing.B) {
+	for _, name := range []string{"iris", "wine", "digits"} {
+		for _, sol := range []Solver{Sequential, PaperSchedule} {
+			b.Run(name+"/"+strings.ReplaceAll(sol.String(), " ", "-"), func(b *testing.B) {
+				xtr, ltr, xte, lte := realSet(b, name)
+				var c *MultiClassifier
+				for b.Loop() {
+					c = &MultiClassifier{Kernel: Gaussian{Width: realWidth(xtr)}, Solver: sol}
+					if err := c.Fit(xtr, ltr); err != nil {
+						b.Fatal(err)
+					}
+				}
+				er, err := c.ErrorRate(xte, lte)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ll, _ := c.LogLoss(xte, lte)
+				b.ReportMetric(100*er, "test-err-%")
+				b.ReportMetric(ll, "log-loss")
+				b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+				b.ReportMetric(float64(c.Iterations()), "iters")
+			})
 		}
-		c := &MultiClassifier{Kernel: Gaussian{Width: w}, Solver: sol, PruneAlpha: pa, NoPrune: os.Getenv("NP") != ""}
-		start := time.Now()
-		err := c.Fit(xtr, ltr)
-		el := time.Since(start)
-		if err != nil {
-			t.Fatal(err)
-		}
-		er, _ := c.ErrorRate(xte, lte)
-		ll, _ := c.LogLoss(xte, lte)
-		tr := c.BoundTrace()
-		dec := 0
-		for i := 1; i < len(tr); i++ {
-			if tr[i] < tr[i-1]-1e-9*math.Abs(tr[i]) {
-				dec++
-			}
-		}
-		fmt.Printf("%s w=%.3g %v: err %.4f (%d) logloss %.4f RVs %d iters %d status %v bound %.6g decreases %d time %v\n", name, w, sol, er, int(math.Round(er*float64(len(lte)))), ll, len(c.RelevanceVectors()), c.Iterations(), c.Status(), c.LowerBound(), dec, el)
 	}
 }
 
@@ -176,14 +179,21 @@ func ovr(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.Dense, l
 	return float64(errs) / float64(nte), logLoss / float64(nte), len(distinct)
 }
 
-func TestOvRExplore(t *testing.T) {
-	if os.Getenv("VRVM_OVR_EXPLORE") == "" {
-		t.Skip("set VRVM_OVR_EXPLORE")
+// BenchmarkOvRRealData fits one binary Classifier per class
+// (one-vs-rest, the same kernel as BenchmarkMultiRealData, probabilities
+// normalised to sum to one) and reports the same figures.
+func BenchmarkOvRRealData(b *testing.B) {
+	for _, name := range []string{"iris", "wine", "digits"} {
+		b.Run(name, func(b *testing.B) {
+			xtr, ltr, xte, lte := realSet(b, name)
+			var e, ll float64
+			var rv int
+			for b.Loop() {
+				e, ll, rv = ovr(b, Gaussian{Width: realWidth(xtr)}, xtr, ltr, xte, lte)
+			}
+			b.ReportMetric(100*e, "test-err-%")
+			b.ReportMetric(ll, "log-loss")
+			b.ReportMetric(float64(rv), "RVs")
+		})
 	}
-	name := os.Getenv("VRVM_OVR_EXPLORE")
-	xtr, ltr, xte, lte := realSet(t, name)
-	w, _ := strconv.ParseFloat(os.Getenv("W"), 64)
-	start := time.Now()
-	e, ll, rv := ovr(t, Gaussian{Width: w}, xtr, ltr, xte, lte)
-	fmt.Printf("OvR %s w=%.3g: err %.4f (%d) logloss %.4f RVs %d time %v\n", name, w, e, int(math.Round(e*float64(len(lte)))), ll, rv, time.Since(start))
 }
