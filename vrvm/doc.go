@@ -242,6 +242,24 @@
 // removal of a function (by its gain (M16)); the tests check this after
 // every step on 60 seeded problems.
 //
+// Measured (BenchmarkMultiRealData, BenchmarkOvRRealData; inputs
+// standardised with training statistics, Gaussian width √d, default
+// priors and threshold), test errors and log loss of Prob:
+//
+//	set      sequential             paper schedule         one-vs-rest Classifier
+//	iris     4.44%, 0.078, 3 RVs    2.22%, 0.046, 3 RVs    4.44%, 0.069, 9 RVs
+//	wine     3.70%, 0.125, 3 RVs    1.85%, 0.049, 3 RVs    0.00%, 0.044, 8 RVs
+//	digits   9.63%, 0.278, 13 RVs   6.85%, 0.246, 13 RVs (at the 10,000-iteration limit)
+//
+// The shared α gives a third of the relevance vectors of one-vs-rest; but
+// with Böhning's fixed curvature the Occam factors of (M14) are those of
+// a posterior precision ½ΦᵀΦ at every point, where the Jaakkola–Jordan
+// bound of the binary model uses 2λ(ξₙ) ≈ 0 at points classified with
+// confidence: functions are pruned that the data support, and on digits
+// (10 classes) the model is far too sparse. A bound whose curvature
+// adapts per point (Bouchard 2007, or the multinomial probit of
+// Girolami & Rogers 2006) is the way to close the gap.
+//
 // # Relevance vectors
 //
 // RelevanceVectors reports, as in the paper's tables, the active kernel

@@ -64,10 +64,10 @@ type MultiClassifier struct {
 }
 
 // Default convergence tolerances of MultiClassifier, looser than the
-// binary classifier's: with Böhning's bound the ⟨αₘ⟩ of barely relevant
-// functions creep for thousands of iterations at relative changes of
-// 1e-6 while the predictions no longer change in the fourth digit
-// (measured on iris, wine and digits; see doc.go).
+// binary classifier's: the paper's schedule moves the ⟨αₘ⟩ of barely
+// relevant functions by relative amounts of 1e-6 per iteration for
+// thousands of iterations (it stops at 1e-4 after 8,039 iterations on
+// iris), and the predictions are settled long before. Not tuned further.
 const (
 	DefaultMultiTol      = 1e-8
 	DefaultMultiParamTol = 1e-4
