@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 // readSplit reads a realworld CSV (header, target last) into inputs and
@@ -196,4 +198,69 @@ func BenchmarkOvRRealData(b *testing.B) {
 			b.ReportMetric(float64(rv), "RVs")
 		})
 	}
+}
+
+// ripley3Split returns 250 training and 1000 test points of the
+// three-class Ripley problem (datasets.Ripley3) as labels "0", "1", "2",
+// and the Bayes rule's test error.
+func ripley3Split(b testing.TB) (xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string, bayes float64) {
+	tr, err := datasets.Ripley3(250, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	te, err := datasets.Ripley3(1000, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ltr, _ = IntLabels(tr.T)
+	lte, _ = IntLabels(te.T)
+	var wrong int
+	for i, v := range te.T {
+		best := 0
+		for k := 1; k < 3; k++ {
+			if datasets.Ripley3Density(te.X.At(i, 0), te.X.At(i, 1), k) > datasets.Ripley3Density(te.X.At(i, 0), te.X.At(i, 1), best) {
+				best = k
+			}
+		}
+		if best != int(v) {
+			wrong++
+		}
+	}
+	return tr.X, ltr, te.X, lte, float64(wrong) / 1000
+}
+
+// BenchmarkMultiRipley3 fits MultiClassifier (both solvers) and
+// one-vs-rest Classifiers to 250 points of the three-class Ripley problem
+// with the paper's Ripley width 0.5, and reports the error on 1,000 test
+// points (and the Bayes rule's), the log loss and the relevance vectors.
+func BenchmarkMultiRipley3(b *testing.B) {
+	xtr, ltr, xte, lte, bayes := ripley3Split(b)
+	k := Gaussian{Width: 0.5}
+	for _, sol := range []Solver{Sequential, PaperSchedule} {
+		b.Run(strings.ReplaceAll(sol.String(), " ", "-"), func(b *testing.B) {
+			var c *MultiClassifier
+			for b.Loop() {
+				c = &MultiClassifier{Kernel: k, Solver: sol}
+				if err := c.Fit(xtr, ltr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			er, _ := c.ErrorRate(xte, lte)
+			ll, _ := c.LogLoss(xte, lte)
+			b.ReportMetric(100*er, "test-err-%")
+			b.ReportMetric(100*bayes, "bayes-err-%")
+			b.ReportMetric(ll, "log-loss")
+			b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+		})
+	}
+	b.Run("one-vs-rest", func(b *testing.B) {
+		var e, ll float64
+		var rv int
+		for b.Loop() {
+			e, ll, rv = ovr(b, k, xtr, ltr, xte, lte)
+		}
+		b.ReportMetric(100*e, "test-err-%")
+		b.ReportMetric(ll, "log-loss")
+		b.ReportMetric(float64(rv), "RVs")
+	})
 }
