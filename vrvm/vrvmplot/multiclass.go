@@ -137,9 +137,7 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 			return nil, err
 		}
 		s.GlyphStyle = glyph(classColours[k], glyphs[k], vg.Points(2.8))
-		ring, _ := plotter.NewScatter(xy)
-		ring.GlyphStyle = glyph(colBlack, draw.RingGlyph{}, vg.Points(2.8))
-		p.Add(s, ring)
+		p.Add(s)
 		p.Legend.Add("class "+classes[k], s)
 	}
 	if len(rv) > 0 {
