@@ -52,6 +52,8 @@ func init() {
 		"ReadCSVFile":         reflect.ValueOf(datasets.ReadCSVFile),
 		"ReadCSVOptions":      reflect.ValueOf(datasets.ReadCSVOptions),
 		"Ripley":              reflect.ValueOf(datasets.Ripley),
+		"Ripley3":             reflect.ValueOf(datasets.Ripley3),
+		"Ripley3Density":      reflect.ValueOf(datasets.Ripley3Density),
 		"RipleyDensity":       reflect.ValueOf(datasets.RipleyDensity),
 		"RipleySubset":        reflect.ValueOf(datasets.RipleySubset),
 		"RipleySubsetSize":    reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),

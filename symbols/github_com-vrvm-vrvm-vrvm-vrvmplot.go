@@ -24,6 +24,8 @@ func init() {
 		"ErrNoPanels":       reflect.ValueOf(&vrvmplot.ErrNoPanels).Elem(),
 		"JaakkolaJordan":    reflect.ValueOf(vrvmplot.JaakkolaJordan),
 		"MarginalPrior":     reflect.ValueOf(vrvmplot.MarginalPrior),
+		"MaxMapClasses":     reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
+		"MultiDecisionMap":  reflect.ValueOf(vrvmplot.MultiDecisionMap),
 		"ProbabilityGrid":   reflect.ValueOf(vrvmplot.ProbabilityGrid),
 		"RegressionFit":     reflect.ValueOf(vrvmplot.RegressionFit),
 		"StudentT":          reflect.ValueOf(vrvmplot.StudentT),

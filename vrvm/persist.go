@@ -57,6 +57,10 @@ type payload struct {
 	Beta       float64      `json:"beta,omitempty"`
 	Xi         []float64    `json:"xi,omitempty"`
 	Augment    *augmentFile `json:"augment,omitempty"`
+	// Multi-class models (task "multiclass"): the class labels and the
+	// M × K weight means; Mu is empty.
+	Classes []string    `json:"classes,omitempty"`
+	Weights [][]float64 `json:"weights,omitempty"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
@@ -201,6 +205,34 @@ func (p *payload) decode() (*fitted, error) {
 		return nil, err
 	}
 	m := len(p.Mu)
+	if p.Task == "multiclass" {
+		if m != 0 {
+			return nil, bad("multi-class model with single-output weights")
+		}
+		m = len(p.Weights)
+		if len(p.Classes) < 2 {
+			return nil, bad("multi-class model with %d classes", len(p.Classes))
+		}
+		seen := map[string]bool{}
+		for _, c := range p.Classes {
+			if seen[c] {
+				return nil, bad("class %q listed twice", c)
+			}
+			seen[c] = true
+		}
+		for i, row := range p.Weights {
+			if len(row) != len(p.Classes) {
+				return nil, bad("weight row %d has %d entries for %d classes", i, len(row), len(p.Classes))
+			}
+			for _, x := range row {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return nil, bad("non-finite weight %v", x)
+				}
+			}
+		}
+	} else if len(p.Weights) != 0 || len(p.Classes) != 0 {
+		return nil, bad("weights or classes in a %s model", p.Task)
+	}
 	if m == 0 {
 		return nil, bad("no active basis functions")
 	}
@@ -406,6 +438,8 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 		}
 		f.noise = 1 / p.Beta
 		return &RVMRegressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
+	case "multiclass/vrvm":
+		return nil, &ModelFileError{Reason: "a multi-class model: read it with vrvm.LoadMultiClassifier"}
 	case "classification/rvm":
 		return &RVMClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
 	}

@@ -277,3 +277,35 @@ func TestRipleyDensity(t *testing.T) {
 	}()
 	RipleyDensity(0, 0, 2)
 }
+
+func TestRipley3(t *testing.T) {
+	d, err := Ripley3(300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := [3]int{}
+	var bayesRight int
+	for i, v := range d.T {
+		c := int(v)
+		count[c]++
+		best := 0
+		for k := 1; k < 3; k++ {
+			if Ripley3Density(d.X.At(i, 0), d.X.At(i, 1), k) > Ripley3Density(d.X.At(i, 0), d.X.At(i, 1), best) {
+				best = k
+			}
+		}
+		if best == c {
+			bayesRight++
+		}
+	}
+	if count != [3]int{100, 100, 100} {
+		t.Errorf("class counts %v, want 100 each", count)
+	}
+	// The classes overlap but the Bayes rule is right most of the time.
+	if bayesRight < 240 || bayesRight == 300 {
+		t.Errorf("Bayes rule right on %d of 300", bayesRight)
+	}
+	if _, err := Ripley3(0, 1); err == nil {
+		t.Error("Ripley3(0): no error")
+	}
+}

@@ -1,0 +1,266 @@
+package vrvm
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
+)
+
+// readSplit reads a realworld CSV (header, target last) into inputs and
+// integer labels.
+func readSplit(t testing.TB, path string) (*mat.Dense, []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs = recs[1:]
+	d := len(recs[0]) - 1
+	x := mat.NewDense(len(recs), d, nil)
+	lab := make([]float64, len(recs))
+	for i, r := range recs {
+		for j := range d {
+			v, err := strconv.ParseFloat(r[j], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.Set(i, j, v)
+		}
+		lab[i], err = strconv.ParseFloat(r[d], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := IntLabels(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, l
+}
+
+// standardise maps the columns of train and test to the training mean 0
+// and standard deviation 1 (constant columns are centred only).
+func standardise(train, test *mat.Dense) {
+	n, d := train.Dims()
+	for j := range d {
+		var m, s float64
+		for i := range n {
+			m += train.At(i, j)
+		}
+		m /= float64(n)
+		for i := range n {
+			s += (train.At(i, j) - m) * (train.At(i, j) - m)
+		}
+		s = math.Sqrt(s / float64(n))
+		if s == 0 {
+			s = 1
+		}
+		for _, x := range []*mat.Dense{train, test} {
+			r, _ := x.Dims()
+			for i := range r {
+				x.Set(i, j, (x.At(i, j)-m)/s)
+			}
+		}
+	}
+}
+
+func realSet(t testing.TB, name string) (xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string) {
+	dir := os.Getenv("VRVM_DATA")
+	if dir == "" {
+		t.Skip("VRVM_DATA not set")
+	}
+	xtr, ltr = readSplit(t, filepath.Join(dir, "realworld", name+"_train.csv"))
+	xte, lte = readSplit(t, filepath.Join(dir, "realworld", name+"_test.csv"))
+	standardise(xtr, xte)
+	return
+}
+
+// realWidth is the Gaussian width of the real-data measurements: √d for
+// d standardised inputs, so that exp(−‖x − x'‖²/r²) = e⁻¹ at the typical
+// squared distance between two standardised points divided by two.
+func realWidth(x *mat.Dense) float64 {
+	_, d := x.Dims()
+	return math.Sqrt(float64(d))
+}
+
+// BenchmarkMultiRealData fits MultiClassifier to the shared real-world
+// multi-class splits (inputs standardised with training statistics,
+// Gaussian width √d) with each solver, and reports the test error, the
+// log loss of Prob and the relevance vectors:
+//
+//	VRVM_DATA=/work/shared/data go test ./vrvm -run '^$' -bench MultiRealData -benchtime 1x
+func BenchmarkMultiRealData(b *testing.B) {
+	for _, name := range []string{"iris", "wine", "digits"} {
+		for _, sol := range []Solver{Sequential, PaperSchedule} {
+			b.Run(name+"/"+strings.ReplaceAll(sol.String(), " ", "-"), func(b *testing.B) {
+				xtr, ltr, xte, lte := realSet(b, name)
+				var c *MultiClassifier
+				for b.Loop() {
+					c = &MultiClassifier{Kernel: Gaussian{Width: realWidth(xtr)}, Solver: sol}
+					if err := c.Fit(xtr, ltr); err != nil {
+						b.Fatal(err)
+					}
+				}
+				er, err := c.ErrorRate(xte, lte)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ll, _ := c.LogLoss(xte, lte)
+				b.ReportMetric(100*er, "test-err-%")
+				b.ReportMetric(ll, "log-loss")
+				b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+				b.ReportMetric(float64(c.Iterations()), "iters")
+			})
+		}
+	}
+}
+
+// ovr fits one binary Classifier per class (one-vs-rest) with kernel k
+// and returns the test error, the log loss of the normalised moderated
+// probabilities, the number of distinct relevance vectors and the models.
+func ovr(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string) (errRate, logLoss float64, rvs int) {
+	classes, y, err := classIndex(ltr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, c := range classes {
+		pos[c] = i
+	}
+	nte, _ := xte.Dims()
+	probs := mat.NewDense(nte, len(classes), nil)
+	distinct := map[int]bool{}
+	for c := range classes {
+		tt := make([]float64, len(y))
+		for i, v := range y {
+			if v == c {
+				tt[i] = 1
+			}
+		}
+		m := &Classifier{Kernel: k}
+		if err := m.Fit(xtr, tt); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range m.RelevanceVectors() {
+			distinct[r] = true
+		}
+		p, err := m.ProbModerated(xte)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs.SetCol(c, p)
+	}
+	var errs int
+	for i := range nte {
+		row := probs.RawRowView(i)
+		s, best := 0.0, 0
+		for j, v := range row {
+			s += v
+			if v > row[best] {
+				best = j
+			}
+		}
+		if classes[best] != lte[i] {
+			errs++
+		}
+		logLoss -= math.Log(math.Max(row[pos[lte[i]]]/s, 1e-15))
+	}
+	return float64(errs) / float64(nte), logLoss / float64(nte), len(distinct)
+}
+
+// BenchmarkOvRRealData fits one binary Classifier per class
+// (one-vs-rest, the same kernel as BenchmarkMultiRealData, probabilities
+// normalised to sum to one) and reports the same figures.
+func BenchmarkOvRRealData(b *testing.B) {
+	for _, name := range []string{"iris", "wine", "digits"} {
+		b.Run(name, func(b *testing.B) {
+			xtr, ltr, xte, lte := realSet(b, name)
+			var e, ll float64
+			var rv int
+			for b.Loop() {
+				e, ll, rv = ovr(b, Gaussian{Width: realWidth(xtr)}, xtr, ltr, xte, lte)
+			}
+			b.ReportMetric(100*e, "test-err-%")
+			b.ReportMetric(ll, "log-loss")
+			b.ReportMetric(float64(rv), "RVs")
+		})
+	}
+}
+
+// ripley3Split returns 250 training and 1000 test points of the
+// three-class Ripley problem (datasets.Ripley3) as labels "0", "1", "2",
+// and the Bayes rule's test error.
+func ripley3Split(b testing.TB) (xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string, bayes float64) {
+	tr, err := datasets.Ripley3(250, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	te, err := datasets.Ripley3(1000, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ltr, _ = IntLabels(tr.T)
+	lte, _ = IntLabels(te.T)
+	var wrong int
+	for i, v := range te.T {
+		best := 0
+		for k := 1; k < 3; k++ {
+			if datasets.Ripley3Density(te.X.At(i, 0), te.X.At(i, 1), k) > datasets.Ripley3Density(te.X.At(i, 0), te.X.At(i, 1), best) {
+				best = k
+			}
+		}
+		if best != int(v) {
+			wrong++
+		}
+	}
+	return tr.X, ltr, te.X, lte, float64(wrong) / 1000
+}
+
+// BenchmarkMultiRipley3 fits MultiClassifier (both solvers) and
+// one-vs-rest Classifiers to 250 points of the three-class Ripley problem
+// with the paper's Ripley width 0.5, and reports the error on 1,000 test
+// points (and the Bayes rule's), the log loss and the relevance vectors.
+func BenchmarkMultiRipley3(b *testing.B) {
+	xtr, ltr, xte, lte, bayes := ripley3Split(b)
+	k := Gaussian{Width: 0.5}
+	for _, sol := range []Solver{Sequential, PaperSchedule} {
+		b.Run(strings.ReplaceAll(sol.String(), " ", "-"), func(b *testing.B) {
+			var c *MultiClassifier
+			for b.Loop() {
+				c = &MultiClassifier{Kernel: k, Solver: sol}
+				if err := c.Fit(xtr, ltr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			er, _ := c.ErrorRate(xte, lte)
+			ll, _ := c.LogLoss(xte, lte)
+			b.ReportMetric(100*er, "test-err-%")
+			b.ReportMetric(100*bayes, "bayes-err-%")
+			b.ReportMetric(ll, "log-loss")
+			b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+		})
+	}
+	b.Run("one-vs-rest", func(b *testing.B) {
+		var e, ll float64
+		var rv int
+		for b.Loop() {
+			e, ll, rv = ovr(b, k, xtr, ltr, xte, lte)
+		}
+		b.ReportMetric(100*e, "test-err-%")
+		b.ReportMetric(ll, "log-loss")
+		b.ReportMetric(float64(rv), "RVs")
+	})
+}

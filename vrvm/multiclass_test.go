@@ -1,0 +1,554 @@
+package vrvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// multiProblem is a seeded random K-class problem: K Gaussian blobs in
+// d dimensions with some label noise.
+func multiProblem(seed uint64) (x *mat.Dense, labels []string, k Kernel, prior Prior, bias bool) {
+	rnd := rand.New(rand.NewPCG(seed, 18))
+	nc := 2 + rnd.IntN(3)
+	n := 3*nc + rnd.IntN(30)
+	d := 1 + rnd.IntN(3)
+	centres := make([][]float64, nc)
+	for c := range centres {
+		centres[c] = make([]float64, d)
+		for j := range d {
+			centres[c][j] = 2 * rnd.NormFloat64()
+		}
+	}
+	x = mat.NewDense(n, d, nil)
+	labels = make([]string, n)
+	for i := range n {
+		c := i % nc
+		for j := range d {
+			x.Set(i, j, centres[c][j]+rnd.NormFloat64())
+		}
+		if rnd.Float64() < 0.1 && i >= 2*nc {
+			c = rnd.IntN(nc)
+		}
+		labels[i] = fmt.Sprintf("c%d", c)
+	}
+	kernels := []Kernel{Gaussian{Width: 0.5 + 2*rnd.Float64()}, Polynomial{Degree: 1 + rnd.IntN(2), Scale: 1 / float64(d)}, Linear{}}
+	priors := []Prior{{}, {A: 1e-3, B: 1e-3}, {A: 1, B: 0.1}}
+	return x, labels, kernels[rnd.IntN(len(kernels))], priors[rnd.IntN(len(priors))], rnd.IntN(4) != 0
+}
+
+// TestMultiBoundMonotone checks, on 60 seeded problems and for both
+// solvers, that the bound does not decrease after any single factor
+// update ("w", "alpha", "psi", "add"); only a removal ("remove", or the
+// pruning of the paper's schedule) may lower it.
+func TestMultiBoundMonotone(t *testing.T) {
+	for seed := range uint64(60) {
+		x, labels, k, prior, bias := multiProblem(seed)
+		for _, sol := range []Solver{Sequential, PaperSchedule} {
+			for _, noPrune := range []bool{false, true} {
+				name := fmt.Sprintf("seed=%d/%v/noprune=%v", seed, sol, noPrune)
+				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Solver: sol, NoPrune: noPrune, MaxIter: 60}
+				prev := math.NaN()
+				steps := 0
+				hook := func(step string, bound func() float64) {
+					l := bound()
+					if math.IsNaN(l) || math.IsInf(l, 0) {
+						t.Fatalf("%s: bound %v after %s", name, l, step)
+					}
+					if step != "remove" && !math.IsNaN(prev) && l < prev-monotoneTol*math.Max(1, math.Abs(l)) {
+						t.Errorf("%s: bound fell by %g after step %d (%s)", name, prev-l, steps, step)
+					}
+					prev = l
+					steps++
+				}
+				if sol == PaperSchedule {
+					// The schedule's pruning happens between "psi" and "w":
+					// compare "w" with the bound before pruning only when
+					// nothing is pruned (NoPrune).
+					if !noPrune {
+						hook = func(step string, bound func() float64) {
+							if l := bound(); math.IsNaN(l) {
+								t.Fatalf("%s: NaN bound", name)
+							}
+						}
+					}
+				}
+				if err := c.fit(context.Background(), x, labels, hook); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if steps == 0 && (sol == Sequential || noPrune) {
+					t.Fatalf("%s: no step observed", name)
+				}
+			}
+		}
+	}
+}
+
+// TestMultiAdditionGain checks that the gain (M16) of adding a function is
+// the change of the full-model bound that the addition makes.
+func TestMultiAdditionGain(t *testing.T) {
+	checked := 0
+	defer func() {
+		if checked == 0 {
+			t.Error("no addition checked")
+		}
+	}()
+	for seed := range uint64(20) {
+		x, labels, k, prior, bias := multiProblem(seed)
+		c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
+		o := c.options()
+		o.paramTol = DefaultMultiParamTol
+		n, _ := x.Dims()
+		s, b, err := prepare(o, x, make([]float64, n), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		classes, y, err := classIndex(labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phi, err := b.full(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newMCProblem(phi, y, len(classes), s)
+		_, np := phi.Dims()
+		st := &mcSeq{p: p, psi: mat.NewDense(n, p.k, nil), del: map[int]int{}, thr: math.Inf(1), act: []int{0}, alpha: []float64{1}}
+		if err := st.fresh(0); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			before := st.bound()
+			j, a := st.bestAddition()
+			if j < 0 {
+				break
+			}
+			var q2 float64
+			for _, v := range st.qq.RawRowView(j) {
+				q2 += v * v
+			}
+			a0 := mcAlphaRoot(prior0(p), p.k, p.diagG[j]/2, 0)
+			gain := mcCollapsed(p.prior, p.k, a, st.ss[j], q2) - mcCollapsed(p.prior, p.k, a0, p.diagG[j]/2, 0)
+			st.add(j, a)
+			checked++
+			after := st.bound()
+			if !scalar.EqualWithinAbsOrRel(after-before, gain, 1e-7, 1e-6) {
+				t.Errorf("seed %d (P = %d): adding %d changed L by %.10g, gain (M16) %.10g", seed, np, j, after-before, gain)
+			}
+			// The rank-one state must agree with a fresh factorisation.
+			ref := &mcSeq{p: p, psi: st.psi, del: map[int]int{}, act: append([]int(nil), st.act...), alpha: append([]float64(nil), st.alpha...)}
+			if err := ref.fresh(0); err != nil {
+				t.Fatal(err)
+			}
+			if l := ref.bound(); !scalar.EqualWithinAbsOrRel(l, after, 1e-8, 1e-8) {
+				t.Errorf("seed %d: bound after add %.12g, recomputed %.12g", seed, after, l)
+			}
+		}
+	}
+}
+
+func prior0(p *mcProblem) Prior { return p.prior }
+
+// TestBohningBound checks (M3) against the exact log-softmax: below it
+// everywhere, equal at y = ψ and at y = ψ + c1.
+func TestBohningBound(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 18))
+	for range 2000 {
+		k := 2 + rnd.IntN(5)
+		y, psi := make([]float64, k), make([]float64, k)
+		for j := range k {
+			y[j], psi[j] = 4*rnd.NormFloat64(), 4*rnd.NormFloat64()
+		}
+		c := rnd.IntN(k)
+		exact := y[c] - logSumExp(y)
+		if b := BohningBound(y, psi, c); b > exact+1e-12 {
+			t.Fatalf("bound %v above ln softmax %v (y %v, ψ %v)", b, exact, y, psi)
+		}
+		shift := append([]float64(nil), psi...)
+		for j := range shift {
+			shift[j] += 1.5
+		}
+		at := psi[c] - logSumExp(psi)
+		if b := BohningBound(psi, psi, c); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
+			t.Fatalf("bound at y = ψ: %v, want %v", b, at)
+		}
+		if b := BohningBound(shift, psi, c); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
+			t.Fatalf("bound at y = ψ + c1: %v, want %v", b, at)
+		}
+	}
+}
+
+// TestMultiBoundMonteCarlo checks the expectations of the bound (M9)–(M13)
+// by Monte Carlo, independently of the implementation's algebra: W is
+// drawn from Q_W with the MK × MK covariance P⊗Σ + (J/K)⊗D⁻¹ (M5) built
+// explicitly, α from Q_α, and every term is averaged from densities and
+// the bound (M3) evaluated at the samples.
+func TestMultiBoundMonteCarlo(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 18))
+	const n, k, m, samples = 6, 3, 3, 200000
+	phi := mat.NewDense(n, m, nil)
+	y := make([]int, n)
+	for i := range n {
+		for j := range m {
+			phi.Set(i, j, rnd.NormFloat64())
+		}
+		y[i] = i % k
+	}
+	prior := Prior{A: 1.5, B: 0.7}
+	mu := mat.NewDense(m, k, nil)
+	for i := range m {
+		for j := range k {
+			mu.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	// A random contrast covariance Σ, precision diagonal d0, Q_α rates and ψ.
+	var lm mat.Dense
+	lm.Apply(func(i, j int, v float64) float64 { return 0.5 * rnd.NormFloat64() }, mat.NewDense(m, m, nil))
+	sigma := mat.NewSymDense(m, nil)
+	sigma.SymOuterK(1, &lm)
+	for i := range m {
+		sigma.SetSym(i, i, sigma.At(i, i)+0.3)
+	}
+	d0, bt := make([]float64, m), make([]float64, m)
+	for i := range m {
+		d0[i] = 0.5 + rnd.Float64()
+		bt[i] = 0.5 + rnd.Float64()
+	}
+	psi := mat.NewDense(n, k, nil)
+	for i := range n {
+		for j := range k {
+			psi.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	p := &mcProblem{y: y, k: k, prior: prior, at: prior.A + float64(k)/2}
+	ybar := mat.NewDense(n, k, nil)
+	ybar.Mul(phi, mu)
+	var ps mat.Dense
+	ps.Mul(phi, sigma)
+	var sumVar float64
+	for i := range n {
+		sumVar += mat.Dot(ps.RowView(i), phi.RowView(i))
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(sigma) {
+		t.Fatal("Σ not positive definite")
+	}
+	logDet := chol.LogDet() // ln|Σ|
+	kk := float64(k)
+	w2 := make([]float64, m)
+	for i := range m {
+		w2[i] = mat.Dot(mu.RowView(i), mu.RowView(i)) + (kk-1)*sigma.At(i, i) + 1/d0[i]
+	}
+	terms := mcTerms{k: k, at: p.at, bt: bt, d0: d0, w2: w2, logDet: logDet}
+	analytic := mcLikelihood(y, ybar, psi, sumVar) + mcWeightTerms(prior, &terms)
+
+	// The explicit covariance of vec W (class-major: index k·M + m).
+	cov := mat.NewSymDense(m*k, nil)
+	for a := range k {
+		for b := range k {
+			pab := -1 / kk
+			if a == b {
+				pab += 1
+			}
+			for i := range m {
+				for j := range m {
+					v := pab * sigma.At(i, j)
+					if i == j {
+						v += 1 / (kk * d0[i])
+					}
+					if a*m+i <= b*m+j {
+						cov.SetSym(a*m+i, b*m+j, v)
+					}
+				}
+			}
+		}
+	}
+	var cc mat.Cholesky
+	if !cc.Factorize(cov) {
+		t.Fatal("covariance of W not positive definite")
+	}
+	var lc mat.TriDense
+	cc.LTo(&lc)
+	covLogDet := cc.LogDet()
+	z := mat.NewVecDense(m*k, nil)
+	w := mat.NewVecDense(m*k, nil)
+	wm := mat.NewDense(m, k, nil)
+	act := make([]float64, k)
+	var sumL, sumL2 float64
+	for range samples {
+		for i := range m * k {
+			z.SetVec(i, rnd.NormFloat64())
+		}
+		w.MulVec(&lc, z)
+		var quad float64 // zᵀz = (w − μ)ᵀ Cov⁻¹ (w − μ)
+		for i := range m * k {
+			quad += z.AtVec(i) * z.AtVec(i)
+		}
+		for a := range k {
+			for i := range m {
+				wm.Set(i, a, mu.At(i, a)+w.AtVec(a*m+i))
+			}
+		}
+		var l float64
+		// Likelihood under (M3).
+		for i := range n {
+			for a := range k {
+				act[a] = mat.Dot(phi.RowView(i), wm.ColView(a))
+			}
+			l += BohningBound(act, psi.RawRowView(i), y[i])
+		}
+		// − ln Q_W(W)
+		l += 0.5*float64(m*k)*ln2Pi + 0.5*covLogDet + 0.5*quad
+		for i := range m {
+			al := gammaSample(rnd, p.at, bt[i])
+			// ln p(w_m·|α) + ln p(α) − ln Q_α(α)
+			for a := range k {
+				v := wm.At(i, a)
+				l += -0.5*ln2Pi + 0.5*math.Log(al) - 0.5*al*v*v
+			}
+			l += gammaLogPDF(al, prior.A, prior.B) - gammaLogPDF(al, p.at, bt[i])
+		}
+		sumL += l
+		sumL2 += l * l
+	}
+	mean := sumL / samples
+	se := math.Sqrt((sumL2/samples - mean*mean) / samples)
+	if math.Abs(mean-analytic) > 4*se {
+		t.Errorf("Monte Carlo bound %.5f ± %.5f, analytic (M9)–(M13) %.5f", mean, se, analytic)
+	}
+	t.Logf("Monte Carlo %.5f ± %.5f, analytic %.5f", mean, se, analytic)
+}
+
+func gammaLogPDF(x, a, b float64) float64 {
+	lg, _ := math.Lgamma(a)
+	return a*math.Log(b) + (a-1)*math.Log(x) - b*x - lg
+}
+
+// gammaSample draws from Γ(shape a ≥ 1, rate b) by Marsaglia and Tsang.
+func gammaSample(rnd *rand.Rand, a, b float64) float64 {
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rnd.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rnd.Float64()
+		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
+			return d * v / b
+		}
+	}
+}
+
+// TestMultiBadInput checks the errors for bad labels.
+func TestMultiBadInput(t *testing.T) {
+	x := mat.NewDense(7, 1, []float64{0, 0.1, 1, 1.1, 2, 2.1, 3})
+	c := &MultiClassifier{}
+	var se *ClassSizeError
+	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "d"}); !errors.As(err, &se) || se.Label != "d" || se.Count != 1 {
+		t.Errorf("class with one member: got %v, want a *ClassSizeError for d", err)
+	} else if !strings.Contains(err.Error(), `"d"`) {
+		t.Errorf("message %q does not name the class", err)
+	}
+	if err := c.Fit(x, []string{"a", "a", "a", "a", "a", "a", "a"}); !errors.Is(err, ErrFewClasses) {
+		t.Errorf("one class: got %v", err)
+	}
+	var de *DimensionError
+	if err := c.Fit(x, []string{"a", "b"}); !errors.As(err, &de) {
+		t.Errorf("too few labels: got %v", err)
+	}
+	var le *ClassLabelError
+	if _, err := IntLabels([]float64{0, 1, 2.5, 1}); !errors.As(err, &le) || le.Row != 2 {
+		t.Errorf("IntLabels(2.5): got %v, want a *ClassLabelError at row 2", err)
+	} else if !strings.Contains(err.Error(), "2.5") || !strings.Contains(err.Error(), "integer") {
+		t.Errorf("message %q does not name the value and the problem", err)
+	}
+	var ne *NonFiniteError
+	if _, err := IntLabels([]float64{0, math.NaN()}); !errors.As(err, &ne) {
+		t.Errorf("IntLabels(NaN): got %v", err)
+	}
+	if l, err := IntLabels([]float64{-1, 0, 2, 10}); err != nil || strings.Join(l, ",") != "-1,0,2,10" {
+		t.Errorf("IntLabels: got %v, %v", l, err)
+	}
+	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func() (float64, error){
+		"ErrorRate": func() (float64, error) { return c.ErrorRate(x, []string{"a", "a", "b", "b", "c", "z", "c"}) },
+		"LogLoss":   func() (float64, error) { return c.LogLoss(x, []string{"a", "a", "b", "b", "c", "z", "c"}) },
+	} {
+		if _, err := f(); !errors.As(err, &le) || le.Row != 5 || le.Label != "z" {
+			t.Errorf("%s with unseen label: got %v, want a *ClassLabelError for z at row 5", name, err)
+		} else if !strings.Contains(err.Error(), "a, b, c") {
+			t.Errorf("%s: message %q does not list the classes", name, err)
+		}
+	}
+	if _, err := c.ErrorRate(x, []string{"a"}); !errors.As(err, &de) {
+		t.Errorf("ErrorRate with too few labels: got %v", err)
+	}
+	var u MultiClassifier
+	if _, err := u.Prob(x); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("Prob before fit: got %v", err)
+	}
+	if err := u.Save(&bytes.Buffer{}); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("Save before fit: got %v", err)
+	}
+	bad := mat.NewDense(7, 1, []float64{0, 0.1, math.Inf(1), 1.1, 2, 2.1, 3})
+	if err := u.Fit(bad, []string{"a", "a", "b", "b", "c", "c", "c"}); !errors.As(err, &ne) || ne.Row != 2 {
+		t.Errorf("Inf input: got %v", err)
+	}
+}
+
+// TestMultiPredict checks that the probabilities sum to one, that the
+// decision is the plug-in argmax, that the classes come back in numeric
+// order, and that a saved model predicts as the original.
+func TestMultiPredict(t *testing.T) {
+	x, labels, _, _, _ := multiProblem(4)
+	for i, l := range labels {
+		labels[i] = strings.TrimPrefix(l, "c") + "0" // numeric labels: 00, 10, 20…
+	}
+	for _, sol := range []Solver{Sequential, PaperSchedule} {
+		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Solver: sol}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		cl := c.Classes()
+		for i := 1; i < len(cl); i++ {
+			a, _ := strconv.Atoi(cl[i-1])
+			b, _ := strconv.Atoi(cl[i])
+			if a >= b {
+				t.Errorf("classes %v not in numeric order", cl)
+			}
+		}
+		pm, err := c.Prob(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp, _ := c.ProbPlugin(x)
+		idx, _ := c.PredictIndex(x)
+		pred, _ := c.Predict(x)
+		n, k := pm.Dims()
+		for i := range n {
+			var s, sp float64
+			best := 0
+			for j := range k {
+				s += pm.At(i, j)
+				sp += pp.At(i, j)
+				if pp.At(i, j) > pp.At(i, best) {
+					best = j
+				}
+			}
+			if math.Abs(s-1) > 1e-12 || math.Abs(sp-1) > 1e-12 {
+				t.Fatalf("row %d: probabilities sum to %v (moderated), %v (plug-in)", i, s, sp)
+			}
+			if idx[i] != best || pred[i] != cl[best] {
+				t.Fatalf("row %d: decision %d (%s), plug-in argmax %d", i, idx[i], pred[i], best)
+			}
+		}
+		var buf bytes.Buffer
+		if err := c.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()
+		l, err := LoadMultiClassifier(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := l.Prob(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(pl, pm) || l.LowerBound() != c.LowerBound() || strings.Join(l.Classes(), ",") != strings.Join(cl, ",") {
+			t.Errorf("%v: the loaded model predicts differently", sol)
+		}
+		var mfe *ModelFileError
+		if _, err := Load(bytes.NewReader(data)); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "LoadMultiClassifier") {
+			t.Errorf("Load of a multi-class file: got %v", err)
+		}
+		if _, err := LoadMultiClassifier(bytes.NewReader(data[:len(data)/2])); !errors.As(err, &mfe) {
+			t.Errorf("truncated file: got %v", err)
+		}
+	}
+	var bin Classifier
+	tt := make([]float64, len(labels))
+	for i := range tt {
+		tt[i] = float64(i % 2)
+	}
+	if err := bin.Fit(x, tt); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := bin.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var mfe *ModelFileError
+	if _, err := LoadMultiClassifier(&buf); !errors.As(err, &mfe) {
+		t.Errorf("LoadMultiClassifier of a binary model: got %v", err)
+	}
+}
+
+// TestMultiModeration checks the moderated probabilities (M17) against a
+// Monte Carlo average of the softmax over the weights' posterior: closer
+// than the plug-in probabilities on average.
+func TestMultiModeration(t *testing.T) {
+	// Three overlapping classes on a line, few points: uncertain weights.
+	xt := mat.NewDense(12, 1, []float64{-2, -1.5, -1, -0.2, 0, 0.3, 0.5, 1, 1.2, 1.6, 2, -0.5})
+	labels := []string{"a", "a", "a", "b", "b", "a", "b", "c", "c", "b", "c", "b"}
+	c := &MultiClassifier{Kernel: Gaussian{Width: 1}}
+	if err := c.Fit(xt, labels); err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(41, 1, nil)
+	for i := range 41 {
+		x.Set(i, 0, -4+0.2*float64(i))
+	}
+	ybar, v, err := c.Latent(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, _ := c.Prob(x)
+	pp, _ := c.ProbPlugin(x)
+	n, k := ybar.Dims()
+	rnd := rand.New(rand.NewPCG(5, 18))
+	var dMod, dPlug float64
+	z, g := make([]float64, k), make([]float64, k)
+	for i := range n {
+		mc := make([]float64, k)
+		const draws = 20000
+		for range draws {
+			// activations ȳ + √v (ε − ε̄): covariance v(I − 11ᵀ/K) (M5)
+			var mean float64
+			for j := range k {
+				z[j] = rnd.NormFloat64()
+				mean += z[j] / float64(k)
+			}
+			for j := range k {
+				z[j] = ybar.At(i, j) + math.Sqrt(v[i])*(z[j]-mean)
+			}
+			softmaxTo(g, z)
+			for j := range k {
+				mc[j] += g[j] / draws
+			}
+		}
+		for j := range k {
+			dMod += math.Abs(pm.At(i, j) - mc[j])
+			dPlug += math.Abs(pp.At(i, j) - mc[j])
+		}
+	}
+	if dMod >= dPlug {
+		t.Errorf("moderated probabilities are %g from Monte Carlo, plug-in %g", dMod/float64(n*k), dPlug/float64(n*k))
+	}
+	t.Logf("mean |p − p_MC|: moderated %.4f, plug-in %.4f (largest v %.3g)", dMod/float64(n*k), dPlug/float64(n*k), floats.Max(v))
+}
