@@ -92,16 +92,24 @@ func Ripley(n int, seed uint64) (*Dataset, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("datasets: Ripley: n = %d, want n > 0", n)
 	}
-	rnd := rand.New(rand.NewPCG(seed, seed))
+	return mixture(n, rand.New(rand.NewPCG(seed, seed)), ripleyMeans[:], func(i int) int {
+		if i >= n-n/2 {
+			return 1
+		}
+		return 0
+	}), nil
+}
+
+// mixture draws n points of a Ripley-style problem from rnd: row i of
+// class class(i), from one of its two Gaussians (means, covariance
+// RipleyVar·I) chosen with probability ½; then the rows are shuffled.
+func mixture(n int, rnd *rand.Rand, means [][2][2]float64, class func(i int) int) *Dataset {
 	sd := math.Sqrt(RipleyVar)
 	x := mat.NewDense(n, 2, nil)
 	t := make([]float64, n)
 	for i := range n {
-		c := 0
-		if i >= n-n/2 {
-			c = 1
-		}
-		m := ripleyMeans[c][rnd.IntN(2)]
+		c := class(i)
+		m := means[c][rnd.IntN(2)]
 		x.Set(i, 0, m[0]+sd*rnd.NormFloat64())
 		x.Set(i, 1, m[1]+sd*rnd.NormFloat64())
 		t[i] = float64(c)
@@ -112,7 +120,7 @@ func Ripley(n int, seed uint64) (*Dataset, error) {
 		ri[0], rj[0] = rj[0], ri[0]
 		ri[1], rj[1] = rj[1], ri[1]
 	})
-	return &Dataset{X: x, T: t, Columns: []string{"xs", "ys"}, Target: "yc"}, nil
+	return &Dataset{X: x, T: t, Columns: []string{"xs", "ys"}, Target: "yc"}
 }
 
 // RipleyDensity returns the class-conditional density p(x | class) of

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // ripley3Means are the component means of Ripley3: Ripley's two classes
@@ -25,24 +23,7 @@ func Ripley3(n int, seed uint64) (*Dataset, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("datasets: Ripley3: n = %d, want n > 0", n)
 	}
-	rnd := rand.New(rand.NewPCG(seed, seed^0x3c))
-	sd := math.Sqrt(RipleyVar)
-	x := mat.NewDense(n, 2, nil)
-	t := make([]float64, n)
-	for i := range n {
-		c := i % 3
-		m := ripley3Means[c][rnd.IntN(2)]
-		x.Set(i, 0, m[0]+sd*rnd.NormFloat64())
-		x.Set(i, 1, m[1]+sd*rnd.NormFloat64())
-		t[i] = float64(c)
-	}
-	rnd.Shuffle(n, func(i, j int) {
-		t[i], t[j] = t[j], t[i]
-		ri, rj := x.RawRowView(i), x.RawRowView(j)
-		ri[0], rj[0] = rj[0], ri[0]
-		ri[1], rj[1] = rj[1], ri[1]
-	})
-	return &Dataset{X: x, T: t, Columns: []string{"xs", "ys"}, Target: "yc"}, nil
+	return mixture(n, rand.New(rand.NewPCG(seed, seed^0x3c)), ripley3Means[:], func(i int) int { return i % 3 }), nil
 }
 
 // Ripley3Density returns the density of class 0, 1 or 2 of Ripley3 at
