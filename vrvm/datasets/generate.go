@@ -131,8 +131,14 @@ func RipleyDensity(xs, ys float64, class int) float64 {
 	if class != 0 && class != 1 {
 		panic(fmt.Sprintf("datasets: RipleyDensity: class %d, want 0 or 1", class))
 	}
+	return mixtureDensity(ripleyMeans[class], xs, ys)
+}
+
+// mixtureDensity is the density at (xs, ys) of the equal mixture of two
+// Gaussians with the given means and covariance RipleyVar·I.
+func mixtureDensity(means [2][2]float64, xs, ys float64) float64 {
 	var p float64
-	for _, m := range ripleyMeans[class] {
+	for _, m := range means {
 		dx, dy := xs-m[0], ys-m[1]
 		p += 0.5 * math.Exp(-(dx*dx+dy*dy)/(2*RipleyVar)) / (2 * math.Pi * RipleyVar)
 	}

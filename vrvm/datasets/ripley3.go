@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 )
 
@@ -33,10 +32,5 @@ func Ripley3Density(xs, ys float64, class int) float64 {
 	if class < 0 || class > 2 {
 		panic(fmt.Sprintf("datasets: Ripley3Density: class %d, want 0, 1 or 2", class))
 	}
-	var p float64
-	for _, m := range ripley3Means[class] {
-		dx, dy := xs-m[0], ys-m[1]
-		p += 0.5 * math.Exp(-(dx*dx+dy*dy)/(2*RipleyVar)) / (2 * math.Pi * RipleyVar)
-	}
-	return p
+	return mixtureDensity(ripley3Means[class], xs, ys)
 }
