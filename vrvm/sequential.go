@@ -349,7 +349,8 @@ func (s *seqFit) addRound(iter int) (int, error) {
 // O(N) per iteration (O(1) with uniform precisions) instead of
 // re-optimising P factors, and O((N + P) r²) for dⱼ = φⱼᵀBφⱼ with
 // non-uniform ones. Any such factors give a valid bound; re-optimising
-// them at each addition round and at the end of the fit only raises it.
+// them (at addition rounds at most every seqAddEvery iterations, and at
+// the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	p := len(dv)
 	in := make([]bool, p)
