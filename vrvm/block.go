@@ -234,6 +234,54 @@ func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
 	return nil
 }
 
+// kernelBlockT is kernelBlock with the block transposed: it sets
+// dst[j, i] = K(xᵢ, cⱼ). The built-in kernels are symmetric to the bit
+// (their pairwise sums and products are the same in either order), so
+// they fill dst as EvalBlock(dst, c, x); another BlockKernel fills a
+// row-major block that is then transposed, and any other kernel is called
+// through Eval pair by pair. Non-finite values are handled as kernelBlock
+// does.
+func kernelBlockT(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
+	m, n := dst.Dims()
+	bk := blockKernel(k)
+	switch bk.(type) {
+	case nil:
+		for j := range m {
+			cj := c.RawRowView(j)
+			col := dst.RawRowView(j)[:n]
+			for i := range col {
+				v := k.Eval(x.RawRowView(i), cj)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return &KernelError{Row: row0 + i, Center: centre[j], Value: v}
+				}
+				col[i] = v
+			}
+		}
+		return nil
+	case Gaussian, Polynomial, Linear:
+		bk.EvalBlock(dst, c, x)
+		if _, ok := bk.(Gaussian); ok && c.RawMatrix().Cols < gemmDim {
+			return nil // as in kernelBlock: exp of a finite or −∞ argument
+		}
+	default:
+		var tmp mat.Dense
+		tmp.ReuseAs(n, m)
+		bk.EvalBlock(&tmp, x, c)
+		dst.Copy(tmp.T())
+	}
+	for j := range m {
+		col := dst.RawRowView(j)[:n]
+		for i, v := range col {
+			if v-v != 0 { // NaN or ±Inf
+				if col[i] = k.Eval(x.RawRowView(i), c.RawRowView(j)); math.IsNaN(col[i]) || math.IsInf(col[i], 0) {
+					return &KernelError{Row: row0 + i, Center: centre[j], Value: col[i]}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // blockRows is the number of rows per block for m columns: blocks of
 // about 64k elements (512 KB), at least 8 rows.
 func blockRows(m int) int { return max(8, min(1024, (1<<16)/max(1, m))) }

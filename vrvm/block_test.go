@@ -30,6 +30,13 @@ func (k mathExpGaussian) Eval(x, y []float64) float64 {
 	return math.Exp(-d2 / (k.width * k.width))
 }
 
+// userBlock is a BlockKernel that the library does not know to be
+// symmetric: predictions evaluate it by rows and transpose (kernelBlockT).
+type userBlock struct{ g Gaussian }
+
+func (k userBlock) Eval(x, y []float64) float64    { return k.g.Eval(x, y) }
+func (k userBlock) EvalBlock(dst, x, c *mat.Dense) { k.g.EvalBlock(dst, x, c) }
+
 // latentElementwise is Latent as it was before block evaluation, kept as
 // the reference: the checks of x, the design element by element through
 // Eval (column by column, as designCtx did), then Φμ and the row sums of
@@ -179,6 +186,7 @@ func TestLatentBlocks(t *testing.T) {
 			return &r.fitted, r.Fit(x, y)
 		}, 2, false},
 		{"eval-only kernel", reg(evalOnly{Gaussian{Width: 1}}), 2, false},
+		{"user block kernel", reg(userBlock{Gaussian{Width: 1}}), 2, false},
 		{"registered kernel", reg(named), 2, false},
 		{"user design", func(x *mat.Dense, y []float64) (*fitted, error) {
 			r := &Regressor{}

@@ -169,47 +169,70 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 }
 
 // latentTo computes Latent's mean and variance by blocks of rows, in
-// parallel for large inputs: for each block the design Φₓ of the active
-// functions (kernel.go, block.go), the means Φₓμ (1) and the variances as
-// the row sums of (ΦₓΣ) ⊙ Φₓ (38), with one buffer per worker and no
-// allocation per row.
+// parallel for large inputs, with one buffer per worker and no allocation
+// per row. Up to quadDim functions (latentColumns) each block's design is
+// held by columns, Φₓᵀ, so that the means Φₓμ (1) and the variances
+// φᵀΣφ (38) are sums of whole columns scaled by μⱼ and Σⱼₖ (BLAS axpy
+// over the block's rows); beyond, Φₓ is held by rows and ΦₓΣ is one matrix
+// product per block, with Σ copied out in full (gonum's Dgemm is blocked,
+// its Dsymm is not), the variances its row sums of (ΦₓΣ) ⊙ Φₓ.
 func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 	n, d := x.Dims()
 	m := len(f.mu)
 	sigma := f.sigma.get().RawSymmetric()
-	mu := blas64.Vector{N: m, Inc: 1, Data: f.mu}
 	size := blockRows(m)
-	type buffers struct {
-		phi, ps []float64
-		centre  []int
-	}
-	bufs := make([]buffers, runtime.GOMAXPROCS(0))
+	bufs := make([]struct{ phi, ps []float64 }, runtime.GOMAXPROCS(0))
 	off := 0
 	if f.b.kernel != nil && f.b.bias {
 		off = 1
 	}
-	// Up to quadDim functions, φᵀΣφ is summed over the upper triangle of
-	// Σ row by row; beyond, ΦₓΣ is one matrix product per block, with Σ
-	// copied out in full (gonum's Dgemm is blocked, its Dsymm is not).
-	var full blas64.General
-	if m > quadDim {
-		full = blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)}
-		for i := range m {
-			for j := i; j < m; j++ {
-				v := sigma.Data[i*sigma.Stride+j]
-				full.Data[i*m+j], full.Data[j*m+i] = v, v
+	centre := seq(m - off)
+	if m <= quadDim {
+		return parallelBlocks(context.Background(), n, size, m, func(lo, hi, w int) error {
+			r := hi - lo
+			bf := &bufs[w]
+			if bf.phi == nil {
+				bf.phi, bf.ps = make([]float64, size*m), make([]float64, size)
 			}
+			phiT := bf.phi[:m*r]
+			switch {
+			case f.b.kernel == nil:
+				for j, c := range f.design {
+					col := phiT[j*r : (j+1)*r]
+					for i := range col {
+						col[i] = x.At(lo+i, c)
+					}
+				}
+			default:
+				if off == 1 {
+					for i := range r {
+						phiT[i] = 1
+					}
+				}
+				if m > off {
+					dst := mat.NewDense(m-off, r, phiT[off*r:])
+					if err := kernelBlockT(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre); err != nil {
+						return err
+					}
+				}
+			}
+			return latentColumns(mean[lo:hi], variance[lo:hi], bf.ps[:r], phiT, f.mu, sigma, lo)
+		})
+	}
+	// Σ in full for the matrix products.
+	full := blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)}
+	for i := range m {
+		for j := i; j < m; j++ {
+			v := sigma.Data[i*sigma.Stride+j]
+			full.Data[i*m+j], full.Data[j*m+i] = v, v
 		}
 	}
+	mu := blas64.Vector{N: m, Inc: 1, Data: f.mu}
 	return parallelBlocks(context.Background(), n, size, m, func(lo, hi, w int) error {
 		r := hi - lo
 		bf := &bufs[w]
 		if bf.phi == nil {
-			bf.phi = make([]float64, size*m)
-			if full.Data != nil {
-				bf.ps = make([]float64, size*m)
-			}
-			bf.centre = seq(m - off)
+			bf.phi, bf.ps = make([]float64, size*m), make([]float64, size*m)
 		}
 		phi := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.phi[:r*m]}
 		switch {
@@ -226,96 +249,73 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 					phi.Data[i*m] = 1
 				}
 			}
-			if m > off {
-				dst := mat.NewDense(r, m, phi.Data).Slice(0, r, off, m).(*mat.Dense)
-				if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, bf.centre); err != nil {
-					return err
-				}
+			dst := mat.NewDense(r, m, phi.Data).Slice(0, r, off, m).(*mat.Dense)
+			if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre); err != nil {
+				return err
 			}
 		}
-		mb := mean[lo:hi]
+		mb, vb := mean[lo:hi], variance[lo:hi]
 		blas64.Gemv(blas.NoTrans, 1, phi, mu, 0, blas64.Vector{N: r, Inc: 1, Data: mb})
-		ps := blas64.General{Rows: r, Cols: m, Stride: m}
-		if full.Data != nil {
-			ps.Data = bf.ps[:r*m]
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, phi, full, 0, ps)
+		ps := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.ps[:r*m]}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, phi, full, 0, ps)
+		for i := range r {
+			vb[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.Data[i*m : (i+1)*m]}, blas64.Vector{N: m, Inc: 1, Data: phi.Data[i*m : (i+1)*m]})
 		}
-		vb := variance[lo:hi]
-		switch {
-		case full.Data != nil:
-			for i := range r {
-				vb[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.Data[i*m : (i+1)*m]}, blas64.Vector{N: m, Inc: 1, Data: phi.Data[i*m : (i+1)*m]})
-			}
-		default:
-			i := 0
-			for ; i+3 < r; i += 4 {
-				quadForm4(vb[i:i+4], sigma, phi.Data[i*m:(i+4)*m])
-			}
-			for ; i < r; i++ {
-				vb[i] = quadForm(sigma, phi.Data[i*m:(i+1)*m])
-			}
-		}
-		for i, v := range vb {
-			if mb[i]-mb[i] != 0 { // NaN or ±Inf
-				return &NonFiniteError{What: "predicted mean", Row: lo + i, Col: -1, Value: mb[i]}
-			}
-			if v-v != 0 {
-				return &NonFiniteError{What: "predicted variance", Row: lo + i, Col: -1, Value: v}
-			}
-			vb[i] = math.Max(0, v)
-		}
-		return nil
+		return checkLatent(mb, vb, lo)
 	})
 }
 
+// latentColumns sets the means mb = Φₓμ (1) and variances vb = φᵀΣφ (38)
+// of a block of r rows from its design held by columns (phiT: column j of
+// Φₓ at phiT[j·r:(j+1)·r]): mb = Σⱼ μⱼφⱼ, and vb = Σⱼ φⱼ ⊙ (Σⱼⱼφⱼ +
+// 2 Σₖ₌ⱼ₊₁ Σⱼₖφₖ) from the upper triangle of Σ, the sums over k by BLAS
+// axpy into tmp (r values). lo is the block's first row, for errors.
+func latentColumns(mb, vb, tmp, phiT, mu []float64, sigma blas64.Symmetric, lo int) error {
+	r := len(mb)
+	m := len(mu)
+	col := func(j int) blas64.Vector { return blas64.Vector{N: r, Inc: 1, Data: phiT[j*r : (j+1)*r]} }
+	clear(mb)
+	clear(vb)
+	mv := blas64.Vector{N: r, Inc: 1, Data: mb}
+	tv := blas64.Vector{N: r, Inc: 1, Data: tmp}
+	for j := range m {
+		blas64.Axpy(mu[j], col(j), mv)
+		row := sigma.Data[j*sigma.Stride : j*sigma.Stride+m]
+		pj := phiT[j*r : (j+1)*r]
+		clear(tmp)
+		for k := j + 1; k < m; k++ {
+			blas64.Axpy(2*row[k], col(k), tv)
+		}
+		s := row[j]
+		tmp := tmp[:len(pj)]
+		vb := vb[:len(pj)]
+		for i, p := range pj {
+			vb[i] += p * (s*p + tmp[i])
+		}
+	}
+	return checkLatent(mb, vb, lo)
+}
+
+// checkLatent returns a *NonFiniteError for the first non-finite mean or
+// variance of a block starting at row lo, and clamps the variances
+// (rounding can make φᵀΣφ slightly negative) at 0.
+func checkLatent(mb, vb []float64, lo int) error {
+	for i, v := range vb {
+		if mb[i]-mb[i] != 0 { // NaN or ±Inf
+			return &NonFiniteError{What: "predicted mean", Row: lo + i, Col: -1, Value: mb[i]}
+		}
+		if v-v != 0 {
+			return &NonFiniteError{What: "predicted variance", Row: lo + i, Col: -1, Value: v}
+		}
+		vb[i] = math.Max(0, v)
+	}
+	return nil
+}
+
 // quadDim is the largest number of functions for which latentTo sums
-// φᵀΣφ over the triangle of Σ, row by row, rather than by matrix products.
+// φᵀΣφ over the triangle of Σ by columns of the design (latentColumns)
+// rather than by matrix products.
 const quadDim = 64
-
-// quadForm returns φᵀΣφ = Σᵢ φᵢ (Σᵢᵢφᵢ + 2 Σⱼ₌ᵢ₊₁ Σᵢⱼφⱼ) from the upper
-// triangle of Σ.
-func quadForm(sigma blas64.Symmetric, phi []float64) float64 {
-	var v float64
-	for i, p := range phi {
-		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+len(phi)]
-		rest := phi[i+1:]
-		row = row[1 : len(rest)+1]
-		s := 0.5 * sigma.Data[i*sigma.Stride+i] * p
-		for j, q := range rest {
-			s += row[j] * q
-		}
-		v += p * s
-	}
-	return 2 * v
-}
-
-// quadForm4 sets out[r] = quadForm(sigma, φᵣ) for the four consecutive
-// vectors φᵣ in phi, sharing the loads of Σ and with four independent
-// sums in the inner loop.
-func quadForm4(out []float64, sigma blas64.Symmetric, phi []float64) {
-	m := len(phi) / 4
-	p0, p1, p2, p3 := phi[:m], phi[m:2*m], phi[2*m:3*m], phi[3*m:4*m]
-	var v0, v1, v2, v3 float64
-	for i := range m {
-		row := sigma.Data[i*sigma.Stride+i : i*sigma.Stride+m]
-		d := 0.5 * row[0]
-		s0, s1, s2, s3 := d*p0[i], d*p1[i], d*p2[i], d*p3[i]
-		row = row[1:]
-		a0, a1, a2, a3 := p0[i+1:], p1[i+1:], p2[i+1:], p3[i+1:]
-		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
-		for j, sij := range row {
-			s0 += sij * a0[j]
-			s1 += sij * a1[j]
-			s2 += sij * a2[j]
-			s3 += sij * a3[j]
-		}
-		v0 += p0[i] * s0
-		v1 += p1[i] * s1
-		v2 += p2[i] * s2
-		v3 += p3[i] * s3
-	}
-	out[0], out[1], out[2], out[3] = 2*v0, 2*v1, 2*v2, 2*v3
-}
 
 // Status returns how the last fit ended (NotFitted before a successful fit).
 func (f *fitted) Status() Status { return f.status }
