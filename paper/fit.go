@@ -31,9 +31,9 @@ var models = []string{RVM, VRVM, VRVMSequential}
 func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
 	switch {
 	case model == RVM && classify:
-		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
 	case model == RVM:
-		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
+		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
 	case model != VRVM && model != VRVMSequential:
 		panic("paper: unknown model " + model)
 	}

@@ -34,6 +34,16 @@ type fitted struct {
 	iters  int
 	full   float64 // the full-model bound
 	noise  float64 // noise variance (regression), 0 for classification
+	// The likelihood's factor of a VRVM: Q_τ = Γ(c̃, d̃) for regression,
+	// the ξₙ for classification.
+	ct, dt float64
+	xi     []float64
+	// task and estimator name the model in its file (persist.go).
+	task, estimator string
+	// A MultiClassifier's classes and its M × K posterior means, one
+	// column per class; mu is nil.
+	classes []string
+	w       *mat.Dense
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64
@@ -417,7 +427,8 @@ func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f
 // ordered as Mean.
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
-	return mat.NewSymDense(len(f.mu), append([]float64(nil), f.sigma.get().RawSymmetric().Data...))
+	s := f.sigma.get()
+	return mat.NewSymDense(s.SymmetricDim(), append([]float64(nil), s.RawSymmetric().Data...))
 }
 
 // Alpha returns ⟨αₘ⟩ (αₘ for the RVM estimators) for the active weights,
@@ -437,7 +448,7 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		fmt.Fprintf(&b, "%s (design matrix", name)
 	} else {
 		if k == nil {
-			k = DefaultKernel
+			k = defaultKernel
 		}
 		if f.learnTrace != nil && f.status != NotFitted {
 			k = f.b.kernel // the learned kernel
