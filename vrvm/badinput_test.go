@@ -97,7 +97,9 @@ func TestBadTargets(t *testing.T) {
 		}
 	}
 	for _, c := range []fitter{&Classifier{}, &RVMClassifier{}} {
-		if err := c.Fit(x, []float64{0, 1, 2, 0, 1, 0}); err == nil || !strings.Contains(err.Error(), "t[2] = 2 is not 0 or 1") {
+		var le *LabelError
+		if err := c.Fit(x, []float64{0, 1, 2, 0, 1, 0}); !errors.As(err, &le) || le.Row != 2 || le.Label != "2" ||
+			!strings.Contains(err.Error(), `label "2" at row 2 is not 0 or 1`) {
 			t.Errorf("%T label 2: %v", c, err)
 		}
 		if err := c.Fit(x, []float64{1, 1, 1, 1, 1, 1}); !errors.Is(err, ErrSingleClass) {
