@@ -128,19 +128,9 @@ func (f *fitted) mustFit() {
 // functions at the new inputs. It returns ErrNotFitted before a fit, and
 // empty slices for a matrix with no rows.
 func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
-	if f.status == NotFitted {
-		return nil, nil, ErrNotFitted
-	}
-	if x == nil {
-		return nil, nil, ErrNoData
-	}
-	n, d := x.Dims()
-	if d != f.b.dim {
-		what := "input columns"
-		if f.b.kernel == nil {
-			what = "design matrix columns"
-		}
-		return nil, nil, &DimensionError{What: what, Got: d, Want: f.b.dim}
+	n, err := f.checkRows(x)
+	if err != nil {
+		return nil, nil, err
 	}
 	if n == 0 {
 		return []float64{}, []float64{}, nil
@@ -176,6 +166,27 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 		}
 	}
 	return mean, variance, nil
+}
+
+// checkRows returns the number of rows of inputs x to predict at, or
+// ErrNotFitted before a fit, ErrNoData for a nil x, and a
+// *DimensionError for a number of columns the model was not fitted with.
+func (f *fitted) checkRows(x mat.Matrix) (int, error) {
+	if f.status == NotFitted {
+		return 0, ErrNotFitted
+	}
+	if x == nil {
+		return 0, ErrNoData
+	}
+	n, d := x.Dims()
+	if d != f.b.dim {
+		what := "input columns"
+		if f.b.kernel == nil {
+			what = "design matrix columns"
+		}
+		return 0, &DimensionError{What: what, Got: d, Want: f.b.dim}
+	}
+	return n, nil
 }
 
 // latentTo computes Latent's mean and variance by blocks of rows, in

@@ -219,15 +219,9 @@ func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil)
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
 // and the variances vₙ = φₙᵀΣφₙ of every contrast.
 func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
-	if f.status == NotFitted {
-		return nil, nil, ErrNotFitted
-	}
-	if x == nil {
-		return nil, nil, ErrNoData
-	}
-	n, d := x.Dims()
-	if d != f.b.dim {
-		return nil, nil, &DimensionError{What: "input columns", Got: d, Want: f.b.dim}
+	n, err := f.checkRows(x)
+	if err != nil {
+		return nil, nil, err
 	}
 	if n == 0 {
 		return &mat.Dense{}, nil, nil
@@ -359,9 +353,6 @@ func (f *multiFit) labelIndex(labels []string) ([]int, error) {
 // differs from labels. A label the model was not trained on is a
 // *LabelError; mismatched lengths a *DimensionError.
 func (f *multiFit) ErrorRate(x mat.Matrix, labels []string) (float64, error) {
-	if f.status == NotFitted {
-		return 0, ErrNotFitted
-	}
 	y, err := f.checkEval(x, labels)
 	if err != nil {
 		return 0, err
@@ -383,9 +374,6 @@ func (f *multiFit) ErrorRate(x mat.Matrix, labels []string) (float64, error) {
 // the true labels, −(1/N) Σₙ ln p(tₙ | xₙ), with probabilities clipped
 // below at 1e-15 as scikit-learn's log_loss does. Errors as ErrorRate.
 func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
-	if f.status == NotFitted {
-		return 0, ErrNotFitted
-	}
 	y, err := f.checkEval(x, labels)
 	if err != nil {
 		return 0, err
@@ -401,7 +389,12 @@ func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
 	return s / float64(len(y)), nil
 }
 
+// checkEval returns the class indices of labels, checked against the
+// rows of x, for the evaluation helpers.
 func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
+	if f.status == NotFitted {
+		return nil, ErrNotFitted
+	}
 	if x == nil {
 		return nil, ErrNoData
 	}
