@@ -349,7 +349,9 @@ func (f *fitted) Status() Status { return f.status }
 // lower bound L of the active model with PaperSchedule and Newton (the
 // two agree when nothing was pruned; see "Lower bound" in the package
 // documentation); for the RVM estimators the log evidence (exact for
-// regression, Laplace's approximation for classification).
+// regression, Laplace's approximation for classification); for a
+// MultiClassifier the bound of the full model (M9)–(M13) plus (M15) for
+// the functions outside the active set, which FullModelBound equals.
 // Like every accessor of fitted state, it panics if the model is not fitted.
 func (f *fitted) LowerBound() float64 {
 	f.mustFit()
@@ -435,7 +437,11 @@ func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
 func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
 
 // Covariance returns Σ, the posterior covariance of the active weights,
-// ordered as Mean.
+// ordered as Mean. For a MultiClassifier it is Σ = (diag⟨α⟩ + ½ΦᵀΦ)⁻¹
+// (M4), shared by every class contrast: Cov(wₘₖ, wₗⱼ) = Σₘₗ(δₖⱼ − 1/K) +
+// δₘₗ/(K⟨αₘ⟩) (M5), where the second term, the prior's along the
+// direction that adds the same function to every class, cancels from
+// every probability.
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
 	s := f.sigma.get()
