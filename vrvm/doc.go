@@ -116,8 +116,9 @@
 // N + 1 functions to the fixed point (NoPrune) takes 10⁴–10⁵ iterations.
 // By default a basis function leaves the active set once its ⟨αₘ⟩ exceeds
 // PruneAlpha, by default 100 for regression and 10 for classification
-// (1e12 for the RVM estimators, whose αₘ diverge). Measured on the paper's problems (25 sinc sets of 100 points,
-// Gaussian width 3; 10 Ripley subsets of 100 points, width 0.5), these
+// (1e12 for the RVM estimators, whose αₘ diverge). Measured on the
+// paper's problems (25 sinc sets of 100 points, Gaussian width 3; 10
+// Ripley subsets of 100 points, width 0.5), these
 // thresholds give 6.2 relevance vectors and RMS error 0.0365 on sinc
 // (unpruned: 38 vectors, 0.0342) and 4.5 vectors and 9.47% test error on
 // Ripley (unpruned: 26.2 vectors, 9.48%), with fits several times faster.
@@ -250,9 +251,9 @@
 // # Type-II maximum likelihood RVM
 //
 // RVMRegressor and RVMClassifier maximise the evidence ln p(t | α, β) of
-// Tipping (2001), with the two strategies of Solver. PaperSchedule iterates his updates (eqs.
-// 45–47) on all N + 1 functions (rvm.go: reestimate, over the Gaussian
-// and logistic rvmModel). Sequential, the default, is the sequential
+// Tipping (2001), with the two strategies of Solver. PaperSchedule
+// iterates his updates (eqs. 45–47) on all N + 1 functions (rvm.go:
+// reestimate, over the Gaussian and logistic rvmModel). Sequential, the default, is the sequential
 // algorithm of Tipping & Faul (2003) (rvmseq.go): as a function of one αₘ
 // the evidence (for classification, that of the Gaussian of Laplace's
 // approximation, rvmLogit) is
