@@ -39,9 +39,6 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 			r.Error *= 100 / n
 			return r, err
 		})
-	if err != nil {
-		return nil, err
-	}
 	t := &Table{
 		Number: 3, Title: "Ripley's synthetic data, 10 training subsets of 100 points",
 		Setup: []string{
@@ -50,15 +47,14 @@ func Table3(ctx context.Context, opt Options) (*Table, error) {
 			"Error: percentage of the 1000 test points misclassified (label 1 where the activation mean is positive), mean over the 10 subsets. Ripley's Bayes error on this test set is 8%.",
 		},
 		ErrorName: "test error %",
-		Rows:      rows([3]Score{{10.6, 38, nan}, {9.3, 4, nan}, {9.2, 4, nan}}, runs),
 		errFormat: "%.2f", noiseFormat: "%.2f",
 	}
-	v := t.Row(VRVM).Ours
-	t.Targets = []Target{
-		{What: "VRVM test error %", Value: v.Error, Lo: math.Inf(-1), Hi: 10.0, Format: "%.2f"},
-		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.1f"},
-	}
-	return t.finish(start, opt), nil
+	return t.finish(start, opt, runs, err, [3]Score{{10.6, 38, nan}, {9.3, 4, nan}, {9.2, 4, nan}}, func(v Score) []Target {
+		return []Target{
+			{What: "VRVM test error %", Value: v.Error, Lo: math.Inf(-1), Hi: 10.0, Format: "%.2f"},
+			{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.1f"},
+		}
+	})
 }
 
 // PimaWidths returns the Gaussian widths among which Table 4 chooses by
@@ -158,5 +154,5 @@ func Table4(ctx context.Context, opt Options) (*Table, error) {
 		{What: "VRVM kernels", Value: v.Kernels, Lo: math.Inf(-1), Hi: 6, Format: "%.0f"},
 	}
 	t.Notes = append(t.Notes, "Fit time includes every cross-validation fit.")
-	return t.finish(start, opt), nil
+	return t.complete(start, opt), nil
 }

@@ -31,9 +31,9 @@ var models = []string{RVM, VRVM, VRVMSequential}
 func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
 	switch {
 	case model == RVM && classify:
-		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
 	case model == RVM:
-		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.RVMReestimate}
+		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
 	case model != VRVM && model != VRVMSequential:
 		panic("paper: unknown model " + model)
 	}
@@ -172,9 +172,21 @@ func rows(paper [3]Score, runs [][]Run) []Row {
 	return out
 }
 
-// finish completes the setup with the fit settings of opt, adds the note
+// finish completes a table of Tables 1–3 from its runs, or returns err,
+// the error of runTable: the rows with the paper's scores, the targets
+// for the measured VRVM row, and the rest as complete.
+func (t *Table) finish(start time.Time, opt Options, runs [][]Run, err error, paper [3]Score, targets func(vrvm Score) []Target) (*Table, error) {
+	if err != nil {
+		return nil, err
+	}
+	t.Rows = rows(paper, runs)
+	t.Targets = targets(t.Row(VRVM).Ours)
+	return t.complete(start, opt), nil
+}
+
+// complete completes the setup with the fit settings of opt, adds the note
 // on fits that did not converge and records the wall time since start.
-func (t *Table) finish(start time.Time, opt Options) *Table {
+func (t *Table) complete(start time.Time, opt Options) *Table {
 	t.Setup = append(t.Setup, "Fits: "+maxIterText(opt)+".")
 	if n := statusNote(t); n != "" {
 		t.Notes = append(t.Notes, n)

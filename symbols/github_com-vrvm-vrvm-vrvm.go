@@ -15,68 +15,51 @@ import (
 func init() {
 	Symbols["github.com/vrvm/vrvm/vrvm/vrvm"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"BohningBound":               reflect.ValueOf(vrvm.BohningBound),
-		"Canceled":                   reflect.ValueOf(vrvm.Canceled),
-		"Classification":             reflect.ValueOf(vrvm.Classification),
-		"Converged":                  reflect.ValueOf(vrvm.Converged),
-		"DefaultClassificationPrune": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
-		"DefaultKernel":              reflect.ValueOf(&vrvm.DefaultKernel).Elem(),
-		"DefaultLearnRefits":         reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
-		"DefaultMaxIter":             reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
-		"DefaultMultiParamTol":       reflect.ValueOf(constant.MakeFromLiteral("0.0001000000000000000000011434944787933054577422353759175166487693787", token.FLOAT, 0)),
-		"DefaultMultiTol":            reflect.ValueOf(constant.MakeFromLiteral("1.000000000000000000000707446218885976918933772283892835730512161e-08", token.FLOAT, 0)),
-		"DefaultParamTol":            reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
-		"DefaultPrior":               reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
-		"DefaultRVMPrune":            reflect.ValueOf(constant.MakeFromLiteral("1000000000000", token.FLOAT, 0)),
-		"DefaultRVMTol":              reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
-		"DefaultRegressionPrune":     reflect.ValueOf(constant.MakeFromLiteral("100", token.FLOAT, 0)),
-		"DefaultTol":                 reflect.ValueOf(constant.MakeFromLiteral("1.000000000000000000018377930495836641360156492146227247275191985e-10", token.FLOAT, 0)),
-		"ErrConstantTargets":         reflect.ValueOf(&vrvm.ErrConstantTargets).Elem(),
-		"ErrFewClasses":              reflect.ValueOf(&vrvm.ErrFewClasses).Elem(),
-		"ErrKernelScale":             reflect.ValueOf(&vrvm.ErrKernelScale).Elem(),
-		"ErrNoColumns":               reflect.ValueOf(&vrvm.ErrNoColumns).Elem(),
-		"ErrNoData":                  reflect.ValueOf(&vrvm.ErrNoData).Elem(),
-		"ErrNotFitted":               reflect.ValueOf(&vrvm.ErrNotFitted).Elem(),
-		"ErrSingleClass":             reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
-		"ErrTargetScale":             reflect.ValueOf(&vrvm.ErrTargetScale).Elem(),
-		"ErrUnsavableKernel":         reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
-		"ErrZeroBasis":               reflect.ValueOf(&vrvm.ErrZeroBasis).Elem(),
-		"IntLabels":                  reflect.ValueOf(vrvm.IntLabels),
-		"InterceptOnly":              reflect.ValueOf(vrvm.InterceptOnly),
-		"IterationLimit":             reflect.ValueOf(vrvm.IterationLimit),
-		"JJBound":                    reflect.ValueOf(vrvm.JJBound),
-		"Lambda":                     reflect.ValueOf(vrvm.Lambda),
-		"Load":                       reflect.ValueOf(vrvm.Load),
-		"LoadMeta":                   reflect.ValueOf(vrvm.LoadMeta),
-		"LoadMultiClassifier":        reflect.ValueOf(vrvm.LoadMultiClassifier),
-		"LogSigmoid":                 reflect.ValueOf(vrvm.LogSigmoid),
-		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
-		"MedianDistance":             reflect.ValueOf(vrvm.MedianDistance),
-		"Moderated":                  reflect.ValueOf(vrvm.Moderated),
-		"Newton":                     reflect.ValueOf(vrvm.Newton),
-		"NotFitted":                  reflect.ValueOf(vrvm.NotFitted),
-		"PaperSchedule":              reflect.ValueOf(vrvm.PaperSchedule),
-		"RVMReestimate":              reflect.ValueOf(vrvm.RVMReestimate),
-		"RVMSequential":              reflect.ValueOf(vrvm.RVMSequential),
-		"RegisterKernel":             reflect.ValueOf(vrvm.RegisterKernel),
-		"Regression":                 reflect.ValueOf(vrvm.Regression),
-		"RelevanceThreshold":         reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
-		"SaveMeta":                   reflect.ValueOf(vrvm.SaveMeta),
-		"Sequential":                 reflect.ValueOf(vrvm.Sequential),
-		"Sigmoid":                    reflect.ValueOf(vrvm.Sigmoid),
-		"Stopped":                    reflect.ValueOf(vrvm.Stopped),
+		"BohningBound":        reflect.ValueOf(vrvm.BohningBound),
+		"Canceled":            reflect.ValueOf(vrvm.Canceled),
+		"Classification":      reflect.ValueOf(vrvm.Classification),
+		"Converged":           reflect.ValueOf(vrvm.Converged),
+		"DefaultMaxIter":      reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
+		"DefaultPrior":        reflect.ValueOf(constant.MakeFromLiteral("1.00000000000000000003625036316452388482356461452127405209466815e-06", token.FLOAT, 0)),
+		"ErrConstantTargets":  reflect.ValueOf(&vrvm.ErrConstantTargets).Elem(),
+		"ErrKernelScale":      reflect.ValueOf(&vrvm.ErrKernelScale).Elem(),
+		"ErrNoColumns":        reflect.ValueOf(&vrvm.ErrNoColumns).Elem(),
+		"ErrNoData":           reflect.ValueOf(&vrvm.ErrNoData).Elem(),
+		"ErrNotFitted":        reflect.ValueOf(&vrvm.ErrNotFitted).Elem(),
+		"ErrSingleClass":      reflect.ValueOf(&vrvm.ErrSingleClass).Elem(),
+		"ErrTargetScale":      reflect.ValueOf(&vrvm.ErrTargetScale).Elem(),
+		"ErrUnsavableKernel":  reflect.ValueOf(&vrvm.ErrUnsavableKernel).Elem(),
+		"ErrZeroBasis":        reflect.ValueOf(&vrvm.ErrZeroBasis).Elem(),
+		"IntLabels":           reflect.ValueOf(vrvm.IntLabels),
+		"InterceptOnly":       reflect.ValueOf(vrvm.InterceptOnly),
+		"IterationLimit":      reflect.ValueOf(vrvm.IterationLimit),
+		"JJBound":             reflect.ValueOf(vrvm.JJBound),
+		"Lambda":              reflect.ValueOf(vrvm.Lambda),
+		"Load":                reflect.ValueOf(vrvm.Load),
+		"LoadMeta":            reflect.ValueOf(vrvm.LoadMeta),
+		"LoadMultiClassifier": reflect.ValueOf(vrvm.LoadMultiClassifier),
+		"LogSigmoid":          reflect.ValueOf(vrvm.LogSigmoid),
+		"MedianDistance":      reflect.ValueOf(vrvm.MedianDistance),
+		"Moderated":           reflect.ValueOf(vrvm.Moderated),
+		"Newton":              reflect.ValueOf(vrvm.Newton),
+		"NotFitted":           reflect.ValueOf(vrvm.NotFitted),
+		"PaperSchedule":       reflect.ValueOf(vrvm.PaperSchedule),
+		"RegisterKernel":      reflect.ValueOf(vrvm.RegisterKernel),
+		"Regression":          reflect.ValueOf(vrvm.Regression),
+		"RelevanceThreshold":  reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
+		"SaveMeta":            reflect.ValueOf(vrvm.SaveMeta),
+		"Sequential":          reflect.ValueOf(vrvm.Sequential),
+		"Sigmoid":             reflect.ValueOf(vrvm.Sigmoid),
+		"Stopped":             reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
 		"ARDGaussian":              reflect.ValueOf((*vrvm.ARDGaussian)(nil)),
 		"BlockKernel":              reflect.ValueOf((*vrvm.BlockKernel)(nil)),
-		"ClassLabelError":          reflect.ValueOf((*vrvm.ClassLabelError)(nil)),
-		"ClassSizeError":           reflect.ValueOf((*vrvm.ClassSizeError)(nil)),
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
 		"Estimator":                reflect.ValueOf((*vrvm.Estimator)(nil)),
 		"Gaussian":                 reflect.ValueOf((*vrvm.Gaussian)(nil)),
 		"Kernel":                   reflect.ValueOf((*vrvm.Kernel)(nil)),
-		"KernelError":              reflect.ValueOf((*vrvm.KernelError)(nil)),
 		"KernelLearning":           reflect.ValueOf((*vrvm.KernelLearning)(nil)),
 		"LabelError":               reflect.ValueOf((*vrvm.LabelError)(nil)),
 		"Linear":                   reflect.ValueOf((*vrvm.Linear)(nil)),
@@ -90,7 +73,6 @@ func init() {
 		"Progress":                 reflect.ValueOf((*vrvm.Progress)(nil)),
 		"RVMClassifier":            reflect.ValueOf((*vrvm.RVMClassifier)(nil)),
 		"RVMRegressor":             reflect.ValueOf((*vrvm.RVMRegressor)(nil)),
-		"RVMSolver":                reflect.ValueOf((*vrvm.RVMSolver)(nil)),
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
 		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
@@ -121,24 +103,17 @@ func (W _github_com_vrvm_vrvm_vrvm_BlockKernel) EvalBlock(dst *mat.Dense, x *mat
 type _github_com_vrvm_vrvm_vrvm_Estimator struct {
 	IValue            interface{}
 	WActiveSet        func() []int
-	WAlpha            func() []float64
-	WBoundTrace       func() []float64
-	WCovariance       func() *mat.SymDense
 	WFitContext       func(ctx context.Context, x mat.Matrix, t []float64) error
 	WFullModelBound   func() float64
-	WHTML             func() string
 	WHasBias          func() bool
 	WInputDim         func() int
-	WInputs           func() *mat.Dense
 	WIterations       func() int
 	WLatent           func(x mat.Matrix) (mean []float64, variance []float64, err error)
 	WLowerBound       func() float64
-	WMean             func() []float64
 	WNoiseSD          func() float64
 	WRelevanceVectors func() []int
 	WSave             func(w io.Writer) error
 	WStatus           func() vrvm.Status
-	WString           func() string
 	WTask             func() vrvm.Task
 	WWithKernel       func(k vrvm.Kernel) vrvm.Estimator
 }
@@ -146,32 +121,17 @@ type _github_com_vrvm_vrvm_vrvm_Estimator struct {
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) ActiveSet() []int {
 	return W.WActiveSet()
 }
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) Alpha() []float64 {
-	return W.WAlpha()
-}
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) BoundTrace() []float64 {
-	return W.WBoundTrace()
-}
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) Covariance() *mat.SymDense {
-	return W.WCovariance()
-}
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	return W.WFitContext(ctx, x, t)
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) FullModelBound() float64 {
 	return W.WFullModelBound()
 }
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) HTML() string {
-	return W.WHTML()
-}
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) HasBias() bool {
 	return W.WHasBias()
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) InputDim() int {
 	return W.WInputDim()
-}
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) Inputs() *mat.Dense {
-	return W.WInputs()
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) Iterations() int {
 	return W.WIterations()
@@ -181,9 +141,6 @@ func (W _github_com_vrvm_vrvm_vrvm_Estimator) Latent(x mat.Matrix) (mean []float
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) LowerBound() float64 {
 	return W.WLowerBound()
-}
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) Mean() []float64 {
-	return W.WMean()
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) NoiseSD() float64 {
 	return W.WNoiseSD()
@@ -196,12 +153,6 @@ func (W _github_com_vrvm_vrvm_vrvm_Estimator) Save(w io.Writer) error {
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) Status() vrvm.Status {
 	return W.WStatus()
-}
-func (W _github_com_vrvm_vrvm_vrvm_Estimator) String() string {
-	if W.WString == nil {
-		return ""
-	}
-	return W.WString()
 }
 func (W _github_com_vrvm_vrvm_vrvm_Estimator) Task() vrvm.Task {
 	return W.WTask()

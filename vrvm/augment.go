@@ -109,7 +109,7 @@ func (a *augmentation) adjust(f *fitted, x mat.Matrix, phi, ps *mat.Dense, mean,
 		for j, tr := range trows {
 			v := f.b.kernel.Eval(tr, rows[i])
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &KernelError{Row: i, Center: j, Value: v}
+				return &NonFiniteError{What: "kernel value", Row: i, Col: j, Value: v}
 			}
 			kv[j] = v
 			kbk += a.beta[j] * v * v

@@ -58,8 +58,8 @@ func TestAugmentExact(t *testing.T) {
 			}
 			e = r
 			for i := range n {
-				beta = append(beta, r.Tau())
-				data = append(data, r.Tau()*y[i])
+				beta = append(beta, (r.ct / r.dt))
+				data = append(data, (r.ct/r.dt)*y[i])
 			}
 		}
 		aug := e.(interface{ augState() *augmentation }).augState()
@@ -68,7 +68,7 @@ func TestAugmentExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		alpha, rows := e.Alpha(), e.ActiveSet()
+		alpha, rows := e.(interface{ Alpha() []float64 }).Alpha(), e.ActiveSet()
 		k := Gaussian{Width: 0.5}
 		for s := range 3 {
 			xstar := xs.RawRowView(s)

@@ -198,7 +198,7 @@ func blockKernel(k Kernel) BlockKernel {
 // EvalBlock where k has it, else by Eval. A non-finite value from
 // EvalBlock is evaluated again by Eval (the block form can overflow where
 // the pairwise one does not); a non-finite value from Eval is returned as
-// a *KernelError with the row (plus row0) and centre (centre[j]).
+// a *NonFiniteError with the row (plus row0) and centre (centre[j]).
 func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
 	n, _ := x.Dims()
 	m, _ := c.Dims()
@@ -213,7 +213,7 @@ func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
 			for j, v := range row {
 				if v-v != 0 { // NaN or ±Inf
 					if row[j] = k.Eval(x.RawRowView(i), c.RawRowView(j)); math.IsNaN(row[j]) || math.IsInf(row[j], 0) {
-						return &KernelError{Row: row0 + i, Center: centre[j], Value: row[j]}
+						return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: row[j]}
 					}
 				}
 			}
@@ -226,7 +226,7 @@ func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
 		for j := range row {
 			v := k.Eval(xi, c.RawRowView(j))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &KernelError{Row: row0 + i, Center: centre[j], Value: v}
+				return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: v}
 			}
 			row[j] = v
 		}

@@ -62,7 +62,7 @@ func latentElementwise(f *fitted, x mat.Matrix) (mean, variance []float64, err e
 			default:
 				v := f.b.kernel.Eval(rows[i], f.b.centers.RawRowView(c-f.b.offset()))
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, nil, &KernelError{Row: i, Center: c - f.b.offset(), Value: v}
+					return nil, nil, &NonFiniteError{What: "kernel value", Row: i, Col: c - f.b.offset(), Value: v}
 				}
 				phi.Set(i, j, v)
 			}

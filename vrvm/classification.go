@@ -2,7 +2,6 @@ package vrvm
 
 import (
 	"context"
-	"io"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,8 +16,8 @@ import (
 // The exported fields configure the fit; their zero values mean the
 // defaults. Fit never modifies them.
 type Classifier struct {
-	// Kernel generates one basis function per training input.
-	// If nil, DefaultKernel (Gaussian, width 1) is used.
+	// Kernel generates one basis function per training input; nil means
+	// Gaussian{Width: 1}.
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool
@@ -29,44 +28,26 @@ type Classifier struct {
 	Alpha0 float64
 	// Xi0 is the initial value of every ξₙ; 0 means 1.
 	Xi0 float64
-	// NoPrune keeps all N+1 basis functions to the end.
-	NoPrune bool
-	// PruneAlpha is the pruning threshold on ⟨αₘ⟩; 0 means
-	// DefaultClassificationPrune.
+
+	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Solver are
+	// as for Regressor, except that a zero PruneAlpha means 10 and that
+	// ParamTol monitors the ξₙ where a regression monitors ⟨τ⟩.
+	NoPrune    bool
 	PruneAlpha float64
-	// MaxIter limits the number of iterations; 0 means DefaultMaxIter.
-	MaxIter int
-	// Tol is the convergence tolerance on the relative change of the lower
-	// bound per iteration; 0 means DefaultTol.
-	Tol float64
-	// ParamTol is the convergence tolerance on the largest relative change
-	// per iteration of ⟨αₘ⟩ (active functions) and ξₙ; 0 means
-	// DefaultParamTol.
-	ParamTol float64
-	// Monitor, if not nil, is called after every iteration; returning
-	// true stops the fit with status Stopped.
-	Monitor func(Progress) bool
-	// Solver selects the algorithm that maximises the bound; the zero
-	// value is Sequential.
-	Solver Solver
-	// LearnKernel learns the kernel's parameters by maximising the
-	// full-model bound, as Regressor.LearnKernel.
+	MaxIter    int
+	Tol        float64
+	ParamTol   float64
+	Monitor    func(Progress) bool
+	Solver     Solver
+
+	// LearnKernel, Learning and Augment are as for Regressor: kernel
+	// learning by the full-model bound, and predictions augmented at
+	// each test point.
 	LearnKernel bool
-	// Learning holds the settings of kernel learning; the zero value
-	// means the defaults.
-	Learning KernelLearning
-	// Augment makes Latent and the predictions augment the model at each
-	// test point with a kernel function centred there (Rasmussen &
-	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
-	// that the predictive variance returns to a prior level far from the
-	// training inputs instead of collapsing to the noise. The model then
-	// keeps the training inputs, and each prediction costs O(N(d + M))
-	// more for N training rows, d inputs and M active functions. Not
-	// available with FitDesign.
-	Augment bool
+	Learning    KernelLearning
+	Augment     bool
 
 	classificationFit
-	xi []float64
 }
 
 // classificationFit is the fitted state of a binary classifier.
@@ -122,7 +103,7 @@ func (f *classificationFit) Predict(x mat.Matrix) ([]float64, error) {
 func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
-		solver: c.Solver, defPrune: DefaultClassificationPrune}
+		solver: c.Solver, defPrune: defaultClassificationPrune}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.
@@ -143,7 +124,7 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 }
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
-	c.classificationFit, c.xi = classificationFit{}, nil
+	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
 	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, c.Augment},
 		func(settings) (likelihood, error) {
 			if err := checkLabels(t); err != nil {
@@ -170,19 +151,9 @@ func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil),
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
 func (c *Classifier) WithKernel(k Kernel) Estimator {
-	return &Classifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, Xi0: c.Xi0, NoPrune: c.NoPrune,
-		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver,
-		LearnKernel: c.LearnKernel, Learning: c.Learning, Augment: c.Augment}
-}
-
-// Save writes the fitted classifier as JSON (see Load).
-func (c *Classifier) Save(w io.Writer) error {
-	p, err := c.encode("classification", "vrvm")
-	if err != nil {
-		return err
-	}
-	p.Xi = c.xi
-	return writeModel(w, p, nil)
+	d := *c
+	d.Kernel, d.Monitor, d.classificationFit = k, nil, classificationFit{}
+	return &d
 }
 
 // HTML is String as an HTML table, for notebooks.

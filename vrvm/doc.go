@@ -115,9 +115,10 @@
 // and converge only linearly, with rate about 1 − 4b⟨αₘ⟩. Iterating all
 // N + 1 functions to the fixed point (NoPrune) takes 10⁴–10⁵ iterations.
 // By default a basis function leaves the active set once its ⟨αₘ⟩ exceeds
-// PruneAlpha: DefaultRegressionPrune = 100 and DefaultClassificationPrune =
-// 10. Measured on the paper's problems (25 sinc sets of 100 points,
-// Gaussian width 3; 10 Ripley subsets of 100 points, width 0.5), these
+// PruneAlpha, by default 100 for regression and 10 for classification
+// (1e12 for the RVM estimators, whose αₘ diverge). Measured on the
+// paper's problems (25 sinc sets of 100 points, Gaussian width 3; 10
+// Ripley subsets of 100 points, width 0.5), these
 // thresholds give 6.2 relevance vectors and RMS error 0.0365 on sinc
 // (unpruned: 38 vectors, 0.0342) and 4.5 vectors and 9.47% test error on
 // Ripley (unpruned: 26.2 vectors, 9.48%), with fits several times faster.
@@ -139,8 +140,11 @@
 //
 // # Layout
 //
-// The estimators (Regressor, Classifier, RVMRegressor, RVMClassifier)
-// share one fitted state and the Estimator interface. A variational fit is
+// The estimators (Regressor, Classifier, RVMRegressor, RVMClassifier,
+// MultiClassifier) share one fitted state (fitted.go), whose accessors and
+// Save method are written once; the four binary ones satisfy the
+// Estimator interface, what model selection, the paper's experiments and
+// the command line need of them. A variational fit is
 // a likelihood (likelihood.go: Gaussian noise with Q_τ in noise.go, the
 // Jaakkola–Jordan bound with ξ in jaakkola.go) handed to one of three
 // solvers, one file each (sequential.go, schedule.go, newton.go), which
@@ -247,9 +251,9 @@
 // # Type-II maximum likelihood RVM
 //
 // RVMRegressor and RVMClassifier maximise the evidence ln p(t | α, β) of
-// Tipping (2001) (RVMSolver). RVMReestimate iterates his updates (eqs.
-// 45–47) on all N + 1 functions (rvm.go: reestimate, over the Gaussian
-// and logistic rvmModel). RVMSequential, the default, is the sequential
+// Tipping (2001), with the two strategies of Solver. PaperSchedule
+// iterates his updates (eqs. 45–47) on all N + 1 functions (rvm.go:
+// reestimate, over the Gaussian and logistic rvmModel). Sequential, the default, is the sequential
 // algorithm of Tipping & Faul (2003) (rvmseq.go): as a function of one αₘ
 // the evidence (for classification, that of the Gaussian of Laplace's
 // approximation, rvmLogit) is
@@ -424,12 +428,14 @@
 // column (*NonFiniteError), mismatched sizes (*DimensionError), no rows or
 // columns, constant regression targets (ErrConstantTargets: there is
 // nothing to learn, and τ has no finite initial value), labels not in
-// {0, 1} (*LabelError) or a single class, invalid options
-// (*OptionError), a kernel returning NaN (*KernelError), and a posterior
+// {0, 1}, class numbers that are not integers, classes with a single row
+// and labels a model was not trained on (*LabelError), a single class
+// (ErrSingleClass), invalid options (*OptionError), a kernel returning NaN
+// (*NonFiniteError with What "kernel value"), and a posterior
 // precision that stays non-positive-definite after adding diagonal jitter
 // (*NotPositiveDefiniteError). Prediction and Save on an unfitted model
 // return ErrNotFitted; prediction at zero rows returns empty slices; the
-// accessors of fitted state (Tau, Mean, …) panic on an unfitted model, as
+// accessors of fitted state (Mean, Alpha, …) panic on an unfitted model, as
 // they are a programmer error.
 //
 // # Notation
@@ -438,7 +444,7 @@
 //	Prior.A, B      a, b     (shape and rate of p(αₘ))
 //	Prior.C, D      c, d     (shape and rate of p(τ))
 //	Alpha()         ⟨αₘ⟩
-//	Tau()           ⟨τ⟩
+//	TauPosterior()  c̃, d̃     (⟨τ⟩ = c̃/d̃)
 //	Mean()          μ
 //	Covariance()    Σ
 //	Xi()            ξ

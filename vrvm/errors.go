@@ -24,8 +24,8 @@ var (
 	// finite positive value. Rescale the targets.
 	ErrTargetScale = errors.New("vrvm: the regression targets' variance overflows or underflows float64; rescale the targets (for example to unit standard deviation)")
 	// ErrSingleClass is returned by classification fits whose labels are
-	// all 0 or all 1.
-	ErrSingleClass = errors.New("vrvm: classification labels are all one class; need both 0 and 1")
+	// all one class (all 0 or all 1 for a binary classifier).
+	ErrSingleClass = errors.New("vrvm: classification labels are all one class; need at least two classes")
 	// ErrNotFitted is returned by the prediction and persistence methods of
 	// a model that has not been fitted successfully.
 	ErrNotFitted = errors.New("vrvm: model is not fitted")
@@ -46,14 +46,19 @@ var (
 	ErrUnsavableKernel = errors.New("vrvm: the model's kernel cannot be saved: register it with vrvm.RegisterKernel")
 )
 
-// NonFiniteError reports a NaN or infinite value in the data.
+// NonFiniteError reports a NaN or infinite value in the data, or computed
+// from it. For a kernel value (What "kernel value"), Row is the row of the
+// evaluated inputs and Col the basis centre's training row.
 type NonFiniteError struct {
-	What     string // "x", "t", "design matrix" …
+	What     string // "x", "t", "design matrix", "kernel value" …
 	Row, Col int    // 0-based; Col is -1 for a vector
 	Value    float64
 }
 
 func (e *NonFiniteError) Error() string {
+	if e.What == "kernel value" {
+		return fmt.Sprintf("vrvm: kernel returned %v for input row %d and centre %d", e.Value, e.Row, e.Col)
+	}
 	if e.Col < 0 {
 		return fmt.Sprintf("vrvm: %s[%d] is %v (row %d)", e.What, e.Row, e.Value, e.Row)
 	}
@@ -70,14 +75,19 @@ func (e *DimensionError) Error() string {
 	return fmt.Sprintf("vrvm: %s: got %d, want %d", e.What, e.Got, e.Want)
 }
 
-// LabelError reports a classification label that is not 0 or 1.
+// LabelError reports a classification label that cannot be used: a binary
+// label that is not 0 or 1, a class number that is not an integer
+// (IntLabels), the only row of its class (a class seen once cannot be told
+// from its one input, and its weights are not identifiable), or a label
+// the model was not trained on (the evaluation helpers).
 type LabelError struct {
-	Row   int
-	Value float64
+	Row    int    // 0-based row of the label
+	Label  string // the label, as text
+	Reason string // why it cannot be used
 }
 
 func (e *LabelError) Error() string {
-	return fmt.Sprintf("vrvm: label t[%d] = %v is not 0 or 1", e.Row, e.Value)
+	return fmt.Sprintf("vrvm: label %q at row %d %s", e.Label, e.Row, e.Reason)
 }
 
 // OptionError reports an invalid option or kernel parameter.
@@ -89,17 +99,6 @@ type OptionError struct {
 
 func (e *OptionError) Error() string {
 	return fmt.Sprintf("vrvm: invalid option %s = %v: %s", e.Field, e.Value, e.Reason)
-}
-
-// KernelError reports a non-finite kernel value.
-type KernelError struct {
-	Row    int // row of the evaluated inputs
-	Center int // index of the basis centre (training row)
-	Value  float64
-}
-
-func (e *KernelError) Error() string {
-	return fmt.Sprintf("vrvm: kernel returned %v for input row %d and centre %d", e.Value, e.Row, e.Center)
 }
 
 // NotPositiveDefiniteError reports a posterior precision matrix that could

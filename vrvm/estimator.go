@@ -22,10 +22,14 @@ func (t Task) String() string {
 	return "regression"
 }
 
-// Estimator is what every estimator of this package provides (Regressor,
-// Classifier, RVMRegressor, RVMClassifier), so that tools such as model
-// selection, the paper's experiments and the command line work on any of
-// them without a type switch. The accessors of fitted state panic before a
+// Estimator is what the tools built on the binary estimators need of them
+// (Regressor, Classifier, RVMRegressor, RVMClassifier): model selection,
+// the paper's experiments and the command line fit, compare, describe,
+// save and predict with any of them without a type switch. Every
+// estimator also has a String and an HTML summary and the accessors of
+// its posterior (Mean, Covariance, Alpha, BoundTrace, Inputs); reach
+// those, and the estimator's own (TauPosterior, Xi, ...), through the
+// concrete type. The accessors of fitted state panic before a
 // successful fit, as each estimator documents.
 type Estimator interface {
 	// FitContext fits the model to inputs x (one row per sample) and
@@ -43,24 +47,15 @@ type Estimator interface {
 	// for a classifier.
 	NoiseSD() float64
 	Status() Status
+	Iterations() int
 	LowerBound() float64
 	FullModelBound() float64
-	BoundTrace() []float64
-	Iterations() int
 	RelevanceVectors() []int
 	ActiveSet() []int
 	HasBias() bool
-	Inputs() *mat.Dense
 	InputDim() int
-	Mean() []float64
-	Covariance() *mat.SymDense
-	Alpha() []float64
 	// Save writes the fitted model; Load reads it back.
 	Save(w io.Writer) error
-	// String summarises the configuration and the fit in a few lines;
-	// HTML gives the same as a table, which notebooks display.
-	String() string
-	HTML() string
 }
 
 var (

@@ -209,13 +209,13 @@ func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float6
 }
 
 // kernelValues sets out[i] = K(rows[i], rows[c(i)]) for every row, in
-// parallel; a non-finite value is a *KernelError.
+// parallel; a non-finite value is a *NonFiniteError.
 func kernelValues(k Kernel, rows [][]float64, out []float64, c func(i int) int) error {
 	return parallelRange(len(rows), func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			v := k.Eval(rows[i], rows[c(i)])
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &KernelError{Row: i, Center: c(i), Value: v}
+				return &NonFiniteError{What: "kernel value", Row: i, Col: c(i), Value: v}
 			}
 			out[i] = v
 		}

@@ -34,6 +34,16 @@ type fitted struct {
 	iters  int
 	full   float64 // the full-model bound
 	noise  float64 // noise variance (regression), 0 for classification
+	// The likelihood's factor of a VRVM: Q_τ = Γ(c̃, d̃) for regression,
+	// the ξₙ for classification.
+	ct, dt float64
+	xi     []float64
+	// task and estimator name the model in its file (persist.go).
+	task, estimator string
+	// A MultiClassifier's classes and its M × K posterior means, one
+	// column per class; mu is nil.
+	classes []string
+	w       *mat.Dense
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64
@@ -118,19 +128,9 @@ func (f *fitted) mustFit() {
 // functions at the new inputs. It returns ErrNotFitted before a fit, and
 // empty slices for a matrix with no rows.
 func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
-	if f.status == NotFitted {
-		return nil, nil, ErrNotFitted
-	}
-	if x == nil {
-		return nil, nil, ErrNoData
-	}
-	n, d := x.Dims()
-	if d != f.b.dim {
-		what := "input columns"
-		if f.b.kernel == nil {
-			what = "design matrix columns"
-		}
-		return nil, nil, &DimensionError{What: what, Got: d, Want: f.b.dim}
+	n, err := f.checkRows(x)
+	if err != nil {
+		return nil, nil, err
 	}
 	if n == 0 {
 		return []float64{}, []float64{}, nil
@@ -166,6 +166,27 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 		}
 	}
 	return mean, variance, nil
+}
+
+// checkRows returns the number of rows of inputs x to predict at, or
+// ErrNotFitted before a fit, ErrNoData for a nil x, and a
+// *DimensionError for a number of columns the model was not fitted with.
+func (f *fitted) checkRows(x mat.Matrix) (int, error) {
+	if f.status == NotFitted {
+		return 0, ErrNotFitted
+	}
+	if x == nil {
+		return 0, ErrNoData
+	}
+	n, d := x.Dims()
+	if d != f.b.dim {
+		what := "input columns"
+		if f.b.kernel == nil {
+			what = "design matrix columns"
+		}
+		return 0, &DimensionError{What: what, Got: d, Want: f.b.dim}
+	}
+	return n, nil
 }
 
 // latentTo computes Latent's mean and variance by blocks of rows, in
@@ -328,7 +349,9 @@ func (f *fitted) Status() Status { return f.status }
 // lower bound L of the active model with PaperSchedule and Newton (the
 // two agree when nothing was pruned; see "Lower bound" in the package
 // documentation); for the RVM estimators the log evidence (exact for
-// regression, Laplace's approximation for classification).
+// regression, Laplace's approximation for classification); for a
+// MultiClassifier the bound of the full model (M9)–(M13) plus (M15) for
+// the functions outside the active set, which FullModelBound equals.
 // Like every accessor of fitted state, it panics if the model is not fitted.
 func (f *fitted) LowerBound() float64 {
 	f.mustFit()
@@ -414,10 +437,15 @@ func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
 func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
 
 // Covariance returns Σ, the posterior covariance of the active weights,
-// ordered as Mean.
+// ordered as Mean. For a MultiClassifier it is Σ = (diag⟨α⟩ + ½ΦᵀΦ)⁻¹
+// (M4), shared by every class contrast: Cov(wₘₖ, wₗⱼ) = Σₘₗ(δₖⱼ − 1/K) +
+// δₘₗ/(K⟨αₘ⟩) (M5), where the second term, the prior's along the
+// direction that adds the same function to every class, cancels from
+// every probability.
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
-	return mat.NewSymDense(len(f.mu), append([]float64(nil), f.sigma.get().RawSymmetric().Data...))
+	s := f.sigma.get()
+	return mat.NewSymDense(s.SymmetricDim(), append([]float64(nil), s.RawSymmetric().Data...))
 }
 
 // Alpha returns ⟨αₘ⟩ (αₘ for the RVM estimators) for the active weights,
@@ -437,7 +465,7 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		fmt.Fprintf(&b, "%s (design matrix", name)
 	} else {
 		if k == nil {
-			k = DefaultKernel
+			k = defaultKernel
 		}
 		if f.learnTrace != nil && f.status != NotFitted {
 			k = f.b.kernel // the learned kernel

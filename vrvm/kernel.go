@@ -18,7 +18,7 @@ import (
 // Eval must be a pure function of its arguments and must not retain or modify
 // them. It may be implemented in interpreted Go (yaegi or gophernotes); a
 // kernel value that returns NaN or ±Inf makes Fit and the prediction methods
-// return a *KernelError.
+// return a *NonFiniteError.
 //
 // A kernel may also implement any of
 //
@@ -78,11 +78,11 @@ func (k Gaussian) String() string { return fmt.Sprintf("Gaussian(width=%g)", k.W
 
 func (k Gaussian) spec() kernelSpec { return kernelSpec{Type: "gaussian", Width: k.Width} }
 
-// MaxPolynomialDegree is the largest Polynomial.Degree accepted.
-const MaxPolynomialDegree = 100
+// maxPolynomialDegree is the largest Polynomial.Degree accepted.
+const maxPolynomialDegree = 100
 
 // Polynomial is the kernel K(x, x') = (1 + s·x·x')^p with degree p = Degree
-// and scale s = Scale. Degree must be from 1 to MaxPolynomialDegree. If Scale is zero it is
+// and scale s = Scale. Degree must be from 1 to 100. If Scale is zero it is
 // taken to be 1; a common choice for standardised inputs of dimension d is
 // Scale = 1/d.
 type Polynomial struct {
@@ -104,11 +104,11 @@ func (k Polynomial) Eval(x, y []float64) float64 {
 	return v
 }
 
-// Validate reports a degree outside 1…MaxPolynomialDegree or a negative or
+// Validate reports a degree outside 1…100 or a negative or
 // non-finite scale.
 func (k Polynomial) Validate() error {
-	if k.Degree < 1 || k.Degree > MaxPolynomialDegree {
-		return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", MaxPolynomialDegree)}
+	if k.Degree < 1 || k.Degree > maxPolynomialDegree {
+		return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", maxPolynomialDegree)}
 	}
 	if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
 		return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}
@@ -154,8 +154,8 @@ func dot(x, y []float64) float64 {
 	return s
 }
 
-// DefaultKernel is the kernel used when an estimator's Kernel field is nil.
-var DefaultKernel Kernel = Gaussian{Width: 1}
+// defaultKernel is the kernel used when an estimator's Kernel field is nil.
+var defaultKernel Kernel = Gaussian{Width: 1}
 
 // validateKernel checks a kernel through its optional Validate method; a
 // nil pointer is reported rather than dereferenced.
@@ -309,7 +309,7 @@ type basis struct {
 
 // design evaluates the basis functions with indices cols (indices into the
 // full basis) at the rows of x and returns the len(x rows) × len(cols)
-// design matrix. Non-finite kernel values are reported as a *KernelError.
+// design matrix. Non-finite kernel values are reported as a *NonFiniteError.
 func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 	return b.designCtx(context.Background(), x, cols)
 }
@@ -417,7 +417,7 @@ const (
 
 // checkScale evaluates K(xᵢ, xᵢ) at every centre and reports a value
 // beyond maxKernelValue or a spread beyond maxKernelSpread
-// (ErrKernelScale), or a non-finite value (a *KernelError).
+// (ErrKernelScale), or a non-finite value (a *NonFiniteError).
 func (b *basis) checkScale() error {
 	if b.centers == nil {
 		return nil

@@ -18,8 +18,8 @@ import (
 // KernelLearning holds the settings of kernel learning (LearnKernel). Zero
 // fields mean the defaults.
 type KernelLearning struct {
-	// MaxRefits limits the number of solver fits; 0 means
-	// DefaultLearnRefits.
+	// MaxRefits limits the number of solver fits; 0 means 12. Learning
+	// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
 	MaxRefits int
 	// ScaleShape and ScaleRate, if both positive, place a Gamma
 	// hyperprior Γ(θ | ScaleShape, ScaleRate) on every width or length
@@ -27,9 +27,8 @@ type KernelLearning struct {
 	ScaleShape, ScaleRate float64
 }
 
-// DefaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
-// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
-const DefaultLearnRefits = 12
+// defaultLearnRefits is the default of KernelLearning.MaxRefits.
+const defaultLearnRefits = 12
 
 // learnable is a kernel whose parameters can be learned: it exposes their
 // logarithms u and the derivatives of K in them.
@@ -305,7 +304,7 @@ func (o KernelLearning) resolve() (KernelLearning, error) {
 		return o, &OptionError{Field: "Learning.MaxRefits", Value: float64(o.MaxRefits), Reason: "must not be negative (0 means the default)"}
 	}
 	if o.MaxRefits == 0 {
-		o.MaxRefits = DefaultLearnRefits
+		o.MaxRefits = defaultLearnRefits
 	}
 	for _, f := range []struct {
 		name string

@@ -41,9 +41,9 @@ func learnProblem(t *testing.T, seed uint64, d int, classify bool, k Kernel) (*p
 		}
 	}
 	y[0], y[1] = 0, 1
-	o := options{kernel: k, defPrune: DefaultRegressionPrune}
+	o := options{kernel: k, defPrune: defaultRegressionPrune}
 	if classify {
-		o.defPrune = DefaultClassificationPrune
+		o.defPrune = defaultClassificationPrune
 	}
 	s, b, err := prepare(o, x, y, false)
 	if err != nil {

@@ -2,7 +2,6 @@ package vrvm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -27,35 +26,26 @@ import (
 // exported fields configure the fit; their zero values mean the defaults.
 // Fit never modifies them.
 type MultiClassifier struct {
-	// Kernel generates one basis function per training input. If nil,
-	// DefaultKernel (Gaussian, width 1) is used.
-	Kernel Kernel
-	// NoBias removes the bias basis function φ₀ = 1 (present by default).
-	NoBias bool
-	// Prior holds the Gamma hyperprior parameters (A, B); zero fields mean
-	// 1e-6. C and D are not used.
-	Prior Prior
-	// Alpha0 is the initial ⟨αₘ⟩ of every weight; 0 means 1.
-	Alpha0 float64
+	// Kernel, NoBias, Prior, Alpha0, PruneAlpha, MaxIter and Monitor are
+	// as for Classifier; the Monitor sees the full-model bound.
+	Kernel     Kernel
+	NoBias     bool
+	Prior      Prior
+	Alpha0     float64
+	PruneAlpha float64
+	MaxIter    int
+	Monitor    func(Progress) bool
 	// NoPrune keeps every basis function to the end: the paper's
 	// schedule starts from all N + 1 and removes none; the sequential
 	// solver starts from all and removes none.
 	NoPrune bool
-	// PruneAlpha is the pruning threshold on ⟨αₘ⟩; 0 means
-	// DefaultClassificationPrune.
-	PruneAlpha float64
-	// MaxIter limits the number of iterations; 0 means DefaultMaxIter.
-	MaxIter int
 	// Tol is the convergence tolerance on the relative change of the lower
-	// bound per iteration; 0 means DefaultMultiTol.
+	// bound per iteration; 0 means 1e-8.
 	Tol float64
 	// ParamTol is the convergence tolerance on the largest relative change
 	// per iteration of ⟨αₘ⟩ (active functions) and of the expansion points
-	// ψ; 0 means DefaultMultiParamTol.
+	// ψ; 0 means 1e-4.
 	ParamTol float64
-	// Monitor, if not nil, is called after every iteration with the
-	// full-model bound; returning true stops the fit with status Stopped.
-	Monitor func(Progress) bool
 	// Solver selects the algorithm: Sequential (the zero value) or
 	// PaperSchedule; Newton is treated as Sequential.
 	Solver Solver
@@ -69,41 +59,12 @@ type MultiClassifier struct {
 // thousands of iterations (it stops at 1e-4 after 8,039 iterations on
 // iris), and the predictions are settled long before. Not tuned further.
 const (
-	DefaultMultiTol      = 1e-8
-	DefaultMultiParamTol = 1e-4
+	defaultMultiTol      = 1e-8
+	defaultMultiParamTol = 1e-4
 )
 
-// ErrFewClasses is returned by MultiClassifier fits whose labels name a
-// single class.
-var ErrFewClasses = errors.New("vrvm: classification labels are all one class; need at least two classes")
-
-// ClassSizeError reports a class with fewer than two training rows: a
-// class seen once cannot be told from its one input, and its weights are
-// not identifiable.
-type ClassSizeError struct {
-	Label string
-	Count int
-}
-
-func (e *ClassSizeError) Error() string {
-	return fmt.Sprintf("vrvm: class %q has %d training row(s); every class needs at least 2", e.Label, e.Count)
-}
-
-// ClassLabelError reports a class label that cannot be used: a number
-// that is not an integer (IntLabels), or a label the model was not
-// trained on (the evaluation helpers).
-type ClassLabelError struct {
-	Row    int
-	Label  string
-	Reason string
-}
-
-func (e *ClassLabelError) Error() string {
-	return fmt.Sprintf("vrvm: label %q at row %d %s", e.Label, e.Row, e.Reason)
-}
-
 // IntLabels returns the class labels of numeric targets as strings: each
-// value must be an integer (…, −1, 0, 1, 2, …), else a *ClassLabelError
+// value must be an integer (…, −1, 0, 1, 2, …), else a *LabelError
 // names the row; NaN and ±Inf give a *NonFiniteError.
 func IntLabels(t []float64) ([]string, error) {
 	out := make([]string, len(t))
@@ -112,7 +73,7 @@ func IntLabels(t []float64) ([]string, error) {
 			return nil, &NonFiniteError{What: "labels", Row: i, Col: -1, Value: v}
 		}
 		if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
-			return nil, &ClassLabelError{Row: i, Label: strconv.FormatFloat(v, 'g', -1, 64), Reason: "is not an integer class number"}
+			return nil, &LabelError{Row: i, Label: strconv.FormatFloat(v, 'g', -1, 64), Reason: "is not an integer class number"}
 		}
 		out[i] = strconv.FormatFloat(v, 'f', -1, 64)
 	}
@@ -154,11 +115,11 @@ func classIndex(labels []string) (classes []string, y []int, err error) {
 	}
 	sortClasses(classes)
 	if len(classes) < 2 {
-		return nil, nil, ErrFewClasses
+		return nil, nil, ErrSingleClass
 	}
-	for _, c := range classes {
-		if count[c] < 2 {
-			return nil, nil, &ClassSizeError{Label: c, Count: count[c]}
+	for i, l := range labels {
+		if count[l] < 2 {
+			return nil, nil, &LabelError{Row: i, Label: l, Reason: "is the only row of its class; every class needs at least 2"}
 		}
 	}
 	pos := map[string]int{}
@@ -172,30 +133,14 @@ func classIndex(labels []string) (classes []string, y []int, err error) {
 	return classes, y, nil
 }
 
-// multiFit is the fitted state of a MultiClassifier.
-type multiFit struct {
-	status  Status
-	classes []string
-	b       basis      // the active basis (bias if active, active centres)
-	rows    []int      // training rows of the active kernel functions
-	mu      *mat.Dense // M × K posterior means, one column per class
-	sigma   *mat.SymDense
-	alpha   []float64
-	trace   []float64
-	iters   int
-	full    float64
-}
-
-func (f *multiFit) mustFit() {
-	if f.status == NotFitted {
-		panic(ErrNotFitted)
-	}
-}
+// multiFit is the fitted state of a MultiClassifier: fitted's, with the
+// classes and the M × K posterior means in place of its μ.
+type multiFit struct{ fitted }
 
 func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
-		solver: c.Solver, defPrune: DefaultClassificationPrune, defTol: DefaultMultiTol}
+		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and class
@@ -217,7 +162,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	c.multiFit = multiFit{}
 	o := c.options()
 	if o.paramTol == 0 {
-		o.paramTol = DefaultMultiParamTol
+		o.paramTol = defaultMultiParamTol
 	}
 	var t []float64
 	if x != nil {
@@ -256,10 +201,10 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	if sol == nil {
 		return err
 	}
-	var tmp fitted
-	tmp.setPosterior(b, sol.cols, nil, nil, nil)
-	c.multiFit = multiFit{status: sol.status, classes: classes, b: tmp.b, rows: tmp.rows, mu: sol.mu, sigma: sol.sigma,
-		alpha: sol.alpha, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1]}
+	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
+		task: "multiclass", estimator: "vrvm"}
+	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
+	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
 	}
@@ -274,15 +219,9 @@ func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil)
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
 // and the variances vₙ = φₙᵀΣφₙ of every contrast.
 func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
-	if f.status == NotFitted {
-		return nil, nil, ErrNotFitted
-	}
-	if x == nil {
-		return nil, nil, ErrNoData
-	}
-	n, d := x.Dims()
-	if d != f.b.dim {
-		return nil, nil, &DimensionError{What: "input columns", Got: d, Want: f.b.dim}
+	n, err := f.checkRows(x)
+	if err != nil {
+		return nil, nil, err
 	}
 	if n == 0 {
 		return &mat.Dense{}, nil, nil
@@ -290,15 +229,15 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
 	if err := checkFinite("x", x); err != nil {
 		return nil, nil, err
 	}
-	m, k := f.mu.Dims()
+	m, k := f.w.Dims()
 	phi, err := f.b.design(x, seq(m))
 	if err != nil {
 		return nil, nil, err
 	}
 	ybar := mat.NewDense(n, k, nil)
-	ybar.Mul(phi, f.mu)
+	ybar.Mul(phi, f.w)
 	var ps mat.Dense
-	ps.Mul(phi, f.sigma)
+	ps.Mul(phi, f.sigma.get())
 	v := make([]float64, n)
 	for i := range n {
 		v[i] = math.Max(0, blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)}))
@@ -393,7 +332,7 @@ func (f *multiFit) Predict(x mat.Matrix) ([]string, error) {
 }
 
 // labelIndex maps labels to class indices; a label the model was not
-// trained on is a *ClassLabelError.
+// trained on is a *LabelError.
 func (f *multiFit) labelIndex(labels []string) ([]int, error) {
 	pos := map[string]int{}
 	for i, c := range f.classes {
@@ -403,7 +342,7 @@ func (f *multiFit) labelIndex(labels []string) ([]int, error) {
 	for i, l := range labels {
 		j, ok := pos[l]
 		if !ok {
-			return nil, &ClassLabelError{Row: i, Label: l, Reason: fmt.Sprintf("is not one of the model's classes %s", strings.Join(f.classes, ", "))}
+			return nil, &LabelError{Row: i, Label: l, Reason: fmt.Sprintf("is not one of the model's classes %s", strings.Join(f.classes, ", "))}
 		}
 		y[i] = j
 	}
@@ -412,11 +351,8 @@ func (f *multiFit) labelIndex(labels []string) ([]int, error) {
 
 // ErrorRate returns the fraction of rows of x whose predicted class
 // differs from labels. A label the model was not trained on is a
-// *ClassLabelError; mismatched lengths a *DimensionError.
+// *LabelError; mismatched lengths a *DimensionError.
 func (f *multiFit) ErrorRate(x mat.Matrix, labels []string) (float64, error) {
-	if f.status == NotFitted {
-		return 0, ErrNotFitted
-	}
 	y, err := f.checkEval(x, labels)
 	if err != nil {
 		return 0, err
@@ -438,9 +374,6 @@ func (f *multiFit) ErrorRate(x mat.Matrix, labels []string) (float64, error) {
 // the true labels, −(1/N) Σₙ ln p(tₙ | xₙ), with probabilities clipped
 // below at 1e-15 as scikit-learn's log_loss does. Errors as ErrorRate.
 func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
-	if f.status == NotFitted {
-		return 0, ErrNotFitted
-	}
 	y, err := f.checkEval(x, labels)
 	if err != nil {
 		return 0, err
@@ -456,7 +389,12 @@ func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
 	return s / float64(len(y)), nil
 }
 
+// checkEval returns the class indices of labels, checked against the
+// rows of x, for the evaluation helpers.
 func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
+	if f.status == NotFitted {
+		return nil, ErrNotFitted
+	}
 	if x == nil {
 		return nil, ErrNoData
 	}
@@ -470,32 +408,6 @@ func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
 	return f.labelIndex(labels)
 }
 
-// Status returns how the last fit ended (NotFitted before a fit).
-func (f *multiFit) Status() Status { return f.status }
-
-// LowerBound returns the final lower bound L of the full model (M9)–(M13)
-// plus (M15) for the functions outside the active set. It panics before a
-// fit, as every accessor of fitted state.
-func (f *multiFit) LowerBound() float64 { f.mustFit(); return f.trace[len(f.trace)-1] }
-
-// FullModelBound equals LowerBound: the multi-class fits always report
-// the bound of the full model.
-func (f *multiFit) FullModelBound() float64 { f.mustFit(); return f.full }
-
-// BoundTrace returns L after each iteration; element 0 is its value at
-// the initial state.
-func (f *multiFit) BoundTrace() []float64 { f.mustFit(); return append([]float64(nil), f.trace...) }
-
-// Iterations returns the number of iterations of the last fit.
-func (f *multiFit) Iterations() int { f.mustFit(); return f.iters }
-
-// HasBias reports whether the bias function is active.
-func (f *multiFit) HasBias() bool { f.mustFit(); return f.b.bias }
-
-// ActiveSet returns the training rows of the active kernel functions,
-// shared by every class, bias excluded.
-func (f *multiFit) ActiveSet() []int { f.mustFit(); return append([]int(nil), f.rows...) }
-
 // RelevanceVectors returns the training rows whose kernel functions are
 // relevance vectors: active with |⟨wₘₖ⟩| > RelevanceThreshold for some
 // class k, in training order. One set serves every class.
@@ -507,7 +419,7 @@ func (f *multiFit) RelevanceVectors() []int {
 	}
 	var idx []int
 	for i, r := range f.rows {
-		for _, v := range f.mu.RawRowView(first + i) {
+		for _, v := range f.w.RawRowView(first + i) {
 			if math.Abs(v) > RelevanceThreshold {
 				idx = append(idx, r)
 				break
@@ -517,43 +429,17 @@ func (f *multiFit) RelevanceVectors() []int {
 	return idx
 }
 
-// Inputs returns the training inputs of the active kernel functions, in
-// the order of ActiveSet.
-func (f *multiFit) Inputs() *mat.Dense {
-	f.mustFit()
-	if f.b.centers == nil {
-		return nil
-	}
-	return mat.DenseCopyOf(f.b.centers)
-}
-
-// InputDim returns the number of input columns.
-func (f *multiFit) InputDim() int { f.mustFit(); return f.b.dim }
-
 // Mean returns the posterior means of the weights, M × K: row m for
 // active function m (the bias first if active), column k for class k.
 // Every row sums to zero (M5).
-func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.mu) }
-
-// Covariance returns Σ = (diag⟨α⟩ + ½ΦᵀΦ)⁻¹ (M4), the covariance shared
-// by every class contrast: Cov(wₘₖ, wₗⱼ) = Σₘₗ(δₖⱼ − 1/K) + δₘₗ/(K⟨αₘ⟩)
-// (M5), where the second term, the prior's along the direction that
-// adds the same function to every class, cancels from every probability.
-func (f *multiFit) Covariance() *mat.SymDense {
-	f.mustFit()
-	out := mat.NewSymDense(f.sigma.SymmetricDim(), nil)
-	out.CopySym(f.sigma)
-	return out
-}
-
-// Alpha returns ⟨αₘ⟩ of the active functions, ordered as the rows of Mean.
-func (f *multiFit) Alpha() []float64 { f.mustFit(); return append([]float64(nil), f.alpha...) }
+func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.w) }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
 func (c *MultiClassifier) WithKernel(k Kernel) *MultiClassifier {
-	return &MultiClassifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, NoPrune: c.NoPrune,
-		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver}
+	d := *c
+	d.Kernel, d.Monitor, d.multiFit = k, nil, multiFit{}
+	return &d
 }
 
 // HTML is String as an HTML table, for notebooks.
@@ -563,7 +449,7 @@ func (c *MultiClassifier) HTML() string { return htmlSummary(c.String()) }
 func (c *MultiClassifier) String() string {
 	k := c.Kernel
 	if k == nil {
-		k = DefaultKernel
+		k = defaultKernel
 	}
 	solver := c.Solver
 	if solver == Newton {

@@ -107,10 +107,10 @@ func bouchardFit(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.
 				lam.Set(i, c, Lambda(math.Sqrt(d*d+vv.At(i, c))))
 			}
 		}
-		keep, pruned := pruneSet(alpha, DefaultClassificationPrune)
+		keep, pruned := pruneSet(alpha, defaultClassificationPrune)
 		if pruned {
 			cols, alpha, phi = selectInts(cols, keep), selectVec(alpha, keep), selectCols(phi, keep)
-		} else if maxCh < DefaultMultiParamTol {
+		} else if maxCh < defaultMultiParamTol {
 			break
 		}
 	}

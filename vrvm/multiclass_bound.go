@@ -51,7 +51,11 @@ func BohningBound(y, psi []float64, k int) float64 {
 	if len(y) != len(psi) || k < 0 || k >= len(y) {
 		panic("vrvm: BohningBound: bad lengths or class")
 	}
-	g := make([]float64, len(psi))
+	return bohning(make([]float64, len(psi)), y, psi, k)
+}
+
+// bohning is BohningBound with g, of the length of psi, as scratch space.
+func bohning(g, y, psi []float64, k int) float64 {
 	l := softmaxTo(g, psi)
 	var lin, d2, ds float64
 	for j := range y {
@@ -84,21 +88,11 @@ type mcTerms struct {
 func mcLikelihood(y []int, ybar, psi *mat.Dense, sumVar float64) float64 {
 	n, k := ybar.Dims()
 	g := make([]float64, k)
-	kk := float64(k)
 	var s float64
 	for i := range n {
-		yb, ps := ybar.RawRowView(i), psi.RawRowView(i)
-		l := softmaxTo(g, ps)
-		var lin, d2, ds float64
-		for j := range k {
-			d := yb[j] - ps[j]
-			lin += g[j] * d
-			d2 += d * d
-			ds += d
-		}
-		s += yb[y[i]] - l - lin - 0.25*(d2-ds*ds/kk) // (M9), first part
+		s += bohning(g, ybar.RawRowView(i), psi.RawRowView(i), y[i]) // (M9), first part: (M3) at each row
 	}
-	return s - (kk-1)/4*sumVar // (M9), last term: ½ tr(A Cov yₙ) = (K − 1)/4 φₙᵀΣφₙ
+	return s - (float64(k)-1)/4*sumVar // (M9), last term: ½ tr(A Cov yₙ) = (K − 1)/4 φₙᵀΣφₙ
 }
 
 // mcWeightTerms returns the terms (M10)–(M13) of the bound that belong to

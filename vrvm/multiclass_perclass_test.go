@@ -93,7 +93,7 @@ func perClassFit(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.
 		psi.Mul(phi, wm)
 		var keep []int
 		for i := range act {
-			if alpha[i] <= DefaultClassificationPrune {
+			if alpha[i] <= defaultClassificationPrune {
 				keep = append(keep, i)
 			}
 		}
@@ -103,7 +103,7 @@ func perClassFit(t testing.TB, k Kernel, xtr *mat.Dense, ltr []string, xte *mat.
 				act2[j] = act[i]
 			}
 			act, alpha, mu = act2, selectVec(alpha, keep), selectVec(mu, keep)
-		} else if maxCh < DefaultMultiParamTol {
+		} else if maxCh < defaultMultiParamTol {
 			break
 		}
 	}

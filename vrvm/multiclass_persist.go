@@ -7,40 +7,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Save writes the fitted multi-class model as JSON, in the model file
-// format of the other estimators (task "multiclass"), with the class
-// labels and the M × K weight means; LoadMultiClassifier reads it back.
-func (c *MultiClassifier) Save(w io.Writer) error {
-	if c.status == NotFitted {
-		return ErrNotFitted
-	}
-	spec, err := specOf(c.b.kernel)
-	if err != nil {
-		return err
-	}
-	m, _ := c.mu.Dims()
-	full := c.full
-	p := &payload{Task: "multiclass", Estimator: "vrvm", Kernel: spec, InputDim: c.b.dim, Bias: c.b.bias,
-		Columns: append([]int{}, c.rows...), Alpha: c.alpha, Trace: c.trace, Iterations: c.iters, Status: int(c.status),
-		FullBound: &full, Classes: c.classes}
-	if c.b.centers != nil {
-		r, _ := c.b.centers.Dims()
-		for i := range r {
-			p.Centers = append(p.Centers, c.b.centers.RawRowView(i))
-		}
-	}
-	for i := range m {
-		p.Weights = append(p.Weights, c.mu.RawRowView(i))
-		row := make([]float64, m)
-		for j := range m {
-			row[j] = c.sigma.At(i, j)
-		}
-		p.Sigma = append(p.Sigma, row)
-	}
-	return writeModel(w, p, nil)
-}
-
-// LoadMultiClassifier reads a model written by MultiClassifier.Save. It
+// LoadMultiClassifier reads a model written by the Save method of a
+// MultiClassifier, whose file holds the class labels and the M × K weight
+// means beside what every model file holds. It
 // predicts exactly as the saved model; a truncated, corrupted or foreign
 // file, or a model of another estimator (read those with Load), gives a
 // *ModelFileError.
@@ -55,12 +24,10 @@ func LoadMultiClassifier(r io.Reader) (*MultiClassifier, error) {
 	if f.design != nil {
 		return nil, &ModelFileError{Reason: "a multi-class model needs a kernel"}
 	}
-	m := len(p.Weights)
-	mu := mat.NewDense(m, len(p.Classes), nil)
+	f.classes = append([]string(nil), p.Classes...)
+	f.w = mat.NewDense(len(p.Weights), len(p.Classes), nil)
 	for i, row := range p.Weights {
-		mu.SetRow(i, row)
+		f.w.SetRow(i, row)
 	}
-	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, multiFit: multiFit{status: f.status,
-		classes: append([]string(nil), p.Classes...), b: f.b, rows: f.rows, mu: mu, sigma: f.sigma.get(),
-		alpha: f.alpha, trace: f.trace, iters: f.iters, full: f.full}}, nil
+	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, multiFit: multiFit{*f}}, nil
 }

@@ -107,7 +107,7 @@ func TestMultiAdditionGain(t *testing.T) {
 		x, labels, k, prior, bias := multiProblem(seed)
 		c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
 		o := c.options()
-		o.paramTol = DefaultMultiParamTol
+		o.paramTol = defaultMultiParamTol
 		n, _ := x.Dims()
 		s, b, err := prepare(o, x, make([]float64, n), false)
 		if err != nil {
@@ -356,22 +356,22 @@ func gammaSample(rnd *rand.Rand, a, b float64) float64 {
 func TestMultiBadInput(t *testing.T) {
 	x := mat.NewDense(7, 1, []float64{0, 0.1, 1, 1.1, 2, 2.1, 3})
 	c := &MultiClassifier{}
-	var se *ClassSizeError
-	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "d"}); !errors.As(err, &se) || se.Label != "d" || se.Count != 1 {
-		t.Errorf("class with one member: got %v, want a *ClassSizeError for d", err)
+	var se *LabelError
+	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "d"}); !errors.As(err, &se) || se.Label != "d" || se.Row != 6 {
+		t.Errorf("class with one member: got %v, want a *LabelError for d at row 6", err)
 	} else if !strings.Contains(err.Error(), `"d"`) {
 		t.Errorf("message %q does not name the class", err)
 	}
-	if err := c.Fit(x, []string{"a", "a", "a", "a", "a", "a", "a"}); !errors.Is(err, ErrFewClasses) {
+	if err := c.Fit(x, []string{"a", "a", "a", "a", "a", "a", "a"}); !errors.Is(err, ErrSingleClass) {
 		t.Errorf("one class: got %v", err)
 	}
 	var de *DimensionError
 	if err := c.Fit(x, []string{"a", "b"}); !errors.As(err, &de) {
 		t.Errorf("too few labels: got %v", err)
 	}
-	var le *ClassLabelError
+	var le *LabelError
 	if _, err := IntLabels([]float64{0, 1, 2.5, 1}); !errors.As(err, &le) || le.Row != 2 {
-		t.Errorf("IntLabels(2.5): got %v, want a *ClassLabelError at row 2", err)
+		t.Errorf("IntLabels(2.5): got %v, want a *LabelError at row 2", err)
 	} else if !strings.Contains(err.Error(), "2.5") || !strings.Contains(err.Error(), "integer") {
 		t.Errorf("message %q does not name the value and the problem", err)
 	}
@@ -390,7 +390,7 @@ func TestMultiBadInput(t *testing.T) {
 		"LogLoss":   func() (float64, error) { return c.LogLoss(x, []string{"a", "a", "b", "b", "c", "z", "c"}) },
 	} {
 		if _, err := f(); !errors.As(err, &le) || le.Row != 5 || le.Label != "z" {
-			t.Errorf("%s with unseen label: got %v, want a *ClassLabelError for z at row 5", name, err)
+			t.Errorf("%s with unseen label: got %v, want a *LabelError for z at row 5", name, err)
 		} else if !strings.Contains(err.Error(), "a, b, c") {
 			t.Errorf("%s: message %q does not list the classes", name, err)
 		}

@@ -38,8 +38,8 @@ func TestNewtonRegressionFixture(t *testing.T) {
 	if e := relErr(r.LowerBound(), f.LowerBound); e > boundTol {
 		t.Errorf("lower bound %.12g, want %.12g (rel %.2g)", r.LowerBound(), f.LowerBound, e)
 	}
-	if e := relErr(r.Tau(), f.TauMean); e > predTol {
-		t.Errorf("<tau> %.12g, want %.12g (rel %.2g)", r.Tau(), f.TauMean, e)
+	if e := relErr((r.ct / r.dt), f.TauMean); e > predTol {
+		t.Errorf("<tau> %.12g, want %.12g (rel %.2g)", (r.ct / r.dt), f.TauMean, e)
 	}
 	mean, variance, err := r.Predict(xt)
 	if err != nil {
@@ -491,7 +491,7 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 			}
 		} else {
 			for i := range prec {
-				prec[i] = reg.Tau()
+				prec[i] = (reg.ct / reg.dt)
 			}
 		}
 		logDet := 0.0

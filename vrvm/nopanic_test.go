@@ -143,11 +143,11 @@ func TestNoPanic(t *testing.T) {
 // accessors of fitted state panic with ErrNotFitted before a fit.
 func TestAccessorsPanic(t *testing.T) {
 	for name, f := range map[string]func(){
-		"LowerBound": func() { (&Regressor{}).LowerBound() },
-		"Tau":        func() { (&Regressor{}).Tau() },
-		"Xi":         func() { (&Classifier{}).Xi() },
-		"Beta":       func() { (&RVMRegressor{}).Beta() },
-		"Mean":       func() { (&RVMClassifier{}).Mean() },
+		"LowerBound":   func() { (&Regressor{}).LowerBound() },
+		"TauPosterior": func() { (&Regressor{}).TauPosterior() },
+		"Xi":           func() { (&Classifier{}).Xi() },
+		"NoiseSD":      func() { (&RVMRegressor{}).NoiseSD() },
+		"Mean":         func() { (&RVMClassifier{}).Mean() },
 	} {
 		func() {
 			defer func() {

@@ -74,7 +74,7 @@ type augmentFile struct {
 }
 
 // encode builds the payload of a fitted result.
-func (f *fitted) encode(task, estimator string) (*payload, error) {
+func (f *fitted) encode() (*payload, error) {
 	if f.status == NotFitted {
 		return nil, ErrNotFitted
 	}
@@ -83,8 +83,19 @@ func (f *fitted) encode(task, estimator string) (*payload, error) {
 		return nil, err
 	}
 	full := f.full
-	p := &payload{Task: task, Estimator: estimator, Kernel: spec, InputDim: f.b.dim,
-		Mu: f.mu, Alpha: f.alpha, Trace: f.trace, Iterations: f.iters, Status: int(f.status), FullBound: &full}
+	p := &payload{Task: f.task, Estimator: f.estimator, Kernel: spec, InputDim: f.b.dim,
+		Mu: f.mu, Alpha: f.alpha, Trace: f.trace, Iterations: f.iters, Status: int(f.status), FullBound: &full,
+		TauShape: f.ct, TauRate: f.dt, Xi: f.xi}
+	if f.estimator == "rvm" && f.task == "regression" {
+		p.Beta = 1 / f.noise
+	}
+	if f.w != nil {
+		p.Classes = f.classes
+		r, _ := f.w.Dims()
+		for i := range r {
+			p.Weights = append(p.Weights, f.w.RawRowView(i))
+		}
+	}
 	if f.design != nil {
 		p.Columns = f.design
 	} else {
@@ -105,8 +116,8 @@ func (f *fitted) encode(task, estimator string) (*payload, error) {
 		}
 		p.Augment = a
 	}
-	m := len(f.mu)
 	sigma := f.sigma.get()
+	m := sigma.SymmetricDim()
 	for i := range m {
 		row := make([]float64, m)
 		for j := range m {
@@ -115,6 +126,18 @@ func (f *fitted) encode(task, estimator string) (*payload, error) {
 		p.Sigma = append(p.Sigma, row)
 	}
 	return p, nil
+}
+
+// Save writes the fitted model as JSON; Load reads it back, as the
+// estimator that wrote it. It returns ErrNotFitted before a fit, and
+// ErrUnsavableKernel for a kernel that is neither this package's nor
+// registered with RegisterKernel.
+func (f *fitted) Save(w io.Writer) error {
+	p, err := f.encode()
+	if err != nil {
+		return err
+	}
+	return writeModel(w, p, nil)
 }
 
 // writeModel writes the envelope of p, with the caller's metadata meta
@@ -307,7 +330,8 @@ func (p *payload) decode() (*fitted, error) {
 	if p.FullBound != nil && (math.IsNaN(full) || math.IsInf(full, 0)) {
 		return nil, bad("non-finite full-model bound %v", full)
 	}
-	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full}
+	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full,
+		task: p.Task, estimator: p.Estimator}
 	if k == nil {
 		if len(p.Columns) != m {
 			return nil, bad("%d design columns for %d weights", len(p.Columns), m)
@@ -428,10 +452,11 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 		if !(p.TauShape > 0 && p.TauRate > 0) {
 			return nil, &ModelFileError{Reason: "noise posterior missing"}
 		}
-		f.noise = p.TauRate / p.TauShape
-		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}, ct: p.TauShape, dt: p.TauRate}, nil
+		f.noise, f.ct, f.dt = p.TauRate/p.TauShape, p.TauShape, p.TauRate
+		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
 	case "classification/vrvm":
-		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}, xi: p.Xi}, nil
+		f.xi = p.Xi
+		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
 	case "regression/rvm":
 		if !(p.Beta > 0) {
 			return nil, &ModelFileError{Reason: "noise precision missing"}

@@ -63,7 +63,7 @@ var fuzzKernels = []Kernel{Gaussian{Width: 1}, Polynomial{Degree: 2, Scale: 0.5}
 func probes(m Estimator) *mat.Dense {
 	d := m.InputDim()
 	rows := [][]float64{make([]float64, d), fill(d, 1), fill(d, -1)}
-	if c := m.Inputs(); c != nil {
+	if c := m.(interface{ Inputs() *mat.Dense }).Inputs(); c != nil {
 		r, _ := c.Dims()
 		for i := range min(r, 5) {
 			rows = append(rows, c.RawRowView(i))

@@ -3,7 +3,6 @@ package vrvm
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -18,8 +17,8 @@ import (
 // defaults. Fit never modifies them. The fitted state is read through the
 // methods.
 type Regressor struct {
-	// Kernel generates one basis function per training input.
-	// If nil, DefaultKernel (Gaussian, width 1) is used.
+	// Kernel generates one basis function per training input; nil means
+	// Gaussian{Width: 1}.
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool
@@ -34,18 +33,19 @@ type Regressor struct {
 	// and the setting of the reference fixtures).
 	NoPrune bool
 	// PruneAlpha is the pruning threshold: a basis function whose ⟨αₘ⟩
-	// exceeds it leaves the active set. 0 means DefaultRegressionPrune.
+	// exceeds it leaves the active set. 0 means 100 (doc.go, "Pruning").
 	// With the default priors ⟨αₘ⟩ ≤ (a + ½)/b = 5e5, so thresholds at or
 	// above that never prune.
 	PruneAlpha float64
 	// MaxIter limits the number of iterations; 0 means DefaultMaxIter.
 	MaxIter int
 	// Tol is the convergence tolerance on the relative change of the lower
-	// bound per iteration; 0 means DefaultTol.
+	// bound per iteration; 0 means 1e-10. A fit stops when, over one
+	// iteration, the bound changes by at most Tol·max(1, |L|) and every
+	// monitored parameter by at most ParamTol relative to its value.
 	Tol float64
 	// ParamTol is the convergence tolerance on the largest relative change
-	// per iteration of ⟨αₘ⟩ (active functions) and ⟨τ⟩; 0 means
-	// DefaultParamTol.
+	// per iteration of ⟨αₘ⟩ (active functions) and ⟨τ⟩; 0 means 1e-6.
 	ParamTol float64
 	// Monitor, if not nil, is called after every iteration; returning
 	// true stops the fit with status Stopped.
@@ -76,7 +76,6 @@ type Regressor struct {
 	Augment bool
 
 	regressionFit
-	ct, dt float64 // Q_τ = Γ(c̃, d̃)
 }
 
 // regressionFit is the fitted state of a regression model.
@@ -102,7 +101,7 @@ func (f *regressionFit) Task() Task { return Regression }
 func (r *Regressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
-		solver: r.Solver, defPrune: DefaultRegressionPrune}
+		solver: r.Solver, defPrune: defaultRegressionPrune}
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -127,7 +126,7 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 }
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
-	r.regressionFit = regressionFit{}
+	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "vrvm"}}
 	lik, err := r.fitVariational(ctx, r.options(), x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
 		func(s settings) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
@@ -144,14 +143,9 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	return err
 }
 
-// Tau returns ⟨τ⟩ = c̃/d̃, the posterior mean noise precision.
-// Like every accessor of fitted state, it panics if the model is not fitted.
-func (r *Regressor) Tau() float64 {
-	r.mustFit()
-	return r.ct / r.dt
-}
-
-// TauPosterior returns the shape c̃ and rate d̃ of Q_τ (26)–(27).
+// TauPosterior returns the shape c̃ and rate d̃ of Q_τ (26)–(27); the
+// posterior mean noise precision is ⟨τ⟩ = c̃/d̃ = 1/NoiseSD². Like every
+// accessor of fitted state, it panics if the model is not fitted.
 func (r *Regressor) TauPosterior() (shape, rate float64) {
 	r.mustFit()
 	return r.ct, r.dt
@@ -160,20 +154,9 @@ func (r *Regressor) TauPosterior() (shape, rate float64) {
 // WithKernel returns an unfitted copy of r's configuration with kernel k
 // and no Monitor.
 func (r *Regressor) WithKernel(k Kernel) Estimator {
-	c := &Regressor{Kernel: k, NoBias: r.NoBias, Prior: r.Prior, Alpha0: r.Alpha0, Tau0: r.Tau0, NoPrune: r.NoPrune,
-		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver,
-		LearnKernel: r.LearnKernel, Learning: r.Learning, Augment: r.Augment}
-	return c
-}
-
-// Save writes the fitted model as JSON (see Load).
-func (r *Regressor) Save(w io.Writer) error {
-	p, err := r.encode("regression", "vrvm")
-	if err != nil {
-		return err
-	}
-	p.TauShape, p.TauRate = r.ct, r.dt
-	return writeModel(w, p, nil)
+	c := *r
+	c.Kernel, c.Monitor, c.regressionFit = k, nil, regressionFit{}
+	return &c
 }
 
 // HTML is String as an HTML table, for notebooks.
@@ -184,7 +167,7 @@ func (r *Regressor) String() string {
 	if r.status == NotFitted {
 		return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String())
 	}
-	return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.Tau()))
+	return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt))
 }
 
 // noisePrecision0 returns the initial noise precision: v0, or 1/var(t)

@@ -3,7 +3,6 @@ package vrvm
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -22,26 +21,36 @@ import (
 //	Σ = (A + βΦᵀΦ)⁻¹,  μ = βΣΦᵀt,  γₘ = 1 − αₘΣₘₘ,
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
-// Solver chooses how the evidence is maximised (see RVMSolver): by
-// default one function at a time from an empty model (Tipping & Faul
-// 2003, rvmseq.go), which scales to large N; RVMReestimate iterates the
-// updates above on all N + 1 functions, as Tipping (2001) and the paper
-// did. The two can stop at different local maxima of the evidence.
-// Alpha0 is the initial αₘ of every function for RVMReestimate, and of
-// the first function for RVMSequential when the evidence has no finite
-// optimum for it; PruneAlpha removes functions whose αₘ exceeds it.
+// Solver chooses how the evidence is maximised: by default (Sequential)
+// the sequential algorithm of Tipping & Faul (2003) (rvmseq.go), which
+// starts from one basis function and, one function per iteration, adds
+// the function, re-estimates its αₘ to the exact optimum given the
+// others, or deletes it, whichever raises the evidence most; it works on
+// the factorisation of the design that the variational Sequential solver
+// uses and never forms the N × N kernel matrix for a positive
+// semi-definite kernel, so it scales to large N. PaperSchedule iterates
+// the updates above on all N + 1 functions, as Tipping (2001) and the
+// paper did, forming the full design and its Gram matrix (O(N³) per
+// early iteration). The two can stop at different local maxima of the
+// evidence; Newton is an *OptionError. Alpha0 is the initial αₘ of every
+// function for PaperSchedule, and of the first function for Sequential
+// when the evidence has no finite optimum for it; PruneAlpha removes
+// functions whose αₘ exceeds it. A fit converges when no re-estimate
+// (and, for Sequential, no addition or deletion) would change any ln αₘ,
+// nor ln β, by more than Tol.
 //
-// LowerBound and BoundTrace report the log evidence ln p(t | α, β). The
-// exported fields configure the fit; zero values mean the defaults.
+// LowerBound and BoundTrace report the log evidence ln p(t | α, β);
+// NoiseSD is 1/√β. The exported fields configure the fit; zero values
+// mean the defaults.
 type RVMRegressor struct {
-	Kernel     Kernel    // nil means DefaultKernel
-	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
-	NoBias     bool      // remove the bias function φ₀ = 1
-	Alpha0     float64   // initial αₘ; 0 means 1
-	Beta0      float64   // initial β; 0 means 1/var(t)
-	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int       // 0 means DefaultMaxIter
-	Tol        float64   // largest change of ln αₘ and ln β at convergence; 0 means DefaultRVMTol
+	Kernel     Kernel  // nil means Gaussian{Width: 1}
+	Solver     Solver  // Sequential (the zero value) or PaperSchedule
+	NoBias     bool    // remove the bias function φ₀ = 1
+	Alpha0     float64 // initial αₘ; 0 means 1
+	Beta0      float64 // initial β; 0 means 1/var(t)
+	PruneAlpha float64 // pruning threshold on αₘ; 0 means 1e12 (the αₘ of irrelevant functions diverge)
+	MaxIter    int     // 0 means DefaultMaxIter
+	Tol        float64 // largest change of ln αₘ and ln β at convergence; 0 means 1e-6
 	// Monitor, if not nil, is called after every iteration with the log
 	// evidence as Bound; returning true stops the fit.
 	Monitor func(Progress) bool
@@ -53,22 +62,18 @@ type RVMRegressor struct {
 // for binary classification: for fixed α the weight posterior is
 // approximated by Laplace's method around its mode, found by iteratively
 // reweighted least squares (Newton's method), and α maximises the
-// evidence of that Gaussian: by default by the sequential algorithm of
-// Tipping & Faul (2003), one function at a time (RVMSequential), or by
-// αₘ ← γₘ/μₘ² on all functions (RVMReestimate), as RVMRegressor.
-// LowerBound and BoundTrace report Laplace's approximation of the log
-// evidence.
+// evidence of that Gaussian, by the Solver and with the options of
+// RVMRegressor (without β). LowerBound and BoundTrace report Laplace's
+// approximation of the log evidence.
 type RVMClassifier struct {
-	Kernel     Kernel    // nil means DefaultKernel
-	Solver     RVMSolver // the algorithm; the zero value is RVMSequential
-	NoBias     bool      // remove the bias function φ₀ = 1
-	Alpha0     float64   // initial αₘ; 0 means 1
-	PruneAlpha float64   // pruning threshold on αₘ; 0 means DefaultRVMPrune
-	MaxIter    int       // 0 means DefaultMaxIter
-	Tol        float64   // largest change of ln αₘ at convergence; 0 means DefaultRVMTol
-	// Monitor, if not nil, is called after every iteration with the
-	// Laplace approximation of the log evidence as Bound.
-	Monitor func(Progress) bool
+	Kernel     Kernel
+	Solver     Solver
+	NoBias     bool
+	Alpha0     float64
+	PruneAlpha float64
+	MaxIter    int
+	Tol        float64
+	Monitor    func(Progress) bool
 
 	classificationFit
 }
@@ -84,7 +89,17 @@ func (c *RVMClassifier) options() options {
 // rvmOptions are the options of the RVM estimators, with their defaults.
 func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol float64, monitor func(Progress) bool) options {
 	return options{kernel: k, noBias: noBias, alpha0: alpha0, pruneAlpha: prune, maxIter: maxIter,
-		tol: tol, monitor: monitor, defPrune: DefaultRVMPrune, defTol: DefaultRVMTol}
+		tol: tol, monitor: monitor, defPrune: defaultRVMPrune, defTol: defaultRVMTol}
+}
+
+// prepareRVM records the kind of an RVM model in f and checks its
+// solver, options and data.
+func (f *fitted) prepareRVM(task string, s Solver, o options, x mat.Matrix, t []float64) (settings, basis, error) {
+	*f = fitted{task: task, estimator: "rvm"}
+	if err := s.checkRVM(); err != nil {
+		return settings{}, basis{}, err
+	}
+	return prepare(o, x, t, false)
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -94,11 +109,7 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	r.regressionFit = regressionFit{}
-	if err := r.Solver.check(); err != nil {
-		return err
-	}
-	set, b, err := prepare(r.options(), x, t, false)
+	set, b, err := r.prepareRVM("regression", r.Solver, r.options(), x, t)
 	if err != nil {
 		return err
 	}
@@ -106,7 +117,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	if err != nil {
 		return err
 	}
-	if r.Solver == RVMSequential {
+	if r.Solver == Sequential {
 		return r.fitSequential(ctx, set, b, x, t, beta)
 	}
 	phi, err := b.full(x)
@@ -138,15 +149,11 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	c.classificationFit = classificationFit{}
-	if err := c.Solver.check(); err != nil {
-		return err
-	}
-	set, b, err := prepare(c.options(), x, t, false)
+	set, b, err := c.prepareRVM("classification", c.Solver, c.options(), x, t)
 	if err != nil {
 		return err
 	}
-	if c.Solver == RVMSequential {
+	if c.Solver == Sequential {
 		if err := checkLabels(t); err != nil {
 			return err
 		}
@@ -171,7 +178,7 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 	return c.recordRVM(ctx, b, res, &q)
 }
 
-// rvmModel is what the re-estimation algorithm (RVMReestimate) needs of
+// rvmModel is what the re-estimation algorithm (PaperSchedule) needs of
 // a likelihood: the posterior over the active weights given α, its
 // noise re-estimate, and the selection of its own per-function state.
 type rvmModel interface {
@@ -466,38 +473,20 @@ func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (fl
 	return cur, nil
 }
 
-// Beta returns the noise precision estimate β.
-func (r *RVMRegressor) Beta() float64 { r.mustFit(); return 1 / r.noise }
-
 // WithKernel returns an unfitted copy of r's configuration with kernel k
 // and no Monitor.
 func (r *RVMRegressor) WithKernel(k Kernel) Estimator {
-	return &RVMRegressor{Kernel: k, Solver: r.Solver, NoBias: r.NoBias, Alpha0: r.Alpha0, Beta0: r.Beta0, PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol}
+	c := *r
+	c.Kernel, c.Monitor, c.regressionFit = k, nil, regressionFit{}
+	return &c
 }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
 func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
-	return &RVMClassifier{Kernel: k, Solver: c.Solver, NoBias: c.NoBias, Alpha0: c.Alpha0, PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol}
-}
-
-// Save writes the fitted model as JSON (see Load).
-func (r *RVMRegressor) Save(w io.Writer) error {
-	p, err := r.encode("regression", "rvm")
-	if err != nil {
-		return err
-	}
-	p.Beta = 1 / r.noise
-	return writeModel(w, p, nil)
-}
-
-// Save writes the fitted model as JSON (see Load).
-func (c *RVMClassifier) Save(w io.Writer) error {
-	p, err := c.encode("classification", "rvm")
-	if err != nil {
-		return err
-	}
-	return writeModel(w, p, nil)
+	d := *c
+	d.Kernel, d.Monitor, d.classificationFit = k, nil, classificationFit{}
+	return &d
 }
 
 // HTML is String as an HTML table, for notebooks.
@@ -511,7 +500,7 @@ func (r *RVMRegressor) String() string {
 	if r.status == NotFitted {
 		return r.describe("vrvm.RVMRegressor", r.Kernel, "")
 	}
-	return r.describe("vrvm.RVMRegressor", r.Kernel, "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), r.Beta()))
+	return r.describe("vrvm.RVMRegressor", r.Kernel, "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), 1/r.noise))
 }
 
 // String summarises the configuration and, once fitted, the fit.

@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkRVM fits the type-II maximum likelihood RVM to sinc (noise 0.1,
-// Gaussian width 3) with each RVMSolver (issue 14, acceptance 2: N = 4,000
+// Gaussian width 3) with each RVM solver (issue 14, acceptance 2: N = 4,000
 // in at most 10 s and 200 MB). The re-estimation algorithm forms the
 // N × (N + 1) design and takes minutes at N = 4,000: that size runs only
 // with VRVM_BENCH_LARGE=1. Metrics: CPU time per fit (cpu-s), iterations,
@@ -17,10 +17,10 @@ import (
 func BenchmarkRVM(b *testing.B) {
 	large := os.Getenv("VRVM_BENCH_LARGE") != ""
 	for _, c := range []struct {
-		solver RVMSolver
+		solver Solver
 		n      int
-	}{{RVMSequential, 1000}, {RVMSequential, 4000}, {RVMReestimate, 1000}, {RVMReestimate, 4000}} {
-		if c.solver == RVMReestimate && c.n > 1000 && !large {
+	}{{Sequential, 1000}, {Sequential, 4000}, {PaperSchedule, 1000}, {PaperSchedule, 4000}} {
+		if c.solver == PaperSchedule && c.n > 1000 && !large {
 			continue
 		}
 		x, t := benchSinc(c.n, 1)

@@ -12,7 +12,7 @@ import (
 
 // The sequential algorithm of Tipping & Faul (2003), "Fast marginal
 // likelihood maximisation for sparse Bayesian models", for the type-II
-// maximum likelihood RVM (RVMSequential); equations (R1)–(R5) in doc.go.
+// maximum likelihood RVM (Sequential); equations (R1)–(R5) in doc.go.
 // Each iteration computes sₘ and qₘ (R2) for every candidate function by
 // (R5), takes the move with the largest gain (R4) (the gains are those
 // of SparseBayes), and re-estimates β (Tipping 2001, eq. 47). (R5) needs
@@ -23,38 +23,6 @@ import (
 // matrix, rank r, tens for a smooth kernel), so that ΦᵀΦ = BBᵀ and
 // Φᵀt = B Uᵀt, and all the sₘ, qₘ cost O(M r k) per iteration for k
 // active functions. Memory is O((N + M) r), no N × N matrix.
-
-// RVMSolver selects the algorithm that maximises the evidence of the
-// RVMRegressor and RVMClassifier. Both find a local maximum of the same
-// log evidence ln p(t | α, β) (Laplace's approximation of it for
-// classification) and report the same quantities.
-type RVMSolver int
-
-// RVMSequential, the default, is the sequential algorithm of Tipping &
-// Faul (2003): it starts from one basis function and, one function per
-// iteration, adds the function, re-estimates its αₘ to the exact optimum
-// given the others, or deletes it, whichever raises the evidence most
-// (rvmseq.go), re-estimating β after every move. It works on the
-// factorisation of the design that the variational Sequential solver uses
-// and never forms the N × N kernel matrix for a positive semi-definite
-// kernel. A fit converges when no function is worth adding or deleting
-// and no re-estimate would change any ln αₘ, nor the re-estimate of β
-// change ln β, by more than Tol.
-const RVMSequential RVMSolver = 0
-
-// RVMReestimate is the algorithm of Tipping (2001): from all N + 1
-// functions with αₘ = Alpha0, every iteration recomputes the posterior
-// and re-estimates every αₘ ← γₘ/μₘ² and β (eqs. 45–47), removing the
-// functions whose αₘ exceeds PruneAlpha. It forms the full N × (N + 1)
-// design and its Gram matrix, O(N³) per early iteration, and is the
-// algorithm the paper's tables use.
-const RVMReestimate RVMSolver = 1
-
-var rvmSolverNames = [...]string{"sequential", "re-estimation"}
-
-func (s RVMSolver) String() string { return enumName(rvmSolverNames[:], int(s), "RVM solver") }
-
-func (s RVMSolver) check() error { return enumCheck(rvmSolverNames[:], int(s), "RVM solver") }
 
 // rvmState is the state of the sequential algorithm for regression: the
 // factorisation of the candidates, the active set with its αₘ, β, and

@@ -16,9 +16,9 @@ func seqProblem(t *testing.T, p fastProblem) *seqFit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := DefaultRegressionPrune
+	def := defaultRegressionPrune
 	if p.classify {
-		def = DefaultClassificationPrune
+		def = defaultClassificationPrune
 	}
 	c, err := options{maxIter: 2000, defPrune: def, prior: p.prior}.resolve()
 	if err != nil {

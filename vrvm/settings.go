@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -37,26 +38,28 @@ func (p Prior) resolve() (Prior, error) {
 
 // Pruning thresholds, chosen by measurement (see doc.go, "Pruning"): they
 // reproduce the paper's relevance-vector counts with unchanged errors and a
-// fit several times faster than without pruning. DefaultRVMPrune is the
+// fit several times faster than without pruning. defaultRVMPrune is the
 // threshold of the type-II maximum likelihood RVM, whose αₘ diverge to
 // infinity at the evidence optimum, so that any large value serves
 // (Tipping 2001).
 const (
-	DefaultRegressionPrune     = 1e2
-	DefaultClassificationPrune = 10
-	DefaultRVMPrune            = 1e12
+	defaultRegressionPrune     = 1e2
+	defaultClassificationPrune = 10
+	defaultRVMPrune            = 1e12
 )
+
+// DefaultMaxIter is the iteration limit of a fit whose MaxIter is 0.
+const DefaultMaxIter = 10000
 
 // Default convergence settings. A variational fit stops when, over one
 // iteration, the lower bound changes by at most Tol·max(1, |L|) AND every
 // monitored parameter (⟨αₘ⟩ of the active functions, ⟨τ⟩ or ξ) changes by
 // at most ParamTol relative to its value. The type-II ML RVM stops when no
-// ln αₘ (nor ln β) changes by more than its Tol, DefaultRVMTol.
+// ln αₘ (nor ln β) changes by more than its Tol, defaultRVMTol.
 const (
-	DefaultMaxIter  = 10000
-	DefaultTol      = 1e-10
-	DefaultParamTol = 1e-6
-	DefaultRVMTol   = 1e-6
+	defaultTol      = 1e-10
+	defaultParamTol = 1e-6
+	defaultRVMTol   = 1e-6
 )
 
 // Progress is what a Monitor sees after each iteration.
@@ -132,7 +135,7 @@ func (o options) resolve() (settings, error) {
 	s := settings{kernel: o.kernel, bias: !o.noBias, maxIter: o.maxIter, tol: o.tol, paramTol: o.paramTol,
 		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0, solver: o.solver}
 	if s.kernel == nil {
-		s.kernel = DefaultKernel
+		s.kernel = defaultKernel
 	}
 	var err error
 	if s.prior, err = o.prior.resolve(); err != nil {
@@ -145,13 +148,13 @@ func (o options) resolve() (settings, error) {
 		s.maxIter = DefaultMaxIter
 	}
 	if o.defTol == 0 {
-		o.defTol = DefaultTol
+		o.defTol = defaultTol
 	}
 	for _, f := range []struct {
 		name string
 		v    *float64
 		def  float64
-	}{{"Tol", &s.tol, o.defTol}, {"ParamTol", &s.paramTol, DefaultParamTol}, {"PruneAlpha", &s.pruneAt, o.defPrune}, {"Alpha0", &s.alpha0, 1}} {
+	}{{"Tol", &s.tol, o.defTol}, {"ParamTol", &s.paramTol, defaultParamTol}, {"PruneAlpha", &s.pruneAt, o.defPrune}, {"Alpha0", &s.alpha0, 1}} {
 		if err := positive(f.name, f.v, f.def, "must be positive and finite (0 means the default)"); err != nil {
 			return s, err
 		}
@@ -222,7 +225,7 @@ func checkLabels(t []float64) error {
 		case 1:
 			n1++
 		default:
-			return &LabelError{Row: i, Value: v}
+			return &LabelError{Row: i, Label: strconv.FormatFloat(v, 'g', -1, 64), Reason: "is not 0 or 1"}
 		}
 	}
 	if n1 == 0 || n1 == len(t) {

@@ -16,6 +16,12 @@ import (
 // the pruning options (NoPrune, PruneAlpha) and the convergence options
 // (MaxIter, Tol, ParamTol) in the same way; FullModelBound is the bound of
 // the full model at the end of every fit.
+//
+// The type-II maximum likelihood estimators (RVMRegressor, RVMClassifier)
+// maximise the evidence instead, with the same two strategies: Sequential
+// (the default) is the sequential algorithm of Tipping & Faul (2003),
+// PaperSchedule the re-estimation of every αₘ at once of Tipping (2001),
+// as the paper's tables use; Newton is an *OptionError for them.
 type Solver int
 
 // Sequential, the default, maximises the bound one basis function at
@@ -63,6 +69,20 @@ var solverNames = [...]string{"sequential", "paper schedule", "newton"}
 func (s Solver) String() string { return enumName(solverNames[:], int(s), "solver") }
 
 func (s Solver) check() error { return enumCheck(solverNames[:], int(s), "solver") }
+
+// checkRVM accepts the two solvers of the type-II maximum likelihood
+// estimators (RVMRegressor, RVMClassifier), which maximise the evidence
+// with the same two strategies: Sequential is the sequential algorithm
+// of Tipping & Faul (2003), one function per iteration from a single
+// one (rvmseq.go), and PaperSchedule the re-estimation of Tipping (2001)
+// that the paper's tables use, every αₘ and β at once from all N + 1
+// functions (rvm.go).
+func (s Solver) checkRVM() error {
+	if s == Newton {
+		return &OptionError{Field: "Solver", Value: float64(s), Reason: "newton is not available for the RVM estimators (use Sequential or PaperSchedule)"}
+	}
+	return s.check()
+}
 
 // enumName returns names[i], or "unknown what" outside the list.
 func enumName(names []string, i int, what string) string {

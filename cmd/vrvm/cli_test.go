@@ -265,7 +265,7 @@ func TestCLI(t *testing.T) {
 		if err := r.Fit(standardizeRows(d.X, mx, sx), ts); err != nil {
 			t.Fatal(err)
 		}
-		if r.Solver != vrvm.RVMSequential || r.Status() != vrvm.Converged {
+		if r.Solver != vrvm.Sequential || r.Status() != vrvm.Converged {
 			t.Errorf("in process: solver %v, %v", r.Solver, r.Status())
 		}
 		xt := mat.NewDense(21, 2, nil)

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -67,7 +65,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if verb == "fetch" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		ctx, stop := onInterrupt("data", stderr)
 		defer stop()
 		fetched, err := datasets.Ensure(ctx, datasets.FetchOptions{Progress: stderr}, names...)
 		if len(fetched) == 0 && err == nil {

@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vrvm/vrvm/paper"
@@ -83,7 +80,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 		which = append(which, n)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onInterrupt("paper", stderr)
 	defer stop()
 	opt := paper.Options{Workers: *workers, MaxIter: *maxIter}
 	if !*quiet {

@@ -97,9 +97,9 @@ func main() {
 	switch *model {
 	case "vrvm":
 	case "rvm", "rvm-reestimate":
-		rs := vrvm.RVMSequential
+		rs := vrvm.Sequential
 		if *model == "rvm-reestimate" {
-			rs = vrvm.RVMReestimate
+			rs = vrvm.PaperSchedule
 		}
 		if *task == "classification" {
 			m = &vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}

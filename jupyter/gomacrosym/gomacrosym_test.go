@@ -305,6 +305,28 @@ err := m.Fit(x, []float64{1, 3, 5, 7, 9})
 if err != nil { panic(err) }
 mean, _, _ := m.Predict(mat.NewDense(1, 1, []float64{10}))
 mean[0]`, 21},
+		// MultiClassifier's Mean is declared on its embedded multiFit and
+		// shadows the Mean of the fitted state multiFit embeds; Save is
+		// promoted from that fitted state, two levels down.
+		{"vrvm multiclass", `
+import (
+	"bytes"
+	"github.com/vrvm/vrvm/vrvm"
+	"gonum.org/v1/gonum/mat"
+)
+x := mat.NewDense(9, 1, []float64{0, 0.2, 0.4, 3, 3.2, 3.4, 6, 6.2, 6.4})
+c := &vrvm.MultiClassifier{Kernel: vrvm.Gaussian{Width: 1}, MaxIter: 200}
+if err := c.Fit(x, []string{"a", "a", "a", "b", "b", "b", "c", "c", "c"}); err != nil { panic(err) }
+var buf bytes.Buffer
+if err := c.Save(&buf); err != nil { panic(err) }
+l, err := vrvm.LoadMultiClassifier(&buf)
+if err != nil { panic(err) }
+p1, _ := c.Prob(x)
+p2, _ := l.Prob(x)
+_, k := c.Mean().Dims()
+same := 0.0
+if mat.Equal(p1, p2) { same = 1 }
+float64(k) + same + float64(len(l.Alpha())-c.Covariance().SymmetricDim())`, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vals := eval(t, tc.src)

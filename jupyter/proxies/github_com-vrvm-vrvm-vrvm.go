@@ -37,42 +37,23 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_BlockKernel) EvalBlock(dst *mat.Dense, 
 type proxy_github_com_vrvm_vrvm_vrvm_Estimator struct {
 	Object            interface{}
 	ActiveSet_        func(_proxy_obj_ interface{}) []int
-	Alpha_            func(_proxy_obj_ interface{}) []float64
-	BoundTrace_       func(_proxy_obj_ interface{}) []float64
-	Covariance_       func(_proxy_obj_ interface{}) *mat.SymDense
 	FitContext_       func(_proxy_obj_ interface{}, ctx context.Context, x mat.Matrix, t []float64) error
 	FullModelBound_   func(_proxy_obj_ interface{}) float64
-	HTML_             func(_proxy_obj_ interface{}) string
 	HasBias_          func(_proxy_obj_ interface{}) bool
 	InputDim_         func(_proxy_obj_ interface{}) int
-	Inputs_           func(_proxy_obj_ interface{}) *mat.Dense
 	Iterations_       func(_proxy_obj_ interface{}) int
 	Latent_           func(_proxy_obj_ interface{}, x mat.Matrix) (mean []float64, variance []float64, err error)
 	LowerBound_       func(_proxy_obj_ interface{}) float64
-	Mean_             func(_proxy_obj_ interface{}) []float64
 	NoiseSD_          func(_proxy_obj_ interface{}) float64
 	RelevanceVectors_ func(_proxy_obj_ interface{}) []int
 	Save_             func(_proxy_obj_ interface{}, w io.Writer) error
 	Status_           func(_proxy_obj_ interface{}) vrvm.Status
-	String_           func(_proxy_obj_ interface{}) string
 	Task_             func(_proxy_obj_ interface{}) vrvm.Task
 	WithKernel_       func(_proxy_obj_ interface{}, k vrvm.Kernel) vrvm.Estimator
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) ActiveSet() []int {
 	return P.ActiveSet_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Alpha() []float64 {
-	return P.Alpha_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) BoundTrace() []float64 {
-	return P.BoundTrace_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Covariance() *mat.SymDense {
-	return P.Covariance_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
@@ -83,20 +64,12 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) FullModelBound() float64 {
 	return P.FullModelBound_(P.Object)
 }
 
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) HTML() string {
-	return P.HTML_(P.Object)
-}
-
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) HasBias() bool {
 	return P.HasBias_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) InputDim() int {
 	return P.InputDim_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Inputs() *mat.Dense {
-	return P.Inputs_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Iterations() int {
@@ -109,10 +82,6 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Latent(x mat.Matrix) (mean [
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) LowerBound() float64 {
 	return P.LowerBound_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Mean() []float64 {
-	return P.Mean_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) NoiseSD() float64 {
@@ -129,10 +98,6 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Save(w io.Writer) error {
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Status() vrvm.Status {
 	return P.Status_(P.Object)
-}
-
-func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) String() string {
-	return P.String_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Estimator) Task() vrvm.Task {

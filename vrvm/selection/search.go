@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
@@ -362,7 +363,7 @@ func checkData(x mat.Matrix, t []float64, classify bool) error {
 			case 1:
 				ones++
 			default:
-				return &vrvm.LabelError{Row: i, Value: v}
+				return &vrvm.LabelError{Row: i, Label: strconv.FormatFloat(v, 'g', -1, 64), Reason: "is not 0 or 1"}
 			}
 		}
 	}

@@ -287,8 +287,8 @@ func TestSearchFailingCandidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fe *FitError
-	var ke *vrvm.KernelError
-	if c := r.Candidates[0]; !errors.As(c.Err, &fe) || !errors.As(c.Err, &ke) || !math.IsNaN(c.CVError) {
+	var ke *vrvm.NonFiniteError
+	if c := r.Candidates[0]; !errors.As(c.Err, &fe) || !errors.As(c.Err, &ke) || ke.What != "kernel value" || !math.IsNaN(c.CVError) {
 		t.Errorf("failing candidate: err %v, CV %v", c.Err, c.CVError)
 	}
 	if r.ByCV != 1 || r.ByBound != 1 {

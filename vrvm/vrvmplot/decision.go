@@ -94,13 +94,8 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 	if err != nil {
 		return nil, err
 	}
-	kind := "moderated"
-	if opt.Plugin {
-		kind = "plug-in"
-	}
 	rv := act.relevant()
-	p := newPlot(fmt.Sprintf("VRVM classifier, %d relevance vectors: %s P(t = 1 | x)", len(rv), kind), "x1", "x2")
-	p.X.Padding, p.Y.Padding = 0, 0
+	p := newMapPlot(fmt.Sprintf("VRVM classifier, %d relevance vectors: %s P(t = 1 | x)", len(rv), probabilityKind(opt.Plugin)))
 
 	cmap := moreland.SmoothBlueRed()
 	cmap.SetMin(0)
@@ -180,7 +175,7 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 	bar := plot.New()
 	bar.HideY()
 	bar.X.Padding = 0
-	bar.X.Label.Text = kind + " P(t = 1 | x)"
+	bar.X.Label.Text = probabilityKind(opt.Plugin) + " P(t = 1 | x)"
 	bar.X.Tick.Marker = niceTicks{}
 	bar.Add(&plotter.ColorBar{ColorMap: cmap})
 	return &Figure{Panels: []*plot.Plot{p, bar}, Heights: heights, Width: width, Height: height}, nil

@@ -90,13 +90,8 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 	if err != nil {
 		return nil, err
 	}
-	kind := "moderated"
-	if opt.Plugin {
-		kind = "plug-in"
-	}
 	rv := c.RelevanceVectors()
-	p := newPlot(fmt.Sprintf("multi-class VRVM, %d shared relevance vectors: %s probabilities", len(rv), kind), "x1", "x2")
-	p.X.Padding, p.Y.Padding = 0, 0
+	p := newMapPlot(fmt.Sprintf("multi-class VRVM, %d shared relevance vectors: %s probabilities", len(rv), probabilityKind(opt.Plugin)))
 	p.Add(&mixMap{g: g, prob: prob, k: len(classes)})
 	// Decision boundaries: dₖ = ȳₖ − maxⱼ≠ₖ ȳⱼ changes sign.
 	boundary := lineStyle(colBlack, vg.Points(2))

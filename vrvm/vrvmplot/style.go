@@ -50,6 +50,23 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	return p
 }
 
+// newMapPlot is newPlot for a map over the input plane (x1, x2), whose
+// image fills the axes.
+func newMapPlot(title string) *plot.Plot {
+	p := newPlot(title, "x1", "x2")
+	p.X.Padding, p.Y.Padding = 0, 0
+	return p
+}
+
+// probabilityKind names the probabilities a map shows: plug-in or
+// moderated.
+func probabilityKind(plugin bool) string {
+	if plugin {
+		return "plug-in"
+	}
+	return "moderated"
+}
+
 // single wraps one panel in a figure of the default size.
 func single(p *plot.Plot) *Figure {
 	return &Figure{Panels: []*plot.Plot{p}, Width: DefaultWidth, Height: DefaultHeight}

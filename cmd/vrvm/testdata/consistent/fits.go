@@ -22,17 +22,35 @@ func main() {
 	classification()
 }
 
+// posterior is the accessors of the posterior every estimator has beside
+// those of vrvm.Estimator.
+type posterior interface {
+	BoundTrace() []float64
+	Mean() []float64
+	Alpha() []float64
+	Covariance() *mat.SymDense
+}
+
 // printFit prints the state every estimator has, read through the
-// vrvm.Estimator interface: the interpreted program calls the compiled
-// methods through it.
+// vrvm.Estimator interface and, after a type switch, the program's own
+// posterior interface: the interpreted program calls the compiled methods
+// through them.
 func printFit(m vrvm.Estimator) {
 	fmt.Println(m.Task(), "status", m.Status(), "iterations", m.Iterations())
 	fmt.Println("lower bound", g(m.LowerBound()))
-	fmt.Println("trace", gs(m.BoundTrace()))
+	// The posterior's accessors are the concrete estimator's.
+	var p posterior
+	switch m := m.(type) {
+	case *vrvm.Regressor:
+		p = m
+	case *vrvm.Classifier:
+		p = m
+	}
+	fmt.Println("trace", gs(p.BoundTrace()))
 	fmt.Println("bias", m.HasBias(), "active", m.ActiveSet(), "relevance", m.RelevanceVectors())
-	fmt.Println("mean", gs(m.Mean()))
-	fmt.Println("alpha", gs(m.Alpha()))
-	cov := m.Covariance()
+	fmt.Println("mean", gs(p.Mean()))
+	fmt.Println("alpha", gs(p.Alpha()))
+	cov := p.Covariance()
 	for i := 0; i < cov.SymmetricDim(); i++ {
 		fmt.Println("covariance", i, gs(mat.Row(nil, i, cov)))
 	}
@@ -74,8 +92,8 @@ func regression() {
 		same = monitored[i] == trace[i+1]
 	}
 	fmt.Println("monitor saw the trace", same)
-	fmt.Println("tau", g(r.Tau()), "noise", g(r.NoiseSD()))
 	c, d := r.TauPosterior()
+	fmt.Println("tau", g(c/d), "noise", g(r.NoiseSD()))
 	fmt.Println("tau posterior", g(c), g(d))
 	fmt.Println("inputs", gs(mat.Col(nil, 0, r.Inputs())))
 
