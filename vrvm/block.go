@@ -252,7 +252,7 @@ func kernelBlockT(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error 
 			for i := range col {
 				v := k.Eval(x.RawRowView(i), cj)
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &KernelError{Row: row0 + i, Center: centre[j], Value: v}
+					return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: v}
 				}
 				col[i] = v
 			}
@@ -274,7 +274,7 @@ func kernelBlockT(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error 
 		for i, v := range col {
 			if v-v != 0 { // NaN or ±Inf
 				if col[i] = k.Eval(x.RawRowView(i), c.RawRowView(j)); math.IsNaN(col[i]) || math.IsInf(col[i], 0) {
-					return &KernelError{Row: row0 + i, Center: centre[j], Value: col[i]}
+					return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: col[i]}
 				}
 			}
 		}
