@@ -194,88 +194,67 @@ func blockKernel(k Kernel) BlockKernel {
 	return bk
 }
 
-// kernelBlock sets dst[i, j] = K(xᵢ, cⱼ) for the rows of x and c, by
-// EvalBlock where k has it, else by Eval. A non-finite value from
-// EvalBlock is evaluated again by Eval (the block form can overflow where
-// the pairwise one does not); a non-finite value from Eval is returned as
-// a *NonFiniteError with the row (plus row0) and centre (centre[j]).
-func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
+// kernelBlock sets dst[i, j] = K(xᵢ, cⱼ) for the rows of x and c, or,
+// with byCols, dst[j, i] (the block transposed, as latentColumns reads
+// it). It uses EvalBlock where k has it, else Eval. The built-in kernels
+// are symmetric to the bit (their pairwise sums and products are the same
+// in either order), so byCols fills dst as EvalBlock(dst, c, x); another
+// BlockKernel fills a row-major block that is then transposed. A
+// non-finite value from EvalBlock is evaluated again by Eval (the block
+// form can overflow where the pairwise one does not); a non-finite value
+// from Eval is returned as a *NonFiniteError with the row (plus row0) and
+// centre (centre[j]).
+func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int, byCols bool) error {
 	n, _ := x.Dims()
 	m, _ := c.Dims()
-	if bk := blockKernel(k); bk != nil {
-		bk.EvalBlock(dst, x, c)
-		if _, ok := bk.(Gaussian); ok && c.RawMatrix().Cols < gemmDim {
-			// Pair by pair, exp of a finite or −∞ argument: in [0, 1].
-			return nil
-		}
-		for i := range n {
-			row := dst.RawRowView(i)[:m]
-			for j, v := range row {
-				if v-v != 0 { // NaN or ±Inf
-					if row[j] = k.Eval(x.RawRowView(i), c.RawRowView(j)); math.IsNaN(row[j]) || math.IsInf(row[j], 0) {
-						return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: row[j]}
-					}
-				}
-			}
-		}
-		return nil
+	raw := dst.RawMatrix()
+	rs, cs := raw.Stride, 1 // dst[i, j] at i·rs + j·cs
+	if byCols {
+		rs, cs = 1, raw.Stride
 	}
-	for i := range n {
-		xi := x.RawRowView(i)
-		row := dst.RawRowView(i)[:m]
-		for j := range row {
-			v := k.Eval(xi, c.RawRowView(j))
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: v}
-			}
-			row[j] = v
-		}
-	}
-	return nil
-}
-
-// kernelBlockT is kernelBlock with the block transposed: it sets
-// dst[j, i] = K(xᵢ, cⱼ). The built-in kernels are symmetric to the bit
-// (their pairwise sums and products are the same in either order), so
-// they fill dst as EvalBlock(dst, c, x); another BlockKernel fills a
-// row-major block that is then transposed, and any other kernel is called
-// through Eval pair by pair. Non-finite values are handled as kernelBlock
-// does.
-func kernelBlockT(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int) error {
-	m, n := dst.Dims()
 	bk := blockKernel(k)
-	switch bk.(type) {
-	case nil:
-		for j := range m {
-			cj := c.RawRowView(j)
-			col := dst.RawRowView(j)[:n]
-			for i := range col {
-				v := k.Eval(x.RawRowView(i), cj)
+	if bk == nil {
+		for i := range n {
+			xi := x.RawRowView(i)
+			for j := range m {
+				v := k.Eval(xi, c.RawRowView(j))
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: v}
 				}
-				col[i] = v
+				raw.Data[i*rs+j*cs] = v
 			}
 		}
 		return nil
+	}
+	switch bk.(type) {
 	case Gaussian, Polynomial, Linear:
-		bk.EvalBlock(dst, c, x)
-		if _, ok := bk.(Gaussian); ok && c.RawMatrix().Cols < gemmDim {
-			return nil // as in kernelBlock: exp of a finite or −∞ argument
+		if byCols {
+			bk.EvalBlock(dst, c, x)
+		} else {
+			bk.EvalBlock(dst, x, c)
 		}
 	default:
+		if !byCols {
+			bk.EvalBlock(dst, x, c)
+			break
+		}
 		var tmp mat.Dense
 		tmp.ReuseAs(n, m)
 		bk.EvalBlock(&tmp, x, c)
 		dst.Copy(tmp.T())
 	}
-	for j := range m {
-		col := dst.RawRowView(j)[:n]
-		for i, v := range col {
-			if v-v != 0 { // NaN or ±Inf
-				if col[i] = k.Eval(x.RawRowView(i), c.RawRowView(j)); math.IsNaN(col[i]) || math.IsInf(col[i], 0) {
-					return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: col[i]}
+	if _, ok := bk.(Gaussian); ok && c.RawMatrix().Cols < gemmDim {
+		// Pair by pair, exp of a finite or −∞ argument: in [0, 1].
+		return nil
+	}
+	for i := range n {
+		for j := range m {
+			if v := raw.Data[i*rs+j*cs]; v-v != 0 { // NaN or ±Inf
+				v = k.Eval(x.RawRowView(i), c.RawRowView(j))
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return &NonFiniteError{What: "kernel value", Row: row0 + i, Col: centre[j], Value: v}
 				}
+				raw.Data[i*rs+j*cs] = v
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func (k mathExpGaussian) Eval(x, y []float64) float64 {
 }
 
 // userBlock is a BlockKernel that the library does not know to be
-// symmetric: predictions evaluate it by rows and transpose (kernelBlockT).
+// symmetric: predictions evaluate it by rows and transpose (kernelBlock with byCols).
 type userBlock struct{ g Gaussian }
 
 func (k userBlock) Eval(x, y []float64) float64    { return k.g.Eval(x, y) }

@@ -232,7 +232,7 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 				}
 				if m > off {
 					dst := mat.NewDense(m-off, r, phiT[off*r:])
-					if err := kernelBlockT(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre); err != nil {
+					if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre, true); err != nil {
 						return err
 					}
 				}
@@ -271,7 +271,7 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 				}
 			}
 			dst := mat.NewDense(r, m, phi.Data).Slice(0, r, off, m).(*mat.Dense)
-			if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre); err != nil {
+			if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre, false); err != nil {
 				return err
 			}
 		}

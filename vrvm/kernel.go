@@ -376,13 +376,13 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	err := parallelBlocks(ctx, n, size, len(centre), func(lo, hi, w int) error {
 		xb := xd.Slice(lo, hi, 0, d).(*mat.Dense)
 		if direct {
-			return kernelBlock(b.kernel, phi.Slice(lo, hi, pos[0], pos[0]+len(pos)).(*mat.Dense), xb, cm, lo, centre)
+			return kernelBlock(b.kernel, phi.Slice(lo, hi, pos[0], pos[0]+len(pos)).(*mat.Dense), xb, cm, lo, centre, false)
 		}
 		if bufs[w] == nil {
 			bufs[w] = make([]float64, size*len(centre))
 		}
 		dst := mat.NewDense(hi-lo, len(centre), bufs[w][:(hi-lo)*len(centre)])
-		if err := kernelBlock(b.kernel, dst, xb, cm, lo, centre); err != nil {
+		if err := kernelBlock(b.kernel, dst, xb, cm, lo, centre, false); err != nil {
 			return err
 		}
 		for i := lo; i < hi; i++ {
