@@ -49,6 +49,7 @@ func init() {
 		"Load":                       reflect.ValueOf(vrvm.Load),
 		"LoadMeta":                   reflect.ValueOf(vrvm.LoadMeta),
 		"LoadMultiClassifier":        reflect.ValueOf(vrvm.LoadMultiClassifier),
+		"LoadMultiClassifierMeta":    reflect.ValueOf(vrvm.LoadMultiClassifierMeta),
 		"LogSigmoid":                 reflect.ValueOf(vrvm.LogSigmoid),
 		"MaxPolynomialDegree":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"MedianDistance":             reflect.ValueOf(vrvm.MedianDistance),

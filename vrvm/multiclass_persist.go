@@ -10,7 +10,12 @@ import (
 // Save writes the fitted multi-class model as JSON, in the model file
 // format of the other estimators (task "multiclass"), with the class
 // labels and the M × K weight means; LoadMultiClassifier reads it back.
-func (c *MultiClassifier) Save(w io.Writer) error {
+func (c *MultiClassifier) Save(w io.Writer) error { return c.SaveMeta(w, nil) }
+
+// SaveMeta is Save with caller metadata meta (any value encoding/json can
+// marshal), covered by the file's checksum as in the package function
+// SaveMeta; LoadMultiClassifierMeta reads it back.
+func (c *MultiClassifier) SaveMeta(w io.Writer, meta any) error {
 	if c.status == NotFitted {
 		return ErrNotFitted
 	}
@@ -37,7 +42,7 @@ func (c *MultiClassifier) Save(w io.Writer) error {
 		}
 		p.Sigma = append(p.Sigma, row)
 	}
-	return writeModel(w, p, nil)
+	return writeModel(w, p, meta)
 }
 
 // LoadMultiClassifier reads a model written by MultiClassifier.Save. It
@@ -45,7 +50,14 @@ func (c *MultiClassifier) Save(w io.Writer) error {
 // file, or a model of another estimator (read those with Load), gives a
 // *ModelFileError.
 func LoadMultiClassifier(r io.Reader) (*MultiClassifier, error) {
-	p, f, err := readModel(r, nil)
+	return LoadMultiClassifierMeta(r, nil)
+}
+
+// LoadMultiClassifierMeta is LoadMultiClassifier that also decodes the
+// file's metadata, if any, into meta (a pointer, as for json.Unmarshal;
+// nil to ignore it).
+func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
+	p, f, err := readModel(r, meta)
 	if err != nil {
 		return nil, err
 	}
