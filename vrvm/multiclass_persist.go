@@ -7,6 +7,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// SaveMeta is Save with caller metadata meta (any value encoding/json can
+// marshal), covered by the file's checksum as in the package function
+// SaveMeta (which takes an Estimator); LoadMultiClassifierMeta reads it
+// back.
+func (c *MultiClassifier) SaveMeta(w io.Writer, meta any) error {
+	p, err := c.encode()
+	if err != nil {
+		return err
+	}
+	return writeModel(w, p, meta)
+}
+
 // LoadMultiClassifier reads a model written by the Save method of a
 // MultiClassifier, whose file holds the class labels and the M × K weight
 // means beside what every model file holds. It
@@ -14,7 +26,14 @@ import (
 // file, or a model of another estimator (read those with Load), gives a
 // *ModelFileError.
 func LoadMultiClassifier(r io.Reader) (*MultiClassifier, error) {
-	p, f, err := readModel(r, nil)
+	return LoadMultiClassifierMeta(r, nil)
+}
+
+// LoadMultiClassifierMeta is LoadMultiClassifier that also decodes the
+// file's metadata, if any, into meta (a pointer, as for json.Unmarshal;
+// nil to ignore it).
+func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
+	p, f, err := readModel(r, meta)
 	if err != nil {
 		return nil, err
 	}

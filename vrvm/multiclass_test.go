@@ -480,6 +480,25 @@ func TestMultiPredict(t *testing.T) {
 		if _, err := LoadMultiClassifier(bytes.NewReader(data[:len(data)/2])); !errors.As(err, &mfe) {
 			t.Errorf("truncated file: got %v", err)
 		}
+		// Metadata: read back by LoadMultiClassifierMeta, covered by the
+		// checksum.
+		type meta struct{ Columns []string }
+		buf.Reset()
+		if err := c.SaveMeta(&buf, meta{Columns: []string{"a", "b"}}); err != nil {
+			t.Fatal(err)
+		}
+		var got meta
+		lm, err := LoadMultiClassifierMeta(bytes.NewReader(buf.Bytes()), &got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl, err := lm.Prob(x); err != nil || !mat.Equal(pl, pm) || strings.Join(got.Columns, ",") != "a,b" {
+			t.Errorf("%v: SaveMeta/LoadMultiClassifierMeta: metadata %v, err %v", sol, got, err)
+		}
+		altered := bytes.Replace(buf.Bytes(), []byte(`"a"`), []byte(`"z"`), 1)
+		if _, err := LoadMultiClassifierMeta(bytes.NewReader(altered), &got); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "checksum") {
+			t.Errorf("altered metadata: got %v", err)
+		}
 	}
 	var bin Classifier
 	tt := make([]float64, len(labels))

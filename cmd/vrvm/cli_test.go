@@ -350,6 +350,7 @@ func TestCLI(t *testing.T) {
 	write("ragged2.csv", "x1,x2\n1,2\n3\n4,5\n")
 	write("text.csv", "x,t\n1,2\n3,4\nabc,5\n")
 	write("labels.csv", "x,t\n1,0\n2,1\n3,2\n")
+	write("halflabels.csv", "x,t\n1,0\n2,1.5\n3,2\n4,2\n")
 	write("nox2.csv", "x1,t\n1,2\n")
 
 	for _, c := range []struct {
@@ -367,8 +368,10 @@ func TestCLI(t *testing.T) {
 			1, `vrvm fit: text.csv:4: column "x" (field 1): not a number`},
 		{"unknown target", nil, []string{"fit", "-target", "price", "-o", "m.json", "reg.csv"},
 			1, `no such column "price" (-target); columns are id, x1, t, x2`},
-		{"label not 0 or 1", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
-			1, `vrvm fit: labels.csv:4: target "t" is 2, not 0 or 1`},
+		{"labels 0, 1, 2: a multi-class model, whose classes need two rows each", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
+			1, `vrvm fit: labels.csv:2: vrvm: label "0" at row 0 is the only row of its class; every class needs at least 2`},
+		{"non-integer numeric class label", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "halflabels.csv"},
+			1, `vrvm fit: halflabels.csv:3: column "t" (field 2): bad label "1.5": a numeric class label must be an integer (or write the labels as text)`},
 		{"unknown flag", nil, []string{"fit", "-frobnicate", "reg.csv"},
 			2, `vrvm fit: flag provided but not defined: -frobnicate; run "vrvm fit -h" for usage`},
 		{"unknown kernel", nil, []string{"fit", "-target", "t", "-kernel", "rbf", "-o", "m.json", "reg.csv"},

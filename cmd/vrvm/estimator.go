@@ -6,7 +6,9 @@ package main
 // with the command's metadata.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,10 +34,19 @@ type estimatorOptions struct {
 	LearnKernel   bool
 	Augment       bool
 	Monitor       func(vrvm.Progress) bool
+	// Labels are the class label of each row for task "multiclass"
+	// (vrvm.MultiClassifier); nil otherwise.
+	Labels []string
 }
 
-// estimator is a fitted or loaded model.
-type estimator struct{ m vrvm.Estimator }
+// estimator is a fitted or loaded model: a vrvm.Estimator m, or a
+// multi-class model mc.
+type estimator struct {
+	m  vrvm.Estimator
+	mc *vrvm.MultiClassifier
+	// labels are the training labels of a multi-class fit (its summary).
+	labels []string
+}
 
 // fitEstimator builds the estimator of a task and fits it.
 func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.Dense, t []float64) (*estimator, error) {
@@ -45,6 +56,12 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	}
 	var m vrvm.Estimator
 	switch {
+	case task == "multiclass":
+		if o.Model == "rvm" || o.LearnKernel || o.Augment {
+			return nil, errors.New("the multi-class model (more than two class labels) supports neither -model rvm, -width auto, -kernel ard nor -augment")
+		}
+		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+		return &estimator{mc: mc, labels: o.Labels}, mc.FitContext(ctx, x, o.Labels)
 	case o.Model == "rvm" && task == "regression":
 		m = &vrvm.RVMRegressor{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}
 	case o.Model == "rvm" && task == "classification":
@@ -60,25 +77,62 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)
 	}
-	return &estimator{m}, m.FitContext(ctx, x, t)
+	return &estimator{m: m}, m.FitContext(ctx, x, t)
 }
 
 // loadEstimator reads the library's model file, and its metadata into meta
-// (a pointer; nil to ignore it).
+// (a pointer; nil to ignore it): a multi-class model (task "multiclass")
+// with vrvm.LoadMultiClassifierMeta, any other with vrvm.LoadMeta.
 func loadEstimator(r io.Reader, meta any) (*estimator, error) {
-	m, err := vrvm.LoadMeta(r, meta)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return &estimator{m}, nil
+	var head struct {
+		Payload struct {
+			Task string `json:"task"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Payload.Task == "multiclass" {
+		mc, err := vrvm.LoadMultiClassifierMeta(bytes.NewReader(data), meta)
+		if err != nil {
+			return nil, err
+		}
+		return &estimator{mc: mc}, nil
+	}
+	m, err := vrvm.LoadMeta(bytes.NewReader(data), meta)
+	if err != nil {
+		return nil, err
+	}
+	return &estimator{m: m}, nil
 }
 
 // save writes the library's model file with the metadata meta.
-func (e *estimator) save(w io.Writer, meta any) error { return vrvm.SaveMeta(w, e.m, meta) }
+func (e *estimator) save(w io.Writer, meta any) error {
+	if e.mc != nil {
+		return e.mc.SaveMeta(w, meta)
+	}
+	return vrvm.SaveMeta(w, e.m, meta)
+}
+
+// task is the model's task: "regression", "classification" or
+// "multiclass".
+func (e *estimator) task() string {
+	if e.mc != nil {
+		return "multiclass"
+	}
+	return e.m.Task().String()
+}
 
 // checkInputs returns an error if the model does not take d inputs.
 func (e *estimator) checkInputs(d int) error {
-	if want := e.m.InputDim(); want != d {
+	want := 0
+	if e.mc != nil {
+		want = e.mc.InputDim()
+	} else {
+		want = e.m.InputDim()
+	}
+	if want != d {
 		return fmt.Errorf("the model takes %d inputs, the file describes %d", want, d)
 	}
 	return nil
@@ -106,6 +160,14 @@ type learned interface {
 
 // summary describes the fit on its training data x, t.
 func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
+	if mc := e.mc; mc != nil {
+		s := fitSummary{Status: mc.Status(), Iterations: mc.Iterations(), Relevance: len(mc.RelevanceVectors()), Bias: mc.HasBias(), Bound: mc.LowerBound()}
+		s.IterLimit = s.Status == vrvm.IterationLimit
+		if r, err := mc.ErrorRate(x, e.labels); err == nil {
+			s.TrainingError = r
+		}
+		return s
+	}
 	m := e.m
 	s := fitSummary{Status: m.Status(), Iterations: m.Iterations(), Relevance: len(m.RelevanceVectors()), Bias: m.HasBias(), Bound: m.LowerBound(), NoiseSD: m.NoiseSD()}
 	s.IterLimit = s.Status == vrvm.IterationLimit
@@ -137,12 +199,27 @@ type prediction struct {
 	mean, variance    []float64 // regression
 	plugin, moderated []float64 // classification: P(t = 1)
 	label             []float64 // classification: 0 or 1
+	// Multi-class: the moderated probabilities (M17), one column per
+	// class, the class labels and the most probable label of each row.
+	probs             *mat.Dense
+	classes, decision []string
 }
 
 // predict applies the model to the rows of x: the predictive mean and
 // variance (37)–(38) for regression; the plug-in (65) and moderated
 // probabilities and the label for classification.
 func (e *estimator) predict(x *mat.Dense) (*prediction, error) {
+	if e.mc != nil {
+		p, err := e.mc.Prob(x)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e.mc.Predict(x)
+		if err != nil {
+			return nil, err
+		}
+		return &prediction{probs: p, classes: e.mc.Classes(), decision: d}, nil
+	}
 	mean, variance, err := e.m.Latent(x)
 	if err != nil {
 		return nil, err

@@ -48,7 +48,14 @@ an index column named "rownames", never an input unless named.
 Inputs are numbers, except the text columns named by -categorical, which
 are one-hot encoded over the categories seen in the training file (one
 0/1 feature per category; the categories are stored in the model file).
-For classification the target must be 0 or 1, or one of the two -labels.
+For classification the target is 0 or 1 (the binary model), or one of
+the two -labels. Any other target (more than two labels, integer class
+numbers, text) fits the multi-class model, vrvm.MultiClassifier: one
+weight vector per class over one shared set of relevance vectors, with
+class probabilities that sum to one ("vrvm predict" writes one column
+p_LABEL per class). Numeric class labels must be integers, and every
+class needs at least two rows; -paper-schedule and -no-prune apply, -model
+rvm, -width auto, -kernel ard and -augment do not.
 
 Missing values: an empty cell, NA or NaN (any case) in a column the fit
 uses; a quoted "NA" in a text column is the text NA. -missing chooses:
@@ -231,8 +238,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		spec := readSpec{*target: numeric}
-		if classNames != nil {
-			spec[*target] = text
+		if *task == "classification" {
+			spec[*target] = text // 0/1, the -labels names, or the labels of a multi-class model
 		}
 		for _, c := range meta.Inputs {
 			if !t.has(c) {
@@ -257,7 +264,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		var pe *datasets.ParseError
 		if errors.As(err, &pe) && errors.Is(err, datasets.ErrNotNumber) && pe.Column != "" {
 			if pe.Column == *target {
-				err = fmt.Errorf("%w (a text target needs -task classification -labels NEG,POS)", err)
+				err = fmt.Errorf("%w (a text target needs -task classification)", err)
 			} else {
 				err = fmt.Errorf("%w; name the column in -categorical to one-hot encode it, or leave it out of -inputs", err)
 			}
@@ -268,6 +275,15 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// The target, with NaN for a missing one.
 	t := tab.num[*target]
+	var multiLabels []string // the label of each row, for a multi-class model
+	if *task == "classification" && classNames == nil {
+		if t, multiLabels, err = classTarget(tab, *target); err != nil {
+			return fail(stderr, "fit", err, 1)
+		}
+		if multiLabels != nil {
+			meta.Task = "multiclass"
+		}
+	}
 	if classNames != nil {
 		t = make([]float64, n)
 		for i, s := range tab.text[*target] {
@@ -396,6 +412,12 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	for k, i := range rows {
 		tt[k] = t[i]
 	}
+	if multiLabels != nil {
+		o.Labels = make([]string, len(rows))
+		for k, i := range rows {
+			o.Labels[k] = multiLabels[i]
+		}
+	}
 	if droppedInput.rows > 0 || droppedTarget > 0 {
 		var why []string
 		if droppedTarget > 0 {
@@ -435,6 +457,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if *model == "rvm" {
 		what = "RVM " + what
 	}
+	if multiLabels != nil {
+		what = fmt.Sprintf("multi-class %s (%d classes)", what, len(distinct(o.Labels)))
+	}
 	if d != len(meta.Inputs) {
 		what += fmt.Sprintf(", %d features", d)
 	}
@@ -453,7 +478,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return false
 	}
-	est, err := fitEstimator(ctx, *task, o, x, tt)
+	est, err := fitEstimator(ctx, meta.Task, o, x, tt)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
@@ -465,6 +490,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "fit", err, 1)
 	}
 	s := est.summary(x, tt)
+	if est.mc != nil {
+		meta.Labels = est.mc.Classes()
+	}
 	say("%s: %v after %d iterations (%.1f s)", what, s.Status, s.Iterations, time.Since(start).Seconds())
 	rv := plural(s.Relevance, "relevance vector", "relevance vectors")
 	if s.Bias {

@@ -37,14 +37,15 @@ const (
 type cliMeta struct {
 	// Version is cliMetaVersion; 0 in the bodies of the former format.
 	Version int    `json:"version,omitempty"`
-	Task    string `json:"task"` // "regression" or "classification"
+	Task    string `json:"task"` // "regression", "classification" or "multiclass"
 	Target  string `json:"target"`
 	// Inputs are the input columns of the file, in the order of the
 	// features they become: a numeric column is one feature, a
 	// categorical one as many as it has Categories (one-hot).
 	Inputs []string `json:"inputs"`
 	// Labels are the names of class 0 and class 1, if the target held
-	// text labels.
+	// text labels; for task "multiclass", the class labels in the order
+	// of the model's probability columns (vrvm.MultiClassifier.Classes).
 	Labels []string `json:"labels,omitempty"`
 	// Categories are the levels of each categorical input seen in
 	// training, in the order of their one-hot features (from version 2).
@@ -139,7 +140,7 @@ func parseCLIModel(data []byte, path string) (*loadedModel, error) {
 		return nil, bad("format %q, want %q (a model written by \"vrvm fit\")", head.Format, vrvmModelFormat)
 	}
 	b := &m.meta
-	if got := m.est.m.Task().String(); got != b.Task && (b.Task == "regression" || b.Task == "classification") {
+	if got := m.est.task(); got != b.Task {
 		return nil, bad("file holds a %s model, not %s", got, b.Task)
 	}
 	if err := b.check(); err != nil {
@@ -147,6 +148,9 @@ func parseCLIModel(data []byte, path string) (*loadedModel, error) {
 	}
 	if err := m.est.checkInputs(b.features()); err != nil {
 		return nil, bad("%v", err)
+	}
+	if mc := m.est.mc; mc != nil && strings.Join(mc.Classes(), "\x00") != strings.Join(b.Labels, "\x00") {
+		return nil, bad("class labels %q, the model's are %q", b.Labels, mc.Classes())
 	}
 	return m, nil
 }
@@ -202,9 +206,9 @@ func parseLegacy(data []byte, version int, m *loadedModel, path string) error {
 // check validates decoded metadata.
 func (b *cliMeta) check() error {
 	switch b.Task {
-	case "regression", "classification":
+	case "regression", "classification", "multiclass":
 	default:
-		return fmt.Errorf("task %q, want regression or classification", b.Task)
+		return fmt.Errorf("task %q, want regression, classification or multiclass", b.Task)
 	}
 	if len(b.Inputs) == 0 {
 		return fmt.Errorf("no input columns")
@@ -276,6 +280,17 @@ func (b *cliMeta) check() error {
 		}
 		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
 			return fmt.Errorf("bad standardisation of the target")
+		}
+	case "multiclass":
+		if len(b.Labels) < 2 {
+			return fmt.Errorf("a multi-class model with %d class labels", len(b.Labels))
+		}
+		seen := map[string]bool{}
+		for _, l := range b.Labels {
+			if l == "" || seen[l] {
+				return fmt.Errorf("class label %q is empty or repeated", l)
+			}
+			seen[l] = true
 		}
 	case "classification":
 		if b.Labels != nil && (len(b.Labels) != 2 || b.Labels[0] == b.Labels[1] || b.Labels[0] == "" || b.Labels[1] == "") {

@@ -49,6 +49,11 @@ Output columns (after the -keep columns):
                   posterior mean weights (65) and MacKay's moderated
                   probability; the most probable label (its name if the
                   model was fitted with -labels)
+  multi-class     p_LABEL for each class LABEL, then label: the
+                  predictive probability of each class with the
+                  weights' uncertainty (moderated softmax (M17),
+                  vrvm.MultiClassifier.Prob; each row sums to 1) and the
+                  most probable label
 
 -o writes atomically (a temporary file, synced, renamed) and never
 overwrites data.csv or the model; "-" is standard output.
@@ -184,6 +189,18 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 				variance *= b.TargetSD * b.TargetSD
 			}
 			return []string{format(mean), format(variance)}
+		}
+	} else if p.probs != nil {
+		for _, c := range p.classes {
+			header = append(header, "p_"+c)
+		}
+		header = append(header, "label")
+		cells = func(i int) []string {
+			row := make([]string, 0, len(p.classes)+1)
+			for _, v := range p.probs.RawRowView(i) {
+				row = append(row, format(v))
+			}
+			return append(row, p.decision[i])
 		}
 	} else {
 		header = append(header, "p_plugin", "p_moderated", "label")
