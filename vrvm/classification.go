@@ -29,6 +29,17 @@ type Classifier struct {
 	Alpha0 float64
 	// Xi0 is the initial value of every ξₙ; 0 means 1.
 	Xi0 float64
+	// Centres is the number of kernel functions the model may use, each
+	// centred at a training input. 0 means one per training input when
+	// there are at most DefaultMaxCentres of them, and DefaultMaxCentres
+	// otherwise; a value at or above the number of training rows also
+	// means one per input. Fewer centres than inputs are drawn uniformly
+	// without replacement by a generator with a fixed seed, so that a
+	// refit gives the same subset; RelevanceVectors and ActiveSet still
+	// report training rows. The design is then N × Centres, and the
+	// memory of the fit O(N·Centres) at most. LearnKernel needs every
+	// input as a centre.
+	Centres int
 	// NoPrune keeps all N+1 basis functions to the end.
 	NoPrune bool
 	// PruneAlpha is the pruning threshold on ⟨αₘ⟩; 0 means
@@ -122,6 +133,7 @@ func (f *classificationFit) Predict(x mat.Matrix) ([]float64, error) {
 func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
+		centres: c.Centres, hasCentres: true,
 		solver: c.Solver, defPrune: DefaultClassificationPrune}
 }
 
@@ -172,7 +184,7 @@ func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil),
 func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &Classifier{Kernel: k, NoBias: c.NoBias, Prior: c.Prior, Alpha0: c.Alpha0, Xi0: c.Xi0, NoPrune: c.NoPrune,
 		PruneAlpha: c.PruneAlpha, MaxIter: c.MaxIter, Tol: c.Tol, ParamTol: c.ParamTol, Solver: c.Solver,
-		LearnKernel: c.LearnKernel, Learning: c.Learning, Augment: c.Augment}
+		LearnKernel: c.LearnKernel, Learning: c.Learning, Augment: c.Augment, Centres: c.Centres}
 }
 
 // Save writes the fitted classifier as JSON (see Load).

@@ -30,6 +30,17 @@ type Regressor struct {
 	// Tau0 is the initial noise precision ⟨τ⟩; 0 means 1/var(t)
 	// (population variance).
 	Tau0 float64
+	// Centres is the number of kernel functions the model may use, each
+	// centred at a training input. 0 means one per training input when
+	// there are at most DefaultMaxCentres of them, and DefaultMaxCentres
+	// otherwise; a value at or above the number of training rows also
+	// means one per input. Fewer centres than inputs are drawn uniformly
+	// without replacement by a generator with a fixed seed, so that a
+	// refit gives the same subset; RelevanceVectors and ActiveSet still
+	// report training rows. The design is then N × Centres, and the
+	// memory of the fit O(N·Centres) at most. LearnKernel needs every
+	// input as a centre.
+	Centres int
 	// NoPrune keeps all N+1 basis functions to the end (the pure algorithm
 	// and the setting of the reference fixtures).
 	NoPrune bool
@@ -102,6 +113,7 @@ func (f *regressionFit) Task() Task { return Regression }
 func (r *Regressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
+		centres: r.Centres, hasCentres: true,
 		solver: r.Solver, defPrune: DefaultRegressionPrune}
 }
 
@@ -162,7 +174,7 @@ func (r *Regressor) TauPosterior() (shape, rate float64) {
 func (r *Regressor) WithKernel(k Kernel) Estimator {
 	c := &Regressor{Kernel: k, NoBias: r.NoBias, Prior: r.Prior, Alpha0: r.Alpha0, Tau0: r.Tau0, NoPrune: r.NoPrune,
 		PruneAlpha: r.PruneAlpha, MaxIter: r.MaxIter, Tol: r.Tol, ParamTol: r.ParamTol, Solver: r.Solver,
-		LearnKernel: r.LearnKernel, Learning: r.Learning, Augment: r.Augment}
+		LearnKernel: r.LearnKernel, Learning: r.Learning, Augment: r.Augment, Centres: r.Centres}
 	return c
 }
 
