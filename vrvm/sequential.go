@@ -5,9 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"sort"
-	"strconv"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -144,8 +142,9 @@ type seqFit struct {
 	bud  []float64
 	// cross (uniform precisions) is B_A B_fullᵀ, M × P: row m holds
 	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
-	cross *mat.Dense
-	bnorm []float64
+	cross   [][]float64
+	pending []bool // rows of cross not yet computed beyond the shortlist
+	bnorm   []float64
 	// The trace's terms of the excluded functions are kept at fixed
 	// factors between addition rounds (see holdExcluded): exV holds vⱼ
 	// and exC the terms of j that do not involve the precisions, exConst
@@ -286,12 +285,18 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	ct := mat.NewDense(m, p, nil)
 	switch {
 	case bw == nil && idx == nil:
+		s.completeCross()
 		_, uni := s.lik.weights()
-		ct.Scale(uni, s.cross)
+		for i := range m {
+			src, dst := s.cross[i], ct.RawRowView(i)
+			for j, v := range src {
+				dst[j] = uni * v
+			}
+		}
 	case bw == nil:
 		_, uni := s.lik.weights()
 		for i := range m {
-			src, dst := s.cross.RawRowView(i), ct.RawRowView(i)
+			src, dst := s.cross[i], ct.RawRowView(i)
 			for j, c := range idx {
 				dst[j] = uni * src[c]
 			}
@@ -342,7 +347,7 @@ const (
 // above the threshold (the first function of a fit). Unless full, the
 // candidates are those of the shortlist, if any (see seqShortlist).
 func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j int, alpha float64, ok bool) {
-	full = full || force || len(s.short) == 0 || expNoShort
+	full = full || force || len(s.short) == 0
 	var idx []int
 	if !full {
 		idx = s.short
@@ -404,9 +409,6 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 func (s *seqFit) addRound(iter int) (int, error) {
 	bw, _, dv := s.weighted()
 	batch := seqAddBatch
-	if expBatch > 0 {
-		batch = expBatch
-	}
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
@@ -504,12 +506,12 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 func (s *seqFit) add(j int, alpha float64) {
 	_, r := s.f.bFull.Dims()
 	m := len(s.act)
-	nb := mat.NewDense(m+1, r, nil)
-	for i := range m {
-		copy(nb.RawRowView(i), s.bA.RawRowView(i))
-	}
 	bj := s.f.bFull.RawRowView(j)
-	copy(nb.RawRowView(m), bj)
+	var data []float64
+	if s.bA != nil && m > 0 {
+		data = s.bA.RawMatrix().Data[:m*r]
+	}
+	nb := mat.NewDense(m+1, r, append(data, bj...))
 	if s.uniform() {
 		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
 		g := mat.NewSymDense(m+1, nil)
@@ -523,7 +525,7 @@ func (s *seqFit) add(j int, alpha float64) {
 		}
 		s.gram = g
 		s.bud = append(s.bud, dot(bj, s.ud))
-		s.cross = appendCross(s.cross, s.f.bFull, bj)
+		s.appendCross(j)
 	}
 	s.bA = nb
 	s.act = append(s.act, j)
@@ -550,21 +552,20 @@ func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
 	_, uni := s.lik.weights()
 	_, scale := s.lik.data()
 	m := len(s.act)
+	s.add(j, alpha)
 	c := make([]float64, m)
 	for i := range m {
-		c[i] = uni * s.cross.At(i, j)
+		c[i] = uni * s.gram.At(i, m)
 	}
 	sc := make([]float64, m)
 	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
 	sj := uni*s.bnorm[j] - dot(c, sc)
 	qj := scale*s.bud0[j] - dot(c, s.q.mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
-		s.add(j, alpha)
 		return s.rebuild(iter)
 	}
 	sig := 1 / (alpha + sj)
 	muj := sig * qj
-	s.add(j, alpha)
 	ns := mat.NewSymDense(m+1, nil)
 	nd, od := ns.RawSymmetric().Data, s.sig.RawSymmetric()
 	for a := range m {
@@ -666,8 +667,12 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 		s.bud = make([]float64, m)
 		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
 		p, _ := s.f.bFull.Dims()
-		s.cross = mat.NewDense(m, p, nil)
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), s.f.bFull.RawMatrix(), 0, s.cross.RawMatrix())
+		s.cross = make([][]float64, m)
+		s.pending = make([]bool, m)
+		for i := range m {
+			s.cross[i], s.pending[i] = make([]float64, p), true
+		}
+		s.completeCross()
 	}
 	s.setPhiA()
 }
@@ -711,7 +716,8 @@ func (s *seqFit) remove(i int) {
 	if s.uniform() {
 		s.gram = selectSym(s.gram, keep)
 		s.bud = selectVec(s.bud, keep)
-		s.cross = selectRows(s.cross, keep)
+		s.cross = append(s.cross[:i], s.cross[i+1:]...)
+		s.pending = append(s.pending[:i], s.pending[i+1:]...)
 	}
 	s.setPhiA()
 }
@@ -1017,7 +1023,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				return trace, k, NotFitted, err
 			}
 			lastAdded, noneToAdd = added > 0, added == 0
-			if !expNoReset && added > 0 && s.uniform() && !removed {
+			if added > 0 && s.uniform() && !removed {
 				every = max(1, every/2)
 			}
 			if added > 0 {
@@ -1146,19 +1152,45 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		full: s.bound() + s.excluded()}, err
 }
 
-// appendCross returns c (M × P, or nil) with the row bf·bj appended.
-func appendCross(c, bf *mat.Dense, bj []float64) *mat.Dense {
-	p, r := bf.Dims()
-	m := 0
-	if c != nil {
-		m, _ = c.Dims()
+// appendCross appends the row of cross for function j, just added: its
+// products with the candidates of the shortlist now, the others when a
+// full round needs them (completeCross), so that a function added and
+// removed between two full rounds never costs O(P r).
+func (s *seqFit) appendCross(j int) {
+	p, r := s.f.bFull.Dims()
+	row := make([]float64, p)
+	bj := s.f.bFull.RawRowView(j)
+	if len(s.short) == 0 {
+		blas64.Gemv(blas.NoTrans, 1, s.f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
+		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
+		return
 	}
-	data := make([]float64, (m+1)*p)
-	if c != nil {
-		copy(data, c.RawMatrix().Data[:m*p])
+	for _, c := range s.short {
+		row[c] = dot(bj, s.f.bFull.RawRowView(c))
 	}
-	blas64.Gemv(blas.NoTrans, 1, bf.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: data[m*p:]})
-	return mat.NewDense(m+1, p, data)
+	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
+}
+
+// completeCross computes the pending rows of cross, all at once (a Gemm,
+// which is blocked and parallel, where one Gemv per row is bound by
+// memory bandwidth).
+func (s *seqFit) completeCross() {
+	var rows []int
+	for i, pd := range s.pending {
+		if pd {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p, _ := s.f.bFull.Dims()
+	out := mat.NewDense(len(rows), p, nil)
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, selectRows(s.bA, rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
+	for k, i := range rows {
+		copy(s.cross[i], out.RawRowView(k))
+		s.pending[i] = false
+	}
 }
 
 // fullSym returns the symmetric matrix a as a general matrix, both
@@ -1176,9 +1208,3 @@ func fullSym(a *mat.SymDense) *mat.Dense {
 	}
 	return out
 }
-
-var (
-	expBatch, _ = strconv.Atoi(os.Getenv("VRVM_EXP_BATCH"))
-	expNoReset  = os.Getenv("VRVM_EXP_NORESET") != ""
-	expNoShort  = os.Getenv("VRVM_EXP_NOSHORT") != ""
-)
