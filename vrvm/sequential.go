@@ -2,7 +2,6 @@ package vrvm
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -213,20 +212,46 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	return s
 }
 
-// twins marks the rows of b equal, bit for bit, to an earlier row.
+// twins marks the rows of b equal, bit for bit, to an earlier row. Rows
+// are grouped by a 64-bit FNV-1a hash of their bits and compared within a
+// group, so that the memory is O(P), not a copy of B (128 MB for the
+// explicit design at N = 4,000).
 func twins(b *mat.Dense) []bool {
-	p, r := b.Dims()
+	p, _ := b.Dims()
 	tw := make([]bool, p)
-	seen := make(map[string]bool, p)
-	key := make([]byte, 8*r)
+	seen := make(map[uint64][]int, p)
 	for j := range p {
-		for k, v := range b.RawRowView(j) {
-			binary.LittleEndian.PutUint64(key[8*k:], math.Float64bits(v))
+		row := b.RawRowView(j)
+		h := uint64(14695981039346656037)
+		for _, v := range row {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
 		}
-		tw[j] = seen[string(key)]
-		seen[string(key)] = true
+		for _, k := range seen[h] {
+			if sameBits(row, b.RawRowView(k)) {
+				tw[j] = true
+				break
+			}
+		}
+		if !tw[j] {
+			seen[h] = append(seen[h], j)
+		}
 	}
 	return tw
+}
+
+// sameBits reports whether a and b hold the same float64 bit patterns.
+func sameBits(a, b []float64) bool {
+	for i, v := range a {
+		if math.Float64bits(v) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // uniform reports whether the likelihood's precisions are all equal.
