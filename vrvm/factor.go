@@ -135,7 +135,15 @@ func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*d
 // design costs no factorisation and N·P memory. Friedman #1 (d = 10, width
 // 1) at N = 4,000 has r in the thousands: the factorisation took 28 of the
 // fit's 127 s CPU.
-const seqRankFraction = 8
+//
+// seqMaxRank caps that rank whatever N: the columns computed before the
+// factorisation is abandoned cost O(N r²), at N = 20,000 with the cap
+// N/8 alone a minute of CPU time. Smooth kernels in few dimensions stay
+// well below it (sinc: 31; Ripley, width 0.5: 262 at N = 20,000).
+const (
+	seqRankFraction = 8
+	seqMaxRank      = 512
+)
 
 // newSeqDesign returns the design of basis bs at the training rows x for
 // the Sequential solver: the low-rank factorisation when the kernel
@@ -144,7 +152,7 @@ const seqRankFraction = 8
 // needs only N × P memory, never N × N.
 func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
-	f, err := lowRankFactor(ctx, bs, x, max(64, n/seqRankFraction))
+	f, err := lowRankFactor(ctx, bs, x, min(seqMaxRank, max(64, n/seqRankFraction)))
 	if f != nil || err != nil {
 		return f, err
 	}
