@@ -365,8 +365,11 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 // at the last full computation. Every addition is still judged by its
 // exact gain (S2), and the fit converges only after a full computation
 // finds nothing to add.
-// Below seqShortlistMin candidates or seqShortlistActive active functions
-// every round is full: there the full computation is cheap, and the
+// Below seqShortlistMin candidates, or, with the factored design, below
+// seqShortlistActive active functions, every round is full (the explicit
+// design, of kernels with a large rank, needs many functions: Friedman #1
+// at N = 4,000 took 15.9 s CPU with shortlists from the start, 19.5 s
+// from 32 functions): there the full computation is cheap, and the
 // shortlist, whose stale ranking favours neighbours of the functions just
 // added, changed the fits. On a doubled sinc set of 240 rows it led to a
 // ridge along which coordinate ascent crawled to the iteration limit; on
@@ -386,7 +389,7 @@ const (
 // above the threshold (the first function of a fit). Unless full, the
 // candidates are those of the shortlist, if any (see seqShortlist).
 func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j int, alpha float64, ok bool) {
-	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive
+	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
 	var idx []int
 	if !full {
 		idx = s.short
