@@ -22,6 +22,7 @@ func init() {
 		"DefaultClassificationPrune": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"DefaultKernel":              reflect.ValueOf(&vrvm.DefaultKernel).Elem(),
 		"DefaultLearnRefits":         reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
+		"DefaultMaxCentres":          reflect.ValueOf(constant.MakeFromLiteral("5000", token.INT, 0)),
 		"DefaultMaxIter":             reflect.ValueOf(constant.MakeFromLiteral("10000", token.INT, 0)),
 		"DefaultMultiParamTol":       reflect.ValueOf(constant.MakeFromLiteral("0.0001000000000000000000011434944787933054577422353759175166487693787", token.FLOAT, 0)),
 		"DefaultMultiTol":            reflect.ValueOf(constant.MakeFromLiteral("1.000000000000000000000707446218885976918933772283892835730512161e-08", token.FLOAT, 0)),
