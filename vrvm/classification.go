@@ -28,7 +28,17 @@ type Classifier struct {
 	Alpha0 float64
 	// Xi0 is the initial value of every ξₙ; 0 means 1.
 	Xi0 float64
-
+	// Centres is the number of kernel functions the model may use, each
+	// centred at a training input. 0 means one per training input when
+	// there are at most 5,000 of them, and 5,000
+	// otherwise; a value at or above the number of training rows also
+	// means one per input. Fewer centres than inputs are drawn uniformly
+	// without replacement by a generator with a fixed seed, so that a
+	// refit gives the same subset; RelevanceVectors and ActiveSet still
+	// report training rows. The design is then N × Centres, and the
+	// memory of the fit O(N·Centres) at most. LearnKernel needs every
+	// input as a centre.
+	Centres int
 	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Solver are
 	// as for Regressor, except that a zero PruneAlpha means 10 and that
 	// ParamTol monitors the ξₙ where a regression monitors ⟨τ⟩.
@@ -103,6 +113,7 @@ func (f *classificationFit) Predict(x mat.Matrix) ([]float64, error) {
 func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
+		centres: c.Centres, hasCentres: true,
 		solver: c.Solver, defPrune: defaultClassificationPrune}
 }
 

@@ -81,6 +81,10 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		return nil, err
 	}
 	s, b, err := prepare(o, x, t, design)
+	if err == nil && v.learn && b.sub != nil {
+		err = &OptionError{Field: "Centres", Value: float64(len(b.sub)),
+			Reason: "LearnKernel needs every training input as a centre: set Centres to the number of rows"}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +120,8 @@ type variational struct {
 
 // prepare resolves an estimator's options, validates the data and the
 // kernel, and returns the full candidate basis: the bias (unless NoBias)
-// and one kernel function per row of x, or, for a user design matrix, its
-// columns.
+// and one kernel function per row of x (or per row of a subset of x, see
+// defaultMaxCentres), or, for a user design matrix, its columns.
 func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis, error) {
 	s, err := o.resolve()
 	if !design && err == nil {
@@ -136,6 +140,12 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	if err := checkKernelDim(s.kernel, d); err != nil {
 		return s, basis{}, err
 	}
-	b := basis{kernel: s.kernel, bias: s.bias, centers: mat.DenseCopyOf(x), dim: d}
+	b := basis{kernel: s.kernel, bias: s.bias, dim: d}
+	n, _ := x.Dims()
+	if b.sub = centreRows(n, o.centres, o.hasCentres); b.sub != nil {
+		b.centers = selectInputs(x, b.sub)
+	} else {
+		b.centers = mat.DenseCopyOf(x)
+	}
 	return s, b, b.checkScale()
 }

@@ -47,71 +47,142 @@ type designFactor struct {
 	// uFull and bFull keep the factorisation of every candidate function,
 	// for the bound contribution of excluded functions.
 	uFull, bFull *mat.Dense
+	// ident marks the explicit design of newSeqDesign: U = I, not stored
+	// (u and uFull are nil), B = Φᵀ.
+	ident bool
 }
 
 // newDesignFactor factorises the design of basis bs at the training rows
 // x, stopping with the error of stopped when ctx is done.
 func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
-	if bs.kernel != nil && isPSD(bs.kernel) {
-		l, err := pivotedCholesky(ctx, bs.kernel, rowsOf(x), factorTol)
-		if err != nil {
-			return nil, err
-		}
-		// Φ = [1 | LLᵀ] = W D with W = [1 | L], D = blockdiag(1, Lᵀ).
-		k := len(l) // columns of L, stored as rows of l
-		off := bs.offset()
-		if k+off > n {
-			// Full rank: nothing to gain from the factorisation.
-			phi, err := bs.fullCtx(ctx, x)
-			if err != nil {
-				return nil, err
-			}
-			return denseFactor(phi), nil
-		}
-		w := mat.NewDense(n, k+off, nil)
-		for i := range n {
-			row := w.RawRowView(i)
-			if off == 1 {
-				row[0] = 1
-			}
-			for j := range k {
-				row[off+j] = l[j][i]
-			}
-		}
-		u, r := thinQR(w)
-		// B = Dᵀ Rᵀ: the bias row is R[:,0]ᵀ, kernel row m is R[:,off:] L[m,:]ᵀ.
-		_, rc := r.Dims()
-		m := bs.size()
-		bm := mat.NewDense(m, rc, nil)
-		lm := make([]float64, k)
-		for i := 0; i < m; i++ {
-			row := bm.RawRowView(i)
-			if off == 1 && i == 0 {
-				for c := range rc {
-					row[c] = r.At(c, 0)
-				}
-				continue
-			}
-			for j := range k {
-				lm[j] = l[j][i-off]
-			}
-			for c := range rc {
-				var s float64
-				rrow := r.RawRowView(c)
-				for j := range k {
-					s += rrow[off+j] * lm[j]
-				}
-				row[c] = s
-			}
-		}
-		return &designFactor{u: u, b: bm, cols: seq(m), uFull: u, bFull: bm}, nil
+	f, err := lowRankFactor(ctx, bs, x, n)
+	if f != nil || err != nil {
+		return f, err
 	}
 	phi, err := bs.fullCtx(ctx, x)
 	if err != nil {
 		return nil, err
 	}
 	return denseFactor(phi), nil
+}
+
+// lowRankFactor returns the factorisation of the design by pivoted
+// Cholesky of the kernel matrix, or nil (and no error) if the kernel is
+// not positive semi-definite or the rank would exceed maxRank.
+func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*designFactor, error) {
+	n, _ := x.Dims()
+	if bs.kernel == nil || !isPSD(bs.kernel) {
+		return nil, nil
+	}
+	off := bs.offset()
+	l, err := pivotedCholesky(ctx, bs.kernel, rowsOf(x), factorTol, min(maxRank, n-off)+1)
+	if err != nil {
+		return nil, err
+	}
+	// Φ = [1 | LLᵀ] = W D with W = [1 | L], D = blockdiag(1, Lᵀ).
+	k := len(l) // columns of L, stored as rows of l
+	if k > maxRank || k+off > n {
+		// Full rank, or too large a rank: nothing to gain from the
+		// factorisation.
+		return nil, nil
+	}
+	w := mat.NewDense(n, k+off, nil)
+	for i := range n {
+		row := w.RawRowView(i)
+		if off == 1 {
+			row[0] = 1
+		}
+		for j := range k {
+			row[off+j] = l[j][i]
+		}
+	}
+	u, r := thinQR(w)
+	// B = Dᵀ Rᵀ: the bias row is R[:,0]ᵀ, kernel row m is R[:,off:] L[c,:]ᵀ
+	// for the training row c of centre m.
+	_, rc := r.Dims()
+	m := bs.size()
+	bm := mat.NewDense(m, rc, nil)
+	lm := make([]float64, k)
+	for i := 0; i < m; i++ {
+		row := bm.RawRowView(i)
+		if off == 1 && i == 0 {
+			for c := range rc {
+				row[c] = r.At(c, 0)
+			}
+			continue
+		}
+		c := bs.row(i - off)
+		for j := range k {
+			lm[j] = l[j][c]
+		}
+		for c := range rc {
+			var s float64
+			rrow := r.RawRowView(c)
+			for j := range k {
+				s += rrow[off+j] * lm[j]
+			}
+			row[c] = s
+		}
+	}
+	return &designFactor{u: u, b: bm, cols: seq(m), uFull: u, bFull: bm}, nil
+}
+
+// seqRankFraction sets when the Sequential solver gives up the low-rank
+// factorisation for the explicit design (explicitDesign): when the kernel
+// matrix's numerical rank exceeds N/seqRankFraction. The pivoted Cholesky
+// costs O(N r²), and with U kept the memory is O((N + P) r); the explicit
+// design costs no factorisation and N·P memory. Friedman #1 (d = 10, width
+// 1) at N = 4,000 has r in the thousands: the factorisation took 28 of the
+// fit's 127 s CPU.
+//
+// seqMaxRank caps that rank whatever N: the columns computed before the
+// factorisation is abandoned cost O(N r²), at N = 20,000 with the cap
+// N/8 alone a minute of CPU time. Smooth kernels in few dimensions stay
+// well below it (sinc: 31; Ripley, width 0.5: 262 at N = 20,000).
+const (
+	seqRankFraction = 8
+	seqMaxRank      = 512
+)
+
+// newSeqDesign returns the design of basis bs at the training rows x for
+// the Sequential solver: the low-rank factorisation when the kernel
+// matrix has a small numerical rank, otherwise the explicit design
+// (explicitDesign). A basis with a subset of centres and a large rank
+// needs only N × P memory, never N × N.
+func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
+	n, _ := x.Dims()
+	f, err := lowRankFactor(ctx, bs, x, min(seqMaxRank, max(64, n/seqRankFraction)))
+	if f != nil || err != nil {
+		return f, err
+	}
+	return explicitDesign(ctx, bs, x)
+}
+
+// explicitDesign is the trivial factorisation Φ = U Bᵀ with U = I (not
+// stored: uFull is nil) and B = Φᵀ, P × N, evaluated by blocks of rows so
+// that Φ itself is never held beside B.
+func explicitDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
+	n, d := x.Dims()
+	p := bs.size()
+	b := mat.NewDense(p, n, nil)
+	cols := seq(p)
+	step := max(1, (1<<20)/max(p, 1))
+	xd := denseOf(x)
+	for lo := 0; lo < n; lo += step {
+		hi := min(n, lo+step)
+		phi, err := bs.designCtx(ctx, xd.Slice(lo, hi, 0, d), cols)
+		if err != nil {
+			return nil, err
+		}
+		for i := lo; i < hi; i++ {
+			row := phi.RawRowView(i - lo)
+			for j, v := range row {
+				b.Set(j, i, v)
+			}
+		}
+	}
+	return &designFactor{b: b, cols: cols, bFull: b, ident: true}, nil
 }
 
 // denseFactor is the exact factorisation of an explicit design: Φ = QR,
@@ -162,7 +233,9 @@ func thinQR(a *mat.Dense) (q, r *mat.Dense) {
 // columns of L. Kernel columns are computed on demand, in parallel. It
 // stops with the error of stopped when ctx is done (looking once per
 // column).
-func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float64) ([][]float64, error) {
+//
+// It stops after maxCols columns whatever the residual.
+func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float64, maxCols int) ([][]float64, error) {
 	n := len(rows)
 	d := make([]float64, n)
 	if err := kernelValues(k, rows, d, func(i int) int { return i }); err != nil {
@@ -174,7 +247,7 @@ func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float6
 	}
 	stop := tol * dmax
 	var l [][]float64
-	for len(l) < n {
+	for len(l) < min(n, maxCols) {
 		p := 0
 		for i, v := range d {
 			if v > d[p] {
@@ -286,9 +359,18 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 	}
 	bw = mat.NewDense(p, r, nil)
 	beta, uni := lik.weights()
-	if beta == nil {
+	switch {
+	case beta == nil:
 		bw.Scale(uni, bf)
-	} else {
+	case f.ident:
+		// W̃ = diag β: B W̃ scales column n of B by βₙ.
+		for j := range p {
+			src, dst := bf.RawRowView(j), bw.RawRowView(j)
+			for n, v := range src {
+				dst[n] = beta[n] * v
+			}
+		}
+	default:
 		n, _ := f.uFull.Dims()
 		uw := mat.NewDense(n, r, nil)
 		for i := range n {

@@ -107,7 +107,7 @@ func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymD
 			f.b.bias = true
 			continue
 		}
-		f.rows = append(f.rows, c-off)
+		f.rows = append(f.rows, b.row(c-off))
 		centres = append(centres, b.centers.RawRowView(c-off)...)
 	}
 	if len(centres) > 0 {

@@ -304,7 +304,11 @@ type basis struct {
 	kernel  Kernel
 	bias    bool
 	centers *mat.Dense // one row per candidate centre; nil for a user design or when there are none
-	dim     int        // input columns (kernel) or design columns (user design)
+	// sub holds the training rows of the centres when they are a subset
+	// of the training inputs (defaultMaxCentres), nil when every training
+	// input is a centre, in order.
+	sub []int
+	dim int // input columns (kernel) or design columns (user design)
 }
 
 // design evaluates the basis functions with indices cols (indices into the
@@ -498,4 +502,12 @@ func rowsOf(x mat.Matrix) [][]float64 {
 		rows[i] = r
 	}
 	return rows
+}
+
+// row returns the training row of centre c.
+func (b *basis) row(c int) int {
+	if b.sub == nil {
+		return c
+	}
+	return b.sub[c]
 }

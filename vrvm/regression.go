@@ -29,6 +29,17 @@ type Regressor struct {
 	// Tau0 is the initial noise precision ⟨τ⟩; 0 means 1/var(t)
 	// (population variance).
 	Tau0 float64
+	// Centres is the number of kernel functions the model may use, each
+	// centred at a training input. 0 means one per training input when
+	// there are at most 5,000 of them, and 5,000
+	// otherwise; a value at or above the number of training rows also
+	// means one per input. Fewer centres than inputs are drawn uniformly
+	// without replacement by a generator with a fixed seed, so that a
+	// refit gives the same subset; RelevanceVectors and ActiveSet still
+	// report training rows. The design is then N × Centres, and the
+	// memory of the fit O(N·Centres) at most. LearnKernel needs every
+	// input as a centre.
+	Centres int
 	// NoPrune keeps all N+1 basis functions to the end (the pure algorithm
 	// and the setting of the reference fixtures).
 	NoPrune bool
@@ -101,6 +112,7 @@ func (f *regressionFit) Task() Task { return Regression }
 func (r *Regressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
+		centres: r.Centres, hasCentres: true,
 		solver: r.Solver, defPrune: defaultRegressionPrune}
 }
 

@@ -2,7 +2,6 @@ package vrvm
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -52,20 +51,29 @@ import (
 // update, optimal for the active model, may lower it slightly.
 //
 // Work and memory: the solver uses the factorisation Φ = U Bᵀ
-// (factor.go), N × r and P × r for the P candidate functions, and the
-// kernel matrix is never formed. With uniform likelihood precisions
-// (regression) it keeps G = Φ_AᵀΦ_A, Φ_Aᵀd and the M × P inner products
-// B_A Bᵀ up to date as functions are added (O(P r) each) and removed, so
-// that an iteration over the active set costs O(M³ + M r) and the
-// statistics of every candidate O(P M²) per addition round; otherwise
-// (classification) an iteration costs O(N M²) and a round O(P r M). For
-// smooth kernels r does not grow with N.
+// (factor.go), N × r and P × r for the P candidate functions, when the
+// kernel matrix's numerical rank r is small (at most N/8 and 512), and
+// otherwise the explicit design (U = I, B = Φᵀ, P × N, never an N × N
+// factor: see newSeqDesign and Centres); the kernel matrix is never
+// formed. With uniform likelihood precisions (regression) it keeps
+// G = Φ_AᵀΦ_A, Φ_Aᵀd and the rows of B_A Bᵀ up to date as functions are
+// added and removed, Σ and μ by rank-one updates, so that an iteration
+// over the M active functions costs O(M³ + M r) (one factorisation, after
+// the likelihood's update) and an addition O(M² + M r); the statistics of
+// every candidate cost O(P M²), once every seqFullEvery rounds, and those
+// of a shortlist O(M²) per candidate in between. Otherwise
+// (classification) an iteration costs O(N M²) and a round O(P r M).
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
 // rounds while the active set is still moving. For regression, rounds
 // start every iteration and the interval doubles (up to seqAddEvery)
-// whenever a sweep removes a function; classification keeps rounds every
+// whenever a sweep removes a function, and, once seqShortlistActive
+// functions are active, halves after a round that added a function in an
+// iteration without removals (without the halving, Friedman #1 at
+// N = 1,000 took 1,397 iterations instead of 660, one addition every ten;
+// with it from the start, sinc at N = 4,000 took 1,870 instead of 206);
+// classification keeps rounds every
 // seqAddEvery iterations (rounds every iteration raised the breast-cancer
 // split's test error from 4.09 % to 5.85 % at width √d, and cost more).
 // On the paper's 47 problems this ends at least 0.1 nats below the
@@ -142,8 +150,9 @@ type seqFit struct {
 	bud  []float64
 	// cross (uniform precisions) is B_A B_fullᵀ, M × P: row m holds
 	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
-	cross *mat.Dense
-	bnorm []float64
+	cross   [][]float64
+	pending []bool // rows of cross not yet computed beyond the shortlist
+	bnorm   []float64
 	// The trace's terms of the excluded functions are kept at fixed
 	// factors between addition rounds (see holdExcluded): exV holds vⱼ
 	// and exC the terms of j that do not involve the precisions, exConst
@@ -154,9 +163,10 @@ type seqFit struct {
 	exE      []float64
 	exSum    float64
 	held     int // the iteration of the last holdExcluded
-	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U.
-	dperp   float64
-	deleted map[int]int
+	// dperp = ‖d‖² − ‖Uᵀd‖², the part of ‖d − Φμ‖² outside the range of U;
+	// dd = ‖d‖².
+	dperp, dd float64
+	deleted   map[int]int
 	// twin marks the candidates whose column equals, bit for bit, that of
 	// an earlier candidate (duplicated training inputs). They are never
 	// added: two identical functions share one weight, and coordinate
@@ -169,24 +179,40 @@ type seqFit struct {
 	// "likelihood" (Q_τ or ξ), "add" and "remove".
 	hook func(step string)
 
+	// bud0 holds bⱼᵀUᵀd for every candidate j; short is the shortlist of
+	// candidates and sinceFull the rounds since the last full
+	// computation (seqShortlist).
+	bud0      []float64
+	short     []int
+	sinceFull int
+
 	q   gaussQ
 	sig *mat.SymDense
 	lat latent
 }
 
 func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
-	n, _ := f.uFull.Dims()
 	d, _ := lik.data()
-	_, r := f.uFull.Dims()
+	n := len(d)
+	_, r := f.bFull.Dims()
 	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r)}
-	blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
-	s.dperp = math.Max(0, dot(d, d)-dot(s.ud, s.ud))
+	if f.ident {
+		copy(s.ud, d)
+	} else {
+		blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
+	}
+	s.dd = dot(d, d)
+	p, _ := f.bFull.Dims()
+	s.bud0 = make([]float64, p)
+	if p > 0 && r > 0 {
+		blas64.Gemv(blas.NoTrans, 1, f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
+	}
+	s.dperp = math.Max(0, s.dd-dot(s.ud, s.ud))
 	s.lat.mean = make([]float64, n)
 	if lik.rowVariances() {
 		s.lat.vars = make([]float64, n)
 	}
 	s.twin = twins(f.bFull)
-	p, _ := f.bFull.Dims()
 	s.bnorm = make([]float64, p)
 	for j := range p {
 		row := f.bFull.RawRowView(j)
@@ -195,20 +221,46 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	return s
 }
 
-// twins marks the rows of b equal, bit for bit, to an earlier row.
+// twins marks the rows of b equal, bit for bit, to an earlier row. Rows
+// are grouped by a 64-bit FNV-1a hash of their bits and compared within a
+// group, so that the memory is O(P), not a copy of B (128 MB for the
+// explicit design at N = 4,000).
 func twins(b *mat.Dense) []bool {
-	p, r := b.Dims()
+	p, _ := b.Dims()
 	tw := make([]bool, p)
-	seen := make(map[string]bool, p)
-	key := make([]byte, 8*r)
+	seen := make(map[uint64][]int, p)
 	for j := range p {
-		for k, v := range b.RawRowView(j) {
-			binary.LittleEndian.PutUint64(key[8*k:], math.Float64bits(v))
+		row := b.RawRowView(j)
+		h := uint64(14695981039346656037)
+		for _, v := range row {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
 		}
-		tw[j] = seen[string(key)]
-		seen[string(key)] = true
+		for _, k := range seen[h] {
+			if sameBits(row, b.RawRowView(k)) {
+				tw[j] = true
+				break
+			}
+		}
+		if !tw[j] {
+			seen[h] = append(seen[h], j)
+		}
 	}
 	return tw
+}
+
+// sameBits reports whether a and b hold the same float64 bit patterns.
+func sameBits(a, b []float64) bool {
+	for i, v := range a {
+		if math.Float64bits(v) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // uniform reports whether the likelihood's precisions are all equal.
@@ -236,37 +288,62 @@ func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
 	return bw, yv, dv
 }
 
-// candidateStats returns, for every candidate function j, sⱼ and qⱼ of
-// (S1) computed without j (for an active j the values include j; they are
-// not used), from the output of weighted: with cⱼ = Φ_AᵀBφⱼ,
-// sⱼ = dⱼ − cⱼᵀΣcⱼ and qⱼ = φⱼᵀy − cⱼᵀμ. With uniform precisions
-// cⱼ = β(B_A bⱼ), kept by add and remove in cross, so that a round costs
-// O(P M²); otherwise C = B W̃ B_Aᵀ costs O(P r M).
-func (s *seqFit) candidateStats(bw *mat.Dense, yv, dv []float64) (sv, qv []float64) {
-	bf := s.f.bFull
-	p, r := bf.Dims()
+// candidateStats returns, for the candidate functions idx (every
+// candidate if idx is nil), sⱼ and qⱼ of (S1) computed without j (for an
+// active j the values include j; they are not used), from the output of
+// weighted: with cⱼ = Φ_AᵀBφⱼ, sⱼ = dⱼ − cⱼᵀΣcⱼ and qⱼ = φⱼᵀy − cⱼᵀμ,
+// where φⱼᵀy = scale·bⱼᵀUᵀd is kept from the start (bud0). With uniform
+// precisions cⱼ = β(B_A bⱼ), kept by add and remove in cross, so that a
+// round costs O(|idx| M²); otherwise C = B W̃ B_Aᵀ costs O(|idx| r M).
+func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv []float64) {
+	_, scale := s.lik.data()
+	p := len(dv)
+	if idx != nil {
+		p = len(idx)
+	}
+	at := func(j int) int {
+		if idx == nil {
+			return j
+		}
+		return idx[j]
+	}
 	m := len(s.act)
 	sv, qv = make([]float64, p), make([]float64, p)
-	copy(sv, dv)
-	if p == 0 {
+	for j := range p {
+		sv[j], qv[j] = dv[at(j)], scale*s.bud0[at(j)]
+	}
+	if p == 0 || m == 0 {
 		return sv, qv
 	}
-	blas64.Gemv(blas.NoTrans, 1, bf.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: yv}, 0, blas64.Vector{N: p, Inc: 1, Data: qv})
-	if m == 0 {
-		return sv, qv
-	}
-	// ct holds cⱼ as its column j (M × P); cs = Σ ct.
-	var ct *mat.Dense
-	if bw == nil {
+	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
+	ct := mat.NewDense(m, p, nil)
+	switch {
+	case bw == nil && idx == nil:
+		s.completeCross()
 		_, uni := s.lik.weights()
-		ct = mat.NewDense(m, p, nil)
-		ct.Scale(uni, s.cross)
-	} else {
-		ct = mat.NewDense(m, p, nil)
+		for i := range m {
+			src, dst := s.cross[i], ct.RawRowView(i)
+			for j, v := range src {
+				dst[j] = uni * v
+			}
+		}
+	case bw == nil:
+		_, uni := s.lik.weights()
+		for i := range m {
+			src, dst := s.cross[i], ct.RawRowView(i)
+			for j, c := range idx {
+				dst[j] = uni * src[c]
+			}
+		}
+	case idx == nil:
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
+	default:
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), selectRows(bw, idx).RawMatrix(), 0, ct.RawMatrix())
 	}
+	// cs = Σ ct by Gemm on Σ with both triangles: gonum's Gemm is blocked
+	// and parallel, its Symm is neither (Symm took 29 % of a Friedman fit).
 	cs := mat.NewDense(m, p, nil)
-	blas64.Symm(blas.Left, 1, s.sig.RawSymmetric(), ct.RawMatrix(), 0, cs.RawMatrix())
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSym(s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
 	for i := range m {
 		cr, csr, mu := ct.RawRowView(i), cs.RawRowView(i), s.q.mu[i]
 		for j := range p {
@@ -280,34 +357,90 @@ func (s *seqFit) candidateStats(bw *mat.Dense, yv, dv []float64) (sv, qv []float
 	return sv, qv
 }
 
+// Shortlists of candidates: the statistics of every candidate cost
+// O(P M²) per round, which dominated the fits with hundreds of relevance
+// vectors (Friedman #1). A round computes them for every candidate only
+// every seqFullEvery rounds (and whenever the shortlist offers nothing to
+// add); in between, for the seqShortlist candidates with the largest gains
+// at the last full computation. Every addition is still judged by its
+// exact gain (S2), and the fit converges only after a full computation
+// finds nothing to add.
+// Below seqShortlistMin candidates, or, with the factored design, below
+// seqShortlistActive active functions, every round is full (the explicit
+// design, of kernels with a large rank, needs many functions: Friedman #1
+// at N = 4,000 took 15.9 s CPU with shortlists from the start, 19.5 s
+// from 32 functions): there the full computation is cheap, and the
+// shortlist, whose stale ranking favours neighbours of the functions just
+// added, changed the fits. On a doubled sinc set of 240 rows it led to a
+// ridge along which coordinate ascent crawled to the iteration limit; on
+// sinc with N = 4,000 (seed 2) the active set grew to 83 functions and
+// reached the iteration limit, against 7 functions and convergence
+// without it.
+const (
+	seqFullEvery       = 8
+	seqShortlist       = 64
+	seqShortlistMin    = 1000
+	seqShortlistActive = 32
+)
+
 // bestAddition returns the excluded function with the largest gain
 // whose optimal ⟨αₘ⟩ is below the pruning threshold, and that ⟨αₘ⟩; ok is
 // false if there is none. With force, the best function is returned even
-// above the threshold (the first function of a fit).
-func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j int, alpha float64, ok bool) {
-	sv, qv := s.candidateStats(bw, yv, dv)
+// above the threshold (the first function of a fit). Unless full, the
+// candidates are those of the shortlist, if any (see seqShortlist).
+func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j int, alpha float64, ok bool) {
+	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
+	var idx []int
+	if !full {
+		idx = s.short
+	}
+	sv, qv := s.candidateStats(bw, dv, idx)
 	in := make(map[int]bool, len(s.act))
 	for _, a := range s.act {
 		in[a] = true
 	}
 	best := math.Inf(-1)
-	for m := range sv {
+	type cand struct {
+		j int
+		g float64
+	}
+	var all []cand
+	for k := range sv {
+		m := k
+		if idx != nil {
+			m = idx[k]
+		}
 		if in[m] || s.twin[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
 			continue
 		}
-		q2 := qv[m] * qv[m]
-		a := alphaRoot(s.prior.A, s.prior.B, sv[m], q2)
-		if !force && a > s.ctl.pruneAt/seqAddMargin {
-			continue
-		}
+		q2 := qv[k] * qv[k]
+		a := alphaRoot(s.prior.A, s.prior.B, sv[k], q2)
 		// Rank by the part of the gain due to the quality factor,
 		// max f(·; sₘ, qₘ) − max f(·; sₘ, 0): (S2) also counts
 		// ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
-		a0 := alphaRoot(s.prior.A, s.prior.B, sv[m], 0)
-		g := fval(s.prior.A, s.prior.B, a, sv[m], q2) - fval(s.prior.A, s.prior.B, a0, sv[m], 0)
+		a0 := alphaRoot(s.prior.A, s.prior.B, sv[k], 0)
+		g := fval(s.prior.A, s.prior.B, a, sv[k], q2) - fval(s.prior.A, s.prior.B, a0, sv[k], 0)
+		if full && len(dv) >= seqShortlistMin {
+			all = append(all, cand{m, g})
+		}
+		if !force && a > s.ctl.pruneAt/seqAddMargin {
+			continue
+		}
 		if g > best {
 			best, j, alpha, ok = g, m, a, true
 		}
+	}
+	if full {
+		s.sinceFull = 0
+		s.short = s.short[:0]
+		if all != nil {
+			sort.Slice(all, func(a, b int) bool { return all[a].g > all[b].g })
+			for _, c := range all[:min(len(all), seqShortlist)] {
+				s.short = append(s.short, c.j)
+			}
+		}
+	} else if !ok {
+		return s.bestAddition(bw, dv, force, true)
 	}
 	return j, alpha, ok
 }
@@ -316,7 +449,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, yv, dv []float64, force bool) (j in
 // largest gain given the ones added before it (every addition raises the
 // bound of the full model, (S2)). It returns the number added.
 func (s *seqFit) addRound(iter int) (int, error) {
-	bw, yv, dv := s.weighted()
+	bw, _, dv := s.weighted()
 	batch := seqAddBatch
 	if !s.uniform() {
 		batch = seqAddBatchCls
@@ -325,13 +458,13 @@ func (s *seqFit) addRound(iter int) (int, error) {
 		defer s.holdExcluded(bw, dv)
 		s.held = iter
 	}
+	s.sinceFull++
 	for k := range batch {
-		j, a, ok := s.bestAddition(bw, yv, dv, false)
+		j, a, ok := s.bestAddition(bw, dv, false, s.sinceFull >= seqFullEvery)
 		if !ok {
 			return k, nil
 		}
-		s.add(j, a)
-		if err := s.rebuild(iter); err != nil {
+		if err := s.addUpdate(j, a, iter); err != nil {
 			return k + 1, err
 		}
 		if s.hook != nil {
@@ -377,9 +510,22 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
 	}
-	// eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (r × r).
 	bf := s.f.bFull
 	_, r := bf.Dims()
+	s.exE = resize(s.exE, s.n)
+	if s.f.ident {
+		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
+		clear(s.exE)
+		for j, v := range s.exV {
+			if v != 0 {
+				for n, x := range bf.RawRowView(j) {
+					s.exE[n] += v * x * x
+				}
+			}
+		}
+		return
+	}
+	// eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (r × r).
 	bv := mat.NewDense(p, r, nil)
 	for j := range p {
 		if v := s.exV[j]; v != 0 {
@@ -393,7 +539,6 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1, bf.RawMatrix(), bv.RawMatrix(), 0, vm.RawMatrix())
 	uv := mat.NewDense(s.n, r, nil)
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
-	s.exE = resize(s.exE, s.n)
 	for i := range s.n {
 		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
 	}
@@ -403,12 +548,12 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 func (s *seqFit) add(j int, alpha float64) {
 	_, r := s.f.bFull.Dims()
 	m := len(s.act)
-	nb := mat.NewDense(m+1, r, nil)
-	for i := range m {
-		copy(nb.RawRowView(i), s.bA.RawRowView(i))
-	}
 	bj := s.f.bFull.RawRowView(j)
-	copy(nb.RawRowView(m), bj)
+	var data []float64
+	if s.bA != nil && m > 0 {
+		data = s.bA.RawMatrix().Data[:m*r]
+	}
+	nb := mat.NewDense(m+1, r, append(data, bj...))
 	if s.uniform() {
 		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
 		g := mat.NewSymDense(m+1, nil)
@@ -422,13 +567,114 @@ func (s *seqFit) add(j int, alpha float64) {
 		}
 		s.gram = g
 		s.bud = append(s.bud, dot(bj, s.ud))
-		s.cross = appendCross(s.cross, s.f.bFull, bj)
+		s.appendCross(j)
 	}
 	s.bA = nb
 	s.act = append(s.act, j)
 	s.alpha = append(s.alpha, alpha)
 	s.setPhiA()
 	s.releaseExcluded(j)
+}
+
+// addUpdate adds function j with ⟨αⱼ⟩ = alpha and brings Q_w to its
+// optimum. With uniform precisions it extends Σ and μ by the partitioned
+// inverse (Tipping & Faul 2003, appendix), O(M²) instead of the O(M³) of
+// rebuild: with c = βB_A bⱼ, Σc, sⱼ = β‖bⱼ‖² − cᵀΣc, qⱼ = yⱼ − cᵀμ and
+// σ = 1/(alpha + sⱼ),
+//
+//	Σ' = [Σ + σ Σc cᵀΣ, −σ Σc; −σ cᵀΣ, σ],   μ' = [μ − σqⱼ Σc; σqⱼ],
+//
+// and ln|Σ'| = ln|Σ| + ln σ. The factorisation is refreshed by the next
+// rebuild, once per iteration.
+func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
+	if !s.uniform() || s.sig == nil || len(s.act) == 0 {
+		s.add(j, alpha)
+		return s.rebuild(iter)
+	}
+	_, uni := s.lik.weights()
+	_, scale := s.lik.data()
+	m := len(s.act)
+	s.add(j, alpha)
+	c := make([]float64, m)
+	for i := range m {
+		c[i] = uni * s.gram.At(i, m)
+	}
+	sc := make([]float64, m)
+	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
+	sj := uni*s.bnorm[j] - dot(c, sc)
+	qj := scale*s.bud0[j] - dot(c, s.q.mu)
+	if !(alpha+sj > 0) || !(sj > 0) {
+		return s.rebuild(iter)
+	}
+	sig := 1 / (alpha + sj)
+	muj := sig * qj
+	ns := mat.NewSymDense(m+1, nil)
+	nd, od := ns.RawSymmetric().Data, s.sig.RawSymmetric()
+	for a := range m {
+		for b := a; b < m; b++ {
+			nd[a*(m+1)+b] = od.Data[a*od.Stride+b] + sig*sc[a]*sc[b]
+		}
+		nd[a*(m+1)+m] = -sig * sc[a]
+	}
+	nd[m*(m+1)+m] = sig
+	mu := make([]float64, m+1)
+	for a := range m {
+		mu[a] = s.q.mu[a] - muj*sc[a]
+	}
+	mu[m] = muj
+	s.sig, s.q.mu = ns, mu
+	s.q.logDet += math.Log(sig)
+	s.syncDiag()
+	return s.refresh(iter)
+}
+
+// removeUpdate removes the active function at position i and brings Q_w
+// to its optimum: with uniform precisions by the partitioned inverse,
+// Σ' = Σ₋ᵢ − Σ₋ᵢ,ᵢΣᵢ,₋ᵢ/Σᵢᵢ, μ' = μ₋ᵢ − μᵢΣ₋ᵢ,ᵢ/Σᵢᵢ and
+// ln|Σ'| = ln|Σ| − ln Σᵢᵢ, O(M²); otherwise by rebuild.
+func (s *seqFit) removeUpdate(i, iter int) error {
+	if !s.uniform() || s.sig == nil {
+		s.remove(i)
+		return s.rebuild(iter)
+	}
+	m := len(s.act)
+	sii := s.sig.At(i, i)
+	col := make([]float64, m)
+	for a := range m {
+		col[a] = s.sig.At(a, i)
+	}
+	mi := s.q.mu[i]
+	s.remove(i)
+	ns := mat.NewSymDense(m-1, nil)
+	nd := ns.RawSymmetric().Data
+	mu := make([]float64, 0, m-1)
+	for a, na := 0, 0; a < m; a++ {
+		if a == i {
+			continue
+		}
+		mu = append(mu, s.q.mu[a]-mi*col[a]/sii)
+		for b, nb := a, na; b < m; b++ {
+			if b == i {
+				continue
+			}
+			nd[na*(m-1)+nb] = s.sig.At(a, b) - col[a]*col[b]/sii
+			nb++
+		}
+		na++
+	}
+	s.sig, s.q.mu = ns, mu
+	s.q.logDet -= math.Log(sii)
+	s.syncDiag()
+	return s.refresh(iter)
+}
+
+// syncDiag sets diag Σ of Q_w from the kept Σ.
+func (s *seqFit) syncDiag() {
+	m := len(s.act)
+	s.q.diag = resize(s.q.diag, m)
+	for a := range m {
+		s.q.diag[a] = s.sig.At(a, a)
+	}
 }
 
 // releaseExcluded takes function j, just added, out of the terms held for
@@ -463,8 +709,12 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 		s.bud = make([]float64, m)
 		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
 		p, _ := s.f.bFull.Dims()
-		s.cross = mat.NewDense(m, p, nil)
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), s.f.bFull.RawMatrix(), 0, s.cross.RawMatrix())
+		s.cross = make([][]float64, m)
+		s.pending = make([]bool, m)
+		for i := range m {
+			s.cross[i], s.pending[i] = make([]float64, p), true
+		}
+		s.completeCross()
 	}
 	s.setPhiA()
 }
@@ -502,13 +752,20 @@ func (s *seqFit) remove(i int) {
 			keep = append(keep, k)
 		}
 	}
-	s.bA = selectRows(s.bA, keep)
+	// B_A loses row i in place (a copy of B_A per removal was 400 MB of
+	// garbage for the explicit design at N = 100,000 with 500 functions).
+	_, r := s.bA.Dims()
+	m := len(s.act)
+	data := s.bA.RawMatrix().Data
+	copy(data[i*r:], data[(i+1)*r:m*r])
+	s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
 	if s.uniform() {
 		s.gram = selectSym(s.gram, keep)
 		s.bud = selectVec(s.bud, keep)
-		s.cross = selectRows(s.cross, keep)
+		s.cross = append(s.cross[:i], s.cross[i+1:]...)
+		s.pending = append(s.pending[:i], s.pending[i+1:]...)
 	}
 	s.setPhiA()
 }
@@ -523,6 +780,10 @@ func (s *seqFit) setPhiA() {
 	}
 	m := len(s.act)
 	s.phiA = mat.NewDense(s.n, m, nil)
+	if s.f.ident {
+		s.phiA.Copy(s.bA.T())
+		return
+	}
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
@@ -572,27 +833,69 @@ func (s *seqFit) rebuild(iter int) error {
 		return err
 	}
 	s.sig = s.q.sigma()
-	// z = B_Aᵀμ, so that Φμ = Uz.
-	z := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
 	if s.lat.vars != nil {
-		// φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
-		blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
+		z := make([]float64, r)
+		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+		if s.f.ident {
+			copy(s.lat.mean, z)
+		} else {
+			blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+		}
 		s.q.quadForms(s.lat.vars, s.phiA, nil)
 		s.lat.sumVar = sum(s.lat.vars)
 	} else {
-		// ‖d − Φμ‖² = ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² (factor.go), with no
-		// O(N) work; Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β.
-		for i, v := range s.ud {
-			z[i] = v - z[i]
-		}
+		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
 		s.lat.mean = nil
-		s.lat.sqResid = s.dperp + dot(z, z)
+		s.lat.sqResid = s.sqResid()
 		s.lat.sumVar = uniformSumVar(s.alpha, s.q.diag, uni)
-
 	}
 	s.lik.observe(&s.lat)
 	return nil
+}
+
+// refresh passes the moments of Q_w after a sweep to the likelihood. With
+// uniform precisions they come from the Σ and μ the sweep kept up to date
+// by rank one, O(M²) (the likelihood's update that follows needs a new
+// factorisation anyway); otherwise Q_w is refactorised (rebuild).
+func (s *seqFit) refresh(iter int) error {
+	beta, uni := s.lik.weights()
+	if beta != nil {
+		return s.rebuild(iter)
+	}
+	m := len(s.act)
+	var g float64
+	for i, a := range s.alpha {
+		g += a * s.sig.At(i, i)
+	}
+	s.lat.mean = nil
+	s.lat.sqResid = s.sqResid()
+	s.lat.sumVar = math.Max(0, (float64(m)-g)/uni)
+	s.lik.observe(&s.lat)
+	return nil
+}
+
+// sqResid returns ‖d − Φμ‖² for uniform precisions. With r ≤ 4M it is
+// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (factor.go), O(rM);
+// otherwise (the explicit design, r = N) ‖d‖² − 2μᵀΦ_Aᵀd + μᵀGμ from the
+// kept G and Φ_Aᵀd, O(M²), unless that is below 1e-8‖d‖², where
+// cancellation could dominate it and the first form is used.
+func (s *seqFit) sqResid() float64 {
+	m := len(s.act)
+	_, r := s.bA.Dims()
+	if r > 4*m {
+		gm := make([]float64, m)
+		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
+		if v := s.dd - 2*dot(s.q.mu, s.bud) + dot(s.q.mu, gm); v > 1e-8*s.dd {
+			return v
+		}
+	}
+	z := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	for i, v := range s.ud {
+		z[i] = v - z[i]
+	}
+	return s.dperp + dot(z, z)
 }
 
 // sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
@@ -606,8 +909,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		qm := s.q.mu[i] / sii
 		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		if s.ctl.prune && na > s.ctl.pruneAt && len(s.act) > 1 {
-			s.remove(i)
-			if err := s.rebuild(iter); err != nil {
+			if err := s.removeUpdate(i, iter); err != nil {
 				return maxDl, true, err
 			}
 			removed = true
@@ -689,8 +991,8 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		s.ctl.pruneAt *= seqAnnealStartCls
 	}
 	if s.ctl.prune {
-		bw, yv, dv := s.weighted()
-		j, a, ok := s.bestAddition(bw, yv, dv, true)
+		bw, _, dv := s.weighted()
+		j, a, ok := s.bestAddition(bw, dv, true, true)
 		if !ok {
 			return nil, 0, NotFitted, ErrZeroBasis
 		}
@@ -734,7 +1036,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			}
 			hist = hist[:0]
 		}
-		if err := s.rebuild(k); err != nil {
+		if err := s.refresh(k); err != nil {
 			return trace, k, NotFitted, err
 		}
 		lch := s.lik.update()
@@ -769,6 +1071,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				return trace, k, NotFitted, err
 			}
 			lastAdded, noneToAdd = added > 0, added == 0
+			if added > 0 && s.uniform() && !removed && len(s.act) >= seqShortlistActive {
+				every = max(1, every/2)
+			}
 			if added > 0 {
 				hist = hist[:0]
 			}
@@ -853,7 +1158,7 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 	m := len(s.act)
 	perm := seq(m)
 	sort.Slice(perm, func(i, j int) bool { return s.act[perm[i]] < s.act[perm[j]] })
-	full := s.q.sigma()
+	full := s.sig
 	sig = mat.NewSymDense(m, nil)
 	for i, pi := range perm {
 		cols = append(cols, s.act[pi])
@@ -868,16 +1173,20 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 
 // fit runs the sequential solver.
 func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
-	f, err := newDesignFactor(ctx, p.basis, p.x)
-	if err != nil {
-		return nil, err
-	}
 	if !p.set.prune {
+		f, err := newDesignFactor(ctx, p.basis, p.x)
+		if err != nil {
+			return nil, err
+		}
 		// Nothing to add or remove: every function is in the model. From
 		// all of them, coordinate ascent converges to inferior fixed
 		// points (on 50 sinc points with all 51 functions, 0.03 nats below
 		// the paper's), so the joint steps of the Newton solver are taken.
 		return maximiseCollapsed(ctx, f, p)
+	}
+	f, err := newSeqDesign(ctx, p.basis, p.x)
+	if err != nil {
+		return nil, err
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	trace, iters, status, err := s.run(ctx)
@@ -891,17 +1200,59 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		full: s.bound() + s.excluded()}, err
 }
 
-// appendCross returns c (M × P, or nil) with the row bf·bj appended.
-func appendCross(c, bf *mat.Dense, bj []float64) *mat.Dense {
-	p, r := bf.Dims()
-	m := 0
-	if c != nil {
-		m, _ = c.Dims()
+// appendCross appends the row of cross for function j, just added: its
+// products with the candidates of the shortlist now, the others when a
+// full round needs them (completeCross), so that a function added and
+// removed between two full rounds never costs O(P r).
+func (s *seqFit) appendCross(j int) {
+	p, r := s.f.bFull.Dims()
+	row := make([]float64, p)
+	bj := s.f.bFull.RawRowView(j)
+	if len(s.short) == 0 {
+		blas64.Gemv(blas.NoTrans, 1, s.f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
+		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
+		return
 	}
-	data := make([]float64, (m+1)*p)
-	if c != nil {
-		copy(data, c.RawMatrix().Data[:m*p])
+	for _, c := range s.short {
+		row[c] = dot(bj, s.f.bFull.RawRowView(c))
 	}
-	blas64.Gemv(blas.NoTrans, 1, bf.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: data[m*p:]})
-	return mat.NewDense(m+1, p, data)
+	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
+}
+
+// completeCross computes the pending rows of cross, all at once (a Gemm,
+// which is blocked and parallel, where one Gemv per row is bound by
+// memory bandwidth).
+func (s *seqFit) completeCross() {
+	var rows []int
+	for i, pd := range s.pending {
+		if pd {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p, _ := s.f.bFull.Dims()
+	out := mat.NewDense(len(rows), p, nil)
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, selectRows(s.bA, rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
+	for k, i := range rows {
+		copy(s.cross[i], out.RawRowView(k))
+		s.pending[i] = false
+	}
+}
+
+// fullSym returns the symmetric matrix a as a general matrix, both
+// triangles set from a's upper one.
+func fullSym(a *mat.SymDense) *mat.Dense {
+	m := a.SymmetricDim()
+	raw := a.RawSymmetric()
+	out := mat.NewDense(m, m, nil)
+	od := out.RawMatrix().Data
+	for i := range m {
+		for j := i; j < m; j++ {
+			v := raw.Data[i*raw.Stride+j]
+			od[i*m+j], od[j*m+i] = v, v
+		}
+	}
+	return out
 }

@@ -112,6 +112,10 @@ type options struct {
 	paramTol   float64
 	monitor    func(Progress) bool
 	solver     Solver
+	// centres is the Centres field of estimators that have one (hasCentres);
+	// the others always take every training input as a centre.
+	centres    int
+	hasCentres bool
 	// Defaults that differ between estimators.
 	defPrune, defTol float64
 }
@@ -140,6 +144,12 @@ func (o options) resolve() (settings, error) {
 	var err error
 	if s.prior, err = o.prior.resolve(); err != nil {
 		return s, err
+	}
+	if o.centres < 0 {
+		return s, &OptionError{Field: "Centres", Value: float64(o.centres), Reason: "must not be negative (0 means the default)"}
+	}
+	if o.centres < 0 {
+		return s, &OptionError{Field: "Centres", Value: float64(o.centres), Reason: "must not be negative (0 means the default)"}
 	}
 	if s.maxIter < 0 {
 		return s, &OptionError{Field: "MaxIter", Value: float64(s.maxIter), Reason: "must not be negative (0 means the default)"}

@@ -42,6 +42,7 @@ func main() {
 	maxIter := flag.Int("max-iter", 0, "iteration limit (0: the default)")
 	model := flag.String("model", "vrvm", "vrvm, rvm (type-II RVM, sequential algorithm) or rvm-reestimate (type-II RVM, Tipping 2001)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
+	centres := flag.Int("centres", 0, "number of kernel centres (Regressor/Classifier Centres; 0: the default)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -74,19 +75,19 @@ func main() {
 			w = 3
 		}
 		d, err = datasets.Sinc(*n, *noise, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
 	case "friedman":
 		if w == 0 {
 			w = 1
 		}
 		d, err = datasets.Friedman1(*n, 10, 1, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
 	case "classification":
 		if w == 0 {
 			w = 0.5
 		}
 		d, err = datasets.Ripley(*n, *seed)
-		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor}
+		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
 	default:
 		log.Fatalf("unknown task %q", *task)
 	}

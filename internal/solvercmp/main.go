@@ -7,11 +7,16 @@
 // and CPU-bound fit times, then the number of problems on which the
 // default solver ends at least 0.1 nats below the schedule.
 //
-//	go run ./internal/solvercmp [-only sinc|boston|ripley|pima]
+//	go run ./internal/solvercmp [-only sinc|boston|ripley|pima] [-ref file]
+//
+// With -ref, the schedule's results are read from the file if it exists
+// (the schedule's fits take most of the time and do not change while the
+// default solver is being worked on), and written to it otherwise.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -100,10 +105,10 @@ func problems(only string) ([]problem, error) {
 }
 
 type result struct {
-	full, noise  float64
-	rv, iters    int
-	status       vrvm.Status
-	elapsed      time.Duration
+	Full, Noise  float64
+	RV, Iters    int
+	Status       vrvm.Status
+	Elapsed      time.Duration
 	err          error
 	nonMonotone  int
 	worstDecline float64
@@ -128,17 +133,18 @@ func fit(p problem, solver vrvm.Solver, maxIter int) result {
 	}
 	start := time.Now()
 	r.err = e.FitContext(context.Background(), p.x, p.t)
-	r.elapsed = time.Since(start)
+	r.Elapsed = time.Since(start)
 	if r.err != nil {
 		return r
 	}
-	r.full, r.noise, r.rv, r.iters, r.status = e.FullModelBound(), e.NoiseSD(), len(e.RelevanceVectors()), e.Iterations(), e.Status()
+	r.Full, r.Noise, r.RV, r.Iters, r.Status = e.FullModelBound(), e.NoiseSD(), len(e.RelevanceVectors()), e.Iterations(), e.Status()
 	return r
 }
 
 func main() {
 	only := flag.String("only", "", "sinc, boston, ripley or pima: one family only")
 	workers := flag.Int("workers", 2, "fits run at once")
+	ref := flag.String("ref", "", "file caching the schedule's results (read if it exists, else written)")
 	flag.Parse()
 	ps, err := problems(*only)
 	if err != nil {
@@ -146,6 +152,15 @@ func main() {
 	}
 	seq := make([]result, len(ps))
 	sch := make([]result, len(ps))
+	cached := false
+	if *ref != "" {
+		if b, err := os.ReadFile(*ref); err == nil {
+			if err := json.Unmarshal(b, &sch); err != nil || len(sch) != len(ps) {
+				log.Fatalf("%s: not the schedule's results for these %d problems (%v)", *ref, len(ps), err)
+			}
+			cached = true
+		}
+	}
 	var wg sync.WaitGroup
 	jobs := make(chan int)
 	for range *workers {
@@ -154,7 +169,9 @@ func main() {
 			defer wg.Done()
 			for i := range jobs {
 				seq[i] = fit(ps[i], vrvm.Sequential, 0)
-				sch[i] = fit(ps[i], vrvm.PaperSchedule, 1000000)
+				if !cached {
+					sch[i] = fit(ps[i], vrvm.PaperSchedule, 1000000)
+				}
 			}
 		}()
 	}
@@ -163,6 +180,15 @@ func main() {
 	}
 	close(jobs)
 	wg.Wait()
+	if *ref != "" && !cached {
+		b, err := json.Marshal(sch)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(*ref, b, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
 	fmt.Printf("%-16s %14s %14s %9s %7s %7s %9s %9s %s\n", "problem", "default L", "schedule L", "diff", "RVs", "RVs", "time", "time", "default: status, bound declines")
 	below, worse := 0, 0.0
 	var tSeq, tSch time.Duration
@@ -172,15 +198,15 @@ func main() {
 			fmt.Fprintf(os.Stdout, "%-16s errors: %v / %v\n", p.name, a.err, b.err)
 			continue
 		}
-		d := a.full - b.full
+		d := a.Full - b.Full
 		if d < -0.1 {
 			below++
 			worse = math.Min(worse, d)
 		}
-		tSeq += a.elapsed
-		tSch += b.elapsed
+		tSeq += a.Elapsed
+		tSch += b.Elapsed
 		fmt.Printf("%-16s %14.4f %14.4f %9.4f %7d %7d %8.2fs %8.2fs %v (%d iters), %d declines (worst %.3g); schedule %v (%d iters)\n",
-			p.name, a.full, b.full, d, a.rv, b.rv, a.elapsed.Seconds(), b.elapsed.Seconds(), a.status, a.iters, a.nonMonotone, a.worstDecline, b.status, b.iters)
+			p.name, a.Full, b.Full, d, a.RV, b.RV, a.Elapsed.Seconds(), b.Elapsed.Seconds(), a.Status, a.Iters, a.nonMonotone, a.worstDecline, b.Status, b.Iters)
 	}
 	fmt.Printf("default below the schedule by more than 0.1 nats on %d of %d problems (worst %.3f); total time %.1fs against %.1fs\n", below, len(ps), worse, tSeq.Seconds(), tSch.Seconds())
 }
