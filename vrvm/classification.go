@@ -145,7 +145,7 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit, c.xi = classificationFit{}, nil
 	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, c.Augment},
-		func(settings) (likelihood, error) {
+		func(_ settings, t []float64) (likelihood, error) {
 			if err := checkLabels(t); err != nil {
 				return nil, err
 			}
@@ -190,5 +190,5 @@ func (c *Classifier) HTML() string { return htmlSummary(c.String()) }
 
 // String summarises the configuration and, once fitted, the fit.
 func (c *Classifier) String() string {
-	return c.describe("vrvm.Classifier", c.Kernel, c.Solver.String())
+	return c.describe("vrvm.Classifier", orLearned(c.Kernel), c.Solver.String())
 }

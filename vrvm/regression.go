@@ -129,7 +129,7 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{}
 	lik, err := r.fitVariational(ctx, r.options(), x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
-		func(s settings) (likelihood, error) {
+		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {
 				return nil, err
@@ -182,9 +182,9 @@ func (r *Regressor) HTML() string { return htmlSummary(r.String()) }
 // String summarises the configuration and, once fitted, the fit.
 func (r *Regressor) String() string {
 	if r.status == NotFitted {
-		return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String())
+		return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String())
 	}
-	return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.Tau()))
+	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.Tau()))
 }
 
 // noisePrecision0 returns the initial noise precision: v0, or 1/var(t)
