@@ -18,7 +18,9 @@ import (
 // defaults. Fit never modifies them.
 type Classifier struct {
 	// Kernel generates one basis function per training input.
-	// If nil, DefaultKernel (Gaussian, width 1) is used.
+	// If nil, the width of a Gaussian kernel is learned by maximising
+	// the full-model bound, starting from the inputs' MedianDistance, as
+	// with Kernel: Gaussian{} and LearnKernel (Learning applies).
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool

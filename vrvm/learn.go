@@ -35,7 +35,7 @@ type KernelLearning struct {
 
 // DefaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
 // also stops earlier once every step on ln θ is below 0.02 (see (K7)).
-const DefaultLearnRefits = 12
+const DefaultLearnRefits = 8
 
 // orLearned returns k, or for a nil k the name of the default of
 // Regressor and Classifier, a learned Gaussian width.
