@@ -220,7 +220,11 @@
 // together along Σₖ ∂V/∂uₖ, as an earlier version did, hid opposite
 // signs (−241 and −264 for inputs 1 and 2, +39 to +78 for the others at
 // the start) behind a small positive sum, so that the tied steps went
-// the wrong way for inputs 1 and 2 and lowered V. Learning stops after
+// the wrong way for inputs 1 and 2 and lowered V. An ARD length scale
+// that grows beyond 10 standard deviations of its input, where K hardly
+// depends on the input, is tried once at the upper bound (the input
+// switched off), in the same refit as the other steps and judged by V
+// like them. Learning stops after
 // KernelLearning.MaxRefits fits or when every δₖ is below 0.02. With
 // more than KernelLearning.MaxRows training rows (500 by default), θ is
 // learned on that many rows spread evenly through the training set and

@@ -371,7 +371,27 @@ const (
 	rpropMax   = 4    // largest step: a factor e⁴ ≈ 55
 	rpropMin   = 0.02 // learning stops when every step is below this
 	maxLogMove = 12   // no ln θ moves further than this from its start
+	offScale   = 10   // an ARD ℓₖ beyond this many sd of input k is tried at the upper bound
 )
+
+// columnSDs returns the standard deviation of every column of x.
+func columnSDs(x mat.Matrix) []float64 {
+	n, d := x.Dims()
+	sd := make([]float64, d)
+	for j := range d {
+		var m, s float64
+		for i := range n {
+			m += x.At(i, j)
+		}
+		m /= float64(n)
+		for i := range n {
+			e := x.At(i, j) - m
+			s += e * e
+		}
+		sd[j] = math.Sqrt(s / float64(n))
+	}
+	return sd
+}
 
 // learnKernel alternates solver fits with steps on u = ln θ (K7) along
 // the gradient of V(θ) = max_Q L(Q, θ) + ln p(θ), which at the converged
@@ -387,6 +407,8 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	k := k0
 	step := constant(len(u), rpropStart)
 	var prevG []float64
+	var sd []float64 // the inputs' standard deviations
+	var tried []bool // inputs already tried switched off
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		bb := b
 		bb.kernel = k
@@ -479,6 +501,19 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 				moved = true
 			}
 			u[i] = nu
+		}
+		// An ARD length scale beyond offScale standard deviations of its
+		// input hardly changes K: try the input switched off, its ℓₖ at
+		// the upper bound, once (the refit judges it by V, as any step).
+		if _, ard := k.(ARDGaussian); ard {
+			if sd == nil {
+				sd, tried = columnSDs(x), make([]bool, len(u))
+			}
+			for i := range u {
+				if !tried[i] && sd[i] > 0 && math.Exp(u[i]) > offScale*sd[i] && u[i] < u0[i]+maxLogMove {
+					tried[i], u[i], moved = true, u0[i]+maxLogMove, true
+				}
+			}
 		}
 		if !moved {
 			break
