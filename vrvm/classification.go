@@ -16,8 +16,10 @@ import (
 // The exported fields configure the fit; their zero values mean the
 // defaults. Fit never modifies them.
 type Classifier struct {
-	// Kernel generates one basis function per training input; nil means
-	// Gaussian{Width: 1}.
+	// Kernel generates one basis function per training input.
+	// If nil, the width of a Gaussian kernel is learned by maximising
+	// the full-model bound, starting from the inputs' MedianDistance, as
+	// with Kernel: Gaussian{} and LearnKernel (Learning applies).
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool
@@ -137,7 +139,7 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
 	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, c.Augment},
-		func(settings) (likelihood, error) {
+		func(_ settings, t []float64) (likelihood, error) {
 			if err := checkLabels(t); err != nil {
 				return nil, err
 			}
@@ -172,5 +174,5 @@ func (c *Classifier) HTML() string { return htmlSummary(c.String()) }
 
 // String summarises the configuration and, once fitted, the fit.
 func (c *Classifier) String() string {
-	return c.describe("vrvm.Classifier", c.Kernel, c.Solver.String())
+	return c.describe("vrvm.Classifier", orLearned(c.Kernel), c.Solver.String())
 }

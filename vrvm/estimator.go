@@ -72,9 +72,14 @@ var (
 // solution to record; a fit stopped by its context or Monitor records the
 // state it reached and returns an error too.
 func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t []float64, design bool, v variational,
-	newLik func(settings) (likelihood, error)) (lik likelihood, err error) {
+	newLik func(settings, []float64) (likelihood, error)) (lik likelihood, err error) {
 	if design && v.augment {
 		return nil, &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
+	}
+	if o.kernel == nil && !design {
+		// The default: a Gaussian width learned from the inputs'
+		// median distance (DefaultLearnedKernel).
+		v.learn = true
 	}
 	k0, err := startLearning(v.learn, design, &o, x, t)
 	if err != nil {
@@ -88,13 +93,50 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if err != nil {
 		return nil, err
 	}
-	first, err := newLik(s)
+	first, err := newLik(s, t)
 	if err != nil {
 		return nil, err
 	}
-	// Kernel learning refits from a fresh likelihood each time.
-	again := func() likelihood { l, _ := newLik(s); return l }
-	p, sol, learned, err := solve(ctx, s, b, x, first, k0, v.learning, again)
+	var learned []float64
+	if k0 != nil {
+		// Learn on at most MaxRows rows, then fit every row at the
+		// learned kernel.
+		lo, err := v.learning.resolve()
+		if err != nil {
+			return nil, err
+		}
+		xs, ts := x, t
+		if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
+			rows := spread(n, lo.MaxRows)
+			xs, ts = selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
+			if _, err := newLik(s, ts); err != nil {
+				xs, ts = x, t // e.g. one class only in the rows kept
+			}
+		}
+		sl, bl := s, b
+		bl.centers = mat.DenseCopyOf(xs)
+		again := func() likelihood { l, _ := newLik(sl, ts); return l }
+		res, err := learnKernel(ctx, sl, bl, xs, k0, lo, again)
+		if res == nil {
+			return nil, err
+		}
+		if err != nil || xs == x {
+			// Learned on every row, or stopped: the best fit so far is
+			// the model.
+			return f.finish(res.prob, res.sol, res.trace, v, err)
+		}
+		learned = res.trace
+		s.kernel, b.kernel = res.kernel, res.kernel
+	}
+	p := &problem{basis: b, x: x, lik: first, set: s}
+	sol, err := s.solver.method().fit(ctx, p)
+	return f.finish(p, sol, learned, v, err)
+}
+
+// finish records the solution sol of problem p (and the learning trace)
+// in f, with the augmentation of predictions if v asks for it; err is
+// the solver's.
+func (f *fitted) finish(p *problem, sol *solution, learned []float64, v variational, err error) (likelihood, error) {
 	if sol == nil {
 		return nil, err
 	}

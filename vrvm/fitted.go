@@ -461,6 +461,9 @@ func (f *fitted) NoiseSD() float64 { f.mustFit(); return math.Sqrt(f.noise) }
 // configuration, then, once fitted, what the fit found.
 func (f *fitted) describe(name string, k Kernel, solver string, extra ...string) string {
 	var b strings.Builder
+	if _, ok := k.(learnedWidth); ok && f.status != NotFitted && f.b.kernel == nil {
+		k = nil // fitted to a design matrix
+	}
 	if k == nil && f.status != NotFitted && f.b.kernel == nil {
 		fmt.Fprintf(&b, "%s (design matrix", name)
 	} else {

@@ -154,8 +154,18 @@ func dot(x, y []float64) float64 {
 	return s
 }
 
-// defaultKernel is the kernel used when an estimator's Kernel field is nil.
+// defaultKernel is the kernel of RVMRegressor, RVMClassifier and
+// MultiClassifier when their Kernel field is nil. Regressor and
+// Classifier with a nil Kernel learn a Gaussian width instead (see
+// Regressor.Kernel).
 var defaultKernel Kernel = Gaussian{Width: 1}
+
+// learnedWidth names, in the summary of an estimator not yet fitted, the
+// default of Regressor and Classifier: a Gaussian width to be learned.
+type learnedWidth struct{}
+
+func (learnedWidth) Eval(x, y []float64) float64 { panic("vrvm: learnedWidth is a name, not a kernel") }
+func (learnedWidth) String() string              { return "Gaussian(width learned)" }
 
 // validateKernel checks a kernel through its optional Validate method; a
 // nil pointer is reported rather than dereferenced.

@@ -18,17 +18,45 @@ import (
 // KernelLearning holds the settings of kernel learning (LearnKernel). Zero
 // fields mean the defaults.
 type KernelLearning struct {
-	// MaxRefits limits the number of solver fits; 0 means 12. Learning
+	// MaxRefits limits the number of solver fits; 0 means 8. Learning
 	// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
 	MaxRefits int
+	// MaxRows limits the rows learning fits: with more training rows,
+	// the kernel is learned on MaxRows of them spread evenly through the
+	// training set, and the model is then fitted on every row at the
+	// learned kernel. 0 means 500; a negative value means
+	// every row.
+	MaxRows int
 	// ScaleShape and ScaleRate, if both positive, place a Gamma
 	// hyperprior Γ(θ | ScaleShape, ScaleRate) on every width or length
 	// scale θ (K8); zero values mean none (a flat prior on ln θ).
 	ScaleShape, ScaleRate float64
 }
 
-// defaultLearnRefits is the default of KernelLearning.MaxRefits.
-const defaultLearnRefits = 12
+// defaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
+// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
+const defaultLearnRefits = 8
+
+// orLearned returns k, or for a nil k the name of the default of
+// Regressor and Classifier, a learned Gaussian width.
+func orLearned(k Kernel) Kernel {
+	if k == nil {
+		return learnedWidth{}
+	}
+	return k
+}
+
+// defaultLearnRows is the default of KernelLearning.MaxRows.
+const defaultLearnRows = 500
+
+// spread returns m row indices spread evenly through 0 … n−1.
+func spread(n, m int) []int {
+	r := make([]int, m)
+	for i := range r {
+		r[i] = i * n / m
+	}
+	return r
+}
 
 // learnable is a kernel whose parameters can be learned: it exposes their
 // logarithms u and the derivatives of K in them.
@@ -306,6 +334,9 @@ func (o KernelLearning) resolve() (KernelLearning, error) {
 	if o.MaxRefits == 0 {
 		o.MaxRefits = defaultLearnRefits
 	}
+	if o.MaxRows == 0 {
+		o.MaxRows = defaultLearnRows
+	}
 	for _, f := range []struct {
 		name string
 		v    float64
@@ -340,7 +371,27 @@ const (
 	rpropMax   = 4    // largest step: a factor e⁴ ≈ 55
 	rpropMin   = 0.02 // learning stops when every step is below this
 	maxLogMove = 12   // no ln θ moves further than this from its start
+	offScale   = 10   // an ARD ℓₖ beyond this many sd of input k is tried at the upper bound
 )
+
+// columnSDs returns the standard deviation of every column of x.
+func columnSDs(x mat.Matrix) []float64 {
+	n, d := x.Dims()
+	sd := make([]float64, d)
+	for j := range d {
+		var m, s float64
+		for i := range n {
+			m += x.At(i, j)
+		}
+		m /= float64(n)
+		for i := range n {
+			e := x.At(i, j) - m
+			s += e * e
+		}
+		sd[j] = math.Sqrt(s / float64(n))
+	}
+	return sd
+}
 
 // learnKernel alternates solver fits with steps on u = ln θ (K7) along
 // the gradient of V(θ) = max_Q L(Q, θ) + ln p(θ), which at the converged
@@ -356,7 +407,8 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	k := k0
 	step := constant(len(u), rpropStart)
 	var prevG []float64
-	tied := len(u) > 1
+	var sd []float64 // the inputs' standard deviations
+	var tried []bool // inputs already tried switched off
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		bb := b
 		bb.kernel = k
@@ -376,9 +428,21 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			}
 			return nil, err
 		}
+		if best != nil && err == nil && sol.status != Stopped && s.prune && s.solver == Sequential {
+			// Refit also from the best fit's active set and likelihood
+			// factor, and keep the better of the two: a fit from an
+			// empty model can end in another local maximum, whose V
+			// jumps with θ; the warm fit's moves with θ.
+			pw := &problem{basis: bb, x: x, lik: newLik(), set: p.set,
+				warm: &warmStart{cols: best.sol.cols, alpha: best.sol.alpha}}
+			copyFactor(pw.lik, best.prob.lik)
+			if sw, errw := s.solver.method().fit(ctx, pw); sw != nil && (errw != nil || sw.status == Stopped || sw.full > sol.full) {
+				p, sol, err = pw, sw, errw
+			}
+		}
 		v := sol.full + o.scalePrior(u, nil)
 		trace = append(trace, v)
-		if err != nil {
+		if err != nil || sol.status == Stopped {
 			// Stopped or cancelled: keep what this fit reached.
 			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
 		}
@@ -394,22 +458,6 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			g = make([]float64, len(u))
 			newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
 			o.scalePrior(u, g)
-			if tied {
-				// All scales move together, along the sum of the
-				// gradient (the gradient in one common ln θ), until
-				// its sign flips; then each moves on its own.
-				if prevG != nil && sum(g)*prevG[0] < 0 {
-					tied, prevG = false, nil
-					for i := range step {
-						step[i] = math.Max(step[i]*rpropDown, rpropStart/2)
-					}
-				} else {
-					sg := sum(g)
-					for i := range g {
-						g[i] = sg
-					}
-				}
-			}
 			for i, gi := range g {
 				if prevG != nil {
 					switch {
@@ -423,9 +471,23 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			uBest, gBest, prevG = append([]float64(nil), u...), g, g
 		} else {
 			// V fell: undo the step and leave the best fit again with
-			// shorter steps (iRprop+).
-			for i := range step {
-				step[i] *= rpropDown
+			// shorter steps (iRprop+) along the parameters whose
+			// gradient changed sign at the rejected θ (the step passed
+			// their maximum), or along every one if none did.
+			gr := make([]float64, len(u))
+			newFixedQ(p, sol).eval(k, gr) // (K5)–(K6)
+			o.scalePrior(u, gr)
+			flipped := false
+			for i, gi := range gr {
+				if gi*gBest[i] < 0 {
+					step[i] *= rpropDown
+					flipped = true
+				}
+			}
+			if !flipped {
+				for i := range step {
+					step[i] *= rpropDown
+				}
 			}
 			g = gBest
 		}
@@ -440,6 +502,19 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			}
 			u[i] = nu
 		}
+		// An ARD length scale beyond offScale standard deviations of its
+		// input hardly changes K: try the input switched off, its ℓₖ at
+		// the upper bound, once (the refit judges it by V, as any step).
+		if _, ard := k.(ARDGaussian); ard {
+			if sd == nil {
+				sd, tried = columnSDs(x), make([]bool, len(u))
+			}
+			for i := range u {
+				if !tried[i] && sd[i] > 0 && math.Exp(u[i]) > offScale*sd[i] && u[i] < u0[i]+maxLogMove {
+					tried[i], u[i], moved = true, u0[i]+maxLogMove, true
+				}
+			}
+		}
 		if !moved {
 			break
 		}
@@ -451,6 +526,21 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	}
 	best.trace = trace
 	return best, nil
+}
+
+// copyFactor sets the likelihood factor of dst (Q_τ, or ξ) to that of
+// src, a likelihood of the same task and data.
+func copyFactor(dst, src likelihood) {
+	switch d := dst.(type) {
+	case *gaussLik:
+		s := src.(*gaussLik)
+		d.ct, d.dt = s.ct, s.dt
+	case *logitLik:
+		s := src.(*logitLik)
+		for i, v := range s.xi {
+			d.setXi(i, v)
+		}
+	}
 }
 
 // startLearning validates the data and resolves the starting kernel when
@@ -471,26 +561,6 @@ func startLearning(on, design bool, o *options, x mat.Matrix, t []float64) (lear
 	}
 	o.kernel = k0
 	return k0, nil
-}
-
-// solve runs the solver once, or, when k0 is not nil, kernel learning
-// from k0; it returns the problem of the fit kept (whose likelihood holds
-// its factor), the solution and, when learning, the trace of refits.
-func solve(ctx context.Context, s settings, b basis, x mat.Matrix, lik likelihood, k0 learnable, lo KernelLearning, newLik func() likelihood) (*problem, *solution, []float64, error) {
-	if k0 == nil {
-		p := &problem{basis: b, x: x, lik: lik, set: s}
-		sol, err := s.solver.method().fit(ctx, p)
-		return p, sol, nil, err
-	}
-	lo, err := lo.resolve()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	res, err := learnKernel(ctx, s, b, x, k0, lo, newLik)
-	if res == nil {
-		return nil, nil, nil, err
-	}
-	return res.prob, res.sol, res.trace, err
 }
 
 // FittedKernel returns the kernel of the fitted model: the configured

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -247,5 +250,131 @@ func TestLearnOptionErrors(t *testing.T) {
 	same := mat.NewDense(3, 2, []float64{1, 1, 1, 1, 1, 1})
 	if err := (&Regressor{LearnKernel: true}).Fit(same, []float64{0, 1, 2}); !errors.As(err, &oe) {
 		t.Errorf("identical rows: got %v, want an *OptionError", err)
+	}
+}
+
+// sincRows returns n noisy sinc points on [−10, 10] from seed.
+func sincRows(n int, seed uint64) (*mat.Dense, []float64) {
+	rnd := rand.New(rand.NewPCG(seed, seed))
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		v := rnd.Float64()*20 - 10
+		x.Set(i, 0, v)
+		y[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
+	}
+	return x, y
+}
+
+// TestDefaultKernelLearned checks that a nil Kernel of Regressor and
+// Classifier learns a Gaussian width from the median distance (the
+// default), that the summary says so before the fit, and that
+// FitDesign with a nil Kernel learns nothing.
+func TestDefaultKernelLearned(t *testing.T) {
+	x, y := sincRows(60, 8)
+	r := &Regressor{}
+	if s := r.String(); !strings.Contains(s, "width learned") {
+		t.Errorf("summary before the fit: %q", s)
+	}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	fixed := &Regressor{Kernel: Gaussian{Width: MedianDistance(x)}}
+	if err := fixed.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	g, ok := r.FittedKernel().(Gaussian)
+	if !ok || len(r.LearnTrace()) < 2 {
+		t.Fatalf("nil Kernel: fitted kernel %v after %d fits, want a learned Gaussian", r.FittedKernel(), len(r.LearnTrace()))
+	}
+	if r.LearnTrace()[0] != fixed.FullModelBound() || !(r.FullModelBound() >= fixed.FullModelBound()) {
+		t.Errorf("learning from the median width %g: trace starts %g (fit at the median %g), ends at %g",
+			MedianDistance(x), r.LearnTrace()[0], fixed.FullModelBound(), r.FullModelBound())
+	}
+	if !strings.Contains(r.String(), fmt.Sprintf("width=%v", g.Width)) {
+		t.Errorf("summary after the fit does not name the learned width %v: %q", g.Width, r.String())
+	}
+	lab := make([]float64, len(y))
+	for i := range y {
+		if x.At(i, 0) > 0 {
+			lab[i] = 1
+		}
+	}
+	c := &Classifier{}
+	if err := c.Fit(x, lab); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.FittedKernel().(Gaussian); !ok || c.LearnTrace() == nil {
+		t.Errorf("Classifier with a nil Kernel: fitted kernel %v, trace %v", c.FittedKernel(), c.LearnTrace())
+	}
+	d := &Regressor{}
+	if err := d.FitDesign(x, y); err != nil {
+		t.Fatal(err)
+	}
+	if d.LearnTrace() != nil || d.FittedKernel() != nil {
+		t.Errorf("FitDesign with a nil Kernel learned %v", d.FittedKernel())
+	}
+}
+
+// TestLearnMaxRows checks that with more rows than MaxRows the kernel is
+// learned on MaxRows of them and the model is the fit of every row at
+// the learned kernel.
+func TestLearnMaxRows(t *testing.T) {
+	x, y := sincRows(150, 9)
+	r := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: 50}}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	k := r.FittedKernel()
+	sub := spread(150, 50)
+	onSub := &Regressor{Kernel: Gaussian{Width: MedianDistance(x)}, LearnKernel: true} // the start is every row's
+	if err := onSub.Fit(selectRows(x, sub), selectVec(y, sub)); err != nil {
+		t.Fatal(err)
+	}
+	if k != onSub.FittedKernel() || !slices.Equal(r.LearnTrace(), onSub.LearnTrace()) {
+		t.Errorf("MaxRows 50: learned %v (trace %v), learning on the 50 rows alone %v (trace %v)", k, r.LearnTrace(), onSub.FittedKernel(), onSub.LearnTrace())
+	}
+	all := &Regressor{Kernel: k}
+	if err := all.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	if all.FullModelBound() != r.FullModelBound() || len(r.Inputs().RawMatrix().Data) == 0 {
+		t.Errorf("the model is not the fit of every row at the learned kernel: bound %g, want %g", r.FullModelBound(), all.FullModelBound())
+	}
+	// Every row: learning's best fit is the model.
+	r2 := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}}
+	if err := r2.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	tr := r2.LearnTrace()
+	if r2.FullModelBound() != slices.Max(tr) {
+		t.Errorf("MaxRows −1: model bound %g, best of the trace %g", r2.FullModelBound(), slices.Max(tr))
+	}
+}
+
+// TestWarmStart checks that the Sequential solver started from a fit's
+// active set, ⟨α⟩ and likelihood factor at the same kernel ends at a
+// full-model bound no lower than that fit's, and that kernel learning's
+// trace never falls below its first fit.
+func TestWarmStart(t *testing.T) {
+	for _, classify := range []bool{false, true} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
+			var lik likelihood
+			if g, ok := p.lik.(*gaussLik); ok {
+				lik = newGaussLik(g.t, p.set.prior, 1)
+			} else {
+				lik = newLogitLik(p.lik.(*logitLik).t, 1)
+			}
+			copyFactor(lik, p.lik)
+			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
+			sw, err := p.set.solver.method().fit(context.Background(), pw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sw.full < sol.full-1e-6*math.Abs(sol.full) {
+				t.Errorf("classify=%v seed %d: warm start ends at %.8g, below the fit it started from, %.8g", classify, seed, sw.full, sol.full)
+			}
+		}
 	}
 }

@@ -17,8 +17,10 @@ import (
 // defaults. Fit never modifies them. The fitted state is read through the
 // methods.
 type Regressor struct {
-	// Kernel generates one basis function per training input; nil means
-	// Gaussian{Width: 1}.
+	// Kernel generates one basis function per training input.
+	// If nil, the width of a Gaussian kernel is learned by maximising
+	// the full-model bound, starting from the inputs' MedianDistance, as
+	// with Kernel: Gaussian{} and LearnKernel (Learning applies).
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool
@@ -140,7 +142,7 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "vrvm"}}
 	lik, err := r.fitVariational(ctx, r.options(), x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
-		func(s settings) (likelihood, error) {
+		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {
 				return nil, err
@@ -177,9 +179,9 @@ func (r *Regressor) HTML() string { return htmlSummary(r.String()) }
 // String summarises the configuration and, once fitted, the fit.
 func (r *Regressor) String() string {
 	if r.status == NotFitted {
-		return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String())
+		return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String())
 	}
-	return r.describe("vrvm.Regressor", r.Kernel, r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt))
+	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt))
 }
 
 // noisePrecision0 returns the initial noise precision: v0, or 1/var(t)

@@ -178,6 +178,7 @@ type seqFit struct {
 	// set to its optimum), "extrapolate" (an accepted SQUAREM step),
 	// "likelihood" (Q_τ or ξ), "add" and "remove".
 	hook func(step string)
+	warm *warmStart // the active set to start from, if not nil
 
 	// bud0 holds bⱼᵀUᵀd for every candidate j; short is the shortlist of
 	// candidates and sinceFull the rounds since the last full
@@ -985,6 +986,8 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			return nil, 0, NotFitted, ErrZeroBasis
 		}
 		s.setActive(s.act, s.alpha)
+	case s.warm != nil:
+		// From a previous fit's active set: no annealing.
 	case s.uniform():
 		s.ctl.pruneAt *= seqAnnealStart
 	default:
@@ -992,11 +995,15 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	}
 	if s.ctl.prune {
 		bw, _, dv := s.weighted()
-		j, a, ok := s.bestAddition(bw, dv, true, true)
-		if !ok {
-			return nil, 0, NotFitted, ErrZeroBasis
+		if s.warm != nil {
+			s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
+		} else {
+			j, a, ok := s.bestAddition(bw, dv, true, true)
+			if !ok {
+				return nil, 0, NotFitted, ErrZeroBasis
+			}
+			s.add(j, a)
 		}
-		s.add(j, a)
 		s.holdExcluded(bw, dv)
 	}
 	if err := s.rebuild(0); err != nil {
@@ -1189,6 +1196,7 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		return nil, err
 	}
 	s := newSeqFit(f, p.lik, p.set)
+	s.warm = p.warm
 	trace, iters, status, err := s.run(ctx)
 	if status == NotFitted {
 		return nil, err

@@ -108,6 +108,16 @@ type problem struct {
 	x     mat.Matrix
 	lik   likelihood
 	set   settings
+	// warm, if not nil, is the active set the Sequential solver starts
+	// from (kernel learning's refits); the likelihood's factor starts
+	// where lik holds it.
+	warm *warmStart
+}
+
+// warmStart is an active set (indices into the full basis) with its ⟨α⟩.
+type warmStart struct {
+	cols  []int
+	alpha []float64
 }
 
 // solution is a solver's result: the active functions (indices into the

@@ -1,0 +1,287 @@
+// Command learneval measures kernel learning (issue 17) on Friedman #1
+// (N = 1,000, d = 10, noise sd 1; error against the noise-free function
+// at 1,000 test points), the shared real-world splits (diabetes, breast,
+// digits38; inputs standardised with training statistics), the 25 sinc
+// sets of 100 points and Ripley's data (250 training, 1,000 test points),
+// printing each fit's error, calibration (±2σ coverage or Brier score of
+// the moderated probabilities), learned kernel and CPU seconds.
+//
+//	go run ./internal/learneval [-only friedman,diabetes,…] [-kernel default|ard|width1|median]
+package main
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm"
+	"github.com/vrvm/vrvm/vrvm/datasets"
+)
+
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func readCSV(path string) (*mat.Dense, []float64) {
+	f, err := os.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		log.Fatal(err)
+	}
+	recs = recs[1:]
+	d := len(recs[0]) - 1
+	x := mat.NewDense(len(recs), d, nil)
+	t := make([]float64, len(recs))
+	for i, r := range recs {
+		for j := 0; j <= d; j++ {
+			v, err := strconv.ParseFloat(r[j], 64)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if j == d {
+				t[i] = v
+			} else {
+				x.Set(i, j, v)
+			}
+		}
+	}
+	return x, t
+}
+
+// standardise maps the columns of train and test to the training mean 0
+// and standard deviation 1.
+func standardise(train, test *mat.Dense) {
+	n, d := train.Dims()
+	for j := range d {
+		var m, s float64
+		for i := range n {
+			m += train.At(i, j)
+		}
+		m /= float64(n)
+		for i := range n {
+			s += (train.At(i, j) - m) * (train.At(i, j) - m)
+		}
+		s = math.Sqrt(s / float64(n))
+		if s == 0 {
+			s = 1
+		}
+		for _, x := range []*mat.Dense{train, test} {
+			r, _ := x.Dims()
+			for i := range r {
+				x.Set(i, j, (x.At(i, j)-m)/s)
+			}
+		}
+	}
+}
+
+func realSplit(name string) (xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte []float64) {
+	base, err := datasets.Dir()
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir := filepath.Join(base, "realworld")
+	xtr, ttr = readCSV(filepath.Join(dir, name+"_train.csv"))
+	xte, tte = readCSV(filepath.Join(dir, name+"_test.csv"))
+	standardise(xtr, xte)
+	return
+}
+
+var augment = flag.Bool("augment", false, "augment the predictions at the test point")
+
+var kernelFlag = flag.String("kernel", "default", "default (nil Kernel), ard (ARDGaussian learned), width1 (Gaussian width 1), median (Gaussian at the median distance, not learned), learn (Gaussian{} learned)")
+
+// fixedWidth parses -kernel w=r.
+func fixedWidth() (float64, bool) {
+	if v, ok := strings.CutPrefix(*kernelFlag, "w="); ok {
+		w, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return w, true
+	}
+	return 0, false
+}
+
+func regressor(x *mat.Dense) *vrvm.Regressor {
+	if w, ok := fixedWidth(); ok {
+		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}}
+	}
+	switch *kernelFlag {
+	case "ard":
+		return &vrvm.Regressor{Kernel: vrvm.ARDGaussian{}, LearnKernel: true}
+	case "width1":
+		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 1}}
+	case "median":
+		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: vrvm.MedianDistance(x)}}
+	case "learn":
+		return &vrvm.Regressor{LearnKernel: true}
+	}
+	return &vrvm.Regressor{}
+}
+
+func classifier(x *mat.Dense) *vrvm.Classifier {
+	if w, ok := fixedWidth(); ok {
+		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}}
+	}
+	switch *kernelFlag {
+	case "ard":
+		return &vrvm.Classifier{Kernel: vrvm.ARDGaussian{}, LearnKernel: true}
+	case "width1":
+		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 1}}
+	case "median":
+		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: vrvm.MedianDistance(x)}}
+	case "learn":
+		return &vrvm.Classifier{LearnKernel: true}
+	}
+	return &vrvm.Classifier{}
+}
+
+type fitter interface {
+	FittedKernel() vrvm.Kernel
+	LearnTrace() []float64
+	RelevanceVectors() []int
+	FullModelBound() float64
+}
+
+func describe(f fitter) string {
+	return fmt.Sprintf("%d RVs, %d fits, bound %.2f, %v", len(f.RelevanceVectors()), len(f.LearnTrace()), f.FullModelBound(), f.FittedKernel())
+}
+
+func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth []float64) {
+	r := regressor(xtr)
+	r.Augment = *augment
+	c0 := cpu()
+	if err := r.Fit(xtr, ttr); err != nil {
+		log.Fatalf("%s: %v", name, err)
+	}
+	sec := (cpu() - c0).Seconds()
+	m, v, err := r.Predict(xte)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var se float64
+	var in int
+	for i := range m {
+		e := m[i] - truth[i]
+		se += e * e
+		if math.Abs(e) <= 2*math.Sqrt(v[i]) {
+			in++
+		}
+	}
+	fmt.Printf("%-10s RMSE %.4f  coverage %.3f  cpu %.1fs  %s\n", name, math.Sqrt(se/float64(len(m))), float64(in)/float64(len(m)), sec, describe(r))
+}
+
+func classify(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte []float64) {
+	c := classifier(xtr)
+	c.Augment = *augment
+	c0 := cpu()
+	if err := c.Fit(xtr, ttr); err != nil {
+		log.Fatalf("%s: %v", name, err)
+	}
+	sec := (cpu() - c0).Seconds()
+	p, err := c.ProbModerated(xte)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pp, _ := c.ProbPlugin(xte)
+	var errs int
+	var brier, brierP float64
+	for i, v := range p {
+		if (v > 0.5) != (tte[i] == 1) {
+			errs++
+		}
+		brier += (v - tte[i]) * (v - tte[i])
+		brierP += (pp[i] - tte[i]) * (pp[i] - tte[i])
+	}
+	n := float64(len(p))
+	fmt.Printf("%-10s error %.2f%% (%d)  Brier %.4f (plug-in %.4f)  cpu %.1fs  %s\n", name, 100*float64(errs)/n, errs, brier/n, brierP/n, sec, describe(c))
+}
+
+func main() {
+	only := flag.String("only", "friedman,diabetes,breast,digits38,sinc,ripley", "comma-separated sets")
+	flag.Parse()
+	for _, set := range strings.Split(*only, ",") {
+		switch set {
+		case "friedman", "friedman300":
+			n := 1000
+			if set == "friedman300" {
+				n = 300
+			}
+			tr, err := datasets.Friedman1(n, 10, 1, 1)
+			if err != nil {
+				log.Fatal(err)
+			}
+			te, _ := datasets.Friedman1(1000, 10, 0, 2)
+			regress(set, tr.X, tr.T, te.X, te.T)
+		case "diabetes":
+			xtr, ttr, xte, tte := realSplit(set)
+			regress(set, xtr, ttr, xte, tte)
+		case "breast", "digits38":
+			xtr, ttr, xte, tte := realSplit(set)
+			classify(set, xtr, ttr, xte, tte)
+		case "sinc":
+			sets, err := datasets.SincSets(100)
+			if err != nil {
+				log.Fatal(err)
+			}
+			xs := make([]float64, 1000)
+			truth := make([]float64, len(xs))
+			for i := range xs {
+				xs[i] = -10 + 20*(float64(i)+0.5)/float64(len(xs))
+				truth[i] = datasets.SincTrue(xs[i])
+			}
+			xt := mat.NewDense(len(xs), 1, xs)
+			var se, cov, sec float64
+			var rvs int
+			for _, s := range sets {
+				r := regressor(s.X)
+				r.Augment = *augment
+				c0 := cpu()
+				if err := r.Fit(s.X, s.T); err != nil {
+					log.Fatal(err)
+				}
+				sec += (cpu() - c0).Seconds()
+				m, v, _ := r.Predict(xt)
+				var e2 float64
+				var in int
+				for i := range m {
+					e2 += (m[i] - truth[i]) * (m[i] - truth[i])
+					if math.Abs(m[i]-truth[i]) <= 2*math.Sqrt(v[i]) {
+						in++
+					}
+				}
+				se += math.Sqrt(e2 / float64(len(m)))
+				cov += float64(in) / float64(len(m))
+				rvs += len(r.RelevanceVectors())
+			}
+			k := float64(len(sets))
+			fmt.Printf("%-10s mean RMSE %.4f  coverage of f %.3f  %.1f RVs  cpu %.1fs (25 sets)\n", set, se/k, cov/k, float64(rvs)/k, sec)
+		case "ripley":
+			tr, te, err := datasets.LoadRipley()
+			if err != nil {
+				log.Fatal(err)
+			}
+			classify(set, tr.X, tr.T, te.X, te.T)
+		default:
+			log.Fatalf("unknown set %q", set)
+		}
+	}
+}
