@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Learning the kernel's parameters by the full-model bound (doc.go,
@@ -374,21 +375,13 @@ const (
 	offScale   = 10   // an ARD ℓₖ beyond this many sd of input k is tried at the upper bound
 )
 
-// columnSDs returns the standard deviation of every column of x.
+// columnSDs returns the (population) standard deviation of every column
+// of x.
 func columnSDs(x mat.Matrix) []float64 {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	sd := make([]float64, d)
 	for j := range d {
-		var m, s float64
-		for i := range n {
-			m += x.At(i, j)
-		}
-		m /= float64(n)
-		for i := range n {
-			e := x.At(i, j) - m
-			s += e * e
-		}
-		sd[j] = math.Sqrt(s / float64(n))
+		_, sd[j] = stat.PopMeanStdDev(mat.Col(nil, j, x), nil)
 	}
 	return sd
 }

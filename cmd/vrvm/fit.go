@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
@@ -575,23 +576,14 @@ func shortList(names []string) string {
 // scaleWarning returns a warning if the numeric features of x differ in
 // standard deviation by more than a factor 100, "" otherwise.
 func scaleWarning(x *mat.Dense, hot []bool, names []string) string {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	lo, hi := -1, -1
 	sds := make([]float64, d)
 	for j := range d {
 		if hot[j] {
 			continue
 		}
-		var m, ss float64
-		for i := range n {
-			m += x.At(i, j)
-		}
-		m /= float64(n)
-		for i := range n {
-			v := x.At(i, j) - m
-			ss += v * v
-		}
-		sds[j] = math.Sqrt(ss / float64(n))
+		_, sds[j] = stat.PopMeanStdDev(mat.Col(nil, j, x), nil)
 		if sds[j] == 0 {
 			continue
 		}
