@@ -329,11 +329,8 @@ func (o KernelLearning) scalePrior(u, grad []float64) float64 {
 }
 
 func (o KernelLearning) resolve() (KernelLearning, error) {
-	if o.MaxRefits < 0 {
-		return o, &OptionError{Field: "Learning.MaxRefits", Value: float64(o.MaxRefits), Reason: "must not be negative (0 means the default)"}
-	}
-	if o.MaxRefits == 0 {
-		o.MaxRefits = defaultLearnRefits
+	if err := count("Learning.MaxRefits", &o.MaxRefits, defaultLearnRefits); err != nil {
+		return o, err
 	}
 	if o.MaxRows == 0 {
 		o.MaxRows = defaultLearnRows

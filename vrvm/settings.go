@@ -148,14 +148,11 @@ func (o options) resolve() (settings, error) {
 	if o.centres < 0 {
 		return s, &OptionError{Field: "Centres", Value: float64(o.centres), Reason: "must not be negative (0 means the default)"}
 	}
-	if o.centres < 0 {
-		return s, &OptionError{Field: "Centres", Value: float64(o.centres), Reason: "must not be negative (0 means the default)"}
+	if err := count("Centres", &o.centres, 0); err != nil {
+		return s, err
 	}
-	if s.maxIter < 0 {
-		return s, &OptionError{Field: "MaxIter", Value: float64(s.maxIter), Reason: "must not be negative (0 means the default)"}
-	}
-	if s.maxIter == 0 {
-		s.maxIter = DefaultMaxIter
+	if err := count("MaxIter", &s.maxIter, DefaultMaxIter); err != nil {
+		return s, err
 	}
 	if o.defTol == 0 {
 		o.defTol = defaultTol
@@ -173,6 +170,17 @@ func (o options) resolve() (settings, error) {
 		return s, err
 	}
 	return s, nil
+}
+
+// count replaces a zero *v by def and rejects a negative one.
+func count(name string, v *int, def int) error {
+	if *v < 0 {
+		return &OptionError{Field: name, Value: float64(*v), Reason: "must not be negative (0 means the default)"}
+	}
+	if *v == 0 {
+		*v = def
+	}
+	return nil
 }
 
 // positive replaces a zero *v by def and rejects a negative, NaN or

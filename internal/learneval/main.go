@@ -113,38 +113,33 @@ func fixedWidth() (float64, bool) {
 	return 0, false
 }
 
-func regressor(x *mat.Dense) *vrvm.Regressor {
+// kernelChoice returns the kernel and LearnKernel setting that -kernel
+// names (a nil kernel without learning is the library's default).
+func kernelChoice(x *mat.Dense) (vrvm.Kernel, bool) {
 	if w, ok := fixedWidth(); ok {
-		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}}
+		return vrvm.Gaussian{Width: w}, false
 	}
 	switch *kernelFlag {
 	case "ard":
-		return &vrvm.Regressor{Kernel: vrvm.ARDGaussian{}, LearnKernel: true}
+		return vrvm.ARDGaussian{}, true
 	case "width1":
-		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 1}}
+		return vrvm.Gaussian{Width: 1}, false
 	case "median":
-		return &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: vrvm.MedianDistance(x)}}
+		return vrvm.Gaussian{Width: vrvm.MedianDistance(x)}, false
 	case "learn":
-		return &vrvm.Regressor{LearnKernel: true}
+		return nil, true
 	}
-	return &vrvm.Regressor{}
+	return nil, false
+}
+
+func regressor(x *mat.Dense) *vrvm.Regressor {
+	k, learn := kernelChoice(x)
+	return &vrvm.Regressor{Kernel: k, LearnKernel: learn}
 }
 
 func classifier(x *mat.Dense) *vrvm.Classifier {
-	if w, ok := fixedWidth(); ok {
-		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}}
-	}
-	switch *kernelFlag {
-	case "ard":
-		return &vrvm.Classifier{Kernel: vrvm.ARDGaussian{}, LearnKernel: true}
-	case "width1":
-		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 1}}
-	case "median":
-		return &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: vrvm.MedianDistance(x)}}
-	case "learn":
-		return &vrvm.Classifier{LearnKernel: true}
-	}
-	return &vrvm.Classifier{}
+	k, learn := kernelChoice(x)
+	return &vrvm.Classifier{Kernel: k, LearnKernel: learn}
 }
 
 type fitter interface {
