@@ -10,12 +10,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"log"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,34 +35,19 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// readCSV reads a realworld split (header, target last) through the
+// datasets package's CSV reader.
 func readCSV(path string) (*mat.Dense, []float64) {
-	f, err := os.Open(path)
+	tb, err := datasets.ReadCSVFile(path, datasets.CSVOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	cols := tb.Columns()
+	d, err := tb.Dataset(cols[len(cols)-1])
 	if err != nil {
 		log.Fatal(err)
 	}
-	recs = recs[1:]
-	d := len(recs[0]) - 1
-	x := mat.NewDense(len(recs), d, nil)
-	t := make([]float64, len(recs))
-	for i, r := range recs {
-		for j := 0; j <= d; j++ {
-			v, err := strconv.ParseFloat(r[j], 64)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if j == d {
-				t[i] = v
-			} else {
-				x.Set(i, j, v)
-			}
-		}
-	}
-	return x, t
+	return d.X, d.T
 }
 
 // standardise maps the columns of train and test to the training mean 0
