@@ -3,8 +3,6 @@ package vrvm
 import (
 	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // defaultMaxCentres is the number of training inputs above which a
@@ -43,17 +41,4 @@ func centreRows(n, c int, has bool) []int {
 	rows := rnd.Perm(n)[:c]
 	slices.Sort(rows)
 	return rows
-}
-
-// selectInputs returns the rows of x at rows, as a new matrix.
-func selectInputs(x mat.Matrix, rows []int) *mat.Dense {
-	_, d := x.Dims()
-	out := mat.NewDense(len(rows), d, nil)
-	for i, r := range rows {
-		dst := out.RawRowView(i)
-		for j := range d {
-			dst[j] = x.At(r, j)
-		}
-	}
-	return out
 }

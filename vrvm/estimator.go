@@ -185,7 +185,7 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	b := basis{kernel: s.kernel, bias: s.bias, dim: d}
 	n, _ := x.Dims()
 	if b.sub = centreRows(n, o.centres, o.hasCentres); b.sub != nil {
-		b.centers = selectInputs(x, b.sub)
+		b.centers = selectRows(denseOf(x), b.sub)
 	} else {
 		b.centers = mat.DenseCopyOf(x)
 	}

@@ -145,9 +145,6 @@ func (o options) resolve() (settings, error) {
 	if s.prior, err = o.prior.resolve(); err != nil {
 		return s, err
 	}
-	if o.centres < 0 {
-		return s, &OptionError{Field: "Centres", Value: float64(o.centres), Reason: "must not be negative (0 means the default)"}
-	}
 	if err := count("Centres", &o.centres, 0); err != nil {
 		return s, err
 	}
