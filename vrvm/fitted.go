@@ -198,16 +198,12 @@ func (f *fitted) checkRows(x mat.Matrix) (int, error) {
 // product per block, with Σ copied out in full (gonum's Dgemm is blocked,
 // its Dsymm is not), the variances its row sums of (ΦₓΣ) ⊙ Φₓ.
 func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	m := len(f.mu)
 	sigma := f.sigma.get().RawSymmetric()
 	size := blockRows(m)
 	bufs := make([]struct{ phi, ps []float64 }, runtime.GOMAXPROCS(0))
-	off := 0
-	if f.b.kernel != nil && f.b.bias {
-		off = 1
-	}
-	centre := seq(m - off)
+	centre := seq(m - f.designOffset())
 	if m <= quadDim {
 		return parallelBlocks(context.Background(), n, size, m, func(lo, hi, w int) error {
 			r := hi - lo
@@ -216,26 +212,8 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 				bf.phi, bf.ps = make([]float64, size*m), make([]float64, size)
 			}
 			phiT := bf.phi[:m*r]
-			switch {
-			case f.b.kernel == nil:
-				for j, c := range f.design {
-					col := phiT[j*r : (j+1)*r]
-					for i := range col {
-						col[i] = x.At(lo+i, c)
-					}
-				}
-			default:
-				if off == 1 {
-					for i := range r {
-						phiT[i] = 1
-					}
-				}
-				if m > off {
-					dst := mat.NewDense(m-off, r, phiT[off*r:])
-					if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre, true); err != nil {
-						return err
-					}
-				}
+			if err := f.designBlock(phiT, x, lo, hi, centre, true); err != nil {
+				return err
 			}
 			return latentColumns(mean[lo:hi], variance[lo:hi], bf.ps[:r], phiT, f.mu, sigma, lo)
 		})
@@ -256,24 +234,8 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 			bf.phi, bf.ps = make([]float64, size*m), make([]float64, size*m)
 		}
 		phi := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.phi[:r*m]}
-		switch {
-		case f.b.kernel == nil:
-			for i := range r {
-				src, row := x.RawRowView(lo+i), phi.Data[i*m:(i+1)*m]
-				for j, c := range f.design {
-					row[j] = src[c]
-				}
-			}
-		default:
-			if off == 1 {
-				for i := range r {
-					phi.Data[i*m] = 1
-				}
-			}
-			dst := mat.NewDense(r, m, phi.Data).Slice(0, r, off, m).(*mat.Dense)
-			if err := kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre, false); err != nil {
-				return err
-			}
+		if err := f.designBlock(phi.Data, x, lo, hi, centre, false); err != nil {
+			return err
 		}
 		mb, vb := mean[lo:hi], variance[lo:hi]
 		blas64.Gemv(blas.NoTrans, 1, phi, mu, 0, blas64.Vector{N: r, Inc: 1, Data: mb})
@@ -284,6 +246,52 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 		}
 		return checkLatent(mb, vb, lo)
 	})
+}
+
+// designOffset is 1 when the active design starts with the bias column
+// (a kernel model with a bias), else 0.
+func (f *fitted) designOffset() int {
+	if f.b.kernel != nil && f.b.bias {
+		return 1
+	}
+	return 0
+}
+
+// designBlock fills buf with the active design Φₓ of rows lo … hi−1 of x,
+// by rows (r × m, as the matrix products read it) or, with byCols, by
+// columns (m × r, as latentColumns reads it): the chosen columns of a user
+// design, or the bias and the kernel at the active centres (centre: their
+// indices, for errors).
+func (f *fitted) designBlock(buf []float64, x *mat.Dense, lo, hi int, centre []int, byCols bool) error {
+	r, m := hi-lo, len(f.mu)
+	rs, cs := m, 1 // Φₓ[i, j] at i·rs + j·cs
+	if byCols {
+		rs, cs = 1, r
+	}
+	if f.b.kernel == nil {
+		for i := range r {
+			src := x.RawRowView(lo + i)
+			for j, c := range f.design {
+				buf[i*rs+j*cs] = src[c]
+			}
+		}
+		return nil
+	}
+	off := f.designOffset()
+	if off == 1 {
+		for i := range r {
+			buf[i*rs] = 1
+		}
+	}
+	if m == off {
+		return nil
+	}
+	_, d := x.Dims()
+	dst := mat.NewDense(r, m, buf[:r*m]).Slice(0, r, off, m).(*mat.Dense)
+	if byCols {
+		dst = mat.NewDense(m-off, r, buf[off*r:m*r])
+	}
+	return kernelBlock(f.b.kernel, dst, x.Slice(lo, hi, 0, d).(*mat.Dense), f.b.centers, lo, centre, byCols)
 }
 
 // latentColumns sets the means mb = Φₓμ (1) and variances vb = φᵀΣφ (38)
