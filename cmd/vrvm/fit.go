@@ -134,13 +134,11 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
 	quiet := fs.Bool("quiet", false, "no progress or summary on standard error (warnings still)")
-	if code, ok := parseFlags(fs, "fit", fitUsage, args, stdout, stderr); !ok {
+	usageErr, code, ok := parseFileCommand(fs, "fit", fitUsage, args, stdout, stderr)
+	if !ok {
 		return code
 	}
-	usageErr := usageError(stderr, "fit")
 	switch {
-	case fs.NArg() != 1:
-		return usageErr("want one CSV file, got %d arguments", fs.NArg())
 	case *target == "":
 		return usageErr("-target is required")
 	case *out == "":
@@ -617,6 +615,19 @@ func parseFlags(fs *flag.FlagSet, name, usage string, args []string, stdout, std
 		return 0, false
 	}
 	return usageError(stderr, name)("%v", err), false
+}
+
+// parseFileCommand is parseFlags for a command that takes one CSV file
+// after its flags; it also returns the command's usageError.
+func parseFileCommand(fs *flag.FlagSet, name, usage string, args []string, stdout, stderr io.Writer) (usageErr func(format string, args ...any) int, code int, ok bool) {
+	if code, ok := parseFlags(fs, name, usage, args, stdout, stderr); !ok {
+		return nil, code, false
+	}
+	usageErr = usageError(stderr, name)
+	if fs.NArg() != 1 {
+		return nil, usageErr("want one CSV file, got %d arguments", fs.NArg()), false
+	}
+	return usageErr, 0, true
 }
 
 // usageError returns the function that reports a usage error of the

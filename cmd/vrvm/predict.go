@@ -70,13 +70,11 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "-", "output CSV `file`; \"-\" for standard output")
 	keep := fs.String("keep", "", "comma-separated `names` of columns to copy to the output, first")
 	unseenFlag := fs.String("unseen", "error", "`rule` for a category not seen in training: error, or zero (an all-zero encoding)")
-	if code, ok := parseFlags(fs, "predict", predictUsage, args, stdout, stderr); !ok {
+	usageErr, code, ok := parseFileCommand(fs, "predict", predictUsage, args, stdout, stderr)
+	if !ok {
 		return code
 	}
-	usageErr := usageError(stderr, "predict")
 	switch {
-	case fs.NArg() != 1:
-		return usageErr("want one CSV file, got %d arguments", fs.NArg())
 	case *modelPath == "":
 		return usageErr("-model is required")
 	case *out == "":
