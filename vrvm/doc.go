@@ -225,11 +225,19 @@
 // signs (−241 and −264 for inputs 1 and 2, +39 to +78 for the others at
 // the start) behind a small positive sum, so that the tied steps went
 // the wrong way for inputs 1 and 2 and lowered V. An ARD length scale
-// that grows beyond 10 standard deviations of its input, where K hardly
-// depends on the input, is tried once at the upper bound (the input
-// switched off), in the same refit as the other steps and judged by V
-// like them. Learning stops after
-// KernelLearning.MaxRefits fits or when every δₖ is below 0.02. With
+// that has grown beyond 10 standard deviations of its input, where K
+// hardly depends on the input, and whose gradient still asks for more is
+// tried at the upper bound (the input switched off) in a refit of its
+// own from the best fit, with no other step; the simpler model is kept
+// unless V falls by more than one nat (below the refits' own scatter), a
+// switched-off input stays off, and a rejected one is tried again only
+// once its ℓₖ has doubled. An earlier version tried the switch in the
+// same refit as the other steps, and only once: on Friedman #1 it was
+// tried with a relevant input's growing scale, rejected, and the
+// irrelevant scales ended at 8–313, only 3× the relevant 0.7–2.8; now
+// inputs 6–10 are switched off (ℓ ≈ 2·10⁵) and the relevant scales are
+// 0.6–3.1. Learning stops after KernelLearning.MaxRefits fits (8, or 12
+// for ARDGaussian's d scales) or when every δₖ is below 0.02. With
 // more than KernelLearning.MaxRows training rows (500 by default), θ is
 // learned on that many rows spread evenly through the training set and
 // the model is then fitted on every row at the learned θ, so that
