@@ -590,7 +590,9 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
 // LearnTrace returns, for a fit with LearnKernel, the full-model bound
 // (plus the log hyperprior of the scales, if any) after each solver fit
 // of kernel learning, in order; the model kept is the one with the
-// largest value. It is nil for a fit without learning.
+// largest value, except that an ARD fit with inputs switched off is
+// preferred to one within a nat above it (doc.go, "Learning the
+// kernel"). It is nil for a fit without learning.
 func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".
