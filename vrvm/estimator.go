@@ -101,7 +101,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if k0 != nil {
 		// Learn on at most MaxRows rows, then fit every row at the
 		// learned kernel.
-		lo, err := v.learning.resolve()
+		lo, err := v.learning.resolve(k0)
 		if err != nil {
 			return nil, err
 		}

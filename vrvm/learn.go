@@ -19,7 +19,8 @@ import (
 // KernelLearning holds the settings of kernel learning (LearnKernel). Zero
 // fields mean the defaults.
 type KernelLearning struct {
-	// MaxRefits limits the number of solver fits; 0 means 8. Learning
+	// MaxRefits limits the number of solver fits; 0 means 8 (12 for
+	// ARDGaussian). Learning
 	// also stops earlier once every step on ln θ is below 0.02 (see (K7)).
 	MaxRefits int
 	// MaxRows limits the rows learning fits: with more training rows,
@@ -37,6 +38,10 @@ type KernelLearning struct {
 // defaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
 // also stops earlier once every step on ln θ is below 0.02 (see (K7)).
 const defaultLearnRefits = 8
+
+// defaultARDRefits is the default of KernelLearning.MaxRefits for
+// ARDGaussian, whose d length scales take more steps than one width.
+const defaultARDRefits = 12
 
 // orLearned returns k, or for a nil k the name of the default of
 // Regressor and Classifier, a learned Gaussian width.
@@ -328,8 +333,12 @@ func (o KernelLearning) scalePrior(u, grad []float64) float64 {
 	return lp
 }
 
-func (o KernelLearning) resolve() (KernelLearning, error) {
-	if err := count("Learning.MaxRefits", &o.MaxRefits, defaultLearnRefits); err != nil {
+func (o KernelLearning) resolve(k learnable) (KernelLearning, error) {
+	def := defaultLearnRefits
+	if _, ard := k.(ARDGaussian); ard {
+		def = defaultARDRefits
+	}
+	if err := count("Learning.MaxRefits", &o.MaxRefits, def); err != nil {
 		return o, err
 	}
 	if o.MaxRows == 0 {
@@ -370,6 +379,7 @@ const (
 	rpropMin   = 0.02 // learning stops when every step is below this
 	maxLogMove = 12   // no ln θ moves further than this from its start
 	offScale   = 10   // an ARD ℓₖ beyond this many sd of input k is tried at the upper bound
+	offSlack   = 1    // switching inputs off is kept unless V falls by this many nats
 )
 
 // columnSDs returns the (population) standard deviation of every column
@@ -397,8 +407,9 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	k := k0
 	step := constant(len(u), rpropStart)
 	var prevG []float64
-	var sd []float64 // the inputs' standard deviations
-	var tried []bool // inputs already tried switched off
+	var sd []float64      // the inputs' standard deviations
+	var triedAt []float64 // ℓₖ at which input k was last tried switched off
+	offTrial := false     // this refit tries inputs switched off, nothing else
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		bb := b
 		bb.kernel = k
@@ -436,11 +447,15 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			// Stopped or cancelled: keep what this fit reached.
 			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
 		}
-		if refit == o.MaxRefits-1 && best != nil && !(v > best.trace[len(best.trace)-1]) {
+		// A fit is kept if it raises V, or, switching inputs off (the
+		// simpler model), if it lowers V by less than offSlack.
+		better := best == nil || v > best.trace[len(best.trace)-1] ||
+			offTrial && v > best.trace[len(best.trace)-1]-offSlack
+		if refit == o.MaxRefits-1 && !better {
 			break
 		}
 		var g []float64
-		if best == nil || v > best.trace[len(best.trace)-1] {
+		if better {
 			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
 			if refit == o.MaxRefits-1 {
 				break
@@ -459,6 +474,10 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 				}
 			}
 			uBest, gBest, prevG = append([]float64(nil), u...), g, g
+		} else if offTrial {
+			// Switching the inputs off lowered V: keep them on and go on
+			// from the best fit with the steps unchanged.
+			g = gBest
 		} else {
 			// V fell: undo the step and leave the best fit again with
 			// shorter steps (iRprop+) along the parameters whose
@@ -482,27 +501,36 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			g = gBest
 		}
 		moved := false
-		for i, gi := range g {
-			nu := uBest[i]
-			if step[i] >= rpropMin && gi != 0 {
-				nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu+math.Copysign(step[i], gi)))
-			}
-			if nu != uBest[i] {
-				moved = true
-			}
-			u[i] = nu
-		}
-		// An ARD length scale beyond offScale standard deviations of its
-		// input hardly changes K: try the input switched off, its ℓₖ at
-		// the upper bound, once (the refit judges it by V, as any step).
+		offTrial = false
 		if _, ard := k.(ARDGaussian); ard {
+			// An ARD length scale beyond offScale standard deviations of
+			// its input hardly changes K, and its gradient still asks for
+			// more: try the input switched off, ℓₖ at the upper bound, in
+			// a refit of its own from the best fit (judged by V like any
+			// step), and again only once ℓₖ has doubled since.
 			if sd == nil {
-				sd, tried = columnSDs(x), make([]bool, len(u))
+				sd, triedAt = columnSDs(x), make([]float64, len(u))
 			}
-			for i := range u {
-				if !tried[i] && sd[i] > 0 && math.Exp(u[i]) > offScale*sd[i] && u[i] < u0[i]+maxLogMove {
-					tried[i], u[i], moved = true, u0[i]+maxLogMove, true
+			copy(u, uBest)
+			for i, gi := range gBest {
+				l := math.Exp(uBest[i])
+				if gi > 0 && sd[i] > 0 && l > offScale*sd[i] && l > 2*triedAt[i] && uBest[i] < u0[i]+maxLogMove {
+					triedAt[i], u[i], offTrial = l, u0[i]+maxLogMove, true
 				}
+			}
+			moved = offTrial
+		}
+		if !offTrial {
+			for i, gi := range g {
+				nu := uBest[i]
+				off := triedAt != nil && uBest[i] >= u0[i]+maxLogMove // switched off: stays off
+				if step[i] >= rpropMin && gi != 0 && !off {
+					nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu+math.Copysign(step[i], gi)))
+				}
+				if nu != uBest[i] {
+					moved = true
+				}
+				u[i] = nu
 			}
 		}
 		if !moved {
@@ -562,7 +590,9 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
 // LearnTrace returns, for a fit with LearnKernel, the full-model bound
 // (plus the log hyperprior of the scales, if any) after each solver fit
 // of kernel learning, in order; the model kept is the one with the
-// largest value. It is nil for a fit without learning.
+// largest value, except that an ARD fit with inputs switched off is
+// preferred to one within a nat above it (doc.go, "Learning the
+// kernel"). It is nil for a fit without learning.
 func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".

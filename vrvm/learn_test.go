@@ -14,6 +14,8 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 // gradTol is acceptance 1 of issue 17: the analytic gradient of the bound
@@ -376,5 +378,48 @@ func TestWarmStart(t *testing.T) {
 				t.Errorf("classify=%v seed %d: warm start ends at %.8g, below the fit it started from, %.8g", classify, seed, sw.full, sol.full)
 			}
 		}
+	}
+}
+
+// TestARDFriedman checks acceptance 2 of issue 17: on Friedman #1
+// (N = 1,000, d = 10, noise sd 1) the learned length scales of the five
+// irrelevant inputs are each at least 10× the largest of the five
+// relevant ones, and the error against the noise-free function is at
+// most 0.9× that of the width-1 fit.
+func TestARDFriedman(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits Friedman #1 with N = 1,000")
+	}
+	tr, err := datasets.Friedman1(1000, 10, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, _ := datasets.Friedman1(1000, 10, 0, 2)
+	rms := func(r *Regressor) float64 {
+		m, _, err := r.Predict(te.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var se float64
+		for i, v := range m {
+			se += (v - te.T[i]) * (v - te.T[i])
+		}
+		return math.Sqrt(se / float64(len(m)))
+	}
+	ard := &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
+	if err := ard.Fit(tr.X, tr.T); err != nil {
+		t.Fatal(err)
+	}
+	w1 := &Regressor{Kernel: Gaussian{Width: 1}}
+	if err := w1.Fit(tr.X, tr.T); err != nil {
+		t.Fatal(err)
+	}
+	s := ard.FittedKernel().(ARDGaussian).Scales
+	relevant := slices.Max(s[:5])
+	if irrelevant := slices.Min(s[5:]); irrelevant < 10*relevant {
+		t.Errorf("smallest irrelevant length scale %.4g is %.3g× the largest relevant %.4g, want ≥ 10× (scales %.4g)", irrelevant, irrelevant/relevant, relevant, s)
+	}
+	if a, b := rms(ard), rms(w1); a > 0.9*b {
+		t.Errorf("ARD RMSE %.4f, width 1 %.4f: want at most 0.9×", a, b)
 	}
 }

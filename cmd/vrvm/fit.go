@@ -81,8 +81,9 @@ Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
 the median distance between the (standardised) inputs; -kernel ard learns
 one length scale per input the same way, and a long learned length scale
-marks an input the model ignores. Learning refits up to 8 times; the
-learned width or length scales are printed and stored in the model file.
+marks an input the model ignores. Learning refits up to 8 times (12
+with -kernel ard); the learned width or length scales are printed and
+stored in the model file.
 -augment adds, at each predicted row, a kernel function centred there,
 so that the predictive variance returns to a prior level far from the
 training rows instead of shrinking to the noise (the model file then

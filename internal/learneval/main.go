@@ -80,6 +80,8 @@ func realSplit(name string) (xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte 
 	return
 }
 
+var verbose = flag.Bool("v", false, "print every test probability")
+
 var augment = flag.Bool("augment", false, "augment the predictions at the test point")
 
 var kernelFlag = flag.String("kernel", "default", "default (nil Kernel), ard (ARDGaussian learned), width1 (Gaussian width 1), median (Gaussian at the median distance, not learned), learn (Gaussian{} learned)")
@@ -180,6 +182,9 @@ func classify(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte []
 			errs++
 		}
 		brier += (v - tte[i]) * (v - tte[i])
+		if *verbose {
+			fmt.Printf("  p %.4f t %g\n", v, tte[i])
+		}
 		brierP += (pp[i] - tte[i]) * (pp[i] - tte[i])
 	}
 	n := float64(len(p))
