@@ -78,18 +78,20 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	}
 	if o.kernel == nil && !design {
 		// The default: a Gaussian width learned from the inputs'
-		// median distance (DefaultLearnedKernel).
-		v.learn = true
+		// median distance (defaultKernel). Inputs whose rows are all
+		// equal have constant kernel functions at every width: any
+		// width serves, and there is no distance to start from.
+		if !v.learn && MedianDistance(x) == 0 {
+			o.kernel = Gaussian{Width: 1}
+		} else {
+			v.learn = true
+		}
 	}
 	k0, err := startLearning(v.learn, design, &o, x, t)
 	if err != nil {
 		return nil, err
 	}
 	s, b, err := prepare(o, x, t, design)
-	if err == nil && v.learn && b.sub != nil {
-		err = &OptionError{Field: "Centres", Value: float64(len(b.sub)),
-			Reason: "LearnKernel needs every training input as a centre: set Centres to the number of rows"}
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +115,13 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 				xs, ts = x, t // e.g. one class only in the rows kept
 			}
 		}
+		if xs == x && b.sub != nil {
+			// Learning on every row centres a function at every row.
+			return nil, &OptionError{Field: "Centres", Value: float64(len(b.sub)),
+				Reason: "learning the kernel on every training row needs every row as a centre: set Centres to the number of rows, or Learning.MaxRows below it"}
+		}
 		sl, bl := s, b
-		bl.centers = mat.DenseCopyOf(xs)
+		bl.centers, bl.sub = mat.DenseCopyOf(xs), nil
 		again := func() likelihood { l, _ := newLik(sl, ts); return l }
 		res, err := learnKernel(ctx, sl, bl, xs, k0, lo, again)
 		if res == nil {

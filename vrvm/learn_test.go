@@ -423,3 +423,52 @@ func TestARDFriedman(t *testing.T) {
 		t.Errorf("ARD RMSE %.4f, width 1 %.4f: want at most 0.9×", a, b)
 	}
 }
+
+// TestDefaultKernelEdges checks the default (learned) kernel where
+// learning on every row is not possible: above the default number of
+// centres it learns on Learning.MaxRows rows and fits every row with the
+// centre subset, and on inputs whose rows are all equal (no distance to
+// start from, and every width gives the same model) it fits at width 1.
+// Learning on every row with a centre subset is an *OptionError.
+func TestDefaultKernelEdges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 6,000 rows")
+	}
+	x, y := sincRows(defaultMaxCentres+1000, 5)
+	r := &Regressor{}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatalf("default kernel, %d rows: %v", len(y), err)
+	}
+	if _, ok := r.FittedKernel().(Gaussian); !ok || r.LearnTrace() == nil {
+		t.Errorf("default kernel, %d rows: fitted kernel %v, learning trace %v", len(y), r.FittedKernel(), r.LearnTrace())
+	}
+	mean, _, err := r.Predict(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss float64
+	for i, m := range mean {
+		ss += (m - y[i]) * (m - y[i])
+	}
+	if rms := math.Sqrt(ss / float64(len(y))); !(rms < 0.12) {
+		t.Errorf("default kernel, %d rows: training RMS error %g, want below 0.12 (noise sd 0.1)", len(y), rms)
+	}
+	var oe *OptionError
+	all := &Regressor{Learning: KernelLearning{MaxRows: -1}}
+	if err := all.Fit(x, y); !errors.As(err, &oe) || oe.Field != "Centres" {
+		t.Errorf("learning on every row with a centre subset: got %v, want an *OptionError on Centres", err)
+	}
+
+	same := mat.NewDense(40, 2, nil)
+	for i := range 40 {
+		same.Set(i, 0, 3)
+		same.Set(i, 1, -1)
+	}
+	c := &Regressor{}
+	if err := c.Fit(same, y[:40]); err != nil {
+		t.Fatalf("default kernel, identical rows: %v", err)
+	}
+	if k, ok := c.FittedKernel().(Gaussian); !ok || k.Width != 1 || c.LearnTrace() != nil {
+		t.Errorf("default kernel, identical rows: fitted kernel %v, learning trace %v; want Gaussian width 1, not learned", c.FittedKernel(), c.LearnTrace())
+	}
+}

@@ -79,7 +79,10 @@ inputs differ in scale more than 100×.
 
 Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
-the median distance between the (standardised) inputs; -kernel ard learns
+the median distance between the (standardised) inputs. Without -width
+(and without another -kernel) the width is learned for -model vrvm
+regression and two-class fits, as the library's default kernel is, and
+is 1 for -model rvm and the multi-class model. -kernel ard learns
 one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
 with -kernel ard); the learned width or length scales are printed and
@@ -119,7 +122,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), ard exp(-Σₖ(xₖ-x'ₖ)²/ℓₖ²) with one length scale per input learned by the bound, polynomial (scale·x·x' + 1)^degree or linear x·x'")
-	width := fs.String("width", "1", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance")
+	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (default: auto for -model vrvm with regression or two classes, 1 for -model rvm and the multi-class model, as in the library)")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
 	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
@@ -167,6 +170,10 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	o.Model = *model
 	switch *kernel {
 	case "gaussian":
+		if *width == "" {
+			o.Kernel = nil // the library's default: learned, or width 1
+			break
+		}
 		if *width == "auto" {
 			o.Kernel, o.LearnKernel = vrvm.Gaussian{}, true
 			break
