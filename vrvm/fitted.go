@@ -44,6 +44,11 @@ type fitted struct {
 	// column per class; mu is nil.
 	classes []string
 	w       *mat.Dense
+	// sigmas are the classes' covariances Σₖ over the active functions
+	// (zero where a function is not active in class k) and alphaK the
+	// M × K ⟨αₘₖ⟩ (0 there).
+	sigmas []*mat.SymDense
+	alphaK *mat.Dense
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64

@@ -190,20 +190,27 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		return err
 	}
-	p := newMCProblem(phi, y, len(classes), s)
+	p := newMCBProblem(phi, y, len(classes), s)
 	p.hook = hook
-	var sol *mcSolution
-	if s.solver == PaperSchedule {
-		sol, err = p.schedule(ctx)
-	} else {
-		sol, err = p.sequential(ctx)
-	}
+	sol, err := p.solve(ctx)
 	if sol == nil {
 		return err
 	}
+	m := len(sol.cols)
+	sol.alpha = make([]float64, m)
+	for i := range m {
+		sol.alpha[i] = math.Inf(1)
+		for _, a := range sol.alphaK.RawRowView(i) {
+			if a > 0 {
+				sol.alpha[i] = math.Min(sol.alpha[i], a)
+			}
+		}
+	}
+	sol.sigma = sol.sigmas[0]
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm"}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
+	f.sigmas, f.alphaK = sol.sigmas, sol.alphaK
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -217,14 +224,14 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil), f.classes...) }
 
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
-// and the variances vₙ = φₙᵀΣφₙ of every contrast.
-func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
+// and their variances vₙₖ = φₙᵀΣₖφₙ (N × K).
+func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	n, err := f.checkRows(x)
 	if err != nil {
 		return nil, nil, err
 	}
 	if n == 0 {
-		return &mat.Dense{}, nil, nil
+		return &mat.Dense{}, &mat.Dense{}, nil
 	}
 	if err := checkFinite("x", x); err != nil {
 		return nil, nil, err
@@ -236,11 +243,13 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
 	}
 	ybar := mat.NewDense(n, k, nil)
 	ybar.Mul(phi, f.w)
+	v := mat.NewDense(n, k, nil)
 	var ps mat.Dense
-	ps.Mul(phi, f.sigma.get())
-	v := make([]float64, n)
-	for i := range n {
-		v[i] = math.Max(0, blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)}))
+	for c, s := range f.sigmas {
+		ps.Mul(phi, s)
+		for i := range n {
+			v.Set(i, c, math.Max(0, dot(ps.RawRowView(i), phi.RawRowView(i))))
+		}
 	}
 	return ybar, v, nil
 }
@@ -250,7 +259,7 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
 // posterior variance v = φ(x)ᵀΣφ(x) of every class contrast (M4): the
 // activations yₖ − ȳ have covariance v(I − 11ᵀ/K). It returns
 // ErrNotFitted before a fit.
-func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, []float64, error) {
+func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	return f.activations(x)
 }
 
@@ -285,7 +294,7 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	out := mat.NewDense(n, k, nil)
 	z := make([]float64, k)
 	for i := range n {
-		kappa := 1 / math.Sqrt(1+math.Pi*v[i]/4) // (M17)
+		kappa := 1 / math.Sqrt(1+math.Pi*mat.Sum(v.RowView(i))/float64(k)/4) // (M17)
 		for j, a := range ybar.RawRowView(i) {
 			z[j] = kappa * a
 		}

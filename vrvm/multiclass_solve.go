@@ -39,6 +39,10 @@ type mcSolution struct {
 	trace  []float64
 	iters  int
 	status Status
+	// The per-class model: ⟨αₘₖ⟩ (0 where m is not active in class k)
+	// and each class's Σₖ over cols (zero rows and columns there).
+	alphaK *mat.Dense
+	sigmas []*mat.SymDense
 }
 
 func newMCProblem(phi *mat.Dense, y []int, k int, s settings) *mcProblem {

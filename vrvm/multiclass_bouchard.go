@@ -1,0 +1,658 @@
+package vrvm
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The multi-class model with one precision per weight and Bouchard's
+// bound (doc.go, "Multi-class classification"): the likelihood bound
+// factorises over classes, so that each class is a binary-like problem
+// over the shared basis with its own precisions αₘₖ, Jaakkola–Jordan
+// curvatures 2λ(ξₙₖ) and targets zₙₖ = tₙₖ − ½ + 2λ(ξₙₖ)aₙ (M4).
+
+// lnCosh2 returns h(ξ) = ln(2 cosh(ξ/2)) without overflow.
+func lnCosh2(xi float64) float64 {
+	a := math.Abs(xi)
+	return a/2 + math.Log1p(math.Exp(-a))
+}
+
+// BouchardBound returns Bouchard's (2007) lower bound (M3) on the softmax
+// probability of class k at activations y, with the Jaakkola–Jordan
+// bound on each term:
+//
+//	ln softmaxₖ(y) ≥ yₖ − a − Σⱼ{(yⱼ − a)/2 + λ(ξⱼ)((yⱼ − a)² − ξⱼ²) + ln(2 cosh(ξⱼ/2))}
+//
+// for any a and ξ; it is tightest at ξⱼ = |yⱼ − a|. It panics if the
+// lengths of y and xi differ or k is out of range.
+func BouchardBound(y, xi []float64, a float64, k int) float64 {
+	if len(y) != len(xi) || k < 0 || k >= len(y) {
+		panic("vrvm: BouchardBound: bad lengths or class")
+	}
+	l := y[k] - a
+	for j, v := range y {
+		z := v - a
+		l -= z/2 + Lambda(xi[j])*(z*z-xi[j]*xi[j]) + lnCosh2(xi[j]) // (M3)
+	}
+	return l
+}
+
+// mcClass is the state of one class k: its active functions with ⟨αₘₖ⟩,
+// Σₖ of (M5) over them, and for every candidate m the statistics of the
+// collapsed bound (S1) computed without the active functions' own terms
+// (Tipping & Faul 2003), with the curvatures Bₙ = 2λ(ξₙₖ) and targets z
+// of (M4):
+//
+//	Sₘ = dₘ − cₘᵀΣcₘ,  Qₘ = hₘ − cₘᵀΣh_act,  dₘ = φₘᵀBφₘ,  cₘ = Φ_actᵀBφₘ,  h = Φᵀz.
+type mcClass struct {
+	act    []int
+	alpha  []float64
+	sig    *mat.Dense // Σₖ (M × M)
+	logDet float64
+	rows   []int      // the functions whose statistics are held: all, or the active ones
+	at     []int      // each function's position in rows, or −1
+	c      *mat.Dense // R × M: Φ_rowsᵀBΦ_act
+	e      *mat.Dense // R × M: CΣ
+	ss, qq []float64  // Sₘ, Qₘ of the rows
+	h, d   []float64  // Φᵀz, φₘᵀBφₘ of every function
+	del    map[int]int
+}
+
+// mcbProblem is one fit of the per-class model.
+type mcbProblem struct {
+	phi   *mat.Dense // N × P design of every candidate function
+	phi2  *mat.Dense // its elementwise square
+	y     []int
+	k     int
+	set   settings
+	prior Prior
+	at    float64    // ã = a + ½ (M6)
+	xi    *mat.Dense // N × K
+	an    []float64  // aₙ
+	lam   *mat.Dense // λ(ξₙₖ)
+	cls   []*mcClass
+	thr   float64
+	hook  func(step string, bound func() float64)
+}
+
+func newMCBProblem(phi *mat.Dense, y []int, k int, s settings) *mcbProblem {
+	n, p := phi.Dims()
+	phi2 := mat.NewDense(n, p, nil)
+	phi2.MulElem(phi, phi)
+	pr := &mcbProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5,
+		xi: mat.NewDense(n, k, nil), an: make([]float64, n), lam: mat.NewDense(n, k, nil)}
+	// ξ = 0, a = (K/2 − 1)/(2Kλ(0)) (M8) at zero activations.
+	for i := range n {
+		for j := range k {
+			pr.lam.Set(i, j, Lambda(0))
+		}
+		pr.an[i] = (float64(k)/2 - 1) / (2 * float64(k) * Lambda(0))
+	}
+	return pr
+}
+
+// weights returns the curvatures B = 2λ(ξ·ₖ) and targets z (M4) of class k.
+func (p *mcbProblem) weights(k int) (bw, z []float64) {
+	n, _ := p.phi.Dims()
+	bw, z = make([]float64, n), make([]float64, n)
+	for i := range n {
+		l := p.lam.At(i, k)
+		bw[i] = 2 * l
+		z[i] = 2 * l * p.an[i] - 0.5
+		if p.y[i] == k {
+			z[i]++
+		}
+	}
+	return bw, z
+}
+
+// fresh recomputes Σₖ and the statistics of class k from its active set
+// and ⟨α⟩: the update of Q(wₖ) (M5) for the current ξ and a. With all
+// the statistics of every candidate are computed (O(NPM)), else those of
+// the active functions only (O(NM²)), enough to update their ⟨α⟩.
+func (p *mcbProblem) fresh(k int, iter int, all bool) error {
+	c := p.cls[k]
+	n, np := p.phi.Dims()
+	m := len(c.act)
+	bw, z := p.weights(k)
+	phiA := selectCols(p.phi, c.act)
+	bphi := mat.DenseCopyOf(phiA) // B Φ_act
+	for i := range n {
+		row := bphi.RawRowView(i)
+		for j := range row {
+			row[j] *= bw[i]
+		}
+	}
+	prec := mat.NewSymDense(m, nil)
+	c.at = make([]int, np)
+	for j := range c.at {
+		c.at[j] = -1
+	}
+	if all {
+		c.rows = seq(np)
+		c.c = mat.NewDense(np, m, nil)
+		c.c.Mul(p.phi.T(), bphi)
+	} else {
+		c.rows = append([]int(nil), c.act...)
+		c.c = mat.NewDense(m, m, nil)
+		c.c.Mul(phiA.T(), bphi)
+	}
+	for r, j := range c.rows {
+		c.at[j] = r
+	}
+	for i, a := range c.act {
+		for j := i; j < m; j++ {
+			prec.SetSym(i, j, c.c.At(c.at[a], j))
+		}
+	}
+	for i := range m {
+		prec.SetSym(i, i, prec.At(i, i)+c.alpha[i])
+	}
+	var q gaussQ
+	if err := q.factor(prec, iter); err != nil {
+		return err
+	}
+	sym := q.sigma()
+	c.sig = mat.NewDense(m, m, nil)
+	for i := range m {
+		for j := range m {
+			c.sig.Set(i, j, sym.At(i, j))
+		}
+	}
+	c.logDet = q.logDet
+	c.h = make([]float64, np)
+	gemvT(c.h, p.phi, z)
+	c.d = make([]float64, np)
+	gemvT(c.d, p.phi2, bw)
+	nr := len(c.rows)
+	c.e = mat.NewDense(nr, m, nil)
+	if m > 0 {
+		c.e.Mul(c.c, c.sig)
+	}
+	c.ss, c.qq = make([]float64, nr), make([]float64, nr)
+	ha := make([]float64, m)
+	for i, a := range c.act {
+		ha[i] = c.h[a]
+	}
+	for r, j := range c.rows {
+		er := c.e.RawRowView(r)
+		c.ss[r] = c.d[j] - dot(c.c.RawRowView(r), er)
+		c.qq[r] = c.h[j] - dot(er, ha)
+	}
+	return nil
+}
+
+// mean returns μₖ = Σₖh_act (M5).
+func (c *mcClass) mean() []float64 {
+	m := len(c.act)
+	ha := make([]float64, m)
+	for i, a := range c.act {
+		ha[i] = c.h[a]
+	}
+	mu := make([]float64, m)
+	if m > 0 {
+		blas64.Gemv(blas.NoTrans, 1, c.sig.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: ha}, 0, blas64.Vector{N: m, Inc: 1, Data: mu})
+	}
+	return mu
+}
+
+// stats returns s, q² of (S1) for active position i, without its own terms.
+func (c *mcClass) stats(i int) (sv, q2 float64) {
+	r := c.at[c.act[i]]
+	a := c.alpha[i]
+	f := a / (a - c.ss[r])
+	return f * c.ss[r], f * f * c.qq[r] * c.qq[r]
+}
+
+// rankOne applies Σ ← Σ − κσᵢσᵢᵀ to Σ, E, S and Q.
+func (c *mcClass) rankOne(i int, kappa float64) {
+	m := len(c.act)
+	np, _ := c.e.Dims()
+	si := make([]float64, m)
+	for r := range m {
+		si[r] = c.sig.At(r, i)
+	}
+	ei := make([]float64, np)
+	for r := range np {
+		ei[r] = c.e.At(r, i)
+	}
+	var sh float64 // σᵢᵀh_act
+	for r, a := range c.act {
+		sh += si[r] * c.h[a]
+	}
+	blas64.Ger(-kappa, blas64.Vector{N: m, Inc: 1, Data: si}, blas64.Vector{N: m, Inc: 1, Data: si}, c.sig.RawMatrix())
+	blas64.Ger(-kappa, blas64.Vector{N: np, Inc: 1, Data: ei}, blas64.Vector{N: m, Inc: 1, Data: si}, c.e.RawMatrix())
+	for r, v := range ei {
+		c.qq[r] += kappa * v * sh
+		c.ss[r] += kappa * v * v
+	}
+}
+
+// setAlpha sets ⟨α⟩ of active position i to a.
+func (c *mcClass) setAlpha(i int, a float64) {
+	d := a - c.alpha[i]
+	if d == 0 {
+		return
+	}
+	sii := c.sig.At(i, i)
+	c.rankOne(i, d/(1+d*sii))
+	c.logDet -= math.Log1p(d * sii)
+	c.alpha[i] = a
+}
+
+// remove takes active position i out of the active set.
+func (c *mcClass) remove(i int) {
+	sii := c.sig.At(i, i)
+	c.rankOne(i, 1/sii)
+	c.logDet -= math.Log(sii)
+	keep := make([]int, 0, len(c.act)-1)
+	for j := range c.act {
+		if j != i {
+			keep = append(keep, j)
+		}
+	}
+	c.del[c.act[i]]++
+	c.sig = selectCols(selectRows(c.sig, keep), keep)
+	c.e = selectCols(c.e, keep)
+	c.c = selectCols(c.c, keep)
+	c.act = selectInts(c.act, keep)
+	c.alpha = selectVec(c.alpha, keep)
+}
+
+// add puts candidate j into class k's active set with ⟨α⟩ = a; the
+// statistics of every candidate must be held (fresh with all).
+func (p *mcbProblem) add(k, j int, a float64) {
+	c := p.cls[k]
+	n, np := p.phi.Dims()
+	if len(c.rows) != np {
+		panic("vrvm: mcbProblem.add without every candidate's statistics")
+	}
+	m := len(c.act)
+	bw, _ := p.weights(k)
+	col := make([]float64, n)
+	for r := range n {
+		col[r] = p.phi.At(r, j) * bw[r]
+	}
+	cn := make([]float64, np)
+	gemvT(cn, p.phi, col) // ΦᵀBφⱼ
+	sb := make([]float64, m)
+	bj := make([]float64, m)
+	for i := range m {
+		sb[i] = c.e.At(j, i) // Σb, b = C[j, :]
+		bj[i] = c.c.At(j, i)
+	}
+	sigma := 1 / (a + c.ss[j])
+	u := make([]float64, np) // E b
+	if m > 0 {
+		blas64.Gemv(blas.NoTrans, 1, c.e.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bj}, 0, blas64.Vector{N: np, Inc: 1, Data: u})
+	}
+	delta := make([]float64, np)
+	for r := range np {
+		delta[r] = cn[r] - u[r]
+	}
+	qj := c.qq[j]
+	ns := mat.NewDense(m+1, m+1, nil)
+	for r := range m {
+		for s := range m {
+			ns.Set(r, s, c.sig.At(r, s)+sigma*sb[r]*sb[s])
+		}
+		ns.Set(r, m, -sigma*sb[r])
+		ns.Set(m, r, -sigma*sb[r])
+	}
+	ns.Set(m, m, sigma)
+	c.sig = ns
+	c.logDet += math.Log(sigma)
+	ne := mat.NewDense(np, m+1, nil)
+	nc := mat.NewDense(np, m+1, nil)
+	for r := range np {
+		er, dst := c.e.RawRowView(r), ne.RawRowView(r)
+		for s := range m {
+			dst[s] = er[s] - sigma*delta[r]*sb[s]
+		}
+		dst[m] = sigma * delta[r]
+		copy(nc.RawRowView(r), c.c.RawRowView(r))
+		nc.Set(r, m, cn[r])
+	}
+	c.e, c.c = ne, nc
+	for r, v := range delta {
+		c.qq[r] -= sigma * v * qj
+		c.ss[r] -= sigma * v * v
+	}
+	c.act = append(c.act, j)
+	c.alpha = append(c.alpha, a)
+}
+
+// bestAddition returns class k's excluded function with the largest gain
+// (M16) among those whose optimal ⟨α⟩ is below thr/2, with that ⟨α⟩, or −1.
+func (p *mcbProblem) bestAddition(k int) (int, float64) {
+	c := p.cls[k]
+	in := make([]bool, len(c.d))
+	for _, a := range c.act {
+		in[a] = true
+	}
+	best, bestA, bestGain := -1, 0.0, 0.0
+	for r, j := range c.rows {
+		if in[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
+			continue
+		}
+		q2 := c.qq[r] * c.qq[r]
+		a := alphaRoot(p.prior.A, p.prior.B, c.ss[r], q2)
+		if a > p.thr/2 {
+			continue
+		}
+		d := math.Max(c.d[j], 0)
+		a0 := alphaRoot(p.prior.A, p.prior.B, d, 0)
+		gain := fval(p.prior.A, p.prior.B, a, c.ss[r], q2) - fval(p.prior.A, p.prior.B, a0, d, 0) // (M16)
+		if gain > bestGain {
+			best, bestA, bestGain = j, a, gain
+		}
+	}
+	return best, bestA
+}
+
+// moments returns the mean activations ȳ (N × K) and the variances
+// vₙₖ = φₙᵀΣₖφₙ of the active weights, with the means μₖ.
+func (p *mcbProblem) moments() (ybar, v *mat.Dense, mus [][]float64) {
+	n, _ := p.phi.Dims()
+	ybar, v = mat.NewDense(n, p.k, nil), mat.NewDense(n, p.k, nil)
+	mus = make([][]float64, p.k)
+	for k, c := range p.cls {
+		mu := c.mean()
+		mus[k] = mu
+		m := len(c.act)
+		if m == 0 {
+			continue
+		}
+		phiA := selectCols(p.phi, c.act)
+		var ps mat.Dense
+		ps.Mul(phiA, c.sig)
+		col := make([]float64, n)
+		blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		for i := range n {
+			ybar.Set(i, k, col[i])
+			v.Set(i, k, math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i))))
+		}
+	}
+	return ybar, v, mus
+}
+
+// excludedVar returns, for class k, eₙ = Σₘ φₙₘ²vₘ over the functions
+// outside the active set held at their optimal Q(wₘ) = N(0, vₘ),
+// vₘ = 1/(α + dₘ) (excludedTerm).
+func (p *mcbProblem) excludedVar(k int) []float64 {
+	c := p.cls[k]
+	n, np := p.phi.Dims()
+	in := make([]bool, np)
+	for _, a := range c.act {
+		in[a] = true
+	}
+	bw, _ := p.weights(k)
+	d := make([]float64, np)
+	gemvT(d, p.phi2, bw)
+	vx := make([]float64, np)
+	for j := range np {
+		if in[j] {
+			continue
+		}
+		dj := math.Max(d[j], 0)
+		vx[j] = 1 / (alphaRoot(p.prior.A, p.prior.B, dj, 0) + dj)
+	}
+	e := make([]float64, n)
+	blas64.Gemv(blas.NoTrans, 1, p.phi2.RawMatrix(), blas64.Vector{N: np, Inc: 1, Data: vx}, 0, blas64.Vector{N: n, Inc: 1, Data: e})
+	return e
+}
+
+// updateXi sets ξ (M7) and a (M8) in turn, each at its optimum given the
+// other and Q, the excluded functions' factors held fixed for ξ; it
+// returns the largest relative change of ξ.
+func (p *mcbProblem) updateXi(ybar, v *mat.Dense) float64 {
+	n, _ := ybar.Dims()
+	k := p.k
+	ex := make([][]float64, k)
+	for j := range k {
+		ex[j] = p.excludedVar(j)
+	}
+	old := mat.DenseCopyOf(p.xi)
+	for range 3 {
+		for i := range n {
+			yr, vr, xr, lr := ybar.RawRowView(i), v.RawRowView(i), p.xi.RawRowView(i), p.lam.RawRowView(i)
+			for j := range k {
+				d := yr[j] - p.an[i]
+				xr[j] = math.Sqrt(d*d + vr[j] + ex[j][i]) // (M7)
+				lr[j] = Lambda(xr[j])
+			}
+			var num, den float64
+			for j := range k {
+				num += lr[j] * yr[j]
+				den += lr[j]
+			}
+			p.an[i] = (float64(k)/2 - 1 + 2*num) / (2 * den) // (M8)
+		}
+	}
+	return psiChange(old, p.xi)
+}
+
+// bound returns L, (M9)–(M13) plus (M15).
+func (p *mcbProblem) bound() float64 {
+	ybar, v, mus := p.moments()
+	n, _ := ybar.Dims()
+	var l float64
+	for i := range n {
+		yr, vr, xr, lr := ybar.RawRowView(i), v.RawRowView(i), p.xi.RawRowView(i), p.lam.RawRowView(i)
+		a := p.an[i]
+		l += yr[p.y[i]] - a
+		for j := range p.k {
+			d := yr[j] - a
+			l -= d/2 + lr[j]*(d*d+vr[j]-xr[j]*xr[j]) + lnCosh2(xr[j]) // (M9)
+		}
+	}
+	for k, c := range p.cls {
+		m := len(c.act)
+		bt, w2 := make([]float64, m), make([]float64, m)
+		for i, a := range c.alpha {
+			bt[i] = p.at / a
+			w2[i] = mus[k][i]*mus[k][i] + c.sig.At(i, i)
+		}
+		lnPw, lnPa, hw, ha := weightTerms(p.prior, p.at, bt, w2, c.logDet) // (M10)–(M13)
+		l += lnPw + lnPa + hw + ha
+		bw, _ := p.weights(k)
+		d := make([]float64, len(c.d))
+		gemvT(d, p.phi2, bw)
+		l += excludedBound(p.prior, d, c.act) // (M15)
+	}
+	return l
+}
+
+func (p *mcbProblem) step(name string) {
+	if p.hook != nil {
+		p.hook(name, p.bound)
+	}
+}
+
+// solve runs the sequential solver or, for PaperSchedule, the paper's
+// schedule.
+func (p *mcbProblem) solve(ctx context.Context) (*mcSolution, error) {
+	n, np := p.phi.Dims()
+	paper := p.set.solver == PaperSchedule
+	p.cls = make([]*mcClass, p.k)
+	p.thr = p.set.pruneAt
+	for k := range p.k {
+		c := &mcClass{del: map[int]int{}}
+		switch {
+		case paper || !p.set.prune:
+			c.act = seq(np)
+		case p.set.bias:
+			c.act = []int{0}
+		default:
+			bw, z := p.weights(k)
+			h, d := make([]float64, np), make([]float64, np)
+			gemvT(h, p.phi, z)
+			gemvT(d, p.phi2, bw)
+			best, bestV := 0, -1.0
+			for j := range np {
+				if d[j] > 0 && h[j]*h[j]/d[j] > bestV {
+					best, bestV = j, h[j]*h[j]/d[j]
+				}
+			}
+			c.act = []int{best}
+		}
+		c.alpha = constant(len(c.act), p.set.alpha0)
+		p.cls[k] = c
+		if err := p.fresh(k, 0, !paper && p.set.prune); err != nil {
+			return nil, err
+		}
+	}
+	trace := []float64{p.bound()}
+	status := IterationLimit
+	iters := 0
+	pending := false
+	_ = n
+	for it := 1; it <= p.set.maxIter; it++ {
+		if ctx.Err() != nil {
+			status = Canceled
+			break
+		}
+		iters = it
+		changed := false
+		dAlpha := 0.0
+		full := !paper && p.set.prune && (pending || it%mcbFullEvery == 1)
+		for k, c := range p.cls {
+			if it > 1 {
+				if err := p.fresh(k, it, full); err != nil {
+					return nil, err
+				}
+				p.step("w")
+			}
+			prev := append([]float64(nil), c.alpha...)
+			if paper {
+				mu := c.mean()
+				for i := range c.act { // (M6)
+					c.alpha[i] = p.at / (p.prior.B + 0.5*(mu[i]*mu[i]+c.sig.At(i, i)))
+				}
+				dAlpha = math.Max(dAlpha, maxRelChange(prev, c.alpha))
+				continue
+			}
+			moved := false
+			for i := 0; i < len(c.act); i++ {
+				sv, q2 := c.stats(i)
+				a := alphaRoot(p.prior.A, p.prior.B, sv, q2) // (S1)
+				if p.set.prune && a > p.thr && len(c.act) > 1 {
+					c.remove(i)
+					i--
+					moved = true
+					p.step("remove")
+					continue
+				}
+				c.setAlpha(i, a)
+				p.step("alpha")
+			}
+			if full {
+				for range mcAddBatch {
+					j, a := p.bestAddition(k)
+					if j < 0 {
+						break
+					}
+					p.add(k, j, a)
+					moved = true
+					p.step("add")
+				}
+			}
+			if moved {
+				changed = true
+			} else {
+				dAlpha = math.Max(dAlpha, maxRelChange(prev, c.alpha))
+			}
+		}
+		if paper {
+			p.step("alpha")
+		}
+		ybar, v, _ := p.moments()
+		dxi := p.updateXi(ybar, v)
+		p.step("xi")
+		if paper && p.set.prune {
+			for k, c := range p.cls {
+				keep, did := pruneSet(c.alpha, p.set.pruneAt)
+				if did && len(keep) > 0 {
+					changed = true
+					c.act, c.alpha = selectInts(c.act, keep), selectVec(c.alpha, keep)
+				}
+				_ = k
+			}
+		}
+		if paper {
+			for k := range p.cls {
+				if err := p.fresh(k, it, false); err != nil {
+					return nil, err
+				}
+			}
+			p.step("w")
+		}
+		l := p.bound()
+		change := relChange(trace[len(trace)-1], l)
+		trace = append(trace, l)
+		active := 0
+		for _, c := range p.cls {
+			active += len(c.act)
+		}
+		if p.set.monitor != nil && p.set.monitor(Progress{Iteration: it, Bound: l, Change: change, Active: active}) {
+			status = Stopped
+			break
+		}
+		pending = false
+		if !changed && change <= p.set.tol && dAlpha <= p.set.paramTol && dxi <= p.set.paramTol {
+			if paper || !p.set.prune || full {
+				status = Converged
+				break
+			}
+			pending = true // converge only after an iteration that tried additions
+		}
+	}
+	return p.solution(trace, iters, status), stopped(ctx, iters)
+}
+
+// solution gathers the classes' posteriors over the union of their
+// active sets, in basis order.
+func (p *mcbProblem) solution(trace []float64, iters int, status Status) *mcSolution {
+	in := map[int]bool{}
+	for _, c := range p.cls {
+		for _, a := range c.act {
+			in[a] = true
+		}
+	}
+	var cols []int
+	for a := range in {
+		cols = append(cols, a)
+	}
+	sort.Ints(cols)
+	pos := map[int]int{}
+	for i, a := range cols {
+		pos[a] = i
+	}
+	m := len(cols)
+	sol := &mcSolution{cols: cols, mu: mat.NewDense(m, p.k, nil), alphaK: mat.NewDense(m, p.k, nil), trace: trace, iters: iters, status: status}
+	for k, c := range p.cls {
+		mu := c.mean()
+		s := mat.NewSymDense(m, nil)
+		for i, a := range c.act {
+			sol.mu.Set(pos[a], k, mu[i])
+			sol.alphaK.Set(pos[a], k, c.alpha[i])
+			for j, b := range c.act {
+				if pos[a] <= pos[b] {
+					s.SetSym(pos[a], pos[b], 0.5*(c.sig.At(i, j)+c.sig.At(j, i)))
+				}
+			}
+		}
+		sol.sigmas = append(sol.sigmas, s)
+	}
+	return sol
+}
+
+// mcbFullEvery is the interval of the sequential solver's iterations that
+// compute every candidate's statistics and try additions; the others
+// update the active functions' ⟨α⟩ only, at O(NM²) per class.
+const mcbFullEvery = 5
