@@ -190,7 +190,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		return err
 	}
-	p := newMCBProblem(phi, y, len(classes), s)
+	p := newMCProblem(phi, y, len(classes), s)
 	p.hook = hook
 	sol, err := p.solve(ctx)
 	if sol == nil {
