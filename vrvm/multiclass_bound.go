@@ -121,4 +121,3 @@ func (p *mcProblem) bound() float64 {
 	}
 	return l
 }
-

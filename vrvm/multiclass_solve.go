@@ -113,7 +113,7 @@ func (p *mcProblem) weights(k int) (bw, z []float64) {
 	for i := range n {
 		l := p.lam.At(i, k)
 		bw[i] = 2 * l
-		z[i] = 2 * l * p.an[i] - 0.5
+		z[i] = 2*l*p.an[i] - 0.5
 		if p.y[i] == k {
 			z[i]++
 		}
