@@ -475,7 +475,10 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		dAlpha := 0.0
 		full := !paper && p.set.prune && (pending || it%mcbFullEvery == 1)
 		for k, c := range p.cls {
-			if it > 1 {
+			// The sequential solver's state is fresh from the end of the
+			// last iteration; only the candidates' statistics are missing
+			// before additions.
+			if it > 1 && (paper || full) {
 				if err := p.fresh(k, it, full); err != nil {
 					return nil, err
 				}
@@ -525,7 +528,19 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			p.step("alpha")
 		}
 		ybar, v, _ := p.moments()
-		dxi := p.updateXi(ybar, v)
+		var dxi float64
+		if paper {
+			dxi = p.updateXi(ybar, v)
+		} else {
+			// (M18), then Q(W) (M5) for the new ξ and a: L rises by both
+			// together (the means found by solveMean are not kept).
+			dxi = p.solveMean(v)
+			for k := range p.cls {
+				if err := p.fresh(k, it, false); err != nil {
+					return nil, err
+				}
+			}
+		}
 		p.step("xi")
 		if paper && p.set.prune {
 			for k, c := range p.cls {
@@ -609,3 +624,204 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 // compute every candidate's statistics and try additions; the others
 // update the active functions' ⟨α⟩ only, at O(NM²) per class.
 const mcbFullEvery = 5
+
+// mcSoft returns g(u; c) = u/2 + ln(2 cosh(ξ/2)), ξ = √(u² + c), the
+// expected bound (M3) on ln(1 + eᵘ) of one class with ξ at its optimum
+// (M7) for an activation of mean u and variance c, and its first two
+// derivatives in u: g' = ½ + 2λ(ξ)u, g” = 2λ(ξ) + 2u²λ'(ξ)/ξ.
+func mcSoft(u, c float64) (g, d1, d2 float64) {
+	xi := math.Sqrt(u*u + c)
+	l := Lambda(xi)
+	g = u/2 + lnCosh2(xi)
+	d1 = 0.5 + 2*l*u
+	d2 = 2 * l
+	if xi > 0 {
+		dl, _ := lambdaDerivs(xi)
+		d2 += 2 * u * u * dl / xi
+	}
+	return g, d1, d2
+}
+
+// mcMeanMax bounds the rounds of solveMean.
+const mcMeanMax = 50
+
+// solveMean maximises L over the means of Q(W), a and ξ jointly, with
+// the covariances Σₖ and the excluded functions' factors fixed (M18):
+// with ξ at its optimum (M7) given the means, L is, up to terms of Σₖ
+// and α,
+//
+//	G(μ, a) = Σₙ{ȳₙ,tₙ − aₙ − Σₖ g(ȳₙₖ − aₙ; cₙₖ)} − ½ Σₖ μₖᵀdiag(αₖ)μₖ,
+//
+// cₙₖ the activations' variances, concave in (μ, a). It alternates, for
+// each row, the a maximising G (a root of Σₖ g' = 1) and, for each class,
+// a Newton step on μₖ kept only if it raises G; alternating ξ and Q(W)
+// instead is the slow minorise–maximise iteration (thousands of cycles on
+// iris). It leaves ξ and a at the joint optimum found and returns the
+// largest relative change of ξ; the next Q(W) update (fresh) raises L
+// further.
+func (p *mcProblem) solveMean(v *mat.Dense) float64 {
+	n, _ := p.phi.Dims()
+	k := p.k
+	cv := mat.DenseCopyOf(v)
+	for j := range k {
+		for i, e := range p.excludedVar(j) {
+			cv.Set(i, j, cv.At(i, j)+e)
+		}
+	}
+	phiA := make([]*mat.Dense, k)
+	mus := make([][]float64, k)
+	ybar := mat.NewDense(n, k, nil)
+	col := make([]float64, n)
+	setCol := func(j int) {
+		m := len(mus[j])
+		if m > 0 {
+			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		} else {
+			clear(col)
+		}
+		ybar.SetCol(j, col)
+	}
+	for j, c := range p.cls {
+		phiA[j] = selectCols(p.phi, c.act)
+		mus[j] = c.mean()
+		setCol(j)
+	}
+	a := append([]float64(nil), p.an...)
+	// classObj is class j's part of G at mean activations y (column j).
+	classObj := func(j int, y []float64, mu []float64) float64 {
+		var s float64
+		for i := range n {
+			g, _, _ := mcSoft(y[i]-a[i], cv.At(i, j))
+			s -= g
+			if p.y[i] == j {
+				s += y[i]
+			}
+		}
+		for i, al := range p.cls[j].alpha {
+			s -= 0.5 * al * mu[i] * mu[i]
+		}
+		return s
+	}
+	for round := range mcMeanMax {
+		// a: Σₖ g'(ȳₙₖ − a) falls from K to 0 as a rises; its root at 1.
+		var da float64
+		for i := range n {
+			yr, cr := ybar.RawRowView(i), cv.RawRowView(i)
+			x := a[i]
+			lo, hi := math.Inf(-1), math.Inf(1)
+			for range 100 {
+				var f, df float64
+				for j := range k {
+					_, d1, d2 := mcSoft(yr[j]-x, cr[j])
+					f += d1
+					df -= d2
+				}
+				f--
+				if f > 0 {
+					lo = x
+				} else {
+					hi = x
+				}
+				next := x - f/df
+				if !(next > lo && next < hi) {
+					switch {
+					case math.IsInf(hi, 1):
+						next = lo + math.Max(1, math.Abs(lo))
+					case math.IsInf(lo, -1):
+						next = hi - math.Max(1, math.Abs(hi))
+					default:
+						next = 0.5 * (lo + hi)
+					}
+				}
+				if math.Abs(next-x) <= 1e-12*math.Max(1, math.Abs(x)) {
+					x = next
+					break
+				}
+				x = next
+			}
+			da = math.Max(da, math.Abs(x-a[i])/math.Max(1, math.Abs(a[i])))
+			a[i] = x
+		}
+		// μₖ: one Newton step each, with a backtracking line search.
+		var dmu float64
+		for j, c := range p.cls {
+			m := len(c.act)
+			if m == 0 {
+				continue
+			}
+			y := make([]float64, n)
+			for i := range n {
+				y[i] = ybar.At(i, j)
+			}
+			g0 := classObj(j, y, mus[j])
+			r, w := make([]float64, n), make([]float64, n)
+			for i := range n {
+				_, d1, d2 := mcSoft(y[i]-a[i], cv.At(i, j))
+				r[i] = -d1
+				if p.y[i] == j {
+					r[i]++
+				}
+				w[i] = d2
+			}
+			grad := make([]float64, m)
+			gemvT(grad, phiA[j], r)
+			for i, al := range c.alpha {
+				grad[i] -= al * mus[j][i]
+			}
+			wphi := mat.DenseCopyOf(phiA[j])
+			for i := range n {
+				row := wphi.RawRowView(i)
+				for q := range row {
+					row[q] *= w[i]
+				}
+			}
+			hess := mat.NewSymDense(m, nil)
+			var hh mat.Dense
+			hh.Mul(phiA[j].T(), wphi)
+			for q := range m {
+				for s := q; s < m; s++ {
+					hess.SetSym(q, s, hh.At(q, s))
+				}
+				hess.SetSym(q, q, hess.At(q, q)+c.alpha[q])
+			}
+			var chol mat.Cholesky
+			if !chol.Factorize(hess) {
+				continue
+			}
+			var step mat.VecDense
+			if err := chol.SolveVecTo(&step, mat.NewVecDense(m, grad)); err != nil {
+				continue
+			}
+			trial := make([]float64, m)
+			yt := make([]float64, n)
+			for t := 1.0; t > 1e-8; t /= 2 {
+				for q := range m {
+					trial[q] = mus[j][q] + t*step.AtVec(q)
+				}
+				blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial}, 0, blas64.Vector{N: n, Inc: 1, Data: yt})
+				if classObj(j, yt, trial) >= g0 {
+					for q := range m {
+						dmu = math.Max(dmu, math.Abs(trial[q]-mus[j][q])/math.Max(1, math.Abs(trial[q])))
+					}
+					copy(mus[j], trial)
+					ybar.SetCol(j, yt)
+					break
+				}
+			}
+		}
+		if round > 0 && da <= 1e-8 && dmu <= 1e-8 {
+			break
+		}
+	}
+	old := mat.DenseCopyOf(p.xi)
+	copy(p.an, a)
+	for i := range n {
+		for j := range k {
+			u := ybar.At(i, j) - a[i]
+			xi := math.Sqrt(u*u + cv.At(i, j)) // (M7)
+			p.xi.Set(i, j, xi)
+			p.lam.Set(i, j, Lambda(xi))
+		}
+	}
+	return psiChange(old, p.xi)
+}
