@@ -39,30 +39,34 @@ func softmaxTo(dst, y []float64) float64 {
 	return l
 }
 
-// lnCosh2 returns h(ξ) = ln(2 cosh(ξ/2)) without overflow.
-func lnCosh2(xi float64) float64 {
-	a := math.Abs(xi)
-	return a/2 + math.Log1p(math.Exp(-a))
+// BohningBound returns the logarithm of Böhning's lower bound (M3) on the
+// softmax probability of class k at activations y, expanded at ψ:
+//
+//	ln softmaxₖ(y) ≥ yₖ − lse(ψ) − g(ψ)ᵀ(y − ψ) − ½(y − ψ)ᵀA(y − ψ),
+//	A = ½(I − 11ᵀ/K),
+//
+// with g the softmax, with equality at y = ψ (and at y = ψ + c1 for any
+// scalar c). It panics if the lengths of y and psi differ or k is out of
+// range.
+func BohningBound(y, psi []float64, k int) float64 {
+	if len(y) != len(psi) || k < 0 || k >= len(y) {
+		panic("vrvm: BohningBound: bad lengths or class")
+	}
+	return bohning(make([]float64, len(psi)), y, psi, k)
 }
 
-// BouchardBound returns Bouchard's (2007) lower bound (M3) on the softmax
-// probability of class k at activations y, with the Jaakkola–Jordan
-// bound on each term:
-//
-//	ln softmaxₖ(y) ≥ yₖ − a − Σⱼ{(yⱼ − a)/2 + λ(ξⱼ)((yⱼ − a)² − ξⱼ²) + ln(2 cosh(ξⱼ/2))}
-//
-// for any a and ξ; it is tightest at ξⱼ = |yⱼ − a|. It panics if the
-// lengths of y and xi differ or k is out of range.
-func BouchardBound(y, xi []float64, a float64, k int) float64 {
-	if len(y) != len(xi) || k < 0 || k >= len(y) {
-		panic("vrvm: BouchardBound: bad lengths or class")
+// bohning is BohningBound with g, of the length of psi, as scratch space.
+func bohning(g, y, psi []float64, k int) float64 {
+	l := softmaxTo(g, psi)
+	var lin, d2, ds float64
+	for j := range y {
+		d := y[j] - psi[j]
+		lin += g[j] * d
+		d2 += d * d
+		ds += d
 	}
-	l := y[k] - a
-	for j, v := range y {
-		z := v - a
-		l -= z/2 + Lambda(xi[j])*(z*z-xi[j]*xi[j]) + lnCosh2(xi[j]) // (M3)
-	}
-	return l
+	kk := float64(len(y))
+	return y[k] - l - lin - 0.25*(d2-ds*ds/kk) // (M3)
 }
 
 // moments returns the mean activations ȳ (N × K) and the variances
@@ -91,20 +95,17 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus [][]float64) {
 	return ybar, v, mus
 }
 
-// bound returns L, (M9)–(M13) plus (M15).
+// bound returns L: (M9) with each class's Q(wₖ) independent, so that
+// ½tr(A Cov yₙ) = ½c₀ Σₖ vₙₖ, plus (M10)–(M13) of each class and (M15).
 func (p *mcProblem) bound() float64 {
 	ybar, v, mus := p.moments()
 	n, _ := ybar.Dims()
+	g := make([]float64, p.k)
 	var l float64
 	for i := range n {
-		yr, vr, xr, lr := ybar.RawRowView(i), v.RawRowView(i), p.xi.RawRowView(i), p.lam.RawRowView(i)
-		a := p.an[i]
-		l += yr[p.y[i]] - a
-		for j := range p.k {
-			d := yr[j] - a
-			l -= d/2 + lr[j]*(d*d+vr[j]-xr[j]*xr[j]) + lnCosh2(xr[j]) // (M9)
-		}
+		l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
 	}
+	l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
 	for k, c := range p.cls {
 		m := len(c.act)
 		bt, w2 := make([]float64, m), make([]float64, m)
@@ -114,10 +115,7 @@ func (p *mcProblem) bound() float64 {
 		}
 		lnPw, lnPa, hw, ha := weightTerms(p.prior, p.at, bt, w2, c.logDet) // (M10)–(M13)
 		l += lnPw + lnPa + hw + ha
-		bw, _ := p.weights(k)
-		d := make([]float64, len(c.d))
-		gemvT(d, p.phi2, bw)
-		l += excludedBound(p.prior, d, c.act) // (M15)
+		l += excludedBound(p.prior, p.dAll, c.act) // (M15)
 	}
 	return l
 }

@@ -35,6 +35,9 @@ type mcClass struct {
 	ss, qq []float64  // Sₘ, Qₘ of the rows
 	h, d   []float64  // Φᵀz, φₘᵀBφₘ of every function
 	del    map[int]int
+	// fixed, if not nil, is the mean of Q(wₖ) set by solveMean, in place
+	// of Σₖh_act until the next fresh.
+	fixed []float64
 }
 
 // Constants of the sequential solver.
@@ -82,9 +85,9 @@ type mcProblem struct {
 	set   settings
 	prior Prior
 	at    float64    // ã = a + ½ (M6)
-	xi    *mat.Dense // N × K
-	an    []float64  // aₙ
-	lam   *mat.Dense // λ(ξₙₖ)
+	c0    float64    // Böhning's curvature of one class, ½(1 − 1/K) (M4)
+	dAll  []float64  // c₀φₘᵀφₘ
+	psi   *mat.Dense // ψ (N × K) (M8)
 	cls   []*mcClass
 	thr   float64
 	hook  func(step string, bound func() float64)
@@ -94,26 +97,41 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings) *mcProblem {
 	n, p := phi.Dims()
 	phi2 := mat.NewDense(n, p, nil)
 	phi2.MulElem(phi, phi)
-	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5,
-		xi: mat.NewDense(n, k, nil), an: make([]float64, n), lam: mat.NewDense(n, k, nil)}
-	// ξ = 0, a = (K/2 − 1)/(2Kλ(0)) (M8) at zero activations.
-	for i := range n {
-		for j := range k {
-			pr.lam.Set(i, j, Lambda(0))
-		}
-		pr.an[i] = (float64(k)/2 - 1) / (2 * float64(k) * Lambda(0))
-	}
+	c0 := 0.5 * (1 - 1/float64(k))
+	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5, c0: c0,
+		dAll: make([]float64, p), psi: mat.NewDense(n, k, nil)}
+	gemvT(pr.dAll, phi2, constant(n, c0))
 	return pr
 }
 
-// weights returns the curvatures B = 2λ(ξ·ₖ) and targets z (M4) of class k.
+// weights returns the curvatures B = c₀ and the targets z of class k
+// (M4): zₙ = tₙₖ − gₖ(ψₙ) + c₀ψₙₖ + (1/2K) Σ_{j≠k}(ȳₙⱼ − ψₙⱼ), with ȳ·ⱼ
+// the current means of the other classes (ψ for a class not yet set up).
 func (p *mcProblem) weights(k int) (bw, z []float64) {
 	n, _ := p.phi.Dims()
-	bw, z = make([]float64, n), make([]float64, n)
+	bw, z = constant(n, p.c0), make([]float64, n)
+	g := make([]float64, p.k)
+	cross := make([]float64, n)
+	col := make([]float64, n)
+	kk := float64(p.k)
+	for j, c := range p.cls {
+		if j == k || c == nil || c.sig == nil || len(c.act) == 0 {
+			if j != k && c != nil && c.sig != nil {
+				for i := range n {
+					cross[i] -= p.psi.At(i, j) / (2 * kk)
+				}
+			}
+			continue
+		}
+		mu := c.mean()
+		blas64.Gemv(blas.NoTrans, 1, selectCols(p.phi, c.act).RawMatrix(), blas64.Vector{N: len(mu), Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		for i := range n {
+			cross[i] += (col[i] - p.psi.At(i, j)) / (2 * kk)
+		}
+	}
 	for i := range n {
-		l := p.lam.At(i, k)
-		bw[i] = 2 * l
-		z[i] = 2*l*p.an[i] - 0.5
+		softmaxTo(g, p.psi.RawRowView(i))
+		z[i] = p.c0*p.psi.At(i, k) - g[k] + cross[i]
 		if p.y[i] == k {
 			z[i]++
 		}
@@ -179,6 +197,7 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	gemvT(c.h, p.phi, z)
 	c.d = make([]float64, np)
 	gemvT(c.d, p.phi2, bw)
+	c.fixed = nil
 	nr := len(c.rows)
 	c.e = mat.NewDense(nr, m, nil)
 	if m > 0 {
@@ -197,8 +216,11 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	return nil
 }
 
-// mean returns μₖ = Σₖh_act (M5).
+// mean returns μₖ = Σₖh_act (M5), or the mean set by solveMean.
 func (c *mcClass) mean() []float64 {
+	if c.fixed != nil {
+		return append([]float64(nil), c.fixed...)
+	}
 	m := len(c.act)
 	ha := make([]float64, m)
 	for i, a := range c.act {
@@ -365,62 +387,6 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 	return best, bestA
 }
 
-// excludedVar returns, for class k, eₙ = Σₘ φₙₘ²vₘ over the functions
-// outside the active set held at their optimal Q(wₘ) = N(0, vₘ),
-// vₘ = 1/(α + dₘ) (excludedTerm).
-func (p *mcProblem) excludedVar(k int) []float64 {
-	c := p.cls[k]
-	n, np := p.phi.Dims()
-	in := make([]bool, np)
-	for _, a := range c.act {
-		in[a] = true
-	}
-	bw, _ := p.weights(k)
-	d := make([]float64, np)
-	gemvT(d, p.phi2, bw)
-	vx := make([]float64, np)
-	for j := range np {
-		if in[j] {
-			continue
-		}
-		dj := math.Max(d[j], 0)
-		vx[j] = 1 / (alphaRoot(p.prior.A, p.prior.B, dj, 0) + dj)
-	}
-	e := make([]float64, n)
-	blas64.Gemv(blas.NoTrans, 1, p.phi2.RawMatrix(), blas64.Vector{N: np, Inc: 1, Data: vx}, 0, blas64.Vector{N: n, Inc: 1, Data: e})
-	return e
-}
-
-// updateXi sets ξ (M7) and a (M8) in turn, each at its optimum given the
-// other and Q, the excluded functions' factors held fixed for ξ; it
-// returns the largest relative change of ξ.
-func (p *mcProblem) updateXi(ybar, v *mat.Dense) float64 {
-	n, _ := ybar.Dims()
-	k := p.k
-	ex := make([][]float64, k)
-	for j := range k {
-		ex[j] = p.excludedVar(j)
-	}
-	old := mat.DenseCopyOf(p.xi)
-	for range 3 {
-		for i := range n {
-			yr, vr, xr, lr := ybar.RawRowView(i), v.RawRowView(i), p.xi.RawRowView(i), p.lam.RawRowView(i)
-			for j := range k {
-				d := yr[j] - p.an[i]
-				xr[j] = math.Sqrt(d*d + vr[j] + ex[j][i]) // (M7)
-				lr[j] = Lambda(xr[j])
-			}
-			var num, den float64
-			for j := range k {
-				num += lr[j] * yr[j]
-				den += lr[j]
-			}
-			p.an[i] = (float64(k)/2 - 1 + 2*num) / (2 * den) // (M8)
-		}
-	}
-	return psiChange(old, p.xi)
-}
-
 func (p *mcProblem) step(name string) {
 	if p.hook != nil {
 		p.hook(name, p.bound)
@@ -475,10 +441,10 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		dAlpha := 0.0
 		full := !paper && p.set.prune && (pending || it%mcbFullEvery == 1)
 		for k, c := range p.cls {
-			// The sequential solver's state is fresh from the end of the
-			// last iteration; only the candidates' statistics are missing
+			// Q(wₖ) for the other classes' current means (they moved since
+			// class k was last set), with every candidate's statistics
 			// before additions.
-			if it > 1 && (paper || full) {
+			{
 				if err := p.fresh(k, it, full); err != nil {
 					return nil, err
 				}
@@ -527,14 +493,15 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		if paper {
 			p.step("alpha")
 		}
-		ybar, v, _ := p.moments()
+		ybar, _, _ := p.moments()
 		var dxi float64
 		if paper {
-			dxi = p.updateXi(ybar, v)
+			dxi = psiChange(p.psi, ybar)
+			p.psi = ybar // (M8)
 		} else {
 			// (M18), then Q(W) (M5) for the new ξ and a: L rises by both
 			// together (the means found by solveMean are not kept).
-			dxi = p.solveMean(v)
+			dxi = p.solveMean()
 			for k := range p.cls {
 				if err := p.fresh(k, it, false); err != nil {
 					return nil, err
@@ -548,6 +515,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 				if did && len(keep) > 0 {
 					changed = true
 					c.act, c.alpha = selectInts(c.act, keep), selectVec(c.alpha, keep)
+					c.sig = selectCols(selectRows(c.sig, keep), keep)
 				}
 				_ = k
 			}
@@ -625,124 +593,53 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 // update the active functions' ⟨α⟩ only, at O(NM²) per class.
 const mcbFullEvery = 5
 
-// mcSoft returns g(u; c) = u/2 + ln(2 cosh(ξ/2)), ξ = √(u² + c), the
-// expected bound (M3) on ln(1 + eᵘ) of one class with ξ at its optimum
-// (M7) for an activation of mean u and variance c, and its first two
-// derivatives in u: g' = ½ + 2λ(ξ)u, g” = 2λ(ξ) + 2u²λ'(ξ)/ξ.
-func mcSoft(u, c float64) (g, d1, d2 float64) {
-	xi := math.Sqrt(u*u + c)
-	l := Lambda(xi)
-	g = u/2 + lnCosh2(xi)
-	d1 = 0.5 + 2*l*u
-	d2 = 2 * l
-	if xi > 0 {
-		dl, _ := lambdaDerivs(xi)
-		d2 += 2 * u * u * dl / xi
-	}
-	return g, d1, d2
-}
-
 // mcMeanMax bounds the rounds of solveMean.
-const mcMeanMax = 50
+const mcMeanMax = 100
 
-// solveMean maximises L over the means of Q(W), a and ξ jointly, with
-// the covariances Σₖ and the excluded functions' factors fixed (M18):
-// with ξ at its optimum (M7) given the means, L is, up to terms of Σₖ
-// and α,
+// solveMean maximises L over the means of Q(W) and ψ jointly, with the
+// covariances Σₖ fixed (M18): with ψ at its optimum ψ = ȳ (M8) given the
+// means, (M3) is tight and L is, up to terms of Σₖ and α, the
+// log-posterior
 //
-//	G(μ, a) = Σₙ{ȳₙ,tₙ − aₙ − Σₖ g(ȳₙₖ − aₙ; cₙₖ)} − ½ Σₖ μₖᵀdiag(αₖ)μₖ,
+//	G(μ) = Σₙ{ȳₙ,tₙ − lse(ȳₙ)} − ½ Σₖ μₖᵀdiag(αₖ)μₖ,
 //
-// cₙₖ the activations' variances, concave in (μ, a). It alternates, for
-// each row, the a maximising G (a root of Σₖ g' = 1) and, for each class,
-// a Newton step on μₖ kept only if it raises G; alternating ξ and Q(W)
-// instead is the slow minorise–maximise iteration (thousands of cycles on
-// iris). It leaves ξ and a at the joint optimum found and returns the
-// largest relative change of ξ; the next Q(W) update (fresh) raises L
-// further.
-func (p *mcProblem) solveMean(v *mat.Dense) float64 {
+// concave in μ. Its maximum is found by Newton steps on one class's
+// means at a time (Hessian ΦᵀDₖΦ + diag αₖ, Dₖ = diag(pₖ(1 − pₖ))), each
+// kept only if it raises G; alternating ψ and Q(W) instead is Böhning's
+// minorise–maximise iteration, which crawls where the classes are well
+// separated. It leaves ψ = ȳ at the maximum and returns the largest
+// relative change of ψ; the next Q(W) updates (fresh) raise L further.
+func (p *mcProblem) solveMean() float64 {
 	n, _ := p.phi.Dims()
 	k := p.k
-	cv := mat.DenseCopyOf(v)
-	for j := range k {
-		for i, e := range p.excludedVar(j) {
-			cv.Set(i, j, cv.At(i, j)+e)
-		}
-	}
 	phiA := make([]*mat.Dense, k)
 	mus := make([][]float64, k)
 	ybar := mat.NewDense(n, k, nil)
 	col := make([]float64, n)
-	setCol := func(j int) {
-		m := len(mus[j])
-		if m > 0 {
-			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-		} else {
-			clear(col)
-		}
-		ybar.SetCol(j, col)
-	}
 	for j, c := range p.cls {
 		phiA[j] = selectCols(p.phi, c.act)
 		mus[j] = c.mean()
-		setCol(j)
+		if m := len(mus[j]); m > 0 {
+			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+			ybar.SetCol(j, col)
+		}
 	}
-	a := append([]float64(nil), p.an...)
-	// classObj is class j's part of G at mean activations y (column j).
-	classObj := func(j int, y []float64, mu []float64) float64 {
+	// obj is G with class j's activations replaced by y and means by mu.
+	row := make([]float64, k)
+	obj := func(j int, y, mu []float64) float64 {
 		var s float64
 		for i := range n {
-			g, _, _ := mcSoft(y[i]-a[i], cv.At(i, j))
-			s -= g
-			if p.y[i] == j {
-				s += y[i]
-			}
+			copy(row, ybar.RawRowView(i))
+			row[j] = y[i]
+			s += row[p.y[i]] - logSumExp(row)
 		}
 		for i, al := range p.cls[j].alpha {
 			s -= 0.5 * al * mu[i] * mu[i]
 		}
 		return s
 	}
-	for round := range mcMeanMax {
-		// a: Σₖ g'(ȳₙₖ − a) falls from K to 0 as a rises; its root at 1.
-		var da float64
-		for i := range n {
-			yr, cr := ybar.RawRowView(i), cv.RawRowView(i)
-			x := a[i]
-			lo, hi := math.Inf(-1), math.Inf(1)
-			for range 100 {
-				var f, df float64
-				for j := range k {
-					_, d1, d2 := mcSoft(yr[j]-x, cr[j])
-					f += d1
-					df -= d2
-				}
-				f--
-				if f > 0 {
-					lo = x
-				} else {
-					hi = x
-				}
-				next := x - f/df
-				if !(next > lo && next < hi) {
-					switch {
-					case math.IsInf(hi, 1):
-						next = lo + math.Max(1, math.Abs(lo))
-					case math.IsInf(lo, -1):
-						next = hi - math.Max(1, math.Abs(hi))
-					default:
-						next = 0.5 * (lo + hi)
-					}
-				}
-				if math.Abs(next-x) <= 1e-12*math.Max(1, math.Abs(x)) {
-					x = next
-					break
-				}
-				x = next
-			}
-			da = math.Max(da, math.Abs(x-a[i])/math.Max(1, math.Abs(a[i])))
-			a[i] = x
-		}
-		// μₖ: one Newton step each, with a backtracking line search.
+	prob := make([]float64, k)
+	for range mcMeanMax {
 		var dmu float64
 		for j, c := range p.cls {
 			m := len(c.act)
@@ -750,19 +647,17 @@ func (p *mcProblem) solveMean(v *mat.Dense) float64 {
 				continue
 			}
 			y := make([]float64, n)
-			for i := range n {
-				y[i] = ybar.At(i, j)
-			}
-			g0 := classObj(j, y, mus[j])
 			r, w := make([]float64, n), make([]float64, n)
 			for i := range n {
-				_, d1, d2 := mcSoft(y[i]-a[i], cv.At(i, j))
-				r[i] = -d1
+				y[i] = ybar.At(i, j)
+				softmaxTo(prob, ybar.RawRowView(i))
+				r[i] = -prob[j]
 				if p.y[i] == j {
 					r[i]++
 				}
-				w[i] = d2
+				w[i] = prob[j] * (1 - prob[j])
 			}
+			g0 := obj(j, y, mus[j])
 			grad := make([]float64, m)
 			gemvT(grad, phiA[j], r)
 			for i, al := range c.alpha {
@@ -770,17 +665,17 @@ func (p *mcProblem) solveMean(v *mat.Dense) float64 {
 			}
 			wphi := mat.DenseCopyOf(phiA[j])
 			for i := range n {
-				row := wphi.RawRowView(i)
-				for q := range row {
-					row[q] *= w[i]
+				wr := wphi.RawRowView(i)
+				for q := range wr {
+					wr[q] *= w[i]
 				}
 			}
-			hess := mat.NewSymDense(m, nil)
 			var hh mat.Dense
 			hh.Mul(phiA[j].T(), wphi)
+			hess := mat.NewSymDense(m, nil)
 			for q := range m {
-				for s := q; s < m; s++ {
-					hess.SetSym(q, s, hh.At(q, s))
+				for t := q; t < m; t++ {
+					hess.SetSym(q, t, hh.At(q, t))
 				}
 				hess.SetSym(q, q, hess.At(q, q)+c.alpha[q])
 			}
@@ -792,6 +687,9 @@ func (p *mcProblem) solveMean(v *mat.Dense) float64 {
 			if err := chol.SolveVecTo(&step, mat.NewVecDense(m, grad)); err != nil {
 				continue
 			}
+			if dot(grad, step.RawVector().Data) <= 1e-12*math.Max(1, math.Abs(g0)) {
+				continue
+			}
 			trial := make([]float64, m)
 			yt := make([]float64, n)
 			for t := 1.0; t > 1e-8; t /= 2 {
@@ -799,7 +697,7 @@ func (p *mcProblem) solveMean(v *mat.Dense) float64 {
 					trial[q] = mus[j][q] + t*step.AtVec(q)
 				}
 				blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial}, 0, blas64.Vector{N: n, Inc: 1, Data: yt})
-				if classObj(j, yt, trial) >= g0 {
+				if obj(j, yt, trial) > g0 {
 					for q := range m {
 						dmu = math.Max(dmu, math.Abs(trial[q]-mus[j][q])/math.Max(1, math.Abs(trial[q])))
 					}
@@ -809,19 +707,14 @@ func (p *mcProblem) solveMean(v *mat.Dense) float64 {
 				}
 			}
 		}
-		if round > 0 && da <= 1e-8 && dmu <= 1e-8 {
+		if dmu <= 1e-10 {
 			break
 		}
 	}
-	old := mat.DenseCopyOf(p.xi)
-	copy(p.an, a)
-	for i := range n {
-		for j := range k {
-			u := ybar.At(i, j) - a[i]
-			xi := math.Sqrt(u*u + cv.At(i, j)) // (M7)
-			p.xi.Set(i, j, xi)
-			p.lam.Set(i, j, Lambda(xi))
-		}
+	dpsi := psiChange(p.psi, ybar)
+	p.psi = ybar // (M8)
+	for j, c := range p.cls {
+		c.fixed = mus[j]
 	}
-	return psiChange(old, p.xi)
+	return dpsi
 }

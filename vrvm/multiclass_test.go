@@ -128,6 +128,10 @@ func TestMultiAdditionGain(t *testing.T) {
 		}
 		for kc := range p.k {
 			for range 2 {
+				// Q(w_kc) for the other classes' current means, as the solver does.
+				if err := p.fresh(kc, 0, true); err != nil {
+					t.Fatal(err)
+				}
 				before := p.bound()
 				j, a := p.bestAddition(kc)
 				if j < 0 {
@@ -158,38 +162,40 @@ func TestMultiAdditionGain(t *testing.T) {
 	}
 }
 
-// TestBouchardBound checks (M3) against the exact log-softmax: below it
-// for any a and ξ, and equal to Bouchard's bound
-// yₖ − a − Σⱼ ln(1 + e^(yⱼ − a)) at ξⱼ = |yⱼ − a|.
-func TestBouchardBound(t *testing.T) {
+// TestBohningBound checks (M3) against the exact log-softmax: below it
+// everywhere, equal at y = ψ and at y = ψ + c1.
+func TestBohningBound(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 18))
 	for range 2000 {
 		k := 2 + rnd.IntN(5)
-		y, xi := make([]float64, k), make([]float64, k)
+		y, psi := make([]float64, k), make([]float64, k)
 		for j := range k {
-			y[j], xi[j] = 4*rnd.NormFloat64(), 4*rnd.Float64()
+			y[j], psi[j] = 4*rnd.NormFloat64(), 4*rnd.NormFloat64()
 		}
-		a := 3 * rnd.NormFloat64()
 		c := rnd.IntN(k)
 		exact := y[c] - logSumExp(y)
-		if b := BouchardBound(y, xi, a, c); b > exact+1e-12 {
-			t.Fatalf("bound %v above ln softmax %v (y %v, ξ %v, a %v)", b, exact, y, xi, a)
+		if b := BohningBound(y, psi, c); b > exact+1e-12 {
+			t.Fatalf("bound %v above ln softmax %v (y %v, ψ %v)", b, exact, y, psi)
 		}
-		bouchard := y[c] - a
-		for j := range k {
-			xi[j] = math.Abs(y[j] - a)
-			bouchard -= math.Log1p(math.Exp(y[j] - a))
+		shift := append([]float64(nil), psi...)
+		for j := range shift {
+			shift[j] += 1.5
 		}
-		if b := BouchardBound(y, xi, a, c); !scalar.EqualWithinAbsOrRel(b, bouchard, 1e-10, 1e-10) || b > exact+1e-12 {
-			t.Fatalf("bound at ξ = |y − a|: %v, want %v (≤ %v)", b, bouchard, exact)
+		at := psi[c] - logSumExp(psi)
+		if b := BohningBound(psi, psi, c); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
+			t.Fatalf("bound at y = ψ: %v, want %v", b, at)
+		}
+		if b := BohningBound(shift, psi, c); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
+			t.Fatalf("bound at y = ψ + c1: %v, want %v", b, at)
 		}
 	}
 }
 
 // TestMultiBoundMonteCarlo checks the expectations of the bound (M9)–(M13)
 // by Monte Carlo, independently of the implementation's algebra: each
-// wₖ is drawn from N(μₖ, Σₖ), α from Q_α, and every term is averaged
-// from densities and the bound (M3) (BouchardBound) at the samples.
+// wₖ is drawn from N(μₖ, Σₖ), independently of the other classes, α
+// from Q_α, and every term is averaged from densities and the bound (M3)
+// (BohningBound) at the samples.
 func TestMultiBoundMonteCarlo(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 18))
 	const n, k, m, samples = 6, 3, 3, 200000
@@ -204,10 +210,8 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 	prior := Prior{A: 1.5, B: 0.7}
 	p := newMCProblem(phi, y, k, settings{prior: prior})
 	for i := range n {
-		p.an[i] = rnd.NormFloat64()
 		for j := range k {
-			p.xi.Set(i, j, 0.1+2*rnd.Float64())
-			p.lam.Set(i, j, Lambda(p.xi.At(i, j)))
+			p.psi.Set(i, j, rnd.NormFloat64())
 		}
 	}
 	// Each class: every function active, random Σₖ, ⟨α⟩ and μₖ (via h = Σₖ⁻¹μₖ).
@@ -271,7 +275,7 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 			for c := range k {
 				act[c] = mat.Dot(phi.RowView(i), w[c])
 			}
-			l += BouchardBound(act, p.xi.RawRowView(i), p.an[i], y[i])
+			l += BohningBound(act, p.psi.RawRowView(i), y[i])
 		}
 		sumL += l
 		sumL2 += l * l
