@@ -450,11 +450,7 @@ func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
 func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
 
 // Covariance returns Σ, the posterior covariance of the active weights,
-// ordered as Mean. For a MultiClassifier it is Σ = (diag⟨α⟩ + ½ΦᵀΦ)⁻¹
-// (M4), shared by every class contrast: Cov(wₘₖ, wₗⱼ) = Σₘₗ(δₖⱼ − 1/K) +
-// δₘₗ/(K⟨αₘ⟩) (M5), where the second term, the prior's along the
-// direction that adds the same function to every class, cancels from
-// every probability.
+// ordered as Mean (MultiClassifier has one per class).
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
 	s := f.sigma.get()
