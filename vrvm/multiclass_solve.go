@@ -493,22 +493,22 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		if paper {
 			p.step("alpha")
 		}
-		ybar, _, _ := p.moments()
-		var dxi float64
+		// ψ and the means at their joint optimum (M18) given the Σₖ, then,
+		// for the sequential solver, every Q(wₖ) (M4) for the new ψ: L rises
+		// by both. The paper's schedule updates Q(W) after pruning.
+		rounds := mcMeanMax
 		if paper {
-			dxi = psiChange(p.psi, ybar)
-			p.psi = ybar // (M8)
-		} else {
-			// (M18), then Q(W) (M5) for the new ξ and a: L rises by both
-			// together (the means found by solveMean are not kept).
-			dxi = p.solveMean()
+			rounds = mcPaperMeanMax
+		}
+		dxi := p.solveMean(rounds)
+		if !paper {
 			for k := range p.cls {
 				if err := p.fresh(k, it, false); err != nil {
 					return nil, err
 				}
 			}
 		}
-		p.step("xi")
+		p.step("psi")
 		if paper && p.set.prune {
 			for k, c := range p.cls {
 				keep, did := pruneSet(c.alpha, p.set.pruneAt)
@@ -516,6 +516,9 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 					changed = true
 					c.act, c.alpha = selectInts(c.act, keep), selectVec(c.alpha, keep)
 					c.sig = selectCols(selectRows(c.sig, keep), keep)
+					if c.fixed != nil {
+						c.fixed = selectVec(c.fixed, keep)
+					}
 				}
 				_ = k
 			}
@@ -593,8 +596,13 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 // update the active functions' ⟨α⟩ only, at O(NM²) per class.
 const mcbFullEvery = 5
 
-// mcMeanMax bounds the rounds of solveMean.
-const mcMeanMax = 100
+// mcMeanMax bounds the rounds of solveMean in the sequential solver,
+// mcPaperMeanMax in the paper's schedule, whose classes start with every
+// function (a round costs O(NM² + M³) per class).
+const (
+	mcMeanMax      = 100
+	mcPaperMeanMax = 2
+)
 
 // solveMean maximises L over the means of Q(W) and ψ jointly, with the
 // covariances Σₖ fixed (M18): with ψ at its optimum ψ = ȳ (M8) given the
@@ -609,7 +617,7 @@ const mcMeanMax = 100
 // minorise–maximise iteration, which crawls where the classes are well
 // separated. It leaves ψ = ȳ at the maximum and returns the largest
 // relative change of ψ; the next Q(W) updates (fresh) raise L further.
-func (p *mcProblem) solveMean() float64 {
+func (p *mcProblem) solveMean(rounds int) float64 {
 	n, _ := p.phi.Dims()
 	k := p.k
 	phiA := make([]*mat.Dense, k)
@@ -639,7 +647,7 @@ func (p *mcProblem) solveMean() float64 {
 		return s
 	}
 	prob := make([]float64, k)
-	for range mcMeanMax {
+	for range rounds {
 		var dmu float64
 		for j, c := range p.cls {
 			m := len(c.act)
