@@ -405,6 +405,17 @@
 // (by its gain); the tests check this after every step on 60 seeded
 // problems; the paper's schedule also, between its prunings.
 //
+// Where each equation is implemented (multiclass_solve.go,
+// multiclass_bound.go, multiclass.go):
+//
+//	(M3)                    BohningBound, bohning
+//	(M4)–(M5), (M7)         mcProblem.fresh, .weights, .moments
+//	(M6)                    mcProblem.solve (the paper's schedule)
+//	(M8), (M18)             mcProblem.solveMean
+//	(M9)–(M13), (M15)       mcProblem.bound (weightTerms, excludedBound)
+//	(M14), (M16)            mcClass.stats, mcProblem.bestAddition (alphaRoot, fval)
+//	(M17)                   multiFit.Prob
+//
 // Per-class precisions and Böhning's bound were chosen by measurement
 // (BenchmarkMultiRealData, inputs standardised with training statistics,
 // Gaussian width √d, default priors, test error and log loss of Prob):
