@@ -44,6 +44,11 @@ type fitted struct {
 	// column per class; mu is nil.
 	classes []string
 	w       *mat.Dense
+	// sigmas are the classes' covariances Σₖ over the active functions
+	// (zero where a function is not active in class k) and alphaK the
+	// M × K ⟨αₘₖ⟩ (0 there).
+	sigmas []*mat.SymDense
+	alphaK *mat.Dense
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64
@@ -445,11 +450,7 @@ func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
 func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
 
 // Covariance returns Σ, the posterior covariance of the active weights,
-// ordered as Mean. For a MultiClassifier it is Σ = (diag⟨α⟩ + ½ΦᵀΦ)⁻¹
-// (M4), shared by every class contrast: Cov(wₘₖ, wₗⱼ) = Σₘₗ(δₖⱼ − 1/K) +
-// δₘₗ/(K⟨αₘ⟩) (M5), where the second term, the prior's along the
-// direction that adds the same function to every class, cancels from
-// every probability.
+// ordered as Mean (MultiClassifier has one per class).
 func (f *fitted) Covariance() *mat.SymDense {
 	f.mustFit()
 	s := f.sigma.get()

@@ -16,11 +16,10 @@ import (
 // MultiClassifier is a native multi-class variational relevance vector
 // machine (doc.go, "Multi-class classification"): one weight vector per
 // class over the shared basis, P(t = k | x, W) = softmaxₖ(Wᵀφ(x)) (M1),
-// one ARD precision αₘ per basis function shared by the K classes (M2),
-// so that one set of relevance vectors serves every class, and Böhning's
-// fixed-curvature bound on the softmax (M3), which keeps every update in
-// closed form and makes the K-class weight posterior one M × M
-// factorisation (M4).
+// one ARD precision αₘₖ per weight (M2), so that each function is
+// relevant for the classes that need it, Böhning's fixed-curvature bound
+// on the softmax (M3), which keeps every update in closed form, and a
+// posterior factorised over classes, one M × M problem per class (M4).
 //
 // Labels are strings; IntLabels converts integer class numbers. The
 // exported fields configure the fit; their zero values mean the defaults.
@@ -192,18 +191,25 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	}
 	p := newMCProblem(phi, y, len(classes), s)
 	p.hook = hook
-	var sol *mcSolution
-	if s.solver == PaperSchedule {
-		sol, err = p.schedule(ctx)
-	} else {
-		sol, err = p.sequential(ctx)
-	}
+	sol, err := p.solve(ctx)
 	if sol == nil {
 		return err
 	}
+	m := len(sol.cols)
+	sol.alpha = make([]float64, m)
+	for i := range m {
+		sol.alpha[i] = math.Inf(1)
+		for _, a := range sol.alphaK.RawRowView(i) {
+			if a > 0 {
+				sol.alpha[i] = math.Min(sol.alpha[i], a)
+			}
+		}
+	}
+	sol.sigma = sol.sigmas[0]
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm"}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
+	f.sigmas, f.alphaK = sol.sigmas, sol.alphaK
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -217,14 +223,14 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil), f.classes...) }
 
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
-// and the variances vₙ = φₙᵀΣφₙ of every contrast.
-func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
+// and their variances vₙₖ = φₙᵀΣₖφₙ (N × K).
+func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	n, err := f.checkRows(x)
 	if err != nil {
 		return nil, nil, err
 	}
 	if n == 0 {
-		return &mat.Dense{}, nil, nil
+		return &mat.Dense{}, &mat.Dense{}, nil
 	}
 	if err := checkFinite("x", x); err != nil {
 		return nil, nil, err
@@ -236,21 +242,22 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, []float64, error) {
 	}
 	ybar := mat.NewDense(n, k, nil)
 	ybar.Mul(phi, f.w)
+	v := mat.NewDense(n, k, nil)
 	var ps mat.Dense
-	ps.Mul(phi, f.sigma.get())
-	v := make([]float64, n)
-	for i := range n {
-		v[i] = math.Max(0, blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(i)}, blas64.Vector{N: m, Inc: 1, Data: phi.RawRowView(i)}))
+	for c, s := range f.sigmas {
+		ps.Mul(phi, s)
+		for i := range n {
+			v.Set(i, c, math.Max(0, dot(ps.RawRowView(i), phi.RawRowView(i))))
+		}
 	}
 	return ybar, v, nil
 }
 
-// Latent returns the mean activations μᵀφ(x) (one row per row of x, one
-// column per class, in the order of Classes) and, for each row, the
-// posterior variance v = φ(x)ᵀΣφ(x) of every class contrast (M4): the
-// activations yₖ − ȳ have covariance v(I − 11ᵀ/K). It returns
+// Latent returns the mean activations μₖᵀφ(x) (one row per row of x, one
+// column per class, in the order of Classes) and their posterior
+// variances φ(x)ᵀΣₖφ(x) (M7), independent across classes. It returns
 // ErrNotFitted before a fit.
-func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, []float64, error) {
+func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	return f.activations(x)
 }
 
@@ -272,9 +279,10 @@ func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 
 // Prob returns the predictive class probabilities with the posterior
 // uncertainty of the weights taken into account by the moderated softmax
-// (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv/4)^(−½) and
-// v = φ(x)ᵀΣφ(x): the multi-class form of MacKay's moderation, which
-// equals the binary classifier's for the difference of two activations.
+// (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the mean over
+// classes of φ(x)ᵀΣₖφ(x): the multi-class form of MacKay's moderation,
+// which equals the binary classifier's for the difference of two
+// activations.
 // Every row sums to one.
 func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	ybar, v, err := f.activations(x)
@@ -285,7 +293,7 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	out := mat.NewDense(n, k, nil)
 	z := make([]float64, k)
 	for i := range n {
-		kappa := 1 / math.Sqrt(1+math.Pi*v[i]/4) // (M17)
+		kappa := 1 / math.Sqrt(1+math.Pi*mat.Sum(v.RowView(i))/float64(k)/4) // (M17)
 		for j, a := range ybar.RawRowView(i) {
 			z[j] = kappa * a
 		}
@@ -410,7 +418,7 @@ func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
 
 // RelevanceVectors returns the training rows whose kernel functions are
 // relevance vectors: active with |⟨wₘₖ⟩| > RelevanceThreshold for some
-// class k, in training order. One set serves every class.
+// class k, in training order: the union over classes.
 func (f *multiFit) RelevanceVectors() []int {
 	f.mustFit()
 	first := 0
@@ -430,9 +438,29 @@ func (f *multiFit) RelevanceVectors() []int {
 }
 
 // Mean returns the posterior means of the weights, M × K: row m for
-// active function m (the bias first if active), column k for class k.
-// Every row sums to zero (M5).
+// active function m (the bias first if active, then the ActiveSet
+// entries), column k for class k; 0 where m is not active in class k.
 func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.w) }
+
+// Alpha returns ⟨αₘₖ⟩, M × K and ordered as Mean; 0 where function m is
+// not active in class k (its precision is then at the optimum of (M15),
+// not recorded). A model read from a file of the shared-α model has nil.
+func (f *multiFit) Alpha() *mat.Dense {
+	f.mustFit()
+	if f.alphaK == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(f.alphaK)
+}
+
+// Covariance returns Σₖ (M4), the posterior covariance of class k's
+// weights, ordered as Mean, with zero rows and columns for the functions
+// not active in class k. It panics if k is not a class index.
+func (f *multiFit) Covariance(k int) *mat.SymDense {
+	f.mustFit()
+	s := f.sigmas[k]
+	return mat.NewSymDense(s.SymmetricDim(), append([]float64(nil), s.RawSymmetric().Data...))
+}
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.
@@ -463,7 +491,7 @@ func (c *MultiClassifier) String() string {
 	}
 	fmt.Fprintf(&b, ": %s after %d iterations\n", c.status, c.iters)
 	fmt.Fprintf(&b, "  %d classes: %s\n", len(c.classes), strings.Join(c.classes, ", "))
-	fmt.Fprintf(&b, "  relevance vectors %d (shared by every class) of %d active functions", len(c.RelevanceVectors()), len(c.alpha))
+	fmt.Fprintf(&b, "  relevance vectors %d (over all classes) of %d active functions", len(c.RelevanceVectors()), len(c.alpha))
 	if c.b.bias {
 		b.WriteString(" (bias active)")
 	}

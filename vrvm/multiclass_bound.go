@@ -3,14 +3,15 @@ package vrvm
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/mathext"
 )
 
-// The multi-class model's likelihood bound and lower bound, (M1)–(M16) of
+// The multi-class model's likelihood bound and lower bound, (M1)–(M15) of
 // doc.go ("Multi-class classification"): the softmax likelihood (M1)
-// under Böhning's fixed-curvature bound (M3), with one ⟨αₘ⟩ per basis
-// function shared by the K classes.
+// under Bouchard's bound with a Jaakkola–Jordan bound on each class's
+// term (M3), one precision αₘₖ per weight.
 
 // logSumExp returns ln Σₖ exp(yₖ) without overflow.
 func logSumExp(y []float64) float64 {
@@ -68,87 +69,53 @@ func bohning(g, y, psi []float64, k int) float64 {
 	return y[k] - l - lin - 0.25*(d2-ds*ds/kk) // (M3)
 }
 
-// mcTerms are the moments of Q_w that the multi-class bound needs.
-type mcTerms struct {
-	k      int
-	at     float64   // ã = a + K/2 (M6)
-	bt     []float64 // b̃ₘ
-	d0     []float64 // the ⟨αₘ⟩ used in Q_w's precision (M4)
-	w2     []float64 // Σₖ⟨wₘₖ²⟩ (M7)
-	logDet float64   // ln|Σ| of the contrast covariance (M4)
-	sumVar float64   // Σₙ φₙᵀΣφₙ
+// moments returns the mean activations ȳ (N × K) and the variances
+// vₙₖ = φₙᵀΣₖφₙ of the active weights, with the means μₖ.
+func (p *mcProblem) moments() (ybar, v *mat.Dense, mus [][]float64) {
+	n, _ := p.phi.Dims()
+	ybar, v = mat.NewDense(n, p.k, nil), mat.NewDense(n, p.k, nil)
+	mus = make([][]float64, p.k)
+	for k, c := range p.cls {
+		mu := c.mean()
+		mus[k] = mu
+		m := len(c.act)
+		if m == 0 {
+			continue
+		}
+		phiA := selectCols(p.phi, c.act)
+		var ps mat.Dense
+		ps.Mul(phiA, c.sig)
+		col := make([]float64, n)
+		blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		for i := range n {
+			ybar.Set(i, k, col[i])
+			v.Set(i, k, math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i))))
+		}
+	}
+	return ybar, v, mus
 }
 
-// mcLikelihood returns the bound's likelihood term (M9):
-//
-//	Σₙ{tₙᵀȳₙ − lse(ψₙ) − gₙᵀ(ȳₙ − ψₙ) − ½(ȳₙ − ψₙ)ᵀA(ȳₙ − ψₙ)} − (K − 1)/4 Σₙ φₙᵀΣφₙ
-//
-// with ȳₙ the rows of ybar (N × K), ψₙ those of psi and yₙ the class of
-// row n.
-func mcLikelihood(y []int, ybar, psi *mat.Dense, sumVar float64) float64 {
-	n, k := ybar.Dims()
-	g := make([]float64, k)
-	var s float64
+// bound returns L: (M9) with each class's Q(wₖ) independent, so that
+// ½tr(A Cov yₙ) = ½c₀ Σₖ vₙₖ, plus (M10)–(M13) of each class and (M15).
+func (p *mcProblem) bound() float64 {
+	ybar, v, mus := p.moments()
+	n, _ := ybar.Dims()
+	g := make([]float64, p.k)
+	var l float64
 	for i := range n {
-		s += bohning(g, ybar.RawRowView(i), psi.RawRowView(i), y[i]) // (M9), first part: (M3) at each row
+		l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
 	}
-	return s - (float64(k)-1)/4*sumVar // (M9), last term: ½ tr(A Cov yₙ) = (K − 1)/4 φₙᵀΣφₙ
-}
-
-// mcWeightTerms returns the terms (M10)–(M13) of the bound that belong to
-// the weights and their precisions:
-//
-//	⟨ln p(W|α)⟩ = −MK/2 ln 2π + K/2 Σₘ⟨ln αₘ⟩ − ½ Σₘ⟨αₘ⟩Σₖ⟨wₘₖ²⟩          (M10)
-//	⟨ln p(α)⟩   = Σₘ{a ln b + (a − 1)⟨ln αₘ⟩ − b⟨αₘ⟩ − ln Γ(a)}             (M11)
-//	H[Q_W]      = MK/2 (1 + ln 2π) + (K − 1)/2 ln|Σ| − ½ Σₘ ln α⁰ₘ        (M12)
-//	H[Q_α]      = Σₘ{ln Γ(ã) − (ã − 1)ψ(ã) − ln b̃ₘ + ã}                     (M13)
-func mcWeightTerms(p Prior, t *mcTerms) float64 {
-	m := len(t.bt)
-	fm, kk := float64(m), float64(t.k)
-	psi := mathext.Digamma(t.at)
-	var sumLog, sumAW, sumGamma, sumLnD0, sumH float64
-	for i := range m {
-		mean := t.at / t.bt[i]
-		lnMean := psi - math.Log(t.bt[i])
-		sumLog += lnMean
-		sumAW += mean * t.w2[i]
-		sumGamma += expectedLogGamma(p.A, p.B, mean, lnMean)
-		sumLnD0 += math.Log(t.d0[i])
-		sumH += gammaEntropy(t.at, t.bt[i])
+	l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
+	for k, c := range p.cls {
+		m := len(c.act)
+		bt, w2 := make([]float64, m), make([]float64, m)
+		for i, a := range c.alpha {
+			bt[i] = p.at / a
+			w2[i] = mus[k][i]*mus[k][i] + c.sig.At(i, i)
+		}
+		lnPw, lnPa, hw, ha := weightTerms(p.prior, p.at, bt, w2, c.logDet) // (M10)–(M13)
+		l += lnPw + lnPa + hw + ha
+		l += excludedBound(p.prior, p.dAll, c.act) // (M15)
 	}
-	lnPw := -fm*kk/2*ln2Pi + kk/2*sumLog - sumAW/2          // (M10)
-	hw := fm*kk/2*(1+ln2Pi) + (kk-1)/2*t.logDet - sumLnD0/2 // (M12)
-	return lnPw + sumGamma + hw + sumH                      // (M11), (M13)
-}
-
-// mcCollapsed is the collapsed bound (M14) as a function of α = ⟨αₘ⟩ of
-// one function, with c = (K − 1)/2, without its constant:
-//
-//	f(α) = (a + c) ln α − bα − c ln(α + s) + ½ q²/(α + s).
-func mcCollapsed(p Prior, k int, alpha, s, q2 float64) float64 {
-	c := float64(k-1) / 2
-	u := alpha + s
-	return (p.A+c)*math.Log(alpha) - p.B*alpha - c*math.Log(u) + 0.5*q2/u // (M14)
-}
-
-// mcAlphaRoot returns the maximiser of (M14) over α > 0. Dividing f by
-// 2c = K − 1 gives (S1) with a/(K − 1), b/(K − 1) and q²/(K − 1), whose
-// maximiser alphaRoot finds.
-func mcAlphaRoot(p Prior, k int, s, q2 float64) float64 {
-	c2 := float64(k - 1)
-	return alphaRoot(p.A/c2, p.B/c2, math.Max(s, 0), math.Max(q2, 0)/c2)
-}
-
-// mcExcludedTerm returns the contribution to L of a basis function held
-// outside the active set with the factor Q(wₘ) independent of the other
-// weights and Q_αₘ, both at their optimum: with s = ½φₘᵀφₘ and α the
-// maximiser of (M14) with q = 0, the terms (M10)–(M13) of m and its share
-// of the likelihood term of (M9), −(K − 1)/2 s/(α + s) (M15).
-func mcExcludedTerm(p Prior, k int, s float64) float64 {
-	a := mcAlphaRoot(p, k, s, 0)
-	kk := float64(k)
-	at := p.A + kk/2
-	v := 1 / (a + s)
-	t := mcTerms{k: k, at: at, bt: []float64{at / a}, d0: []float64{a}, w2: []float64{(kk-1)*v + 1/a}, logDet: math.Log(v)}
-	return mcWeightTerms(p, &t) - (kk-1)/2*s*v // (M15)
+	return l
 }

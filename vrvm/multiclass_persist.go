@@ -3,6 +3,7 @@ package vrvm
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -47,6 +48,53 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 	f.w = mat.NewDense(len(p.Weights), len(p.Classes), nil)
 	for i, row := range p.Weights {
 		f.w.SetRow(i, row)
+	}
+	m, k := f.w.Dims()
+	bad := func(format string, a ...any) error {
+		return &ModelFileError{Reason: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case len(p.ClassSigma) == 0 && len(p.ClassAlpha) == 0:
+		// A shared-α file: Σ serves every class.
+		for range k {
+			f.sigmas = append(f.sigmas, f.sigma.get())
+		}
+	case len(p.ClassSigma) != k || len(p.ClassAlpha) != m:
+		return nil, bad("%d class covariances and %d precision rows for %d classes and %d weights", len(p.ClassSigma), len(p.ClassAlpha), k, m)
+	default:
+		f.alphaK = mat.NewDense(m, k, nil)
+		for i, row := range p.ClassAlpha {
+			if len(row) != k {
+				return nil, bad("precision row %d has %d entries for %d classes", i, len(row), k)
+			}
+			for _, a := range row {
+				if !(a >= 0) || math.IsInf(a, 0) {
+					return nil, bad("class precision %v", a)
+				}
+			}
+			f.alphaK.SetRow(i, row)
+		}
+		for c, rows := range p.ClassSigma {
+			if len(rows) != m {
+				return nil, bad("class %d covariance has %d rows, want %d", c, len(rows), m)
+			}
+			s := mat.NewSymDense(m, nil)
+			for i, row := range rows {
+				if len(row) != m {
+					return nil, bad("class %d covariance row %d has %d entries, want %d", c, i, len(row), m)
+				}
+				for j := i; j < m; j++ {
+					if math.IsNaN(row[j]) || math.IsInf(row[j], 0) || row[j] != rows[j][i] {
+						return nil, bad("class %d covariance is not finite and symmetric at (%d, %d)", c, i, j)
+					}
+					s.SetSym(i, j, row[j])
+				}
+				if row[i] < 0 {
+					return nil, bad("class %d covariance has a negative variance at %d", c, i)
+				}
+			}
+			f.sigmas = append(f.sigmas, s)
+		}
 	}
 	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, multiFit: multiFit{*f}}, nil
 }

@@ -268,3 +268,89 @@ func BenchmarkMultiRipley3(b *testing.B) {
 		b.ReportMetric(float64(rv), "RVs")
 	})
 }
+
+// multiSet returns a real-world split (realSet) or, for "ripley3", the
+// three-class Ripley split standardised with its training statistics.
+func multiSet(b testing.TB, name string) (xtr *mat.Dense, ltr []string, xte *mat.Dense, lte []string) {
+	if name != "ripley3" {
+		return realSet(b, name)
+	}
+	xtr, ltr, xte, lte, _ = ripley3Split(b)
+	xtr, xte = mat.DenseCopyOf(xtr), mat.DenseCopyOf(xte)
+	standardise(xtr, xte)
+	return
+}
+
+// BenchmarkMultiWidths fits MultiClassifier (default solver) at the
+// widths c√d, c ∈ {0.5, 0.75, 1, 1.5}, and reports the test error, the
+// relevance vectors and the full bound (which the width maximising it
+// would pick):
+//
+//	VRVM_DATA=/work/shared/data go test ./vrvm -run '^$' -bench MultiWidths -benchtime 1x
+func BenchmarkMultiWidths(b *testing.B) {
+	for _, name := range []string{"iris", "wine", "ripley3", "digits"} {
+		for _, c := range []float64{0.5, 0.75, 1, 1.5} {
+			b.Run(name+"/"+strconv.FormatFloat(c, 'g', -1, 64), func(b *testing.B) {
+				xtr, ltr, xte, lte := multiSet(b, name)
+				var m *MultiClassifier
+				for b.Loop() {
+					m = &MultiClassifier{Kernel: Gaussian{Width: c * realWidth(xtr)}}
+					if err := m.Fit(xtr, ltr); err != nil {
+						b.Fatal(err)
+					}
+				}
+				e, _ := m.ErrorRate(xte, lte)
+				b.ReportMetric(100*e, "test-err-%")
+				b.ReportMetric(float64(len(m.RelevanceVectors())), "RVs")
+				b.ReportMetric(m.LowerBound(), "bound")
+			})
+		}
+	}
+}
+
+// BenchmarkMultiTwoClass compares MultiClassifier with two classes with
+// the binary Classifier on the two-class real-world splits (standardised,
+// width √d): the test error and the relevance vectors of each.
+//
+//	VRVM_DATA=/work/shared/data go test ./vrvm -run '^$' -bench MultiTwoClass -benchtime 1x
+func BenchmarkMultiTwoClass(b *testing.B) {
+	for _, name := range []string{"breast", "digits38"} {
+		b.Run(name, func(b *testing.B) {
+			xtr, ltr, xte, lte := realSet(b, name)
+			k := Gaussian{Width: realWidth(xtr)}
+			var m *MultiClassifier
+			var c *Classifier
+			for b.Loop() {
+				m = &MultiClassifier{Kernel: k}
+				if err := m.Fit(xtr, ltr); err != nil {
+					b.Fatal(err)
+				}
+				tt := make([]float64, len(ltr))
+				for i, l := range ltr {
+					if l == "1" {
+						tt[i] = 1
+					}
+				}
+				c = &Classifier{Kernel: k}
+				if err := c.Fit(xtr, tt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			e, _ := m.ErrorRate(xte, lte)
+			p, err := c.ProbModerated(xte)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var wrong int
+			for i, l := range lte {
+				if (p[i] > 0.5) != (l == "1") {
+					wrong++
+				}
+			}
+			b.ReportMetric(100*e, "multi-err-%")
+			b.ReportMetric(float64(len(m.RelevanceVectors())), "multi-RVs")
+			b.ReportMetric(100*float64(wrong)/float64(len(lte)), "binary-err-%")
+			b.ReportMetric(float64(len(c.RelevanceVectors())), "binary-RVs")
+		})
+	}
+}

@@ -61,6 +61,11 @@ type payload struct {
 	// M × K weight means; Mu is empty.
 	Classes []string    `json:"classes,omitempty"`
 	Weights [][]float64 `json:"weights,omitempty"`
+	// and each class's covariance (K × M × M) and precisions (M × K, 0
+	// where the function is not active in the class); a file without
+	// them (the shared-α model) uses Sigma for every class.
+	ClassSigma [][][]float64 `json:"class_sigma,omitempty"`
+	ClassAlpha [][]float64   `json:"class_alpha,omitempty"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
@@ -95,6 +100,14 @@ func (f *fitted) encode() (*payload, error) {
 		for i := range r {
 			p.Weights = append(p.Weights, f.w.RawRowView(i))
 		}
+		for _, s := range f.sigmas {
+			p.ClassSigma = append(p.ClassSigma, symRows(s))
+		}
+		if f.alphaK != nil {
+			for i := range r {
+				p.ClassAlpha = append(p.ClassAlpha, f.alphaK.RawRowView(i))
+			}
+		}
 	}
 	if f.design != nil {
 		p.Columns = f.design
@@ -116,16 +129,21 @@ func (f *fitted) encode() (*payload, error) {
 		}
 		p.Augment = a
 	}
-	sigma := f.sigma.get()
-	m := sigma.SymmetricDim()
-	for i := range m {
-		row := make([]float64, m)
-		for j := range m {
-			row[j] = sigma.At(i, j)
-		}
-		p.Sigma = append(p.Sigma, row)
-	}
+	p.Sigma = symRows(f.sigma.get())
 	return p, nil
+}
+
+// symRows returns the rows of s.
+func symRows(s *mat.SymDense) [][]float64 {
+	m := s.SymmetricDim()
+	out := make([][]float64, m)
+	for i := range m {
+		out[i] = make([]float64, m)
+		for j := range m {
+			out[i][j] = s.At(i, j)
+		}
+	}
+	return out
 }
 
 // Save writes the fitted model as JSON; Load reads it back, as the

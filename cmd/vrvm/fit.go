@@ -52,8 +52,8 @@ are one-hot encoded over the categories seen in the training file (one
 For classification the target is 0 or 1 (the binary model), or one of
 the two -labels. Any other target (more than two labels, integer class
 numbers, text) fits the multi-class model, vrvm.MultiClassifier: one
-weight vector per class over one shared set of relevance vectors, with
-class probabilities that sum to one ("vrvm predict" writes one column
+weight vector per class over the shared basis, one precision per weight,
+with class probabilities that sum to one ("vrvm predict" writes one column
 p_LABEL per class). Numeric class labels must be integers, and every
 class needs at least two rows; -paper-schedule and -no-prune apply, -model
 rvm, -width auto, -kernel ard and -augment do not.

@@ -326,7 +326,8 @@ p2, _ := l.Prob(x)
 _, k := c.Mean().Dims()
 same := 0.0
 if mat.Equal(p1, p2) { same = 1 }
-float64(k) + same + float64(len(l.Alpha())-c.Covariance().SymmetricDim())`, 4},
+r, _ := l.Alpha().Dims()
+float64(k) + same + float64(r-c.Covariance(0).SymmetricDim())`, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vals := eval(t, tc.src)

@@ -26,7 +26,7 @@ const MaxMapClasses = 8
 // proportion to the probabilities, so that pale mixtures show where the
 // model is unsure; the decision boundaries (where the largest mean
 // activation changes class) as black lines; the training data by class;
-// and the relevance vectors, one set shared by every class, circled.
+// and the relevance vectors (the union over classes) circled.
 //
 // x and labels must be the training set c was fitted on. Of opt, Plugin,
 // Points and the bounds are used. It returns an error, and draws nothing,
@@ -91,7 +91,7 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 		return nil, err
 	}
 	rv := c.RelevanceVectors()
-	p := newMapPlot(fmt.Sprintf("multi-class VRVM, %d shared relevance vectors: %s probabilities", len(rv), probabilityKind(opt.Plugin)))
+	p := newMapPlot(fmt.Sprintf("multi-class VRVM, %d relevance vectors: %s probabilities", len(rv), probabilityKind(opt.Plugin)))
 	p.Add(&mixMap{g: g, prob: prob, k: len(classes)})
 	// Decision boundaries: dₖ = ȳₖ − maxⱼ≠ₖ ȳⱼ changes sign.
 	boundary := lineStyle(colBlack, vg.Points(2))
