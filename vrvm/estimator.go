@@ -81,7 +81,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		// median distance (defaultKernel). Inputs whose rows are all
 		// equal have constant kernel functions at every width: any
 		// width serves, and there is no distance to start from.
-		if !v.learn && MedianDistance(x) == 0 {
+		if !v.learn && checkInputs(x, t) == nil && MedianDistance(x) == 0 {
 			o.kernel = Gaussian{Width: 1}
 		} else {
 			v.learn = true
