@@ -1187,9 +1187,16 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				s.polished = true
 				s.keepGain = seqPolishGain
 				s.maxActive = seqPolishGrowth * len(s.act)
-				quietKey = ""
 				clear(s.deleted)
-				continue
+				added, err := s.addRound(k)
+				if err != nil {
+					return trace, k, NotFitted, err
+				}
+				if added > 0 {
+					quietKey, lastAdded, sinceAdd = "", true, 0
+					hist = hist[:0]
+					continue
+				}
 			}
 			return trace, k, Converged, nil
 		}
