@@ -1244,6 +1244,9 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)
+	if s.ctl.prune {
+		hi = math.Min(hi, math.Log(s.ctl.pruneAt)) // (S5)
+	}
 	for i := range x0 {
 		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
 		s.alpha[i] = math.Exp(clampLog(x0[i]-2*g*r+g*g*v, hi))
