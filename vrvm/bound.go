@@ -108,8 +108,19 @@ func fval(a, b, alpha, sm, q2 float64) float64 {
 // (α f'(α) multiplied by (α + s)²); alphaRoot finds every root in
 // (0, ã/b) and returns the one with the largest f.
 func alphaRoot(a, b, s, q2 float64) float64 {
+	return alphaRootUpTo(a, b, s, q2, math.Inf(1))
+}
+
+// alphaRootUpTo returns the maximiser of (S1) over 0 < α ≤ limit (the
+// active functions of the Sequential solver are held at ⟨αₘ⟩ ≤ PruneAlpha):
+// alphaRoot's roots below limit, and limit itself if f still rises there.
+func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 	at := a + 0.5
 	hi := at / b
+	capped := limit < hi
+	if capped {
+		hi = limit
+	}
 	if s < 0 {
 		s = 0
 	}
@@ -154,6 +165,12 @@ func alphaRoot(a, b, s, q2 float64) float64 {
 		glo = gup
 		if v := fval(a, b, r, s, q2); v > bestF || math.IsNaN(best) {
 			best, bestF = r, v
+		}
+	}
+	if capped && glo > 0 {
+		// f still rises at the limit.
+		if v := fval(a, b, hi, s, q2); v > bestF || math.IsNaN(best) {
+			best = hi
 		}
 	}
 	if math.IsNaN(best) {

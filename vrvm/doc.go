@@ -75,9 +75,11 @@
 // excluded one held at a factor of the closed form of FullModelBound, set
 // to its optimum now and then (S4 in sequential.go; FullModelBound sets
 // all of them at the end): its weight updates and additions never lower
-// it; two steps can:
+// it; three steps can:
 // removing a function whose ⟨αₘ⟩ crossed PruneAlpha lowers it by that
-// function's contribution (S2) (pruning trades bound for sparsity), and
+// function's contribution (S2), by less than 1 nat (0.1 in the final
+// polish; pruning trades bound for sparsity, (S5) in sequential.go),
+// holding an ⟨αₘ⟩ at a threshold lowered by the annealing, and
 // the Q_τ or ξ update, which is the paper's and optimal for the active
 // model, ignores how the excluded functions' terms depend on τ or ξ. The
 // paper's schedule and the Newton solver report the active model's L, as
@@ -159,7 +161,9 @@
 //	(23)–(24), (54)–(55)    scheduleState.updateW, seqFit.rebuild, woodQ.solve,
 //	                        with B and y from likelihood.weights and .data
 //	(25), (57)              gammaQ.update; (S1) alphaRoot, the exact
-//	                        coordinate optimum of the sequential solver
+//	                        coordinate optimum of the sequential solver;
+//	                        alphaRootUpTo, its optimum at ⟨αₘ⟩ ≤ PruneAlpha
+//	(S2), (S5)              seqFit.contribution, sweep, bestAddition
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms
