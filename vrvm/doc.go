@@ -77,8 +77,8 @@
 // all of them at the end): its weight updates and additions never lower
 // it; three steps can:
 // removing a function whose ⟨αₘ⟩ crossed PruneAlpha lowers it by that
-// function's contribution (S2), by less than 1 nat (0.1 in the final
-// polish; pruning trades bound for sparsity, (S5) in sequential.go),
+// function's contribution (S2) (in the final polish, by less than 0.1
+// nat; pruning trades bound for sparsity, (S5) in sequential.go),
 // holding an ⟨αₘ⟩ at a threshold lowered by the annealing, and
 // the Q_τ or ξ update, which is the paper's and optimal for the active
 // model, ignores how the excluded functions' terms depend on τ or ξ. The

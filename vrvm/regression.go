@@ -48,8 +48,8 @@ type Regressor struct {
 	// PruneAlpha is the pruning threshold: a basis function whose ⟨αₘ⟩
 	// exceeds it leaves the active set. 0 means 100 (doc.go, "Pruning").
 	// The Sequential solver holds active functions at ⟨αₘ⟩ ≤ PruneAlpha
-	// and removes one whose optimum exceeds it only if the full-model
-	// bound loses less than 1 nat (0.1 in its final polish) by it (S5).
+	// and removes one whose optimum exceeds it; in its final polish, only
+	// if the full-model bound loses less than 0.1 nat by it (S5).
 	// With the default priors ⟨αₘ⟩ ≤ (a + ½)/b = 5e5, so thresholds at or
 	// above that never prune.
 	PruneAlpha float64

@@ -139,33 +139,32 @@ const seqMaxDeletions = 2
 // Keeping functions above the pruning threshold (S5). PruneAlpha alone
 // ignores what a function is worth to the bound: a function whose
 // optimal ⟨αₘ⟩ exceeds it is removed, however much the full model's bound
-// loses. The solver therefore holds the active functions at ⟨αₘ⟩ ≤
-// PruneAlpha and removes such a function only if the full model's bound
-// loses less than seqKeepGain nats by it (contribution: its active term at
-// the best ⟨αₘ⟩ ≤ PruneAlpha against its excluded closed form); an
-// excluded function whose optimum lies above PruneAlpha/seqAddMargin is
-// added only if it raises that bound by more than seqKeepGain. Once
-// converged, a polish continues with seqPolishGain in place of
-// seqKeepGain and at most seqPolishGrowth times as many active functions
-// as at convergence. Without a margin (seqKeepGain 0) the active set
-// grows without limit: each function kept raises the full bound a
-// little, since an active weight is correlated with the others and an
-// excluded one is not (about 0.35 nats a function on sinc with N = 4,000,
-// 800 functions after 900 iterations). Measured on the paper's 47
-// problems (go run ./internal/solvercmp): 15 below the converged
-// schedule by more than 0.1 nats with plain pruning, 12 with seqKeepGain
-// = 1 alone, 11 with the polish; Table 2's MSE 11.46 with 20.7 kernels,
-// 11.10 with 22.6, 10.92 with 43.5. The polish costs time where it adds
-// functions: sinc at N = 4,000 (five seeds) 5.4 → 11.4 functions and
-// 1.85× the CPU time for an RMS error of 0.00533 against 0.00537 (the
+// loses. The solver holds the active functions at ⟨αₘ⟩ ≤ PruneAlpha.
+// Until convergence it prunes as before (keepGain is +Inf: a function
+// whose optimum exceeds the threshold is removed, and one whose optimum
+// lies above PruneAlpha/seqAddMargin is not added). Once converged, a
+// polish keeps a function above the threshold while the full model's
+// bound would lose at least seqPolishGain nats by its removal
+// (contribution: its active term at the best ⟨αₘ⟩ ≤ PruneAlpha against
+// its excluded closed form), adds one that raises that bound by more than
+// seqPolishGain, and holds at most seqPolishGrowth times as many active
+// functions as at convergence. Without that limit the active set grows
+// without end: each function kept raises the full bound a little, since
+// an active weight is correlated with the others and an excluded one is
+// not (about 0.35 nats a function on sinc with N = 4,000, 800 functions
+// after 900 iterations; with a margin of 1 nat from the start, as an
+// earlier version had, still one function per iteration on sinc with
+// N = 200,000, 896 after 900 iterations, where the polish alone fits
+// N = 1,000,000 in 6.3 s CPU with 15 functions). Measured on the paper's
+// 47 problems (go run ./internal/solvercmp): 15 below the converged
+// schedule by more than 0.1 nats with plain pruning, 12 with the polish;
+// Table 2's MSE 11.46 with 20.7 kernels, 10.95 with 41.6. The polish
+// costs time where it adds functions: sinc at N = 4,000 (seeds 1–5)
+// 5.4 → 11.4 functions for an RMS error of 0.00533 against 0.00537 (the
 // functions it keeps raise the bound by a few nats but barely change the
-// fit; coordinate ascent then crawls among them, 334 → 1,159 iterations
-// at N = 50,000); Friedman #1 at N = 1,000 1.13–1.20× (bound 2.3 nats
-// lower, RMSE 1.045 against 1.040), at N = 4,000 1.39× (14.8 → 20.6 s
-// CPU; bound 25.5 nats higher, RMSE 0.691 against 0.697), most of it from
-// seqKeepGain, not the polish.
+// fit); Friedman #1 at N = 4,000 14.8 → 18.9 s CPU (bound 25.5 nats
+// higher, RMSE 0.691 against 0.697).
 const (
-	seqKeepGain     = 1.0
 	seqPolishGain   = 0.1
 	seqPolishGrowth = 2
 )
@@ -233,8 +232,8 @@ type seqFit struct {
 
 	// keepGain is the least loss of the full model's bound for which a
 	// function above the pruning threshold is kept (or added), (S5):
-	// seqKeepGain, then seqPolishGain in the polish, in which the active
-	// set is limited to maxActive functions.
+	// +Inf (plain pruning), then seqPolishGain in the polish, in which
+	// the active set is limited to maxActive functions.
 	keepGain  float64
 	maxActive int
 	polished  bool
@@ -244,7 +243,7 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	d, _ := lik.data()
 	n := len(d)
 	_, r := f.bFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: seqKeepGain}
+	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
 	if f.ident {
 		copy(s.ud, d)
 	} else {
