@@ -382,8 +382,7 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 		}
 		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
 		// runs on all processors, and these two products dominate.
-		wt := mat.NewDense(r, r, nil)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, uw.RawMatrix(), uw.RawMatrix(), 0, wt.RawMatrix())
+		wt := gramBlocks(uw)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
 	}
 	for j := range p {
@@ -397,5 +396,32 @@ func (f *designFactor) project(d []float64) []float64 {
 	n, r := f.u.Dims()
 	out := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: out})
+	return out
+}
+
+// gramBlocks returns aᵀa by Gemm on the blocks on and above the diagonal
+// (mirrored below it): about (k+1)/2k of the flops of one Gemm for k
+// blocks, where Syrk is neither blocked nor parallel in gonum.
+func gramBlocks(a *mat.Dense) *mat.Dense {
+	const bs = 64
+	n, r := a.Dims()
+	out := mat.NewDense(r, r, nil)
+	if n == 0 || r == 0 {
+		return out
+	}
+	for i := 0; i < r; i += bs {
+		ie := min(r, i+bs)
+		for j := i; j < r; j += bs {
+			je := min(r, j+bs)
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.Slice(0, n, i, ie).(*mat.Dense).RawMatrix(),
+				a.Slice(0, n, j, je).(*mat.Dense).RawMatrix(), 0, out.Slice(i, ie, j, je).(*mat.Dense).RawMatrix())
+		}
+	}
+	od := out.RawMatrix().Data
+	for i := range r {
+		for j := i + 1; j < r; j++ {
+			od[j*r+i] = od[i*r+j]
+		}
+	}
 	return out
 }

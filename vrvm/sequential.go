@@ -393,6 +393,10 @@ func moved(a, b []float64, tol float64) bool {
 // time of Ripley's problem at N = 20,000 (66 s CPU, rank r = 262).
 const seqWeightTol = 1e-2
 
+// seqHoldEveryCls is the least number of iterations between two
+// holdExcluded with non-uniform precisions, whose eₙ cost O(N r²).
+const seqHoldEveryCls = 40
+
 // candidateStats returns, for the candidate functions idx (every
 // candidate if idx is nil), sⱼ and qⱼ of (S1) computed without j (for an
 // active j the values include j; they are not used), from the output of
@@ -656,7 +660,14 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
-	if iter-s.held >= seqAddEvery && s.wHold {
+	holdEvery := seqAddEvery
+	if !s.uniform() {
+		holdEvery = seqHoldEveryCls
+		if v := os.Getenv("VRVM_HOLD"); v != "" {
+			holdEvery, _ = strconv.Atoi(v)
+		}
+	}
+	if iter-s.held >= holdEvery && s.wHold {
 		// Kept factors (fresh false) were held when they were computed,
 		// or will be at the next round at least seqAddEvery iterations on.
 		defer s.holdExcluded(bw, dv)
