@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"sort"
-	"strconv"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -70,7 +68,9 @@ import (
 // the likelihood's update) and an addition O(M² + M r); the statistics of
 // every candidate cost O(P M²), once every seqFullEvery rounds, and those
 // of a shortlist O(M²) per candidate in between. Otherwise
-// (classification) an iteration costs O(N M²) and a round O(P r M).
+// (classification) an iteration costs O(N M²) and a round O(N M r + P r M),
+// plus O((N + P) r²) for dⱼ = φⱼᵀWφⱼ only when some precision has moved
+// by more than seqWeightTol since they were last computed.
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
@@ -643,18 +643,12 @@ func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g floa
 // bound of the full model, (S2)). It returns the number added.
 func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	tol := seqWeightTol
-	if dbgTol >= 0 {
-		tol = dbgTol
-	}
 	if final {
 		tol = s.ctl.paramTol
 	}
 	bw, _, dv, fresh := s.weighted(tol)
 	s.wStale = !fresh && !s.f.ident
 	defer func() { s.wStale = false }()
-	if dbgSeq {
-		fmt.Fprintf(os.Stderr, "round iter %d final %v fresh %v active %d\n", iter, final, fresh, len(s.act))
-	}
 	s.wHold = s.wHold || fresh
 	batch := seqAddBatch
 	if !s.uniform() {
@@ -663,9 +657,6 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	holdEvery := seqAddEvery
 	if !s.uniform() {
 		holdEvery = seqHoldEveryCls
-		if v := os.Getenv("VRVM_HOLD"); v != "" {
-			holdEvery, _ = strconv.Atoi(v)
-		}
 	}
 	if iter-s.held >= holdEvery && s.wHold {
 		// Kept factors (fresh false) were held when they were computed,
@@ -681,9 +672,6 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 		}
 		if err := s.addUpdate(j, a, iter); err != nil {
 			return k + 1, err
-		}
-		if dbgSeq {
-			fmt.Fprintf(os.Stderr, "  add %d\n", j)
 		}
 		if s.hook != nil {
 			s.hook("add")
@@ -1532,13 +1520,3 @@ func fullSym(a *mat.SymDense) *mat.Dense {
 	}
 	return out
 }
-
-var dbgSeq = os.Getenv("VRVM_DBG") != ""
-
-var dbgTol = func() float64 {
-	v, err := strconv.ParseFloat(os.Getenv("VRVM_TOL"), 64)
-	if err != nil {
-		return -1
-	}
-	return v
-}()
