@@ -425,3 +425,42 @@ func gramBlocks(a *mat.Dense) *mat.Dense {
 	}
 	return out
 }
+
+// weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
+// the factored design (not the explicit one) with non-uniform precisions,
+// as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (weighted).
+// If UᵀWU is not numerically positive definite it falls back to weighted.
+func (f *designFactor) weightedDiag(lik likelihood) []float64 {
+	beta, _ := lik.weights()
+	bf := f.bFull
+	p, r := bf.Dims()
+	if beta == nil || f.ident || p == 0 || r == 0 {
+		_, dv := f.weighted(lik)
+		return dv
+	}
+	n, _ := f.uFull.Dims()
+	uw := mat.NewDense(n, r, nil)
+	for i := range n {
+		src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
+		s := math.Sqrt(beta[i])
+		for j, v := range src {
+			dst[j] = s * v
+		}
+	}
+	wt := gramBlocks(uw)
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
+		_, dv := f.weighted(lik)
+		return dv
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	y := mat.DenseCopyOf(bf)
+	blas64.Trmm(blas.Right, blas.NoTrans, 1, l.RawTriangular(), y.RawMatrix())
+	dv := make([]float64, p)
+	for j := range p {
+		row := y.RawRowView(j)
+		dv[j] = dot(row, row)
+	}
+	return dv
+}

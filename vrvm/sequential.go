@@ -368,7 +368,13 @@ func (s *seqFit) weightedNow(tol float64) (bw *mat.Dense, yv, dv []float64) {
 		s.wFresh = false
 		return s.wBW, yv, s.wDV
 	}
-	bw, dv = s.f.weighted(s.lik)
+	if s.f.ident {
+		bw, dv = s.f.weighted(s.lik)
+	} else {
+		// The factored design uses dⱼ only (candidateStats forms cⱼ from
+		// Φ_A): bw stays nil.
+		dv = s.f.weightedDiag(s.lik)
+	}
 	s.wBeta = append(s.wBeta[:0], beta...)
 	s.wBW, s.wDV = bw, dv
 	return bw, yv, dv
@@ -431,7 +437,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
 	ct := mat.NewDense(m, p, nil)
 	switch {
-	case bw == nil && idx == nil:
+	case s.uniform() && idx == nil:
 		s.completeCross()
 		_, uni := s.lik.weights()
 		for i := range m {
@@ -440,7 +446,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 				dst[j] = uni * v
 			}
 		}
-	case bw == nil:
+	case s.uniform():
 		_, uni := s.lik.weights()
 		for i := range m {
 			src, dst := s.cross[i], ct.RawRowView(i)
@@ -716,7 +722,7 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
-	if bw == nil {
+	if s.uniform() {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
 	}
