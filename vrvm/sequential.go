@@ -404,7 +404,10 @@ func moved(a, b []float64, tol float64) bool {
 const seqWeightTol = 1e-2
 
 // seqHoldEveryCls is the least number of iterations between two
-// holdExcluded with non-uniform precisions, whose eₙ cost O(N r²).
+// holdExcluded with non-uniform precisions, whose eₙ cost O(N r²) (any
+// held factors give a valid bound, (S4)). Ripley's problem at N = 20,000
+// took 27.9 s CPU with seqAddEvery, 24.0 s with 40, the same 498
+// iterations and bound.
 const seqHoldEveryCls = 40
 
 // candidateStats returns, for the candidate functions idx (every
@@ -701,7 +704,8 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 // O(N) per iteration (O(1) with uniform precisions) instead of
 // re-optimising P factors, and O((N + P) r²) for dⱼ = φⱼᵀBφⱼ with
 // non-uniform ones. Any such factors give a valid bound; re-optimising
-// them (at addition rounds at most every seqAddEvery iterations, and at
+// them (at addition rounds at most every seqAddEvery iterations, or
+// seqHoldEveryCls with non-uniform precisions, and at
 // the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	p := len(dv)
