@@ -382,8 +382,7 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 		}
 		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
 		// runs on all processors, and these two products dominate.
-		wt := mat.NewDense(r, r, nil)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, uw.RawMatrix(), uw.RawMatrix(), 0, wt.RawMatrix())
+		wt := gramBlocks(uw)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
 	}
 	for j := range p {
@@ -398,4 +397,70 @@ func (f *designFactor) project(d []float64) []float64 {
 	out := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: out})
 	return out
+}
+
+// gramBlocks returns aᵀa by Gemm on the blocks on and above the diagonal
+// (mirrored below it): about (k+1)/2k of the flops of one Gemm for k
+// blocks, where Syrk is neither blocked nor parallel in gonum.
+func gramBlocks(a *mat.Dense) *mat.Dense {
+	const bs = 64
+	n, r := a.Dims()
+	out := mat.NewDense(r, r, nil)
+	if n == 0 || r == 0 {
+		return out
+	}
+	for i := 0; i < r; i += bs {
+		ie := min(r, i+bs)
+		for j := i; j < r; j += bs {
+			je := min(r, j+bs)
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.Slice(0, n, i, ie).(*mat.Dense).RawMatrix(),
+				a.Slice(0, n, j, je).(*mat.Dense).RawMatrix(), 0, out.Slice(i, ie, j, je).(*mat.Dense).RawMatrix())
+		}
+	}
+	od := out.RawMatrix().Data
+	for i := range r {
+		for j := i + 1; j < r; j++ {
+			od[j*r+i] = od[i*r+j]
+		}
+	}
+	return out
+}
+
+// weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
+// the factored design (not the explicit one) with non-uniform precisions,
+// as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (weighted).
+// If UᵀWU is not numerically positive definite it falls back to weighted.
+func (f *designFactor) weightedDiag(lik likelihood) []float64 {
+	beta, _ := lik.weights()
+	bf := f.bFull
+	p, r := bf.Dims()
+	if beta == nil || f.ident || p == 0 || r == 0 {
+		_, dv := f.weighted(lik)
+		return dv
+	}
+	n, _ := f.uFull.Dims()
+	uw := mat.NewDense(n, r, nil)
+	for i := range n {
+		src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
+		s := math.Sqrt(beta[i])
+		for j, v := range src {
+			dst[j] = s * v
+		}
+	}
+	wt := gramBlocks(uw)
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
+		_, dv := f.weighted(lik)
+		return dv
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	y := mat.DenseCopyOf(bf)
+	blas64.Trmm(blas.Right, blas.NoTrans, 1, l.RawTriangular(), y.RawMatrix())
+	dv := make([]float64, p)
+	for j := range p {
+		row := y.RawRowView(j)
+		dv[j] = dot(row, row)
+	}
+	return dv
 }

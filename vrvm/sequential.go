@@ -68,7 +68,9 @@ import (
 // the likelihood's update) and an addition O(M² + M r); the statistics of
 // every candidate cost O(P M²), once every seqFullEvery rounds, and those
 // of a shortlist O(M²) per candidate in between. Otherwise
-// (classification) an iteration costs O(N M²) and a round O(P r M).
+// (classification) an iteration costs O(N M²) and a round O(N M r + P r M),
+// plus O((N + P) r²) for dⱼ = φⱼᵀWφⱼ only when some precision has moved
+// by more than seqWeightTol since they were last computed.
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
@@ -226,6 +228,22 @@ type seqFit struct {
 	short     []int
 	sinceFull int
 
+	// wBeta holds the precisions for which wBW = B W̃ and wDV (dⱼ) were
+	// last computed (non-uniform precisions; see weighted), wFresh
+	// whether the last call to weighted computed them, and wHold whether
+	// the excluded factors have not been held at them yet.
+	wBeta  []float64
+	wBW    *mat.Dense
+	wDV    []float64
+	wFresh bool
+	wHold  bool
+	wStale bool // the current round's dⱼ were kept (see verify)
+	// wbuf and qbuf are N × M work matrices of rebuild, kept between
+	// calls (their allocation and clearing was 8 % of a classification
+	// fit).
+	wbuf, qbuf *mat.Dense
+	svRaw      []float64 // sⱼ of the last candidateStats before clamping
+
 	q   gaussQ
 	sig *mat.SymDense
 	lat latent
@@ -319,8 +337,20 @@ func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
 // candidate statistics; it changes only with the likelihood's factor.
 // With uniform precisions B W̃ = βB is not formed (bw is nil) and
 // dⱼ = β‖bⱼ‖².
-func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
+//
+// With non-uniform precisions (classification) the O(N r²) of W̃ = UᵀWU
+// is spent only when some βₙ has moved by more than tol relative since
+// the last computation (seqWeightTol, ParamTol in the rounds that can end
+// the fit, 0 for the final bound); otherwise the kept B W̃ and dⱼ are
+// returned. fresh reports whether they were computed now.
+func (s *seqFit) weighted(tol float64) (bw *mat.Dense, yv, dv []float64, fresh bool) {
+	bw, yv, dv = s.weightedNow(tol)
+	return bw, yv, dv, s.wFresh
+}
+
+func (s *seqFit) weightedNow(tol float64) (bw *mat.Dense, yv, dv []float64) {
 	_, scale := s.lik.data()
+	s.wFresh = true
 	yv = make([]float64, len(s.ud))
 	for i, v := range s.ud {
 		yv[i] = scale * v
@@ -332,9 +362,52 @@ func (s *seqFit) weighted() (bw *mat.Dense, yv, dv []float64) {
 		}
 		return nil, yv, dv
 	}
-	bw, dv = s.f.weighted(s.lik)
+	beta, _ := s.lik.weights()
+	if !s.f.ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
+		s.wFresh = false
+		return s.wBW, yv, s.wDV
+	}
+	if s.f.ident {
+		bw, dv = s.f.weighted(s.lik)
+	} else {
+		// The factored design uses dⱼ only (candidateStats forms cⱼ from
+		// Φ_A): bw stays nil.
+		dv = s.f.weightedDiag(s.lik)
+	}
+	s.wBeta = append(s.wBeta[:0], beta...)
+	s.wBW, s.wDV = bw, dv
 	return bw, yv, dv
 }
+
+// moved reports whether some b[n] differs from a[n] by more than tol
+// relative (any difference if tol is 0).
+func moved(a, b []float64, tol float64) bool {
+	for n, v := range a {
+		if math.Abs(b[n]-v) > tol*math.Abs(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// seqWeightTol is the largest relative change of any likelihood
+// precision βₙ = 2λ(ξₙ) (classification) for which an addition round
+// reuses W̃ = UᵀWU, B W̃ and dⱼ = φⱼᵀWφⱼ from an earlier round instead of
+// recomputing them, O(N r² + P r²) (weighted). The statistics sⱼ and qⱼ
+// of (S1) then use the current Σ and μ but precisions within this
+// tolerance of the current ones, for ranking and adding candidates; the
+// rounds that can end the fit (an iteration whose changes are within
+// ParamTol) use ParamTol instead, and the reported FullModelBound exact
+// precisions. Recomputing every round made the N r² products 80 % of the
+// time of Ripley's problem at N = 20,000 (66 s CPU, rank r = 262).
+const seqWeightTol = 1e-2
+
+// seqHoldEveryCls is the least number of iterations between two
+// holdExcluded with non-uniform precisions, whose eₙ cost O(N r²) (any
+// held factors give a valid bound, (S4)). Ripley's problem at N = 20,000
+// took 27.9 s CPU with seqAddEvery, 24.0 s with 40, the same 498
+// iterations and bound.
+const seqHoldEveryCls = 40
 
 // candidateStats returns, for the candidate functions idx (every
 // candidate if idx is nil), sⱼ and qⱼ of (S1) computed without j (for an
@@ -366,7 +439,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
 	ct := mat.NewDense(m, p, nil)
 	switch {
-	case bw == nil && idx == nil:
+	case s.uniform() && idx == nil:
 		s.completeCross()
 		_, uni := s.lik.weights()
 		for i := range m {
@@ -375,7 +448,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 				dst[j] = uni * v
 			}
 		}
-	case bw == nil:
+	case s.uniform():
 		_, uni := s.lik.weights()
 		for i := range m {
 			src, dst := s.cross[i], ct.RawRowView(i)
@@ -383,6 +456,25 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 				dst[j] = uni * src[c]
 			}
 		}
+	case !s.f.ident:
+		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
+		// whether or not B W̃ was kept from an earlier round (weighted).
+		beta, _ := s.lik.weights()
+		_, r := s.f.bFull.Dims()
+		pw := mat.NewDense(s.n, m, nil)
+		for n := range s.n {
+			src, dst := s.phiA.RawRowView(n), pw.RawRowView(n)
+			for i, v := range src {
+				dst[i] = beta[n] * v
+			}
+		}
+		aw := mat.NewDense(m, r, nil)
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
+		bs := s.f.bFull
+		if idx != nil {
+			bs = selectRows(bs, idx)
+		}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, ct.RawMatrix())
 	case idx == nil:
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
 	default:
@@ -399,6 +491,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 			qv[j] -= cr[j] * mu
 		}
 	}
+	s.svRaw = append(s.svRaw[:0], sv...)
 	for j := range sv {
 		sv[j] = math.Max(sv[j], 0)
 	}
@@ -452,7 +545,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		j int
 		g float64
 	}
-	var all []cand
+	var all, elig []cand
 	for k := range sv {
 		m := k
 		if idx != nil {
@@ -482,8 +575,26 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		if !force && (!strong || s.maxActive > 0 && len(s.act) >= s.maxActive) {
 			continue
 		}
+		if s.wStale {
+			elig = append(elig, cand{k, g})
+			continue
+		}
 		if g > best {
 			best, j, alpha, ok = g, m, a, true
+		}
+	}
+	if s.wStale && len(elig) > 0 {
+		// dⱼ kept from an earlier round: the seqVerify candidates with the
+		// largest gains are judged again with their exact dⱼ.
+		sort.Slice(elig, func(a, b int) bool { return elig[a].g > elig[b].g })
+		for _, c := range elig[:min(len(elig), seqVerify)] {
+			m := c.j
+			if idx != nil {
+				m = idx[c.j]
+			}
+			if a, g, good := s.verify(m, s.svRaw[c.j], qv[c.j], dv[m], force); good && g > best {
+				best, j, alpha, ok = g, m, a, true
+			}
 		}
 	}
 	if full {
@@ -501,18 +612,69 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 	return j, alpha, ok
 }
 
+// seqVerify is the number of candidates, best first, whose gain is
+// computed again with their exact dⱼ = φⱼᵀWφⱼ (O(N r) each) when an
+// addition round uses dⱼ kept from an earlier round (seqWeightTol): sⱼ
+// is a difference of dⱼ and cⱼᵀΣcⱼ, and for functions close to the span of
+// the active ones an error of 1 % in dⱼ exceeds sⱼ itself (on Ripley's
+// problem at N = 20,000 such additions, removed again, took 2,487
+// iterations instead of 498).
+const seqVerify = 8
+
+// verify returns the optimal ⟨αₘ⟩ and the ranking gain of candidate m
+// with its exact dₘ at the current precisions, given sₘ (before clamping),
+// qₘ and the kept dₘ (dOld) of candidateStats, and whether it qualifies
+// for addition, as in bestAddition.
+func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g float64, ok bool) {
+	beta, _ := s.lik.weights()
+	_, r := s.f.bFull.Dims()
+	phi := make([]float64, s.n)
+	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
+	var d float64
+	for n, v := range phi {
+		d += beta[n] * v * v
+	}
+	if !(d > 0) {
+		return 0, 0, false
+	}
+	sm := math.Max(0, sRaw+d-dOld)
+	q2 := q * q
+	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
+	strong := true
+	if a > s.ctl.pruneAt/seqAddMargin {
+		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.ctl.pruneAt)
+		strong = s.contribution(a, sm, q2, d) > s.keepGain
+	}
+	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
+}
+
 // addRound adds up to seqAddBatch functions, one at a time, each with the
 // largest gain given the ones added before it (every addition raises the
 // bound of the full model, (S2)). It returns the number added.
-func (s *seqFit) addRound(iter int) (int, error) {
-	bw, _, dv := s.weighted()
+func (s *seqFit) addRound(iter int, final bool) (int, error) {
+	tol := seqWeightTol
+	if final {
+		tol = s.ctl.paramTol
+	}
+	bw, _, dv, fresh := s.weighted(tol)
+	s.wStale = !fresh && !s.f.ident
+	defer func() { s.wStale = false }()
+	s.wHold = s.wHold || fresh
 	batch := seqAddBatch
 	if !s.uniform() {
 		batch = seqAddBatchCls
 	}
-	if iter-s.held >= seqAddEvery {
+	holdEvery := seqAddEvery
+	if !s.uniform() {
+		holdEvery = seqHoldEveryCls
+	}
+	if iter-s.held >= holdEvery && s.wHold {
+		// Kept factors (fresh false) were held when they were computed,
+		// or will be at the next round at least seqAddEvery iterations on.
 		defer s.holdExcluded(bw, dv)
-		s.held = iter
+		s.held, s.wHold = iter, false
 	}
 	s.sinceFull++
 	for k := range batch {
@@ -541,7 +703,8 @@ func (s *seqFit) addRound(iter int) (int, error) {
 // O(N) per iteration (O(1) with uniform precisions) instead of
 // re-optimising P factors, and O((N + P) r²) for dⱼ = φⱼᵀBφⱼ with
 // non-uniform ones. Any such factors give a valid bound; re-optimising
-// them (at addition rounds at most every seqAddEvery iterations, and at
+// them (at addition rounds at most every seqAddEvery iterations, or
+// seqHoldEveryCls with non-uniform precisions, and at
 // the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	p := len(dv)
@@ -562,7 +725,7 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
-	if bw == nil {
+	if s.uniform() {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
 	}
@@ -866,6 +1029,17 @@ func (s *seqFit) setPhiA() {
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
+// nm returns an N × m matrix, b itself if it has that shape (its
+// contents are overwritten by the caller).
+func (s *seqFit) nm(b *mat.Dense, m int) *mat.Dense {
+	if b != nil && !b.IsEmpty() {
+		if r, c := b.Dims(); r == s.n && c == m {
+			return b
+		}
+	}
+	return mat.NewDense(s.n, m, nil)
+}
+
 // rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
 // factor, (23)–(24) or (54)–(55), and passes its moments to the
 // likelihood.
@@ -886,7 +1060,8 @@ func (s *seqFit) rebuild(iter int) error {
 			h[i] = scale * s.bud[i]
 		}
 	} else {
-		w := mat.NewDense(s.n, m, nil)
+		s.wbuf = s.nm(s.wbuf, m)
+		w := s.wbuf
 		for i := range s.n {
 			f := math.Sqrt(beta[i])
 			src, dst := s.phiA.RawRowView(i), w.RawRowView(i)
@@ -914,14 +1089,9 @@ func (s *seqFit) rebuild(iter int) error {
 	s.sig = s.q.sigma()
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
-		z := make([]float64, r)
-		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
-		if s.f.ident {
-			copy(s.lat.mean, z)
-		} else {
-			blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: z}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
-		}
-		s.q.quadForms(s.lat.vars, s.phiA, nil)
+		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+		s.qbuf = s.nm(s.qbuf, m)
+		s.q.quadForms(s.lat.vars, s.phiA, s.qbuf)
 		s.lat.sumVar = sum(s.lat.vars)
 	} else {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
@@ -1054,7 +1224,7 @@ func (s *seqFit) objective() float64 {
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
-	_, _, dv := s.weighted()
+	_, _, dv, _ := s.weighted(0)
 	return excludedBound(s.prior, dv, s.act)
 }
 
@@ -1066,7 +1236,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	switch {
 	case !s.ctl.prune:
 		// Every function with a non-zero column, from the start.
-		_, _, dv := s.weighted()
+		_, _, dv, _ := s.weighted(0)
 		for j, d := range dv {
 			if d > 0 {
 				s.act = append(s.act, j)
@@ -1085,7 +1255,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		s.ctl.pruneAt *= seqAnnealStartCls
 	}
 	if s.ctl.prune {
-		bw, _, dv := s.weighted()
+		bw, _, dv, _ := s.weighted(0)
 		if s.warm != nil {
 			s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
 		} else {
@@ -1164,7 +1334,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			noneToAdd = true
 		} else if (settled && lastAdded) || quiet || sinceAdd >= every {
 			sinceAdd = 0
-			added, err := s.addRound(k)
+			added, err := s.addRound(k, quiet)
 			if err != nil {
 				return trace, k, NotFitted, err
 			}
@@ -1201,7 +1371,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				s.keepGain = seqPolishGain
 				s.maxActive = seqPolishGrowth * len(s.act)
 				clear(s.deleted)
-				added, err := s.addRound(k)
+				added, err := s.addRound(k, true)
 				if err != nil {
 					return trace, k, NotFitted, err
 				}
