@@ -371,18 +371,9 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 			}
 		}
 	default:
-		n, _ := f.uFull.Dims()
-		uw := mat.NewDense(n, r, nil)
-		for i := range n {
-			src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
-			s := math.Sqrt(beta[i])
-			for j, v := range src {
-				dst[j] = s * v
-			}
-		}
 		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
 		// runs on all processors, and these two products dominate.
-		wt := gramBlocks(uw)
+		wt := f.weightedGram(beta)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
 	}
 	for j := range p {
@@ -397,6 +388,20 @@ func (f *designFactor) project(d []float64) []float64 {
 	out := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: out})
 	return out
+}
+
+// weightedGram returns UᵀWU = (W^½U)ᵀ(W^½U) for the precisions beta of W.
+func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
+	n, r := f.uFull.Dims()
+	uw := mat.NewDense(n, r, nil)
+	for i := range n {
+		src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
+		s := math.Sqrt(beta[i])
+		for j, v := range src {
+			dst[j] = s * v
+		}
+	}
+	return gramBlocks(uw)
 }
 
 // gramBlocks returns aᵀa by Gemm on the blocks on and above the diagonal
@@ -438,16 +443,7 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 		_, dv := f.weighted(lik)
 		return dv
 	}
-	n, _ := f.uFull.Dims()
-	uw := mat.NewDense(n, r, nil)
-	for i := range n {
-		src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
-		s := math.Sqrt(beta[i])
-		for j, v := range src {
-			dst[j] = s * v
-		}
-	}
-	wt := gramBlocks(uw)
+	wt := f.weightedGram(beta)
 	var ch mat.Cholesky
 	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
 		_, dv := f.weighted(lik)
