@@ -12,6 +12,22 @@ import (
 
 var benchSizes = []int{100, 500, 1000, 2000}
 
+// predictRMS returns the root mean squared error of r's predictive mean
+// at the rows of x against t.
+func predictRMS(tb testing.TB, r *Regressor, x mat.Matrix, t []float64) float64 {
+	tb.Helper()
+	m, _, err := r.Predict(x)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var se float64
+	for i, v := range m {
+		se += (v - t[i]) * (v - t[i])
+	}
+	return math.Sqrt(se / float64(len(m)))
+}
+
+// benchSinc returns n noisy sinc points on [−10, 10] from seed.
 func benchSinc(n int, seed uint64) (*mat.Dense, []float64) {
 	rnd := rand.New(rand.NewPCG(seed, seed))
 	x := mat.NewDense(n, 1, nil)

@@ -76,18 +76,10 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if design && v.augment {
 		return nil, &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
 	}
-	if o.kernel == nil && !design {
-		// The default: a Gaussian width learned from the inputs'
-		// median distance (defaultKernel). Inputs whose rows are all
-		// equal have constant kernel functions at every width: any
-		// width serves, and there is no distance to start from.
-		if !v.learn && checkInputs(x, t) == nil && MedianDistance(x) == 0 {
-			o.kernel = Gaussian{Width: 1}
-		} else {
-			v.learn = true
-		}
-	}
-	k0, err := startLearning(v.learn, design, &o, x, t)
+	// A nil Kernel without LearnKernel is the default: a Gaussian width
+	// learned from the inputs' median distance (defaultKernel).
+	implicit := o.kernel == nil && !design && !v.learn
+	k0, err := startLearning(v.learn || implicit, implicit, design, &o, x, t)
 	if err != nil {
 		return nil, err
 	}

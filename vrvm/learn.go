@@ -150,8 +150,11 @@ func MedianDistance(x mat.Matrix) float64 {
 
 // startKernel returns the kernel learning starts from: k with a zero width
 // (or nil length scales) replaced by the median pairwise distance of x; a
-// nil k means a Gaussian. Other kernels cannot be learned.
-func startKernel(k Kernel, x mat.Matrix) (learnable, error) {
+// nil k means a Gaussian. Other kernels cannot be learned. For the
+// implicit default kernel (a nil Kernel without LearnKernel) on inputs
+// whose rows are all equal it returns nil and no error: every width gives
+// the same, constant, kernel functions, so there is nothing to learn.
+func startKernel(k Kernel, x mat.Matrix, implicit bool) (learnable, error) {
 	if k == nil {
 		k = Gaussian{}
 	}
@@ -159,7 +162,7 @@ func startKernel(k Kernel, x mat.Matrix) (learnable, error) {
 	med := func() (float64, error) {
 		m := MedianDistance(x)
 		if !(m > 0) || math.IsInf(m*m, 0) {
-			return 0, &OptionError{Field: "LearnKernel", Value: m, Reason: "the inputs have no usable spread to start a width from (all rows equal, or distances overflow); set a starting width"}
+			return m, &OptionError{Field: "LearnKernel", Value: m, Reason: "the inputs have no usable spread to start a width from (all rows equal, or distances overflow); set a starting width"}
 		}
 		return m, nil
 	}
@@ -167,6 +170,9 @@ func startKernel(k Kernel, x mat.Matrix) (learnable, error) {
 	case Gaussian:
 		if kk.Width == 0 {
 			m, err := med()
+			if err != nil && implicit && m == 0 {
+				return nil, nil
+			}
 			return Gaussian{Width: m}, err
 		}
 		return kk, nil
@@ -562,8 +568,10 @@ func copyFactor(dst, src likelihood) {
 }
 
 // startLearning validates the data and resolves the starting kernel when
-// learning is on; it returns nil when it is off.
-func startLearning(on, design bool, o *options, x mat.Matrix, t []float64) (learnable, error) {
+// learning is on; it returns nil when it is off. implicit marks the
+// default kernel (see startKernel): on inputs whose rows are all equal it
+// becomes Gaussian{Width: 1}, not learned.
+func startLearning(on, implicit, design bool, o *options, x mat.Matrix, t []float64) (learnable, error) {
 	if !on {
 		return nil, nil
 	}
@@ -573,9 +581,13 @@ func startLearning(on, design bool, o *options, x mat.Matrix, t []float64) (lear
 	if err := checkInputs(x, t); err != nil {
 		return nil, err
 	}
-	k0, err := startKernel(o.kernel, x)
+	k0, err := startKernel(o.kernel, x, implicit)
 	if err != nil {
 		return nil, err
+	}
+	if k0 == nil {
+		o.kernel = Gaussian{Width: 1}
+		return nil, nil
 	}
 	o.kernel = k0
 	return k0, nil

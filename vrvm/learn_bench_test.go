@@ -67,17 +67,7 @@ func benchLearn(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	te, _ := datasets.Friedman1(1000, 10, 0, 2)
-	rms := func(r *Regressor) float64 {
-		m, _, err := r.Predict(te.X)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var se float64
-		for i, v := range m {
-			se += (v - te.T[i]) * (v - te.T[i])
-		}
-		return math.Sqrt(se / float64(len(m)))
-	}
+	rms := func(r *Regressor) float64 { return predictRMS(b, r, te.X, te.T) }
 	med := MedianDistance(tr.X)
 	for _, c := range []struct {
 		name string

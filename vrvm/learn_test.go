@@ -180,15 +180,7 @@ func TestLearnObjectiveIsBound(t *testing.T) {
 // the trace of refits is recorded, and that the learned model saves and
 // loads with its kernel.
 func TestLearnRaisesBound(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(5, 5))
-	n := 80
-	x := mat.NewDense(n, 1, nil)
-	y := make([]float64, n)
-	for i := range n {
-		v := rnd.Float64()*20 - 10
-		x.Set(i, 0, v)
-		y[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
-	}
+	x, y := benchSinc(80, 5)
 	fixed := &Regressor{Kernel: Gaussian{Width: 0.3}}
 	if err := fixed.Fit(x, y); err != nil {
 		t.Fatal(err)
@@ -255,25 +247,12 @@ func TestLearnOptionErrors(t *testing.T) {
 	}
 }
 
-// sincRows returns n noisy sinc points on [−10, 10] from seed.
-func sincRows(n int, seed uint64) (*mat.Dense, []float64) {
-	rnd := rand.New(rand.NewPCG(seed, seed))
-	x := mat.NewDense(n, 1, nil)
-	y := make([]float64, n)
-	for i := range n {
-		v := rnd.Float64()*20 - 10
-		x.Set(i, 0, v)
-		y[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
-	}
-	return x, y
-}
-
 // TestDefaultKernelLearned checks that a nil Kernel of Regressor and
 // Classifier learns a Gaussian width from the median distance (the
 // default), that the summary says so before the fit, and that
 // FitDesign with a nil Kernel learns nothing.
 func TestDefaultKernelLearned(t *testing.T) {
-	x, y := sincRows(60, 8)
+	x, y := benchSinc(60, 8)
 	r := &Regressor{}
 	if s := r.String(); !strings.Contains(s, "width learned") {
 		t.Errorf("summary before the fit: %q", s)
@@ -322,7 +301,7 @@ func TestDefaultKernelLearned(t *testing.T) {
 // learned on MaxRows of them and the model is the fit of every row at
 // the learned kernel.
 func TestLearnMaxRows(t *testing.T) {
-	x, y := sincRows(150, 9)
+	x, y := benchSinc(150, 9)
 	r := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: 50}}
 	if err := r.Fit(x, y); err != nil {
 		t.Fatal(err)
@@ -395,17 +374,7 @@ func TestARDFriedman(t *testing.T) {
 		t.Fatal(err)
 	}
 	te, _ := datasets.Friedman1(1000, 10, 0, 2)
-	rms := func(r *Regressor) float64 {
-		m, _, err := r.Predict(te.X)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var se float64
-		for i, v := range m {
-			se += (v - te.T[i]) * (v - te.T[i])
-		}
-		return math.Sqrt(se / float64(len(m)))
-	}
+	rms := func(r *Regressor) float64 { return predictRMS(t, r, te.X, te.T) }
 	ard := &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
 	if err := ard.Fit(tr.X, tr.T); err != nil {
 		t.Fatal(err)
@@ -434,7 +403,7 @@ func TestDefaultKernelEdges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 6,000 rows")
 	}
-	x, y := sincRows(defaultMaxCentres+1000, 5)
+	x, y := benchSinc(defaultMaxCentres+1000, 5)
 	r := &Regressor{}
 	if err := r.Fit(x, y); err != nil {
 		t.Fatalf("default kernel, %d rows: %v", len(y), err)
@@ -442,15 +411,7 @@ func TestDefaultKernelEdges(t *testing.T) {
 	if _, ok := r.FittedKernel().(Gaussian); !ok || r.LearnTrace() == nil {
 		t.Errorf("default kernel, %d rows: fitted kernel %v, learning trace %v", len(y), r.FittedKernel(), r.LearnTrace())
 	}
-	mean, _, err := r.Predict(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ss float64
-	for i, m := range mean {
-		ss += (m - y[i]) * (m - y[i])
-	}
-	if rms := math.Sqrt(ss / float64(len(y))); !(rms < 0.12) {
+	if rms := predictRMS(t, r, x, y); !(rms < 0.12) {
 		t.Errorf("default kernel, %d rows: training RMS error %g, want below 0.12 (noise sd 0.1)", len(y), rms)
 	}
 	var oe *OptionError

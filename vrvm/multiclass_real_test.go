@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -54,17 +55,9 @@ func readSplit(t testing.TB, path string) (*mat.Dense, []string) {
 // standardise maps the columns of train and test to the training mean 0
 // and standard deviation 1 (constant columns are centred only).
 func standardise(train, test *mat.Dense) {
-	n, d := train.Dims()
+	_, d := train.Dims()
 	for j := range d {
-		var m, s float64
-		for i := range n {
-			m += train.At(i, j)
-		}
-		m /= float64(n)
-		for i := range n {
-			s += (train.At(i, j) - m) * (train.At(i, j) - m)
-		}
-		s = math.Sqrt(s / float64(n))
+		m, s := stat.PopMeanStdDev(mat.Col(nil, j, train), nil)
 		if s == 0 {
 			s = 1
 		}
