@@ -48,6 +48,9 @@ type MultiClassifier struct {
 	// Solver selects the algorithm: Sequential (the zero value) or
 	// PaperSchedule; Newton is treated as Sequential.
 	Solver Solver
+	// Likelihood selects the model: Probit (the zero value, the
+	// multinomial probit (P1)) or Softmax (M1).
+	Likelihood MultiLikelihood
 
 	multiFit
 }
@@ -159,6 +162,9 @@ func (c *MultiClassifier) FitContext(ctx context.Context, x mat.Matrix, labels [
 // step's name and a function returning the bound (tests).
 func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
 	c.multiFit = multiFit{}
+	if c.Likelihood != Probit && c.Likelihood != Softmax {
+		return &OptionError{Field: "Likelihood", Reason: fmt.Sprintf("unknown likelihood %d", int(c.Likelihood))}
+	}
 	o := c.options()
 	if o.paramTol == 0 {
 		o.paramTol = defaultMultiParamTol
@@ -189,7 +195,8 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		return err
 	}
-	p := newMCProblem(phi, y, len(classes), s)
+	probit := c.Likelihood == Probit
+	p := newMCProblem(phi, y, len(classes), s, probit)
 	p.hook = hook
 	sol, err := p.solve(ctx)
 	if sol == nil {
@@ -209,7 +216,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm"}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
-	f.sigmas, f.alphaK = sol.sigmas, sol.alphaK
+	f.sigmas, f.alphaK, f.probit = sol.sigmas, sol.alphaK, probit
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -261,13 +268,18 @@ func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	return f.activations(x)
 }
 
-// ProbPlugin returns the plug-in class probabilities softmax(μᵀφ(x)),
-// one row per row of x and one column per class (Classes); every row sums
-// to one.
+// ProbPlugin returns the plug-in class probabilities at the mean
+// activations μᵀφ(x): softmax(μᵀφ(x)) for the softmax model, (P9) with
+// zero variances for the probit; one row per row of x and one column per
+// class (Classes); every row sums to one.
 func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	ybar, _, err := f.activations(x)
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
+	}
+	if f.probit {
+		n, k := ybar.Dims()
+		return f.probitProbs(ybar, mat.NewDense(n, k, nil)), nil
 	}
 	n, k := ybar.Dims()
 	out := mat.NewDense(n, k, nil)
@@ -277,17 +289,34 @@ func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
+// probitProbs returns (P9) at each row of the activations' means ybar
+// and variances v.
+func (f *multiFit) probitProbs(ybar, v *mat.Dense) *mat.Dense {
+	n, k := ybar.Dims()
+	out := mat.NewDense(n, k, nil)
+	d, a := make([]float64, k-1), make([]float64, k-1)
+	for i := range n {
+		probitProb(out.RawRowView(i), ybar.RawRowView(i), v.RawRowView(i), d, a)
+	}
+	return out
+}
+
 // Prob returns the predictive class probabilities with the posterior
-// uncertainty of the weights taken into account by the moderated softmax
-// (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the mean over
-// classes of φ(x)ᵀΣₖφ(x): the multi-class form of MacKay's moderation,
+// uncertainty of the weights taken into account. For the probit (P9),
+// P(t = k) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))] with the
+// activations' means mₖ = μₖᵀφ(x) and variances vₖ = φ(x)ᵀΣₖφ(x), by
+// quadrature: exact for the fitted Q(W). For the softmax, the moderated
+// softmax (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the
+// mean over classes of vₖ: the multi-class form of MacKay's moderation,
 // which equals the binary classifier's for the difference of two
-// activations.
-// Every row sums to one.
+// activations. Every row sums to one.
 func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	ybar, v, err := f.activations(x)
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
+	}
+	if f.probit {
+		return f.probitProbs(ybar, v), nil
 	}
 	n, k := ybar.Dims()
 	out := mat.NewDense(n, k, nil)
@@ -303,10 +332,18 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 }
 
 // PredictIndex returns the most probable class (an index into Classes) for
-// each row of x: the largest mean activation. Plug-in and moderated
-// probabilities give the same decision.
+// each row of x: for the softmax the largest mean activation (plug-in
+// and moderated probabilities give the same decision), for the probit
+// the largest predictive probability (Prob), which takes the classes'
+// different variances into account.
 func (f *multiFit) PredictIndex(x mat.Matrix) ([]int, error) {
-	ybar, _, err := f.activations(x)
+	var ybar *mat.Dense
+	var err error
+	if f.probit {
+		ybar, err = f.Prob(x)
+	} else {
+		ybar, _, err = f.activations(x)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +521,7 @@ func (c *MultiClassifier) String() string {
 		solver = Sequential
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "vrvm.MultiClassifier (kernel %s, solver %s)", kernelString(k), solver)
+	fmt.Fprintf(&b, "vrvm.MultiClassifier (%s, kernel %s, solver %s)", c.Likelihood, kernelString(k), solver)
 	if c.status == NotFitted {
 		b.WriteString(": not fitted")
 		return b.String()
