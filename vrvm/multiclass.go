@@ -48,8 +48,8 @@ type MultiClassifier struct {
 	// Solver selects the algorithm: Sequential (the zero value) or
 	// PaperSchedule; Newton is treated as Sequential.
 	Solver Solver
-	// Likelihood selects the model: Probit (the zero value, the
-	// multinomial probit (P1)) or Softmax (M1).
+	// Likelihood selects the model: Softmax (the zero value, (M1) under
+	// Böhning's bound) or Probit, the multinomial probit (P1).
 	Likelihood MultiLikelihood
 
 	multiFit
@@ -196,9 +196,16 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		return err
 	}
 	probit := c.Likelihood == Probit
-	p := newMCProblem(phi, y, len(classes), s, probit)
-	p.hook = hook
-	sol, err := p.solve(ctx)
+	var sol *mcSolution
+	if probit {
+		p := newSPProblem(phi, y, len(classes), s)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+	} else {
+		p := newMCProblem(phi, y, len(classes), s, false)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+	}
 	if sol == nil {
 		return err
 	}

@@ -100,16 +100,12 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus [][]float64) {
 func (p *mcProblem) bound() float64 {
 	ybar, v, mus := p.moments()
 	n, _ := ybar.Dims()
+	g := make([]float64, p.k)
 	var l float64
-	if p.probit {
-		l = p.probitLik(ybar, v) // (P6)
-	} else {
-		g := make([]float64, p.k)
-		for i := range n {
-			l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
-		}
-		l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
+	for i := range n {
+		l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
 	}
+	l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
 	for k, c := range p.cls {
 		m := len(c.act)
 		bt, w2 := make([]float64, m), make([]float64, m)

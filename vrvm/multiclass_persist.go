@@ -103,7 +103,7 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 			f.sigmas = append(f.sigmas, s)
 		}
 	}
-	lik := Softmax
+	var lik MultiLikelihood // Softmax
 	if f.probit {
 		lik = Probit
 	}

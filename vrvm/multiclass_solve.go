@@ -91,11 +91,10 @@ type mcProblem struct {
 	cls   []*mcClass
 	thr   float64
 	hook  func(step string, bound func() float64)
-	// The probit likelihood (P1): the curvature c₀ is 1, and Q(Y) is set at
-	// the means ψ, with ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5).
-	probit bool
-	ytil   *mat.Dense
-	lnZ    []float64
+	// For the probit (P1), used by spProblem: Q(Y) at the means ψ, with
+	// ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5), and c₀ = 1.
+	ytil *mat.Dense
+	lnZ  []float64
 }
 
 func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcProblem {
@@ -107,7 +106,7 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcPr
 		c0 = 1 // (P3)
 	}
 	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5, c0: c0,
-		dAll: make([]float64, p), psi: mat.NewDense(n, k, nil), probit: probit}
+		dAll: make([]float64, p), psi: mat.NewDense(n, k, nil)}
 	gemvT(pr.dAll, phi2, constant(n, c0))
 	if probit {
 		pr.setY() // Q(Y) at ψ = 0
@@ -120,9 +119,6 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcPr
 // the current means of the other classes (ψ for a class not yet set up).
 func (p *mcProblem) weights(k int) (bw, z []float64) {
 	n, _ := p.phi.Dims()
-	if p.probit {
-		return constant(n, 1), mat.Col(nil, k, p.ytil) // (P3)
-	}
 	bw, z = constant(n, p.c0), make([]float64, n)
 	g := make([]float64, p.k)
 	cross := make([]float64, n)
@@ -514,12 +510,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		if paper {
 			rounds = mcPaperMeanMax
 		}
-		var dxi float64
-		if p.probit {
-			dxi = p.solveMeanProbit(rounds) // (P8)
-		} else {
-			dxi = p.solveMean(rounds)
-		}
+		dxi := p.solveMean(rounds)
 		if !paper {
 			for k := range p.cls {
 				if err := p.fresh(k, it, false); err != nil {
