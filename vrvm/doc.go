@@ -487,20 +487,23 @@
 // # Multi-class probit
 //
 // With Likelihood Probit, MultiClassifier uses the multinomial probit
-// with auxiliary variables (Girolami & Rogers 2006; the likelihood of
-// the mRVM of Psorakis, Damoulas & Girolami 2010), with the priors (M2):
+// with auxiliary variables (Girolami & Rogers 2006), with one precision
+// per function shared by the classes, as the mRVM of Psorakis, Damoulas
+// & Girolami (2010):
 //
 //	yₙ = Wᵀφₙ + εₙ, εₙ ~ N(0, I),  tₙ = argmaxₖ yₙₖ,
 //	p(tₙ, yₙ | W) = N(yₙ | Wᵀφₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ]              (P1)
+//	p(wₘₖ | αₘ) = N(0, αₘ⁻¹),  p(αₘ) = Γ(a, b)                           (P2)
 //
-// (P2 is (M2): one αₘₖ per weight.) The posterior is factorised as
-// Q(Y)Q(W)Q_α with Q(W) = ∏ₖ N(wₖ | μₖ, Σₖ), and every update is in
-// closed form: given Q(Y), each class is a regression on the targets
+// The posterior is factorised as Q(Y)Q(W)Q_α, and every update is in
+// closed form. Given Q(Y), each class is a regression on the targets
 // ỹₖ = ⟨yₖ⟩ with unit noise precision,
 //
-//	Q(wₖ): Σₖ = (diag⟨αₖ⟩ + ΦᵀΦ)⁻¹,  μₖ = ΣₖΦᵀỹₖ                        (P3)
+//	Q(W) = ∏ₖ N(wₖ | μₖ, Σ),  Σ = (diag⟨α⟩ + ΦᵀΦ)⁻¹,  μₖ = ΣΦᵀỹₖ         (P3)
 //
-// that is (M4) with c₀ = 1 and z = ỹ, so that (M14)–(M16) hold with these
+// with one Σ for every class (the curvature of (P1) in W is the same
+// unit for every class, so shared α makes the classes' covariances
+// equal). Given Q(W), Q(yₙ) ∝ N(yₙ | ψₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ] with
 // values. Given Q(W), Q(yₙ) ∝ N(yₙ | ψₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ] with
 // ψₙ = ȳₙ = μᵀφₙ, the means (M7), a truncated Gaussian whose normaliser
 // and moments are one-dimensional integrals over u = yₙ,tₙ − ψₙ,tₙ:
@@ -521,32 +524,54 @@
 //
 // (⟨ln N(yₙ | Wᵀφₙ, I)⟩ = −(K/2)ln 2π − ½⟨‖yₙ − ỹₙ‖²⟩ − ½‖ỹₙ − ȳₙ‖² − ½Σₖ vₙₖ
 // and −⟨ln Q(yₙ)⟩ = (K/2)ln 2π + ½⟨‖yₙ − ψₙ‖²⟩ + ln Zₙ, whose difference
-// of expected squares is ‖ỹₙ − ψₙ‖²), so the bound L is Σₙ(P6) plus each
-// class's (M10)–(M13) and (M15) with s = φₘᵀφₘ: closed-form up to the
+// of expected squares is ‖ỹₙ − ψₙ‖²), and vₙₖ = φₙᵀΣφₙ for every k. The
+// bound L is Σₙ(P6) plus the weight terms, those of (41*)–(45*) with K
+// weights per precision:
+//
+//	Q(αₘ) = Γ(ã, b̃ₘ),  ã = a + K/2,  b̃ₘ = b + ½Σₖ(μₘₖ² + Σₘₘ)
+//	⟨ln p(W|α)⟩ = Σₘ{−(K/2)ln 2π + (K/2)⟨ln αₘ⟩ − ½⟨αₘ⟩Σₖ⟨wₘₖ²⟩}
+//	H[Q(W)] = K{(M/2)(1 + ln 2π) + ½ ln|Σ|}                              (P11)
+//
+// and ⟨ln p(α)⟩, H[Q_α] as (42), (45*) with ã: closed-form up to the
 // quadrature of (P4)–(P5). The tests check (P4)–(P7) against a
 // brute-force rule and Monte Carlo (rejection sampling from N(ψₙ, I)),
-// and (P6) against a Monte Carlo average over Q(Y) and Q(W).
+// and (P6) against a Monte Carlo average over Q(Y) and Q(W); the weight
+// terms are (M10)–(M13)'s, checked there, summed over the K classes.
+//
+// The sequential solver is Tipping & Faul's with K target columns: with
+// Q(W) at its optimum, L depends on ⟨αₘ⟩ = α through
+//
+//	f_K(α) = ã ln α − bα − (K/2)ln(α + sₘ) + ½Σₖ qₘₖ²/(α + sₘ)
+//	       = K f(α; a/K, b/K, sₘ, Σₖqₘₖ²/K),  f of (S1),                  (P12)
+//	sₘ = φₘᵀφₘ − φₘᵀΦΣ₋ₘΦᵀφₘ,  qₘₖ = φₘᵀỹₖ − φₘᵀΦΣ₋ₘΦᵀỹₖ,
+//
+// so alphaRoot gives its maximiser; a function is relevant only if
+// Σₖqₘₖ² > K sₘ, roughly. A function outside the active set contributes
+// excludedTerm for K outputs (q = 0, s = φₘᵀφₘ, ã = a + K/2), and adding
+// it at the optimum of (P12) raises L by the difference of the two
+// maxima of (P12), which is ≥ 0                                       (P13).
 //
 // Alternating (P5) and (P3) is an EM iteration whose step on the means is
 // that of the unit noise, which crawls where the classes are well
 // separated (thousands of iterations on iris). With Q(Y) at its optimum,
 // L is, up to terms of Σₖ and α, the concave function
 //
-//	F(μ) = Σₙ ln Zₙ(ȳₙ) − ½Σₖ μₖᵀdiag⟨αₖ⟩μₖ,  ∇ₖF = Φᵀ(ỹₖ − ȳₖ) − diag⟨αₖ⟩μₖ,
-//	−∇ₖ²F ≈ ΦᵀDₖΦ + diag⟨αₖ⟩,  Dₙₖ = 1 − Var_Q(yₙₖ),                     (P8)
+//	F(μ) = Σₙ ln Zₙ(ȳₙ) − ½Σₖ μₖᵀdiag⟨α⟩μₖ,  ∇ₖF = Φᵀ(ỹₖ − ȳₖ) − diag⟨α⟩μₖ,
+//	−∇ₖ²F ≈ ΦᵀDₖΦ + diag⟨α⟩,  Dₙₖ = 1 − Var_Q(yₙₖ),                       (P8)
 //	Var_Q(yₙⱼ) = 1 − E_f[λ(z)(z + λ(z))] + Var_f(λ(z)), z = u + ψₙₜ − ψₙⱼ;
 //	Var_Q(yₙₜ) = Var_f(u)                                               (P7)
 //
 // (∇²ln Zₙ = Cov_Q(yₙ) − I; Dₖ is the diagonal of its class-k block). The
-// solvers are those of the softmax model with (P8) in place of (M18):
-// every class's means take a Newton step with its own block of the
-// Hessian, kept only if it raises F (halved otherwise), and Q(Y) is left
-// at its optimum (P5) for the final means; then each Q(wₖ) (P3), as
-// before. No step lowers L except a removal; the tests check this after
-// every step on 60 seeded problems for both likelihoods.
+// solvers are those of the softmax model with one set of functions, (P12)
+// and (P13) in place of (M14) and (M16), (P11) in place of (M6), and (P8)
+// in place of (M18): every class's means take a Newton step with its own
+// block of the Hessian, kept only if it raises F (halved otherwise), and
+// Q(Y) is left at its optimum (P5) for the final means; then Q(W) (P3).
+// No step lowers L except a removal; the tests check this after every
+// step on 60 seeded problems for both likelihoods and both solvers.
 //
 // Predictions: with the activations' means mₖ = μₖᵀφ(x) and variances
-// vₖ = φ(x)ᵀΣₖφ(x), independent under Q(W), y = Wᵀφ(x) + ε has
+// vₖ = φ(x)ᵀΣφ(x), independent under Q(W), y = Wᵀφ(x) + ε has
 // independent yₖ ~ N(mₖ, 1 + vₖ), so Prob returns
 //
 //	P(t = k | x) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))]       (P9)
@@ -555,10 +580,13 @@
 // error); ProbPlugin is (P9) with v = 0, and Predict takes the largest
 // Prob.
 //
-// Where each equation is implemented (multiclass_probit.go): (P3) as (M4)
-// in mcProblem.weights and .fresh; (P4), (P5), (P7) probitMoments,
-// probitRow, mcProblem.setY; (P6) mcProblem.probitLik; (P8)
-// mcProblem.solveMeanProbit; (P9) probitProb.
+// Where each equation is implemented (multiclass_probit.go,
+// multiclass_shared.go): (P3) spProblem.fresh, .mean; (P4), (P5), (P7)
+// probitMoments, probitRow, mcProblem.setY, .probitPass; (P6)
+// mcProblem.probitLik; (P8) mcProblem.newtonMeans, spProblem.solveMean;
+// (P11) spProblem.bound, .solve (the paper's schedule); (P12)
+// spProblem.stats, .solve; (P13) spProblem.bestAddition, .excludedTerm;
+// (P9) probitProb.
 //
 // # Relevance vectors
 //

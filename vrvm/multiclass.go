@@ -20,6 +20,9 @@ import (
 // relevant for the classes that need it, Böhning's fixed-curvature bound
 // on the softmax (M3), which keeps every update in closed form, and a
 // posterior factorised over classes, one M × M problem per class (M4).
+// With Likelihood Probit it is instead the multinomial probit with
+// auxiliary variables and one precision per function shared by the
+// classes (doc.go, "Multi-class probit", (P1)–(P13)).
 //
 // Labels are strings; IntLabels converts integer class numbers. The
 // exported fields configure the fit; their zero values mean the defaults.
@@ -488,7 +491,8 @@ func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.w) 
 
 // Alpha returns ⟨αₘₖ⟩, M × K and ordered as Mean; 0 where function m is
 // not active in class k (its precision is then at the optimum of (M15),
-// not recorded). A model read from a file of the shared-α model has nil.
+// not recorded). For the probit the K columns are equal (⟨αₘ⟩ (P11)).
+// A model read from a file of the former shared-α softmax model has nil.
 func (f *multiFit) Alpha() *mat.Dense {
 	f.mustFit()
 	if f.alphaK == nil {
@@ -499,7 +503,8 @@ func (f *multiFit) Alpha() *mat.Dense {
 
 // Covariance returns Σₖ (M4), the posterior covariance of class k's
 // weights, ordered as Mean, with zero rows and columns for the functions
-// not active in class k. It panics if k is not a class index.
+// not active in class k; for the probit, Σ (P3), the same for every k.
+// It panics if k is not a class index.
 func (f *multiFit) Covariance(k int) *mat.SymDense {
 	f.mustFit()
 	s := f.sigmas[k]

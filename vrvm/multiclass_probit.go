@@ -11,11 +11,12 @@ import (
 )
 
 // The multinomial probit likelihood of MultiClassifier, (P1)–(P9) of
-// doc.go ("Multi-class classification"): auxiliary variables
+// doc.go ("Multi-class probit"): auxiliary variables
 // yₙ ~ N(Wᵀφₙ, I) with tₙ = argmaxₖ yₙₖ (Girolami & Rogers 2006), so that
 // Q(Y) is a product of truncated Gaussians whose moments are
 // one-dimensional integrals, and each class's Q(wₖ) is the posterior of a
-// regression on the targets ⟨yₖ⟩ with unit noise precision.
+// regression on the targets ⟨yₖ⟩ with unit noise precision (P3); the
+// solvers are in multiclass_shared.go.
 
 // MultiLikelihood selects the likelihood of a MultiClassifier.
 type MultiLikelihood int
@@ -222,16 +223,6 @@ func probitRow(ytil, m []float64, t int, d, e, vr, vv []float64) float64 {
 		vr[t] = vt
 	}
 	return lnZ
-}
-
-// updateY sets Q(Y) to its optimum for the current means of Q(W) (P5):
-// ψ = ȳ, ỹ and ln Zₙ at ψ. It returns the largest relative change of ψ.
-func (p *mcProblem) updateY() float64 {
-	ybar, _, _ := p.moments()
-	dpsi := psiChange(p.psi, ybar)
-	p.psi = ybar
-	p.setY()
-	return dpsi
 }
 
 // setY computes ỹ and ln Zₙ of Q(Y) (P4)–(P5) at the means ψ.

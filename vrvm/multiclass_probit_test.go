@@ -320,7 +320,7 @@ func TestProbitPredictive(t *testing.T) {
 
 // TestProbitMeanStep checks that the joint mean step (P8) raises the
 // bound and ends near the maximum of F: near a fixed point of the EM
-// update of the means, μₖ = ΣΦᵀỹₖ (P10) with ỹ at those means. (Each
+// update of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means. (Each
 // class's Newton step uses its own block of the Hessian; the direction
 // that shifts every class alike, along which ln Zₙ is flat, is left to
 // the prior and converges more slowly, hence the loose tolerances.)
@@ -354,7 +354,7 @@ func TestProbitMeanStep(t *testing.T) {
 		em := p.mean()
 		emBound := p.bound()
 		if emBound < after-1e-9*math.Abs(after) {
-			t.Errorf("seed %d: (P10) after (P8) lowered the bound", seed)
+			t.Errorf("seed %d: (P3) after (P8) lowered the bound", seed)
 		}
 		// Near the maximum: the EM update gains little, and moves the
 		// means little.

@@ -11,9 +11,9 @@ import (
 )
 
 // The multinomial probit with one precision αₘ per function, shared by
-// the K classes (doc.go, "Multi-class probit", (P10)–(P13)): Q(αₘ) =
+// the K classes (doc.go, "Multi-class probit", (P2), (P3), (P11)–(P13)): Q(αₘ) =
 // Γ(a + K/2, b̃ₘ), and every class has the same Q(W) covariance
-// Σ = (ΦᵀΦ + diag⟨α⟩)⁻¹ (P10), so the model is one regression with K
+// Σ = (ΦᵀΦ + diag⟨α⟩)⁻¹ (P3), so the model is one regression with K
 // target columns ỹ₁ … ỹ_K and one set of relevance vectors.
 
 // spProblem is one fit of the shared-α probit.
@@ -60,7 +60,7 @@ func (p *spProblem) kPrior() (a, b float64) {
 }
 
 // fresh recomputes Σ and the statistics from the active set and ⟨α⟩:
-// the update of Q(W) (P10) for the current Q(Y).
+// the update of Q(W) (P3) for the current Q(Y).
 func (p *spProblem) fresh(iter int, all bool) error {
 	n, np := p.phi.Dims()
 	_ = n
@@ -119,7 +119,7 @@ func (p *spProblem) fresh(iter int, all bool) error {
 	return nil
 }
 
-// mean returns the M × K means ΣΦ_actᵀỹ (P10), or those of the Newton
+// mean returns the M × K means ΣΦ_actᵀỹ (P3), or those of the Newton
 // step.
 func (p *spProblem) mean() *mat.Dense {
 	if p.fixed != nil {
