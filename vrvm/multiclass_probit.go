@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 )
@@ -96,11 +94,10 @@ func probitIntegral(d, a, e []float64) float64 {
 	return lnZ
 }
 
-// probitMoments is probitIntegral that also, if vv is not nil (and a is
-// nil), sets vvₗ = Var_f(yₗ) of the truncated variable yₗ = mₗ − … of
-// (P5), 1 − E_f[λ(z + λ)] + Var_f(λ) with z = u + dₗ, and returns
-// Var_f(u), the variance of the class's own variable (P7).
-func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
+// probitQuad computes the adaptive quadrature of (P4): it returns ln Z
+// and sets the nodes us, their normalised weights pis (summing to one,
+// the quadrature of E_f) and lams[i·L + l] = λ(aₗusᵢ + dₗ), L = len(d).
+func probitQuad(d, a []float64, us, pis, lams []float64) float64 {
 	scale := func(l int) float64 {
 		if a == nil {
 			return 1
@@ -132,9 +129,7 @@ func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
 	}
 	_, g2 = deriv(u)
 	sd := math.Sqrt2 / math.Sqrt(-g2) // √2σ
-	var lw, us [probitNodes]float64
 	nl := len(d)
-	lams := make([]float64, probitNodes*nl)
 	hi := math.Inf(-1)
 	for i, x := range hermite.x {
 		v := u + sd*x
@@ -145,14 +140,29 @@ func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
 			g += lp
 			lams[i*nl+l] = lam
 		}
-		lw[i] = hermite.lw[i] + g
-		hi = math.Max(hi, lw[i])
+		pis[i] = hermite.lw[i] + g
+		hi = math.Max(hi, pis[i])
 	}
 	var s float64
-	for _, v := range lw {
-		s += math.Exp(v - hi)
+	for i, v := range pis {
+		pis[i] = math.Exp(v - hi)
+		s += pis[i]
 	}
-	lnZ = hi + math.Log(s) + math.Log(sd) - 0.5*ln2Pi // (P4)
+	for i := range pis {
+		pis[i] /= s
+	}
+	return hi + math.Log(s) + math.Log(sd) - 0.5*ln2Pi // (P4)
+}
+
+// probitMoments is probitIntegral that also, if vv is not nil (and a is
+// nil), sets vvₗ = Var_f(yₗ) of the truncated variable yₗ of (P5),
+// 1 − E_f[λ(z + λ)] + Var_f(λ) with z = u + dₗ, and returns Var_f(u), the
+// variance of the class's own variable (P7).
+func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
+	var us, pis [probitNodes]float64
+	nl := len(d)
+	lams := make([]float64, probitNodes*nl)
+	lnZ = probitQuad(d, a, us[:], pis[:], lams)
 	if e == nil && vv == nil {
 		return lnZ, 0
 	}
@@ -167,8 +177,7 @@ func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
 	if vv != nil {
 		e2 = make([]float64, nl)
 	}
-	for i := range probitNodes {
-		pi := math.Exp(lw[i]-hi) / s
+	for i, pi := range pis {
 		eu += pi * us[i]
 		eu2 += pi * us[i] * us[i]
 		for l, dl := range d {
@@ -185,6 +194,61 @@ func probitMoments(d, a, e, vv []float64) (lnZ, varU float64) {
 		vv[l] = 1 - vv[l] + e2[l] - e[l]*e[l] // (P7)
 	}
 	return lnZ, eu2 - eu*eu
+}
+
+// probitRowCov is probitRow that also sets h (K × K, row-major) to
+// I − Cov_Q(yₙ), the negative Hessian of ln Zₙ in the means (P7): given
+// u, the yⱼ (j ≠ t) are independent with means mⱼ − λⱼ(u), so
+// Cov(yⱼ, yₗ) = Cov_f(λⱼ, λₗ) (j ≠ l), Cov(yₜ, yⱼ) = −Cov_f(u, λⱼ), and
+// the variances are (P7).
+func probitRowCov(ytil, m []float64, t int, h []float64) float64 {
+	k := len(m)
+	d := make([]float64, k-1)
+	idx := make([]int, k-1)
+	l := 0
+	for j, v := range m {
+		if j != t {
+			d[l], idx[l] = m[t]-v, j
+			l++
+		}
+	}
+	var us, pis [probitNodes]float64
+	nl := k - 1
+	lams := make([]float64, probitNodes*nl)
+	lnZ := probitQuad(d, nil, us[:], pis[:], lams)
+	e, eul, ez := make([]float64, nl), make([]float64, nl), make([]float64, nl)
+	ell := make([]float64, nl*nl)
+	var eu, eu2 float64
+	for i, pi := range pis {
+		eu += pi * us[i]
+		eu2 += pi * us[i] * us[i]
+		row := lams[i*nl : (i+1)*nl]
+		for a, la := range row {
+			e[a] += pi * la
+			eul[a] += pi * us[i] * la
+			ez[a] += pi * la * (us[i] + d[a] + la)
+			for b := a; b < nl; b++ {
+				ell[a*nl+b] += pi * la * row[b]
+			}
+		}
+	}
+	for i := range h {
+		h[i] = 0
+	}
+	ytil[t] = m[t]
+	for a, j := range idx {
+		ytil[j] = m[j] - e[a] // (P5)
+		ytil[t] += e[a]
+		h[j*k+j] = 1 - (1 - ez[a] + ell[a*nl+a] - e[a]*e[a]) // (P7)
+		c := -(eul[a] - eu*e[a])
+		h[t*k+j], h[j*k+t] = -c, -c
+		for b := a + 1; b < nl; b++ {
+			cv := ell[a*nl+b] - e[a]*e[b]
+			h[j*k+idx[b]], h[idx[b]*k+j] = -cv, -cv
+		}
+	}
+	h[t*k+t] = 1 - (eu2 - eu*eu)
+	return lnZ
 }
 
 // probitRow returns ln Zₙ (P4) of a row with means m and class t and sets
@@ -289,136 +353,125 @@ func probitProb(dst, m, v []float64, d, a []float64) {
 	}
 }
 
-// probitPass computes, at the means ybar, ln Zₙ, ỹ and the curvatures
-// 1 − Var_Q(yₙₖ) (P7) of every row, and returns Σₙ ln Zₙ.
-func (p *mcProblem) probitPass(ybar, ytil, curv *mat.Dense, lnZ []float64) float64 {
+// probitPass computes, at the means ybar, ln Zₙ, ỹ and the negative
+// Hessians I − Cov_Q(yₙ) (rows of h, K × K each) of every row (P5), (P7),
+// and returns Σₙ ln Zₙ.
+func (p *mcProblem) probitPass(ybar, ytil, h *mat.Dense, lnZ []float64) float64 {
 	n, _ := ybar.Dims()
-	d, e, vv := make([]float64, p.k-1), make([]float64, p.k-1), make([]float64, p.k-1)
 	var s float64
 	for i := range n {
-		cr := curv.RawRowView(i)
-		lnZ[i] = probitRow(ytil.RawRowView(i), ybar.RawRowView(i), p.y[i], d, e, cr, vv)
-		for k, v := range cr {
-			cr[k] = math.Max(0, 1-v)
-		}
+		lnZ[i] = probitRowCov(ytil.RawRowView(i), ybar.RawRowView(i), p.y[i], h.RawRowView(i))
 		s += lnZ[i]
 	}
 	return s
 }
 
 // newtonMeans maximises L over the means of Q(W) and Q(Y) jointly,
-// with the covariances Σₖ fixed (P8): with Q(Y) at its optimum (P5) for
-// the means, L is, up to terms of Σₖ and α,
+// with Σ fixed (P8): with Q(Y) at its optimum (P5) for the means, L is,
+// up to terms of Σ and α,
 //
-//	F(μ) = Σₙ ln Zₙ(ȳₙ) − ½ Σₖ μₖᵀdiag⟨αₖ⟩μₖ,
+//	F(μ) = Σₙ ln Zₙ(ȳₙ) − ½ Σₖ μₖᵀdiag⟨α⟩μₖ,
 //
 // concave in μ (Zₙ is the probability of a convex cone under N(ȳₙ, I)),
-// with gradient Φᵀ(ỹₖ − ȳₖ) − diag⟨αₖ⟩μₖ. Alternating (P5) and (P3) is
-// an EM iteration with the curvature of F bounded by that of the unit
-// noise, which crawls where the classes are well separated (Var yₙₖ ≈ 1);
-// here the means of every class take a Newton step with class k's block
-// of the Hessian, Φᵀdiag(1 − Var_Q yₙₖ)Φ + diag⟨αₖ⟩, each step kept only
-// if it raises F (halved otherwise). It leaves Q(Y) at its optimum for
-// the final means and returns the largest relative change of ψ.
-//
-// phiA, alphas and mus are each class's design, ⟨α⟩ and means (updated
-// in place); it sets ψ, ỹ and ln Zₙ of Q(Y) at the final means.
-func (p *mcProblem) newtonMeans(phiA []*mat.Dense, alphas, mus [][]float64, rounds int) float64 {
-	n, _ := p.phi.Dims()
+// with gradient Φᵀ(ỹₖ − ȳₖ) − diag⟨α⟩μₖ and Hessian blocks
+// −Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ − δₖₗdiag⟨α⟩ (P7). Alternating (P5) and
+// (P3) is an EM iteration with the curvature of the unit noise, which
+// crawls where the classes are well separated (Var yₙₖ ≈ 1, thousands of
+// iterations on iris); here all the means take a joint Newton step
+// (MK unknowns), kept only if it raises F (halved otherwise). ln Zₙ is
+// flat in the direction that moves every class alike, so the joint
+// Hessian is needed: one class's block alone crawls along it. It leaves
+// Q(Y) at its optimum for the final means, mu (M × K, the design phiA's
+// coefficients, updated in place), and returns the largest relative
+// change of ψ.
+func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense, rounds int) float64 {
+	n, m := phiA.Dims()
 	k := p.k
 	ybar := mat.NewDense(n, k, nil)
-	col := make([]float64, n)
-	for j := range k {
-		if m := len(mus[j]); m > 0 {
-			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-			ybar.SetCol(j, col)
-		}
-	}
-	prior := func(ms [][]float64) float64 {
+	ybar.Mul(phiA, mu)
+	prior := func(w *mat.Dense) float64 {
 		var s float64
-		for j := range k {
-			for i, al := range alphas[j] {
-				s -= 0.5 * al * ms[j][i] * ms[j][i]
+		for i, al := range alpha {
+			for _, v := range w.RawRowView(i) {
+				s -= 0.5 * al * v * v
 			}
 		}
 		return s
 	}
-	ytil, curv, lnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil), make([]float64, n)
-	f0 := p.probitPass(ybar, ytil, curv, lnZ) + prior(mus)
-	tYtil, tCurv, tLnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil), make([]float64, n)
+	ytil, h, lnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k*k, nil), make([]float64, n)
+	f0 := p.probitPass(ybar, ytil, h, lnZ) + prior(mu)
+	tYtil, tH, tLnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k*k, nil), make([]float64, n)
 	tYbar := mat.NewDense(n, k, nil)
-	steps := make([][]float64, k)
-	trial := make([][]float64, k)
+	trial := mat.NewDense(m, k, nil)
+	r := mat.NewDense(n, k, nil)
+	grad := mat.NewDense(m, k, nil)
+	wphi := mat.NewDense(n, m, nil)
+	var blk mat.Dense
+	hess := mat.NewSymDense(m*k, nil)
 	for range rounds {
-		var dec float64
-		for j := range k {
-			m := len(mus[j])
-			steps[j] = make([]float64, m)
-			trial[j] = make([]float64, m)
-			if m == 0 {
-				continue
+		r.Sub(ytil, ybar)
+		grad.Mul(phiA.T(), r)
+		for i, al := range alpha {
+			g := grad.RawRowView(i)
+			for c := range k {
+				g[c] -= al * mu.At(i, c)
 			}
-			r := make([]float64, n)
-			for i := range n {
-				r[i] = ytil.At(i, j) - ybar.At(i, j)
-			}
-			grad := make([]float64, m)
-			gemvT(grad, phiA[j], r)
-			for i, al := range alphas[j] {
-				grad[i] -= al * mus[j][i]
-			}
-			wphi := mat.DenseCopyOf(phiA[j])
-			for i := range n {
-				w := curv.At(i, j)
-				wr := wphi.RawRowView(i)
-				for q := range wr {
-					wr[q] *= w
-				}
-			}
-			var hh mat.Dense
-			hh.Mul(phiA[j].T(), wphi)
-			hess := mat.NewSymDense(m, nil)
-			for q := range m {
-				for t := q; t < m; t++ {
-					hess.SetSym(q, t, hh.At(q, t))
-				}
-				hess.SetSym(q, q, hess.At(q, q)+alphas[j][q])
-			}
-			var chol mat.Cholesky
-			if !chol.Factorize(hess) {
-				continue
-			}
-			var st mat.VecDense
-			if err := chol.SolveVecTo(&st, mat.NewVecDense(m, grad)); err != nil {
-				continue
-			}
-			copy(steps[j], st.RawVector().Data)
-			dec += dot(grad, steps[j])
 		}
-		if dec <= 1e-12*math.Max(1, math.Abs(f0)) {
+		for a := range k {
+			for b := a; b < k; b++ {
+				for i := range n {
+					w := h.At(i, a*k+b)
+					src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
+					for q, v := range src {
+						dst[q] = w * v
+					}
+				}
+				blk.Mul(phiA.T(), wphi)
+				for q := range m {
+					for t := range m {
+						if a < b || q <= t {
+							hess.SetSym(a*m+q, b*m+t, blk.At(q, t))
+						}
+					}
+				}
+			}
+			for q, al := range alpha {
+				hess.SetSym(a*m+q, a*m+q, hess.At(a*m+q, a*m+q)+al)
+			}
+		}
+		g := make([]float64, m*k)
+		for c := range k {
+			for q := range m {
+				g[c*m+q] = grad.At(q, c)
+			}
+		}
+		var chol mat.Cholesky
+		if !chol.Factorize(hess) {
+			break
+		}
+		var st mat.VecDense
+		if err := chol.SolveVecTo(&st, mat.NewVecDense(m*k, g)); err != nil {
+			break
+		}
+		step := st.RawVector().Data
+		if dot(g, step) <= 1e-12*math.Max(1, math.Abs(f0)) {
 			break
 		}
 		accepted := false
 		for t := 1.0; t > 1e-6; t /= 2 {
-			for j := range k {
-				m := len(mus[j])
+			for c := range k {
 				for q := range m {
-					trial[j][q] = mus[j][q] + t*steps[j][q]
-				}
-				if m > 0 {
-					blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-					tYbar.SetCol(j, col)
+					trial.Set(q, c, mu.At(q, c)+t*step[c*m+q])
 				}
 			}
-			f := p.probitPass(tYbar, tYtil, tCurv, tLnZ) + prior(trial)
+			tYbar.Mul(phiA, trial)
+			f := p.probitPass(tYbar, tYtil, tH, tLnZ) + prior(trial)
 			if f > f0 {
 				f0 = f
-				for j := range mus {
-					copy(mus[j], trial[j])
-				}
+				mu.Copy(trial)
 				ybar, tYbar = tYbar, ybar
 				ytil, tYtil = tYtil, ytil
-				curv, tCurv = tCurv, curv
+				h, tH = tH, h
 				lnZ, tLnZ = tLnZ, lnZ
 				accepted = true
 				break

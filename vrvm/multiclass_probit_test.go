@@ -123,6 +123,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 		ps := p.psi.RawRowView(i)
 		var acc int
 		sum, sum2 := make([]float64, k), make([]float64, k)
+		cross := make([]float64, k*k)
 		yy := make([]float64, k)
 		for range samples {
 			best := 0
@@ -139,6 +140,9 @@ func TestProbitMonteCarlo(t *testing.T) {
 			for j := range k {
 				sum[j] += yy[j]
 				sum2[j] += yy[j] * yy[j]
+				for l := range k {
+					cross[j*k+l] += yy[j] * yy[l]
+				}
 			}
 		}
 		z := float64(acc) / samples
@@ -147,6 +151,9 @@ func TestProbitMonteCarlo(t *testing.T) {
 		}
 		vr := make([]float64, k)
 		probitRow(make([]float64, k), ps, y[i], make([]float64, k-1), make([]float64, k-1), vr, make([]float64, k-1))
+		hh := make([]float64, k*k)
+		yc := make([]float64, k)
+		probitRowCov(yc, ps, y[i], hh)
 		for j := range k {
 			mean := sum[j] / float64(acc)
 			v := sum2[j]/float64(acc) - mean*mean
@@ -156,6 +163,22 @@ func TestProbitMonteCarlo(t *testing.T) {
 			}
 			if math.Abs(v-vr[j]) > 0.02*math.Max(v, 0.1) {
 				t.Errorf("row %d class %d: Var y %v, Monte Carlo %v", i, j, vr[j], v)
+			}
+			if math.Abs(yc[j]-p.ytil.At(i, j)) > 1e-12 {
+				t.Errorf("row %d class %d: probitRowCov ⟨y⟩ %v, probitRow %v", i, j, yc[j], p.ytil.At(i, j))
+			}
+			for l := range k {
+				ml := sum[l] / float64(acc)
+				cv := cross[j*k+l]/float64(acc) - mean*ml
+				want := -cv
+				if j == l {
+					want = 1 - cv
+				}
+				// Standard error of a sample covariance ≈ √(2 vⱼvₗ/acc).
+				vl := sum2[l]/float64(acc) - ml*ml
+				if math.Abs(hh[j*k+l]-want) > 4*math.Sqrt(2*v*vl/float64(acc)) {
+					t.Errorf("row %d: (I − Cov y)[%d,%d] %v, Monte Carlo %v", i, j, l, hh[j*k+l], want)
+				}
 			}
 		}
 	}
@@ -319,11 +342,8 @@ func TestProbitPredictive(t *testing.T) {
 }
 
 // TestProbitMeanStep checks that the joint mean step (P8) raises the
-// bound and ends near the maximum of F: near a fixed point of the EM
-// update of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means. (Each
-// class's Newton step uses its own block of the Hessian; the direction
-// that shifts every class alike, along which ln Zₙ is flat, is left to
-// the prior and converges more slowly, hence the loose tolerances.)
+// bound and ends at the maximum of F: at a fixed point of the EM update
+// of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means.
 func TestProbitMeanStep(t *testing.T) {
 	for seed := range uint64(20) {
 		rnd := rand.New(rand.NewPCG(seed, 81))
@@ -358,7 +378,7 @@ func TestProbitMeanStep(t *testing.T) {
 		}
 		// Near the maximum: the EM update gains little, and moves the
 		// means little.
-		if emBound-after > 1e-4*math.Abs(after) {
+		if emBound-after > 1e-9*math.Abs(after) {
 			t.Errorf("seed %d: the EM update after (P8) raised the bound from %v to %v", seed, after, emBound)
 		}
 		var d, norm float64
@@ -368,7 +388,7 @@ func TestProbitMeanStep(t *testing.T) {
 				norm += em.At(i, c) * em.At(i, c)
 			}
 		}
-		if math.Sqrt(d) > 0.05*math.Max(1, math.Sqrt(norm)) {
+		if math.Sqrt(d) > 1e-5*math.Max(1, math.Sqrt(norm)) {
 			t.Errorf("seed %d: Newton means %v, EM update %v", seed, mat.Formatted(fixed), mat.Formatted(em))
 		}
 	}

@@ -497,30 +497,12 @@ func (p *spProblem) solve(ctx context.Context) (*mcSolution, error) {
 	return p.solution(trace, iters, status), stopped(ctx, iters)
 }
 
-// solveMean is (P8) for the shared model: the classes' Newton steps with
-// the common design Φ_act and precisions ⟨α⟩.
+// solveMean is (P8): the means' joint Newton steps with the design Φ_act
+// and precisions ⟨α⟩.
 func (p *spProblem) solveMean(rounds int) float64 {
-	phiA := selectCols(p.phi, p.act)
 	mu := p.mean()
-	mus := make([][]float64, p.k)
-	alphas := make([][]float64, p.k)
-	phis := make([]*mat.Dense, p.k)
-	for k := range p.k {
-		if len(p.act) > 0 {
-			mus[k] = mat.Col(nil, k, mu)
-		}
-		alphas[k], phis[k] = p.alpha, phiA
-	}
-	dpsi := p.mc.newtonMeans(phis, alphas, mus, rounds)
-	m := len(p.act)
-	p.fixed = mat.NewDense(max(m, 1), p.k, nil)
-	if m == 0 {
-		p.fixed = &mat.Dense{}
-		return dpsi
-	}
-	for k := range p.k {
-		p.fixed.SetCol(k, mus[k])
-	}
+	dpsi := p.mc.newtonMeans(selectCols(p.phi, p.act), p.alpha, mu, rounds)
+	p.fixed = mu
 	return dpsi
 }
 
