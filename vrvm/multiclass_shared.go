@@ -45,6 +45,7 @@ type spProblem struct {
 	hook   func(step string, bound func() float64)
 }
 
+// newSPProblem sets up a fit with Q(Y) at ψ = 0.
 func newSPProblem(phi *mat.Dense, y []int, k int, s settings) *spProblem {
 	mc := newMCProblem(phi, y, k, s, true)
 	return &spProblem{phi: phi, phi2: mc.phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5*float64(k),
@@ -62,8 +63,7 @@ func (p *spProblem) kPrior() (a, b float64) {
 // fresh recomputes Σ and the statistics from the active set and ⟨α⟩:
 // the update of Q(W) (P3) for the current Q(Y).
 func (p *spProblem) fresh(iter int, all bool) error {
-	n, np := p.phi.Dims()
-	_ = n
+	_, np := p.phi.Dims()
 	m := len(p.act)
 	phiA := selectCols(p.phi, p.act)
 	p.at2 = make([]int, np)
@@ -125,11 +125,7 @@ func (p *spProblem) mean() *mat.Dense {
 	if p.fixed != nil {
 		return mat.DenseCopyOf(p.fixed)
 	}
-	m := len(p.act)
-	mu := mat.NewDense(max(m, 1), p.k, nil)
-	if m == 0 {
-		return &mat.Dense{}
-	}
+	mu := mat.NewDense(len(p.act), p.k, nil) // the active set is never empty
 	mu.Mul(p.sig, selectRows(p.h, p.act))
 	return mu
 }
@@ -198,12 +194,11 @@ func (p *spProblem) remove(i int) {
 // add puts candidate j into the active set with ⟨α⟩ = a (every
 // candidate's statistics must be held).
 func (p *spProblem) add(j int, a float64) {
-	n, np := p.phi.Dims()
+	_, np := p.phi.Dims()
 	m := len(p.act)
 	col := mat.Col(nil, j, p.phi)
 	cn := make([]float64, np)
 	gemvT(cn, p.phi, col) // Φᵀφⱼ
-	_ = n
 	sb := make([]float64, m)
 	bj := make([]float64, m)
 	for i := range m {
@@ -516,12 +511,9 @@ func (p *spProblem) solution(trace []float64, iters int, status Status) *mcSolut
 	sortByKey(order, p.act)
 	m := len(p.act)
 	mu := p.mean()
-	sol := &mcSolution{cols: make([]int, m), mu: mat.NewDense(max(m, 1), p.k, nil), trace: trace, iters: iters, status: status}
-	if m == 0 {
-		sol.mu = &mat.Dense{}
-	}
-	s := mat.NewSymDense(max(m, 1), nil)
-	sol.alphaK = mat.NewDense(max(m, 1), p.k, nil)
+	sol := &mcSolution{cols: make([]int, m), mu: mat.NewDense(m, p.k, nil), trace: trace, iters: iters, status: status}
+	s := mat.NewSymDense(m, nil)
+	sol.alphaK = mat.NewDense(m, p.k, nil)
 	for a, i := range order {
 		sol.cols[a] = p.act[i]
 		sol.mu.SetRow(a, mu.RawRowView(i))

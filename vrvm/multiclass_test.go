@@ -319,8 +319,14 @@ func gammaSample(rnd *rand.Rand, a, b float64) float64 {
 
 // TestMultiBadInput checks the errors for bad labels.
 func TestMultiBadInput(t *testing.T) {
+	for _, lik := range []MultiLikelihood{Softmax, Probit} {
+		t.Run(lik.String(), func(t *testing.T) { multiBadInput(t, lik) })
+	}
+}
+
+func multiBadInput(t *testing.T, lik MultiLikelihood) {
 	x := mat.NewDense(7, 1, []float64{0, 0.1, 1, 1.1, 2, 2.1, 3})
-	c := &MultiClassifier{}
+	c := &MultiClassifier{Likelihood: lik}
 	var se *LabelError
 	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "d"}); !errors.As(err, &se) || se.Label != "d" || se.Row != 6 {
 		t.Errorf("class with one member: got %v, want a *LabelError for d at row 6", err)
@@ -363,7 +369,7 @@ func TestMultiBadInput(t *testing.T) {
 	if _, err := c.ErrorRate(x, []string{"a"}); !errors.As(err, &de) {
 		t.Errorf("ErrorRate with too few labels: got %v", err)
 	}
-	var u MultiClassifier
+	u := MultiClassifier{Likelihood: lik}
 	if _, err := u.Prob(x); !errors.Is(err, ErrNotFitted) {
 		t.Errorf("Prob before fit: got %v", err)
 	}
