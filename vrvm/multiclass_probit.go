@@ -406,8 +406,11 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	r := mat.NewDense(n, k, nil)
 	grad := mat.NewDense(m, k, nil)
 	wphi := mat.NewDense(n, m, nil)
-	var blk mat.Dense
-	hess := mat.NewSymDense(m*k, nil)
+	joint := m*k <= probitJointMax
+	var hess *mat.SymDense
+	if joint {
+		hess = mat.NewSymDense(m*k, nil)
+	}
 	for range rounds {
 		r.Sub(ytil, ybar)
 		grad.Mul(phiA.T(), r)
@@ -417,43 +420,21 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 				g[c] -= al * mu.At(i, c)
 			}
 		}
-		for a := range k {
-			for b := a; b < k; b++ {
-				for i := range n {
-					w := h.At(i, a*k+b)
-					src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
-					for q, v := range src {
-						dst[q] = w * v
-					}
-				}
-				blk.Mul(phiA.T(), wphi)
-				for q := range m {
-					for t := range m {
-						if a < b || q <= t {
-							hess.SetSym(a*m+q, b*m+t, blk.At(q, t))
-						}
-					}
-				}
-			}
-			for q, al := range alpha {
-				hess.SetSym(a*m+q, a*m+q, hess.At(a*m+q, a*m+q)+al)
-			}
-		}
 		g := make([]float64, m*k)
 		for c := range k {
 			for q := range m {
 				g[c*m+q] = grad.At(q, c)
 			}
 		}
-		var chol mat.Cholesky
-		if !chol.Factorize(hess) {
+		var step []float64
+		if joint {
+			step = p.jointStep(phiA, alpha, h, wphi, hess, g)
+		} else {
+			step = p.blockStep(phiA, alpha, h, wphi, g)
+		}
+		if step == nil {
 			break
 		}
-		var st mat.VecDense
-		if err := chol.SolveVecTo(&st, mat.NewVecDense(m*k, g)); err != nil {
-			break
-		}
-		step := st.RawVector().Data
 		if dot(g, step) <= 1e-12*math.Max(1, math.Abs(f0)) {
 			break
 		}
@@ -484,4 +465,91 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	dpsi := psiChange(p.psi, ybar)
 	p.psi, p.ytil, p.lnZ = ybar, ytil, lnZ // (P5) at the final means
 	return dpsi
+}
+
+// probitJointMax is the largest number of means MK for which (P8) takes
+// the joint Newton step (an MK × MK system); above it (the paper's
+// schedule on large problems starts with every function in every class)
+// each class takes a step with its own block of the Hessian, still kept
+// only if it raises F, which converges more slowly along the direction
+// that shifts every class alike.
+var probitJointMax = 2000
+
+// jointStep returns the Newton step of (P8) for the gradient g
+// (class-major), with the Hessian blocks Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ +
+// δₖₗdiag⟨α⟩ of the rows of h (I − Cov_Q(yₙ), K × K), or nil if it is not
+// positive definite. wphi is N × M scratch and hess MK × MK.
+func (p *mcProblem) jointStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, hess *mat.SymDense, g []float64) []float64 {
+	n, m := phiA.Dims()
+	k := p.k
+	var blk mat.Dense
+	for a := range k {
+		for b := a; b < k; b++ {
+			for i := range n {
+				w := h.At(i, a*k+b)
+				src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
+				for q, v := range src {
+					dst[q] = w * v
+				}
+			}
+			blk.Mul(phiA.T(), wphi)
+			for q := range m {
+				for t := range m {
+					if a < b || q <= t {
+						hess.SetSym(a*m+q, b*m+t, blk.At(q, t))
+					}
+				}
+			}
+		}
+		for q, al := range alpha {
+			hess.SetSym(a*m+q, a*m+q, hess.At(a*m+q, a*m+q)+al)
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(hess) {
+		return nil
+	}
+	var st mat.VecDense
+	if err := chol.SolveVecTo(&st, mat.NewVecDense(m*k, g)); err != nil {
+		return nil
+	}
+	return st.RawVector().Data
+}
+
+// blockStep returns the Newton step of (P8) with each class's diagonal
+// block of the Hessian, Φᵀdiag(1 − Var yₙₖ)Φ + diag⟨α⟩, for the gradient
+// g (class-major), or nil if a block is not positive definite. wphi is
+// N × M scratch.
+func (p *mcProblem) blockStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, g []float64) []float64 {
+	n, m := phiA.Dims()
+	k := p.k
+	step := make([]float64, m*k)
+	var blk mat.Dense
+	for c := range k {
+		for i := range n {
+			w := h.At(i, c*k+c)
+			src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
+			for q, v := range src {
+				dst[q] = w * v
+			}
+		}
+		blk.Mul(phiA.T(), wphi)
+		hess := mat.NewSymDense(m, nil)
+		for q := range m {
+			for t := q; t < m; t++ {
+				hess.SetSym(q, t, blk.At(q, t))
+			}
+			hess.SetSym(q, q, hess.At(q, q)+alpha[q])
+		}
+		var chol mat.Cholesky
+		if !chol.Factorize(hess) {
+			return nil
+		}
+		var st mat.VecDense
+		if err := chol.SolveVecTo(&st, mat.NewVecDense(m, g[c*m:(c+1)*m])); err != nil {
+			return nil
+		}
+		copy(step[c*m:], st.RawVector().Data)
+	}
+	return step
 }

@@ -341,6 +341,38 @@ func TestProbitPredictive(t *testing.T) {
 	t.Logf("mean |p − p_MC|: predictive %.4f, plug-in %.4f (largest v %.3g)", dMod/float64(n*k), dPlug/float64(n*k), mat.Max(v))
 }
 
+// TestProbitBlockStep checks that (P8) with each class's block of the
+// Hessian alone (blockStep, for large MK) raises the bound, on the
+// problems of TestProbitMeanStep.
+func TestProbitBlockStep(t *testing.T) {
+	old := probitJointMax
+	probitJointMax = 0
+	defer func() { probitJointMax = old }()
+	for seed := range uint64(20) {
+		rnd := rand.New(rand.NewPCG(seed, 81))
+		n, k, m := 20+rnd.IntN(20), 2+rnd.IntN(3), 2+rnd.IntN(4)
+		phi := mat.NewDense(n, m, nil)
+		y := make([]int, n)
+		for i := range n {
+			y[i] = rnd.IntN(k)
+			for j := range m {
+				phi.Set(i, j, rnd.NormFloat64()+float64(y[i]*j%3))
+			}
+		}
+		p := newSPProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}})
+		p.act, p.alpha = seq(m), constant(m, 0.01+rnd.Float64())
+		if err := p.fresh(0, false); err != nil {
+			t.Fatal(err)
+		}
+		before := p.bound()
+		p.solveMean(200)
+		after := p.bound()
+		if !(after > before) {
+			t.Errorf("seed %d: block (P8) did not raise the bound: %v to %v", seed, before, after)
+		}
+	}
+}
+
 // TestProbitMeanStep checks that the joint mean step (P8) raises the
 // bound and ends at the maximum of F: at a fixed point of the EM update
 // of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means.

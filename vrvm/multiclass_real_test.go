@@ -99,6 +99,9 @@ func BenchmarkMultiRealData(b *testing.B) {
 	for _, name := range []string{"iris", "wine", "digits"} {
 		for _, sc := range multiConfigs {
 			b.Run(name+"/"+sc.name(), func(b *testing.B) {
+				if name == "digits" && sc.sol == PaperSchedule {
+					b.Skip("the paper's schedule starts every class from all 1,258 functions: more than 700 s CPU")
+				}
 				xtr, ltr, xte, lte := realSet(b, name)
 				var c *MultiClassifier
 				for b.Loop() {
