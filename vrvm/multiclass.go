@@ -315,7 +315,8 @@ func (f *multiFit) probitProbs(ybar, v *mat.Dense) *mat.Dense {
 // uncertainty of the weights taken into account. For the probit (P9),
 // P(t = k) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))] with the
 // activations' means mₖ = μₖᵀφ(x) and variances vₖ = φ(x)ᵀΣₖφ(x), by
-// quadrature: exact for the fitted Q(W). For the softmax, the moderated
+// quadrature: the exact predictive distribution of the fitted Q(W) up to
+// the quadrature's error. For the softmax, the moderated
 // softmax (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the
 // mean over classes of vₖ: the multi-class form of MacKay's moderation,
 // which equals the binary classifier's for the difference of two
@@ -344,8 +345,8 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 // PredictIndex returns the most probable class (an index into Classes) for
 // each row of x: for the softmax the largest mean activation (plug-in
 // and moderated probabilities give the same decision), for the probit
-// the largest predictive probability (Prob), which takes the classes'
-// different variances into account.
+// the largest predictive probability (Prob), which is the largest mean
+// activation too while the classes' variances are equal (one shared Σ).
 func (f *multiFit) PredictIndex(x mat.Matrix) ([]int, error) {
 	var ybar *mat.Dense
 	var err error
