@@ -45,12 +45,14 @@ func init() {
 		"Newton":                  reflect.ValueOf(vrvm.Newton),
 		"NotFitted":               reflect.ValueOf(vrvm.NotFitted),
 		"PaperSchedule":           reflect.ValueOf(vrvm.PaperSchedule),
+		"Probit":                  reflect.ValueOf(vrvm.Probit),
 		"RegisterKernel":          reflect.ValueOf(vrvm.RegisterKernel),
 		"Regression":              reflect.ValueOf(vrvm.Regression),
 		"RelevanceThreshold":      reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
 		"SaveMeta":                reflect.ValueOf(vrvm.SaveMeta),
 		"Sequential":              reflect.ValueOf(vrvm.Sequential),
 		"Sigmoid":                 reflect.ValueOf(vrvm.Sigmoid),
+		"Softmax":                 reflect.ValueOf(vrvm.Softmax),
 		"Stopped":                 reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions
@@ -66,6 +68,7 @@ func init() {
 		"Linear":                   reflect.ValueOf((*vrvm.Linear)(nil)),
 		"ModelFileError":           reflect.ValueOf((*vrvm.ModelFileError)(nil)),
 		"MultiClassifier":          reflect.ValueOf((*vrvm.MultiClassifier)(nil)),
+		"MultiLikelihood":          reflect.ValueOf((*vrvm.MultiLikelihood)(nil)),
 		"NonFiniteError":           reflect.ValueOf((*vrvm.NonFiniteError)(nil)),
 		"NotPositiveDefiniteError": reflect.ValueOf((*vrvm.NotPositiveDefiniteError)(nil)),
 		"OptionError":              reflect.ValueOf((*vrvm.OptionError)(nil)),

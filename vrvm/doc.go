@@ -491,6 +491,144 @@
 // 1.67% on digits (scikit-learn, grid-searched width); neither does
 // one-vs-rest.
 //
+// # Multi-class probit
+//
+// With Likelihood Probit, MultiClassifier uses the multinomial probit
+// with auxiliary variables (Girolami & Rogers 2006), with one precision
+// per function shared by the classes, as the mRVM of Psorakis, Damoulas
+// & Girolami (2010):
+//
+//	yₙ = Wᵀφₙ + εₙ, εₙ ~ N(0, I),  tₙ = argmaxₖ yₙₖ,
+//	p(tₙ, yₙ | W) = N(yₙ | Wᵀφₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ]              (P1)
+//	p(wₘₖ | αₘ) = N(0, αₘ⁻¹),  p(αₘ) = Γ(a, b)                           (P2)
+//
+// The posterior is factorised as Q(Y)Q(W)Q_α, and every update is in
+// closed form. Given Q(Y), each class is a regression on the targets
+// ỹₖ = ⟨yₖ⟩ with unit noise precision,
+//
+//	Q(W) = ∏ₖ N(wₖ | μₖ, Σ),  Σ = (diag⟨α⟩ + ΦᵀΦ)⁻¹,  μₖ = ΣΦᵀỹₖ         (P3)
+//
+// with one Σ for every class (the curvature of (P1) in W is the same
+// unit for every class, so shared α makes the classes' covariances
+// equal). Given Q(W), Q(yₙ) ∝ N(yₙ | ψₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ] with
+// values. Given Q(W), Q(yₙ) ∝ N(yₙ | ψₙ, I) 1[yₙ,tₙ > yₙⱼ ∀j ≠ tₙ] with
+// ψₙ = ȳₙ = μᵀφₙ, the means (M7), a truncated Gaussian whose normaliser
+// and moments are one-dimensional integrals over u = yₙ,tₙ − ψₙ,tₙ:
+//
+//	Zₙ = E_u[∏_{j≠t} Φ(u + ψₙₜ − ψₙⱼ)],  u ~ N(0, 1),  t = tₙ           (P4)
+//	ỹₙⱼ = ψₙⱼ − E_f[λ(u + ψₙₜ − ψₙⱼ)] (j ≠ t),  ỹₙₜ = ψₙₜ + Σ_{j≠t}(ψₙⱼ − ỹₙⱼ)  (P5)
+//
+// with f(u) ∝ N(u)∏_{j≠t}Φ(u + ψₙₜ − ψₙⱼ) and λ = N/Φ the inverse Mills
+// ratio (given yₙₜ, each yₙⱼ is a Gaussian truncated above at it). The
+// integrand is log-concave; the integrals are computed by Gauss–Hermite
+// quadrature (16 nodes) centred at its mode and scaled by its curvature
+// there, in log space (ln Φ and λ by erfc, and by the continued fraction
+// of Mills' ratio below −5), so that they stay accurate where Zₙ
+// underflows. For Q(yₙ) at any ψₙ,
+//
+//	⟨ln p(tₙ, yₙ | W)⟩ − ⟨ln Q(yₙ)⟩
+//	    = ln Zₙ + ½‖ỹₙ − ψₙ‖² − ½‖ỹₙ − ȳₙ‖² − ½Σₖ vₙₖ                  (P6)
+//
+// (⟨ln N(yₙ | Wᵀφₙ, I)⟩ = −(K/2)ln 2π − ½⟨‖yₙ − ỹₙ‖²⟩ − ½‖ỹₙ − ȳₙ‖² − ½Σₖ vₙₖ
+// and −⟨ln Q(yₙ)⟩ = (K/2)ln 2π + ½⟨‖yₙ − ψₙ‖²⟩ + ln Zₙ, whose difference
+// of expected squares is ‖ỹₙ − ψₙ‖²), and vₙₖ = φₙᵀΣφₙ for every k. The
+// bound L is Σₙ(P6) plus the weight terms, those of (41*)–(45*) with K
+// weights per precision:
+//
+//	Q(αₘ) = Γ(ã, b̃ₘ),  ã = a + K/2,  b̃ₘ = b + ½Σₖ(μₘₖ² + Σₘₘ)
+//	⟨ln p(W|α)⟩ = Σₘ{−(K/2)ln 2π + (K/2)⟨ln αₘ⟩ − ½⟨αₘ⟩Σₖ⟨wₘₖ²⟩}
+//	H[Q(W)] = K{(M/2)(1 + ln 2π) + ½ ln|Σ|}                              (P11)
+//
+// and ⟨ln p(α)⟩, H[Q_α] as (42), (45*) with ã: closed-form up to the
+// quadrature of (P4)–(P5). The tests check (P4)–(P7) against a
+// brute-force rule and Monte Carlo (rejection sampling from N(ψₙ, I)),
+// and (P6) against a Monte Carlo average over Q(Y) and Q(W); the weight
+// terms are (M10)–(M13)'s, checked there, summed over the K classes.
+//
+// The sequential solver is Tipping & Faul's with K target columns: with
+// Q(W) at its optimum, L depends on ⟨αₘ⟩ = α through
+//
+//	f_K(α) = ã ln α − bα − (K/2)ln(α + sₘ) + ½Σₖ qₘₖ²/(α + sₘ)
+//	       = K f(α; a/K, b/K, sₘ, Σₖqₘₖ²/K),  f of (S1),                  (P12)
+//	sₘ = φₘᵀφₘ − φₘᵀΦΣ₋ₘΦᵀφₘ,  qₘₖ = φₘᵀỹₖ − φₘᵀΦΣ₋ₘΦᵀỹₖ,
+//
+// so alphaRoot gives its maximiser; a function is relevant only if
+// Σₖqₘₖ² > K sₘ, roughly. A function outside the active set contributes
+// excludedTerm for K outputs (q = 0, s = φₘᵀφₘ, ã = a + K/2), and adding
+// it at the optimum of (P12) raises L by the difference of the two
+// maxima of (P12), which is ≥ 0                                       (P13).
+//
+// Alternating (P5) and (P3) is an EM iteration whose step on the means is
+// that of the unit noise, which crawls where the classes are well
+// separated (thousands of iterations on iris). With Q(Y) at its optimum,
+// L is, up to terms of Σ and α, the concave function
+//
+//	F(μ) = Σₙ ln Zₙ(ȳₙ) − ½Σₖ μₖᵀdiag⟨α⟩μₖ,  ∇ₖF = Φᵀ(ỹₖ − ȳₖ) − diag⟨α⟩μₖ,
+//	−∇²F = blocks Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ + δₖₗdiag⟨α⟩,           (P8)
+//	Var_Q(yₙⱼ) = 1 − E_f[λ(z)(z + λ(z))] + Var_f(λ(z)), z = u + ψₙₜ − ψₙⱼ;
+//	Var_Q(yₙₜ) = Var_f(u)                                               (P7)
+//
+// (∇²ln Zₙ = Cov_Q(yₙ) − I; given u the yₙⱼ, j ≠ t, are independent, so
+// Cov(yₙⱼ, yₙₗ) = Cov_f(λⱼ, λₗ) and Cov(yₙₜ, yₙⱼ) = −Cov_f(u, λⱼ)). The
+// solvers are those of the softmax model with one set of functions, (P12)
+// and (P13) in place of (M14) and (M16), (P11) in place of (M6), and (P8)
+// in place of (M18): all the means take a joint Newton step (MK
+// unknowns, with the Hessian blocks −Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ −
+// δₖₗdiag⟨α⟩, the covariances from the same quadrature), kept only if it
+// raises F (halved otherwise), and Q(Y) is left at its optimum (P5) for
+// the final means; then Q(W) (P3). ln Zₙ is flat in the direction that
+// moves every class alike, so one class's block alone crawls along it
+// (on digits it had not converged after 118 iterations; the joint step
+// converges in 46, 5 s CPU); the
+// blocks alone are used only above MK = 2,000 (the paper's schedule on
+// large problems).
+// No step lowers L except a removal; the tests check this after every
+// step on 60 seeded problems for both likelihoods and both solvers.
+//
+// Predictions: with the activations' means mₖ = μₖᵀφ(x) and variances
+// vₖ = φ(x)ᵀΣφ(x), independent under Q(W), y = Wᵀφ(x) + ε has
+// independent yₖ ~ N(mₖ, 1 + vₖ), so Prob returns
+//
+//	P(t = k | x) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))]       (P9)
+//
+// by the same quadrature, normalised to sum to one (they do up to its
+// error); ProbPlugin is (P9) with v = 0, and Predict takes the largest
+// Prob.
+//
+// Where each equation is implemented (multiclass_probit.go,
+// multiclass_shared.go): (P3) spProblem.fresh, .mean; (P4), (P5), (P7)
+// probitMoments, probitRow, mcProblem.setY, .probitPass; (P6)
+// mcProblem.probitLik; (P8) mcProblem.newtonMeans, .jointStep,
+// .blockStep, probitRowCov, spProblem.solveMean;
+// (P11) spProblem.bound, .solve (the paper's schedule); (P12)
+// spProblem.stats, .solve; (P13) spProblem.bestAddition, .excludedTerm;
+// (P9) probitProb.
+//
+// Measured (the benchmarks of the softmax model above, same widths; each
+// cell test error, log loss of Prob, distinct relevance vectors):
+//
+//	set      probit, sequential       probit, paper schedule
+//	iris     8.89%, 0.192, 4 RVs      2.22%, 0.055, 3 RVs
+//	wine     7.41%, 0.160, 3 RVs      1.85%, 0.069, 3 RVs
+//	digits   13.5%, 0.439, 9 RVs      (not run: MK = 12,580 means)
+//	ripley3  13.4%, 0.312, 5 RVs      10.4%, 0.286, 6 RVs
+//
+// The sequential solver fits digits in 5 s CPU (46 iterations) but ends
+// at a bound below the paper schedule's on the small sets (iris −1433.1
+// against −1424.4, with 4 functions against 3: a different local optimum,
+// not a shortage of functions), and on digits the bound keeps 9 functions
+// for 10 classes: with unit latent noise the Occam factor of (P12)
+// (Σₖqₘₖ² > K sₘ) is paid at the unit curvature, not at the far smaller
+// curvature 1 − Var yₙₖ of well classified points. One α per weight with
+// the probit (each class its own Σₖ) was built and measured first:
+// sequential iris 4.44%, wine 7.41%, ripley3 14.6%, digits 8.89% with log
+// loss 0.255, 53 relevance vectors and 123 s CPU; paper schedule iris
+// 2.22%, wine 1.85%, ripley3 10.8%; its full bound is far below the
+// shared model's (digits −156,497 against −18,150: K excluded terms per
+// function), so shared α was kept. The probit is therefore an option:
+// Softmax stays the default, more accurate with the default solver on
+// every set but wine (equal) and within the 30 s budget on digits.
+//
 // # Relevance vectors
 //
 // RelevanceVectors reports, as in the paper's tables, the active kernel
@@ -541,4 +679,10 @@
 //     Institute of Statistical Mathematics 44:197–200, 1992.
 //   - M. E. Tipping and A. C. Faul. Fast marginal likelihood maximisation
 //     for sparse Bayesian models. AISTATS 2003.
+//   - M. Girolami and S. Rogers. Variational Bayesian multinomial probit
+//     regression with Gaussian process priors. Neural Computation
+//     18(8):1790–1817, 2006.
+//   - I. Psorakis, T. Damoulas and M. A. Girolami. Multiclass relevance
+//     vector machines: sparsity and accuracy. IEEE Transactions on Neural
+//     Networks 21(10):1588–1598, 2010.
 package vrvm

@@ -49,6 +49,8 @@ type fitted struct {
 	// M × K ⟨αₘₖ⟩ (0 there).
 	sigmas []*mat.SymDense
 	alphaK *mat.Dense
+	// probit is set for a MultiClassifier with the probit likelihood.
+	probit bool
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64

@@ -20,6 +20,9 @@ import (
 // relevant for the classes that need it, Böhning's fixed-curvature bound
 // on the softmax (M3), which keeps every update in closed form, and a
 // posterior factorised over classes, one M × M problem per class (M4).
+// With Likelihood Probit it is instead the multinomial probit with
+// auxiliary variables and one precision per function shared by the
+// classes (doc.go, "Multi-class probit", (P1)–(P13)).
 //
 // Labels are strings; IntLabels converts integer class numbers. The
 // exported fields configure the fit; their zero values mean the defaults.
@@ -48,6 +51,9 @@ type MultiClassifier struct {
 	// Solver selects the algorithm: Sequential (the zero value) or
 	// PaperSchedule; Newton is treated as Sequential.
 	Solver Solver
+	// Likelihood selects the model: Softmax (the zero value, (M1) under
+	// Böhning's bound) or Probit, the multinomial probit (P1).
+	Likelihood MultiLikelihood
 
 	multiFit
 }
@@ -159,6 +165,9 @@ func (c *MultiClassifier) FitContext(ctx context.Context, x mat.Matrix, labels [
 // step's name and a function returning the bound (tests).
 func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
 	c.multiFit = multiFit{}
+	if c.Likelihood != Probit && c.Likelihood != Softmax {
+		return &OptionError{Field: "Likelihood", Reason: fmt.Sprintf("unknown likelihood %d", int(c.Likelihood))}
+	}
 	o := c.options()
 	if o.paramTol == 0 {
 		o.paramTol = defaultMultiParamTol
@@ -189,9 +198,17 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		return err
 	}
-	p := newMCProblem(phi, y, len(classes), s)
-	p.hook = hook
-	sol, err := p.solve(ctx)
+	probit := c.Likelihood == Probit
+	var sol *mcSolution
+	if probit {
+		p := newSPProblem(phi, y, len(classes), s)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+	} else {
+		p := newMCProblem(phi, y, len(classes), s, false)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+	}
 	if sol == nil {
 		return err
 	}
@@ -209,7 +226,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm"}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
-	f.sigmas, f.alphaK = sol.sigmas, sol.alphaK
+	f.sigmas, f.alphaK, f.probit = sol.sigmas, sol.alphaK, probit
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -261,13 +278,18 @@ func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	return f.activations(x)
 }
 
-// ProbPlugin returns the plug-in class probabilities softmax(μᵀφ(x)),
-// one row per row of x and one column per class (Classes); every row sums
-// to one.
+// ProbPlugin returns the plug-in class probabilities at the mean
+// activations μᵀφ(x): softmax(μᵀφ(x)) for the softmax model, (P9) with
+// zero variances for the probit; one row per row of x and one column per
+// class (Classes); every row sums to one.
 func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	ybar, _, err := f.activations(x)
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
+	}
+	if f.probit {
+		n, k := ybar.Dims()
+		return f.probitProbs(ybar, mat.NewDense(n, k, nil)), nil
 	}
 	n, k := ybar.Dims()
 	out := mat.NewDense(n, k, nil)
@@ -277,17 +299,35 @@ func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
+// probitProbs returns (P9) at each row of the activations' means ybar
+// and variances v.
+func (f *multiFit) probitProbs(ybar, v *mat.Dense) *mat.Dense {
+	n, k := ybar.Dims()
+	out := mat.NewDense(n, k, nil)
+	d, a := make([]float64, k-1), make([]float64, k-1)
+	for i := range n {
+		probitProb(out.RawRowView(i), ybar.RawRowView(i), v.RawRowView(i), d, a)
+	}
+	return out
+}
+
 // Prob returns the predictive class probabilities with the posterior
-// uncertainty of the weights taken into account by the moderated softmax
-// (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the mean over
-// classes of φ(x)ᵀΣₖφ(x): the multi-class form of MacKay's moderation,
+// uncertainty of the weights taken into account. For the probit (P9),
+// P(t = k) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))] with the
+// activations' means mₖ = μₖᵀφ(x) and variances vₖ = φ(x)ᵀΣₖφ(x), by
+// quadrature: the exact predictive distribution of the fitted Q(W) up to
+// the quadrature's error. For the softmax, the moderated
+// softmax (M17), softmax(κ μᵀφ(x)) with κ = (1 + πv̄/4)^(−½) and v̄ the
+// mean over classes of vₖ: the multi-class form of MacKay's moderation,
 // which equals the binary classifier's for the difference of two
-// activations.
-// Every row sums to one.
+// activations. Every row sums to one.
 func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	ybar, v, err := f.activations(x)
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
+	}
+	if f.probit {
+		return f.probitProbs(ybar, v), nil
 	}
 	n, k := ybar.Dims()
 	out := mat.NewDense(n, k, nil)
@@ -303,10 +343,18 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 }
 
 // PredictIndex returns the most probable class (an index into Classes) for
-// each row of x: the largest mean activation. Plug-in and moderated
-// probabilities give the same decision.
+// each row of x: for the softmax the largest mean activation (plug-in
+// and moderated probabilities give the same decision), for the probit
+// the largest predictive probability (Prob), which is the largest mean
+// activation too while the classes' variances are equal (one shared Σ).
 func (f *multiFit) PredictIndex(x mat.Matrix) ([]int, error) {
-	ybar, _, err := f.activations(x)
+	var ybar *mat.Dense
+	var err error
+	if f.probit {
+		ybar, err = f.Prob(x)
+	} else {
+		ybar, _, err = f.activations(x)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +492,8 @@ func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.w) 
 
 // Alpha returns ⟨αₘₖ⟩, M × K and ordered as Mean; 0 where function m is
 // not active in class k (its precision is then at the optimum of (M15),
-// not recorded). A model read from a file of the shared-α model has nil.
+// not recorded). For the probit the K columns are equal (⟨αₘ⟩ (P11)).
+// A model read from a file of the former shared-α softmax model has nil.
 func (f *multiFit) Alpha() *mat.Dense {
 	f.mustFit()
 	if f.alphaK == nil {
@@ -455,7 +504,8 @@ func (f *multiFit) Alpha() *mat.Dense {
 
 // Covariance returns Σₖ (M4), the posterior covariance of class k's
 // weights, ordered as Mean, with zero rows and columns for the functions
-// not active in class k. It panics if k is not a class index.
+// not active in class k; for the probit, Σ (P3), the same for every k.
+// It panics if k is not a class index.
 func (f *multiFit) Covariance(k int) *mat.SymDense {
 	f.mustFit()
 	s := f.sigmas[k]
@@ -484,7 +534,7 @@ func (c *MultiClassifier) String() string {
 		solver = Sequential
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "vrvm.MultiClassifier (kernel %s, solver %s)", kernelString(k), solver)
+	fmt.Fprintf(&b, "vrvm.MultiClassifier (%s, kernel %s, solver %s)", c.Likelihood, kernelString(k), solver)
 	if c.status == NotFitted {
 		b.WriteString(": not fitted")
 		return b.String()

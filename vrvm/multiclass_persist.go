@@ -44,6 +44,13 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 	if f.design != nil {
 		return nil, &ModelFileError{Reason: "a multi-class model needs a kernel"}
 	}
+	switch p.Likelihood {
+	case "probit":
+		f.probit = true
+	case "":
+	default:
+		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown multi-class likelihood %q", p.Likelihood)}
+	}
 	f.classes = append([]string(nil), p.Classes...)
 	f.w = mat.NewDense(len(p.Weights), len(p.Classes), nil)
 	for i, row := range p.Weights {
@@ -96,5 +103,9 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 			f.sigmas = append(f.sigmas, s)
 		}
 	}
-	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, multiFit: multiFit{*f}}, nil
+	var lik MultiLikelihood // Softmax
+	if f.probit {
+		lik = Probit
+	}
+	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: lik, multiFit: multiFit{*f}}, nil
 }

@@ -91,16 +91,26 @@ type mcProblem struct {
 	cls   []*mcClass
 	thr   float64
 	hook  func(step string, bound func() float64)
+	// For the probit (P1), used by spProblem: Q(Y) at the means ψ, with
+	// ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5), and c₀ = 1.
+	ytil *mat.Dense
+	lnZ  []float64
 }
 
-func newMCProblem(phi *mat.Dense, y []int, k int, s settings) *mcProblem {
+func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcProblem {
 	n, p := phi.Dims()
 	phi2 := mat.NewDense(n, p, nil)
 	phi2.MulElem(phi, phi)
 	c0 := 0.5 * (1 - 1/float64(k))
+	if probit {
+		c0 = 1 // (P3)
+	}
 	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5, c0: c0,
 		dAll: make([]float64, p), psi: mat.NewDense(n, k, nil)}
 	gemvT(pr.dAll, phi2, constant(n, c0))
+	if probit {
+		pr.setY() // Q(Y) at ψ = 0
+	}
 	return pr
 }
 

@@ -53,10 +53,16 @@ func multiProblem(seed uint64) (x *mat.Dense, labels []string, k Kernel, prior P
 func TestMultiBoundMonotone(t *testing.T) {
 	for seed := range uint64(60) {
 		x, labels, k, prior, bias := multiProblem(seed)
-		for _, sol := range []Solver{Sequential, PaperSchedule} {
-			for _, noPrune := range []bool{false, true} {
-				name := fmt.Sprintf("seed=%d/%v/noprune=%v", seed, sol, noPrune)
-				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Solver: sol, NoPrune: noPrune, MaxIter: 60}
+		for _, sc := range []struct {
+			sol     Solver
+			noPrune bool
+			lik     MultiLikelihood
+		}{{Sequential, false, Probit}, {Sequential, true, Probit}, {PaperSchedule, false, Probit}, {PaperSchedule, true, Probit},
+			{Sequential, false, Softmax}, {Sequential, true, Softmax}, {PaperSchedule, false, Softmax}, {PaperSchedule, true, Softmax}} {
+			sol, noPrune := sc.sol, sc.noPrune
+			{
+				name := fmt.Sprintf("seed=%d/%v/%v/noprune=%v", seed, sc.lik, sol, noPrune)
+				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Solver: sol, NoPrune: noPrune, MaxIter: 60, Likelihood: sc.lik}
 				prev := math.NaN()
 				steps := 0
 				hook := func(step string, bound func() float64) {
@@ -116,7 +122,7 @@ func TestMultiAdditionGain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newMCProblem(phi, y, len(classes), s)
+		p := newMCProblem(phi, y, len(classes), s, false)
 		p.thr = math.Inf(1)
 		for kc := range p.k {
 			p.cls = append(p.cls, &mcClass{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}})
@@ -208,7 +214,7 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 		y[i] = i % k
 	}
 	prior := Prior{A: 1.5, B: 0.7}
-	p := newMCProblem(phi, y, k, settings{prior: prior})
+	p := newMCProblem(phi, y, k, settings{prior: prior}, false)
 	for i := range n {
 		for j := range k {
 			p.psi.Set(i, j, rnd.NormFloat64())
@@ -313,8 +319,14 @@ func gammaSample(rnd *rand.Rand, a, b float64) float64 {
 
 // TestMultiBadInput checks the errors for bad labels.
 func TestMultiBadInput(t *testing.T) {
+	for _, lik := range []MultiLikelihood{Softmax, Probit} {
+		t.Run(lik.String(), func(t *testing.T) { multiBadInput(t, lik) })
+	}
+}
+
+func multiBadInput(t *testing.T, lik MultiLikelihood) {
 	x := mat.NewDense(7, 1, []float64{0, 0.1, 1, 1.1, 2, 2.1, 3})
-	c := &MultiClassifier{}
+	c := &MultiClassifier{Likelihood: lik}
 	var se *LabelError
 	if err := c.Fit(x, []string{"a", "a", "b", "b", "c", "c", "d"}); !errors.As(err, &se) || se.Label != "d" || se.Row != 6 {
 		t.Errorf("class with one member: got %v, want a *LabelError for d at row 6", err)
@@ -357,7 +369,7 @@ func TestMultiBadInput(t *testing.T) {
 	if _, err := c.ErrorRate(x, []string{"a"}); !errors.As(err, &de) {
 		t.Errorf("ErrorRate with too few labels: got %v", err)
 	}
-	var u MultiClassifier
+	u := MultiClassifier{Likelihood: lik}
 	if _, err := u.Prob(x); !errors.Is(err, ErrNotFitted) {
 		t.Errorf("Prob before fit: got %v", err)
 	}
@@ -378,8 +390,12 @@ func TestMultiPredict(t *testing.T) {
 	for i, l := range labels {
 		labels[i] = strings.TrimPrefix(l, "c") + "0" // numeric labels: 00, 10, 20…
 	}
-	for _, sol := range []Solver{Sequential, PaperSchedule} {
-		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Solver: sol}
+	for _, sc := range []struct {
+		sol Solver
+		lik MultiLikelihood
+	}{{Sequential, Probit}, {PaperSchedule, Probit}, {Sequential, Softmax}, {PaperSchedule, Softmax}} {
+		sol := sc.sol
+		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Solver: sol, Likelihood: sc.lik}
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}
@@ -402,10 +418,16 @@ func TestMultiPredict(t *testing.T) {
 		for i := range n {
 			var s, sp float64
 			best := 0
+			// The decision: the plug-in argmax for the softmax, the
+			// predictive one for the probit.
+			dec := pp
+			if sc.lik == Probit {
+				dec = pm
+			}
 			for j := range k {
 				s += pm.At(i, j)
 				sp += pp.At(i, j)
-				if pp.At(i, j) > pp.At(i, best) {
+				if dec.At(i, j) > dec.At(i, best) {
 					best = j
 				}
 			}
@@ -429,7 +451,7 @@ func TestMultiPredict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !mat.Equal(pl, pm) || l.LowerBound() != c.LowerBound() || strings.Join(l.Classes(), ",") != strings.Join(cl, ",") {
+		if !mat.Equal(pl, pm) || l.LowerBound() != c.LowerBound() || strings.Join(l.Classes(), ",") != strings.Join(cl, ",") || l.Likelihood != sc.lik {
 			t.Errorf("%v: the loaded model predicts differently", sol)
 		}
 		var mfe *ModelFileError
@@ -484,7 +506,7 @@ func TestMultiModeration(t *testing.T) {
 	// Three overlapping classes on a line, few points: uncertain weights.
 	xt := mat.NewDense(12, 1, []float64{-2, -1.5, -1, -0.2, 0, 0.3, 0.5, 1, 1.2, 1.6, 2, -0.5})
 	labels := []string{"a", "a", "a", "b", "b", "a", "b", "c", "c", "b", "c", "b"}
-	c := &MultiClassifier{Kernel: Gaussian{Width: 1}}
+	c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: Softmax}
 	if err := c.Fit(xt, labels); err != nil {
 		t.Fatal(err)
 	}

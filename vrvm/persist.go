@@ -66,6 +66,9 @@ type payload struct {
 	// them (the shared-α model) uses Sigma for every class.
 	ClassSigma [][][]float64 `json:"class_sigma,omitempty"`
 	ClassAlpha [][]float64   `json:"class_alpha,omitempty"`
+	// and the likelihood: "probit", or empty for the softmax (files
+	// written before the probit existed).
+	Likelihood string `json:"likelihood,omitempty"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
@@ -96,6 +99,9 @@ func (f *fitted) encode() (*payload, error) {
 	}
 	if f.w != nil {
 		p.Classes = f.classes
+		if f.probit {
+			p.Likelihood = "probit"
+		}
 		r, _ := f.w.Dims()
 		for i := range r {
 			p.Weights = append(p.Weights, f.w.RawRowView(i))
