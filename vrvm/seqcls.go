@@ -31,6 +31,11 @@ type clsCache struct {
 	current bool
 	// target is the final pruning threshold (the annealing's end).
 	target float64
+	// twins[j] is the number of basis functions identical to candidate j
+	// that a collapsed problem left out (seqdup.go), nil if none; twinV
+	// holds (twins[j])·vⱼ of their held factors.
+	twins []float64
+	twinV []float64
 
 	// rows[a] is row a of C = Φ_AᵀWΦ, φₐᵀWΦ for the active function a.
 	rows map[int][]float64
@@ -222,8 +227,8 @@ func (s *seqFit) heldShares() {
 	bf := s.f.bFull
 	p, r := bf.Dims()
 	sb := mat.NewDense(p, r, nil)
-	for j := range p {
-		if v := s.exV[j]; v > 0 {
+	for j, v := range s.heldWeights() {
+		if v > 0 {
 			src, dst := bf.RawRowView(j), sb.RawRowView(j)
 			f := math.Sqrt(v)
 			for k, x := range src {

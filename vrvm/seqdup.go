@@ -76,6 +76,11 @@ type collapsedRows struct {
 	of   []int // of[n]: the distinct row of row n
 	orig *logitLik
 	lik  *countLik
+	// With distinct centres (distinctCentres): cols[j] is the original
+	// basis function of function j, twins[j] the number of its copies
+	// left out; both nil otherwise.
+	cols  []int
+	twins []float64
 }
 
 // collapseRows returns the problem p over its distinct (input, label)
@@ -128,20 +133,102 @@ func collapseRows(p *problem) *collapsedRows {
 	for u, i := range first {
 		lu.setXi(u, orig.xi[i]) // the factor starts where p.lik holds it
 	}
-	// The centres stay where they are; the factorisation of the design
-	// (lowRankFactor) finds centre m's kernel column at its distinct row.
-	b := p.basis
-	if b.centers != nil {
-		sub := make([]int, b.size()-b.offset())
-		for m := range sub {
-			sub[m] = of[b.row(m)]
-		}
-		b.sub = sub
-	}
 	cl := newCountLik(lu, count)
 	q := *p
-	q.basis, q.x, q.lik = b, xu, cl
-	return &collapsedRows{prob: &q, of: of, orig: orig, lik: cl}
+	q.x, q.lik = xu, cl
+	c := &collapsedRows{prob: &q, of: of, orig: orig, lik: cl}
+	c.distinctCentres(p)
+	return c
+}
+
+// distinctCentres keeps one centre of each group of equal centres
+// (identical basis functions) in the collapsed problem, with the number
+// of the others in twins, so that the work per candidate is that of the
+// distinct data set; the factorisation of the design (lowRankFactor)
+// finds each centre's kernel column at its distinct row (sub).
+func (c *collapsedRows) distinctCentres(p *problem) {
+	b := p.basis
+	if b.centers == nil || b.kernel == nil {
+		return
+	}
+	off := b.offset()
+	nc, _ := b.centers.Dims()
+	rep := make([]int, nc) // rep[m]: the kept centre of centre m's group
+	var keep []int
+	seen := make(map[uint64][]int, nc)
+	for m := range nc {
+		row := b.centers.RawRowView(m)
+		h := uint64(14695981039346656037)
+		for _, v := range row {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
+		}
+		rep[m] = -1
+		for _, k := range seen[h] {
+			if sameBits(row, b.centers.RawRowView(keep[k])) {
+				rep[m] = k
+				break
+			}
+		}
+		if rep[m] < 0 {
+			rep[m] = len(keep)
+			seen[h] = append(seen[h], len(keep))
+			keep = append(keep, m)
+		}
+	}
+	sub := make([]int, len(keep))
+	for k, m := range keep {
+		sub[k] = c.of[b.row(m)]
+	}
+	c.twins = make([]float64, off+len(keep))
+	for m := range nc {
+		if keep[rep[m]] != m {
+			c.twins[off+rep[m]]++
+		}
+	}
+	c.cols = make([]int, off+len(keep))
+	for k := range off {
+		c.cols[k] = k
+	}
+	for k, m := range keep {
+		c.cols[off+k] = off + m
+	}
+	b.centers, b.sub = selectRows(b.centers, keep), sub
+	c.prob.basis = b
+	if w := p.warm; w != nil {
+		// The warm start's functions, as kept centres; a repeated one
+		// once.
+		ws := &warmStart{}
+		in := map[int]bool{}
+		for i, j := range w.cols {
+			if j >= off {
+				j = off + rep[j-off]
+			}
+			if !in[j] {
+				in[j] = true
+				ws.cols = append(ws.cols, j)
+				ws.alpha = append(ws.alpha, w.alpha[i])
+			}
+		}
+		c.prob.warm = ws
+	}
+}
+
+// columns returns the basis functions of the collapsed problem cols as
+// functions of the original basis.
+func (c *collapsedRows) columns(cols []int) []int {
+	if c.cols == nil {
+		return cols
+	}
+	out := make([]int, len(cols))
+	for i, j := range cols {
+		out[i] = c.cols[j]
+	}
+	return out
 }
 
 // expand sets the factor of every row of the original likelihood to that
@@ -152,4 +239,52 @@ func (c *collapsedRows) expand() {
 		c.orig.setXi(n, l.xi[u])
 		c.orig.act[n], c.orig.e[n] = l.act[u], l.e[u]
 	}
+}
+
+// holdTwins adds to the held terms of the excluded functions, (S4), those
+// of the functions left out of a collapsed problem as copies of candidate
+// j: each is held at the excluded optimum for dⱼ, as j itself would be,
+// whether j is active or not (a copy of an active function is never
+// added).
+func (s *seqFit) holdTwins(dv []float64) {
+	if s.cls.twins == nil {
+		return
+	}
+	s.cls.twinV = resize(s.cls.twinV, len(dv))
+	for j, k := range s.cls.twins {
+		s.cls.twinV[j] = 0
+		if k == 0 {
+			continue
+		}
+		d := math.Max(dv[j], 0)
+		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		v := 1 / (a + d)
+		s.exConst += k * (excludedTerm(s.prior, d) + 0.5*d*v)
+		s.cls.twinV[j] = k * v
+	}
+}
+
+// heldWeights returns the weights vⱼ of the held excluded factors in
+// eₙ = Σⱼ vⱼφₙⱼ², those of left-out copies included.
+func (s *seqFit) heldWeights() []float64 {
+	if s.cls.twinV == nil {
+		return s.exV
+	}
+	w := make([]float64, len(s.exV))
+	for j, v := range s.exV {
+		w[j] = v + s.cls.twinV[j]
+	}
+	return w
+}
+
+// twinsExcluded returns the closed-form terms (excludedTerm) of the
+// copies left out of a collapsed problem.
+func (s *seqFit) twinsExcluded(dv []float64) float64 {
+	var sum float64
+	for j, k := range s.cls.twins {
+		if k > 0 {
+			sum += k * excludedTerm(s.prior, math.Max(dv[j], 0))
+		}
+	}
+	return sum
 }

@@ -718,6 +718,7 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
+	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
 	if s.uniform() {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
@@ -727,7 +728,7 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 	if s.f.ident {
 		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
 		clear(s.exE)
-		for j, v := range s.exV {
+		for j, v := range s.heldWeights() {
 			if v != 0 {
 				for n, x := range bf.RawRowView(j) {
 					s.exE[n] += v * x * x
@@ -1197,7 +1198,7 @@ func (s *seqFit) objective() float64 {
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
 	_, _, dv, _ := s.weighted(0)
-	return excludedBound(s.prior, dv, s.act)
+	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
 // run iterates until convergence: no function to add or remove, ⟨αₘ⟩
@@ -1449,7 +1450,8 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		// the paper's), so the joint steps of the Newton solver are taken.
 		return maximiseCollapsed(ctx, f, p)
 	}
-	if c := collapseRows(p); c != nil {
+	c := collapseRows(p)
+	if c != nil {
 		defer c.expand()
 		p = c.prob // distinct rows with counts (seqdup.go)
 	}
@@ -1459,11 +1461,17 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
+	if c != nil {
+		s.cls.twins = c.twins
+	}
 	trace, iters, status, err := s.run(ctx)
 	if status == NotFitted {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
+	if c != nil {
+		cols = c.columns(cols)
+	}
 	// FullModelBound: the excluded functions at their optimum for the final
 	// precisions, at least the trace's last value, (S4).
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
