@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -320,4 +321,123 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	copy(s.alpha, oldA)
 	s.lik.setLogParams(oldXi)
 	return s.rebuild(iter)
+}
+
+// Swap search (classification, small problems). The sequential solver
+// ends at a local maximum of the bound over active sets, and on Ripley's
+// subsets of 100 points 7 of 10 ended more than 0.1 nats below the paper's
+// schedule run to convergence (0.12–1.87 nats): the sets differed in which
+// of several neighbouring centres carry the weights, not in convergence.
+// After convergence, each active function in turn is taken out and barred,
+// and the fit converged again from the others (a warm start: no
+// annealing); the first such fit whose full-model bound is higher by more
+// than seqSwapGain replaces the current one, and the search starts again,
+// at most seqSwapPasses times. On Ripley's subsets this ends below the
+// schedule on none of 10 (above it by up to 1.5 nats on 6), at about
+// three times the CPU time of the fit without it. It runs only when
+// N·P ≤ seqSwapBudget (N rows, P candidates), where a fit costs
+// milliseconds: each trial is a fit.
+const (
+	seqSwapBudget = 1 << 20
+	seqSwapPasses = 4
+	seqSwapGain   = 1e-3
+)
+
+// swapSearch runs the swap search from the converged fit s, with its trace
+// and iterations, and returns the best fit and the trace and iterations
+// extended by those of the trials (the trace holding the best full-model
+// bound found so far). The likelihood of s ends in the state of the fit
+// returned.
+func (s *seqFit) swapSearch(ctx context.Context, trace []float64, iters int) (*seqFit, []float64, int) {
+	p, _ := s.f.bFull.Dims()
+	if s.uniform() || s.n*p > seqSwapBudget || !s.ctl.prune {
+		return s, trace, iters
+	}
+	orig := s.lik
+	best, bestL := s, s.bound()+s.excluded()
+	ctl := s.ctl
+	ctl.monitor = nil
+	for range seqSwapPasses {
+		improved := false
+		for i := range best.act {
+			if len(best.act) < 2 || ctx.Err() != nil {
+				break
+			}
+			lik := cloneLik(best.lik)
+			if lik == nil {
+				return s, trace, iters
+			}
+			t := newSeqFit(best.f, lik, ctl)
+			t.cls.twins = best.cls.twins
+			t.warm = &warmStart{}
+			for k, a := range best.act {
+				if k != i {
+					t.warm.cols = append(t.warm.cols, a)
+					t.warm.alpha = append(t.warm.alpha, best.alpha[k])
+				}
+			}
+			t.deleted[best.act[i]] = seqMaxDeletions
+			_, n, status, err := t.run(ctx)
+			for range n {
+				trace = append(trace, trace[len(trace)-1])
+			}
+			iters += n
+			if err != nil || status != Converged {
+				continue
+			}
+			if l := t.bound() + t.excluded(); l > bestL+seqSwapGain {
+				best, bestL, improved = t, l, true
+				trace[len(trace)-1] = t.objective()
+				break
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	if best != s {
+		copyLikState(orig, best.lik)
+		best.lik = orig
+	}
+	return best, trace, iters
+}
+
+// cloneLik returns a copy of the logistic likelihood l (with counts or
+// not) that shares nothing that its updates change, or nil for another
+// likelihood.
+func cloneLik(l likelihood) likelihood {
+	switch l := l.(type) {
+	case *logitLik:
+		return cloneLogit(l)
+	case *countLik:
+		return &countLik{logitLik: cloneLogit(l.logitLik), count: l.count, beta: append([]float64(nil), l.beta...), half: l.half}
+	}
+	return nil
+}
+
+func cloneLogit(l *logitLik) *logitLik {
+	c := *l
+	for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
+		*v = append([]float64(nil), *v...)
+	}
+	return &c
+}
+
+// copyLikState sets the factor and observed moments of dst to those of
+// src, a clone of it (cloneLik).
+func copyLikState(dst, src likelihood) {
+	var d, s *logitLik
+	switch dst := dst.(type) {
+	case *logitLik:
+		d, s = dst, src.(*logitLik)
+	case *countLik:
+		sc := src.(*countLik)
+		copy(dst.beta, sc.beta)
+		d, s = dst.logitLik, sc.logitLik
+	}
+	copy(d.xi, s.xi)
+	copy(d.lam, s.lam)
+	copy(d.beta, s.beta)
+	copy(d.act, s.act)
+	copy(d.e, s.e)
 }
