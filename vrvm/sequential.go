@@ -1468,9 +1468,6 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if status == NotFitted {
 		return nil, err
 	}
-	if status == Converged && err == nil && p.warm == nil {
-		s, trace, iters = s.swapSearch(ctx, trace, iters) // seqcls.go
-	}
 	cols, mu, sig, alpha := s.sorted()
 	if c != nil {
 		cols = c.columns(cols)
