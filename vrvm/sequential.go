@@ -36,8 +36,9 @@ import (
 // third iteration with an unchanged active set, the SQUAREM extrapolation
 // of ln⟨α⟩ over the last two sweeps is tried and kept if it raises the
 // bound: coordinate ascent alone crawls where two similar functions share
-// a weight. The threshold is annealed from seqAnnealStart·PruneAlpha down
-// to PruneAlpha (see seqAnnealStart). Without pruning, every function is
+// a weight (with non-uniform precisions, once the threshold is final, of
+// ln⟨α⟩ and ln ξ jointly: extrapolateCls). The threshold is annealed
+// from seqAnnealStart·PruneAlpha down to PruneAlpha (see seqAnnealStart). Without pruning, every function is
 // active from the start and none is added or removed.
 //
 // The fit has converged when, at the final threshold, an iteration
@@ -70,7 +71,10 @@ import (
 // of a shortlist O(M²) per candidate in between. Otherwise
 // (classification) an iteration costs O(N M²) and a round O(N M r + P r M),
 // plus O((N + P) r²) for dⱼ = φⱼᵀWφⱼ only when some precision has moved
-// by more than seqWeightTol since they were last computed.
+// by more than seqWeightTol since they were last computed; the products
+// with the active design that only the precisions and the active set
+// determine are kept between the rebuilds of Q_w (clsCache), and
+// duplicated rows are fitted once, with their counts (seqdup.go).
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
@@ -243,6 +247,7 @@ type seqFit struct {
 	// fit).
 	wbuf, qbuf *mat.Dense
 	svRaw      []float64 // sⱼ of the last candidateStats before clamping
+	cls        clsCache  // non-uniform precisions (seqcls.go)
 
 	q   gaussQ
 	sig *mat.SymDense
@@ -279,6 +284,7 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 		s.lat.vars = make([]float64, n)
 	}
 	s.twin = twins(f.bFull)
+	s.cls.target = c.pruneAt
 	s.bnorm = make([]float64, p)
 	for j := range p {
 		row := f.bFull.RawRowView(j)
@@ -458,23 +464,10 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 		}
 	case !s.f.ident:
 		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
-		// whether or not B W̃ was kept from an earlier round (weighted).
+		// whether or not B W̃ was kept from an earlier round (weighted);
+		// rows kept while the precisions are unchanged (activeCross).
 		beta, _ := s.lik.weights()
-		_, r := s.f.bFull.Dims()
-		pw := mat.NewDense(s.n, m, nil)
-		for n := range s.n {
-			src, dst := s.phiA.RawRowView(n), pw.RawRowView(n)
-			for i, v := range src {
-				dst[i] = beta[n] * v
-			}
-		}
-		aw := mat.NewDense(m, r, nil)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
-		bs := s.f.bFull
-		if idx != nil {
-			bs = selectRows(bs, idx)
-		}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, ct.RawMatrix())
+		ct = s.activeCross(beta, idx)
 	case idx == nil:
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
 	default:
@@ -725,17 +718,17 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
+	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
 	if s.uniform() {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
 	}
 	bf := s.f.bFull
-	_, r := bf.Dims()
 	s.exE = resize(s.exE, s.n)
 	if s.f.ident {
 		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
 		clear(s.exE)
-		for j, v := range s.exV {
+		for j, v := range s.heldWeights() {
 			if v != 0 {
 				for n, x := range bf.RawRowView(j) {
 					s.exE[n] += v * x * x
@@ -744,23 +737,7 @@ func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
 		}
 		return
 	}
-	// eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (r × r).
-	bv := mat.NewDense(p, r, nil)
-	for j := range p {
-		if v := s.exV[j]; v != 0 {
-			src, dst := bf.RawRowView(j), bv.RawRowView(j)
-			for k, x := range src {
-				dst[k] = v * x
-			}
-		}
-	}
-	vm := mat.NewDense(r, r, nil)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, bf.RawMatrix(), bv.RawMatrix(), 0, vm.RawMatrix())
-	uv := mat.NewDense(s.n, r, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
-	for i := range s.n {
-		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
-	}
+	s.heldShares() // eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (seqcls.go)
 }
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.
@@ -1060,16 +1037,7 @@ func (s *seqFit) rebuild(iter int) error {
 			h[i] = scale * s.bud[i]
 		}
 	} else {
-		s.wbuf = s.nm(s.wbuf, m)
-		w := s.wbuf
-		for i := range s.n {
-			f := math.Sqrt(beta[i])
-			src, dst := s.phiA.RawRowView(i), w.RawRowView(i)
-			for j, v := range src {
-				dst[j] = f * v
-			}
-		}
-		blas64.Syrk(blas.Trans, 1, w.RawMatrix(), 0, prec.RawSymmetric())
+		s.weightedGramActive(prec, beta) // kept between rebuilds
 		blas64.Gemv(blas.NoTrans, scale, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
 	}
 	for i := range m {
@@ -1110,6 +1078,11 @@ func (s *seqFit) rebuild(iter int) error {
 func (s *seqFit) refresh(iter int) error {
 	beta, uni := s.lik.weights()
 	if beta != nil {
+		if s.cls.current {
+			// extrapolate has just rebuilt Q_w for these ⟨α⟩.
+			s.cls.current = false
+			return nil
+		}
 		return s.rebuild(iter)
 	}
 	m := len(s.act)
@@ -1225,7 +1198,7 @@ func (s *seqFit) objective() float64 {
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
 	_, _, dv, _ := s.weighted(0)
-	return excludedBound(s.prior, dv, s.act)
+	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
 // run iterates until convergence: no function to add or remove, ⟨αₘ⟩
@@ -1294,10 +1267,11 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		// one): every third iteration with an unchanged active set, try
 		// the SQUAREM extrapolation of ln⟨α⟩ over the last two sweeps and
 		// keep it if the bound does not decrease.
-		if removed || len(hist) > 0 && len(hist[0]) != len(s.alpha) {
+		pt := s.extrapolationPoint()
+		if removed || len(hist) > 0 && len(hist[0]) != len(pt) {
 			hist = hist[:0]
 		}
-		hist = append(hist, logs(s.alpha))
+		hist = append(hist, pt)
 		if len(hist) == 3 {
 			if err := s.extrapolate(k, hist); err != nil {
 				return trace, k, NotFitted, err
@@ -1400,6 +1374,9 @@ func logs(a []float64) []float64 {
 // v = x2 − 2x1 + x0 and γ = −‖r‖/‖v‖, x = x0 − 2γr + γ²v. The new point
 // is kept, with Q_w at its optimum, only if it raises the bound.
 func (s *seqFit) extrapolate(iter int, h [][]float64) error {
+	if len(h[0]) > len(s.alpha) { // ln ξ too (extrapolationPoint)
+		return s.extrapolateCls(iter, h)
+	}
 	x0, x1, x2 := h[0], h[1], h[2]
 	var rr, vv float64
 	for i := range x0 {
@@ -1473,17 +1450,28 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		// the paper's), so the joint steps of the Newton solver are taken.
 		return maximiseCollapsed(ctx, f, p)
 	}
+	c := collapseRows(p)
+	if c != nil {
+		defer c.expand()
+		p = c.prob // distinct rows with counts (seqdup.go)
+	}
 	f, err := newSeqDesign(ctx, p.basis, p.x)
 	if err != nil {
 		return nil, err
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
+	if c != nil {
+		s.cls.twins = c.twins
+	}
 	trace, iters, status, err := s.run(ctx)
 	if status == NotFitted {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
+	if c != nil {
+		cols = c.columns(cols)
+	}
 	// FullModelBound: the excluded functions at their optimum for the final
 	// precisions, at least the trace's last value, (S4).
 	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,

@@ -1,0 +1,290 @@
+package vrvm
+
+import "math"
+
+// Duplicated training rows (classification). Rows with the same input,
+// bit for bit, and the same label contribute identical terms to the
+// Jaakkola–Jordan bound (60) at the optimum of their ξₙ (58), which is
+// the same for each: the bound of the data set is that of its distinct
+// rows with each term counted cₙ times,
+//
+//	⟨ln F⟩ = Σₙ cₙ{ln σ(ξₙ) + (tₙ − ½)μᵀφₙ − ξₙ/2 − λ(ξₙ)(φₙᵀ⟨wwᵀ⟩φₙ − ξₙ²)},
+//
+// so that Q_w (54)–(55) has precisions βₙ = 2cₙλ(ξₙ) and data
+// cₙ(tₙ − ½). The sequential solver fits the distinct rows so weighted
+// (countLik) when there are fewer of them than rows: a data set with every
+// row twice then costs what the distinct rows cost per iteration (its
+// posterior is a different one, the data counting twice). The basis is
+// unchanged (functions centred at duplicated inputs are identical, and
+// only one of each is ever added: twins).
+
+// seqCollapse switches the collapsing of duplicated rows on (the tests
+// compare it with the fit of every row).
+var seqCollapse = true
+
+// countLik is the logistic likelihood of distinct rows with counts.
+type countLik struct {
+	*logitLik
+	count []float64 // cₙ
+	beta  []float64 // 2cₙλ(ξₙ)
+	half  []float64 // cₙ(tₙ − ½)
+}
+
+func newCountLik(l *logitLik, count []float64) *countLik {
+	c := &countLik{logitLik: l, count: count, beta: make([]float64, len(count)), half: make([]float64, len(count))}
+	for i, v := range count {
+		c.half[i] = v * l.half[i]
+	}
+	c.sync()
+	return c
+}
+
+// sync sets βₙ = 2cₙλ(ξₙ) from the current ξ.
+func (c *countLik) sync() {
+	for i, v := range c.count {
+		c.beta[i] = v * c.logitLik.beta[i]
+	}
+}
+
+func (c *countLik) weights() ([]float64, float64) { return c.beta, 0 }
+func (c *countLik) data() ([]float64, float64)    { return c.half, 1 }
+
+func (c *countLik) update() float64 {
+	ch := c.logitLik.update() // (58): ξₙ does not depend on cₙ
+	c.sync()
+	return ch
+}
+
+func (c *countLik) setLogParams(u []float64) {
+	c.logitLik.setLogParams(u)
+	c.sync()
+}
+
+// terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
+func (c *countLik) terms() [3]float64 {
+	l := c.logitLik
+	var s float64
+	for i, xi := range l.xi {
+		s += c.count[i] * (LogSigmoid(xi) + l.half[i]*l.act[i] - xi/2 - l.lam[i]*(l.e[i]-xi*xi)) // (60)
+	}
+	return [3]float64{0, 0, s}
+}
+
+// collapsedRows is a problem over the distinct rows of another.
+type collapsedRows struct {
+	prob *problem
+	of   []int // of[n]: the distinct row of row n
+	orig *logitLik
+	lik  *countLik
+	// With distinct centres (distinctCentres): cols[j] is the original
+	// basis function of function j, twins[j] the number of its copies
+	// left out; both nil otherwise.
+	cols  []int
+	twins []float64
+}
+
+// collapseRows returns the problem p over its distinct (input, label)
+// rows with counts, or nil if p is not a classification problem or has no
+// duplicated rows.
+func collapseRows(p *problem) *collapsedRows {
+	orig, ok := p.lik.(*logitLik)
+	if !ok || !seqCollapse {
+		return nil
+	}
+	n, d := p.x.Dims()
+	xd := denseOf(p.x)
+	of := make([]int, n)
+	var first []int
+	seen := make(map[uint64][]int, n)
+	for i := range n {
+		row := xd.RawRowView(i)
+		h := uint64(14695981039346656037)
+		for _, v := range append(row[:d:d], orig.t[i]) {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
+		}
+		of[i] = -1
+		for _, u := range seen[h] {
+			if orig.t[first[u]] == orig.t[i] && sameBits(row, xd.RawRowView(first[u])) {
+				of[i] = u
+				break
+			}
+		}
+		if of[i] < 0 {
+			of[i] = len(first)
+			seen[h] = append(seen[h], len(first))
+			first = append(first, i)
+		}
+	}
+	if len(first) == n {
+		return nil
+	}
+	xu := selectRows(xd, first)
+	count := make([]float64, len(first))
+	for _, u := range of {
+		count[u]++
+	}
+	tu := selectVec(orig.t, first)
+	lu := newLogitLik(tu, 1)
+	for u, i := range first {
+		lu.setXi(u, orig.xi[i]) // the factor starts where p.lik holds it
+	}
+	cl := newCountLik(lu, count)
+	q := *p
+	q.x, q.lik = xu, cl
+	c := &collapsedRows{prob: &q, of: of, orig: orig, lik: cl}
+	c.distinctCentres(p)
+	return c
+}
+
+// distinctCentres keeps one centre of each group of equal centres
+// (identical basis functions) in the collapsed problem, with the number
+// of the others in twins, so that the work per candidate is that of the
+// distinct data set; the factorisation of the design (lowRankFactor)
+// finds each centre's kernel column at its distinct row (sub).
+func (c *collapsedRows) distinctCentres(p *problem) {
+	b := p.basis
+	if b.centers == nil || b.kernel == nil {
+		return
+	}
+	off := b.offset()
+	nc, _ := b.centers.Dims()
+	rep := make([]int, nc) // rep[m]: the kept centre of centre m's group
+	var keep []int
+	seen := make(map[uint64][]int, nc)
+	for m := range nc {
+		row := b.centers.RawRowView(m)
+		h := uint64(14695981039346656037)
+		for _, v := range row {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
+		}
+		rep[m] = -1
+		for _, k := range seen[h] {
+			if sameBits(row, b.centers.RawRowView(keep[k])) {
+				rep[m] = k
+				break
+			}
+		}
+		if rep[m] < 0 {
+			rep[m] = len(keep)
+			seen[h] = append(seen[h], len(keep))
+			keep = append(keep, m)
+		}
+	}
+	sub := make([]int, len(keep))
+	for k, m := range keep {
+		sub[k] = c.of[b.row(m)]
+	}
+	c.twins = make([]float64, off+len(keep))
+	for m := range nc {
+		if keep[rep[m]] != m {
+			c.twins[off+rep[m]]++
+		}
+	}
+	c.cols = make([]int, off+len(keep))
+	for k := range off {
+		c.cols[k] = k
+	}
+	for k, m := range keep {
+		c.cols[off+k] = off + m
+	}
+	b.centers, b.sub = selectRows(b.centers, keep), sub
+	c.prob.basis = b
+	if w := p.warm; w != nil {
+		// The warm start's functions, as kept centres; a repeated one
+		// once.
+		ws := &warmStart{}
+		in := map[int]bool{}
+		for i, j := range w.cols {
+			if j >= off {
+				j = off + rep[j-off]
+			}
+			if !in[j] {
+				in[j] = true
+				ws.cols = append(ws.cols, j)
+				ws.alpha = append(ws.alpha, w.alpha[i])
+			}
+		}
+		c.prob.warm = ws
+	}
+}
+
+// columns returns the basis functions of the collapsed problem cols as
+// functions of the original basis.
+func (c *collapsedRows) columns(cols []int) []int {
+	if c.cols == nil {
+		return cols
+	}
+	out := make([]int, len(cols))
+	for i, j := range cols {
+		out[i] = c.cols[j]
+	}
+	return out
+}
+
+// expand sets the factor of every row of the original likelihood to that
+// of its distinct row, with the moments observed last.
+func (c *collapsedRows) expand() {
+	l := c.lik.logitLik
+	for n, u := range c.of {
+		c.orig.setXi(n, l.xi[u])
+		c.orig.act[n], c.orig.e[n] = l.act[u], l.e[u]
+	}
+}
+
+// holdTwins adds to the held terms of the excluded functions, (S4), those
+// of the functions left out of a collapsed problem as copies of candidate
+// j: each is held at the excluded optimum for dⱼ, as j itself would be,
+// whether j is active or not (a copy of an active function is never
+// added).
+func (s *seqFit) holdTwins(dv []float64) {
+	if s.cls.twins == nil {
+		return
+	}
+	s.cls.twinV = resize(s.cls.twinV, len(dv))
+	for j, k := range s.cls.twins {
+		s.cls.twinV[j] = 0
+		if k == 0 {
+			continue
+		}
+		d := math.Max(dv[j], 0)
+		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		v := 1 / (a + d)
+		s.exConst += k * (excludedTerm(s.prior, d) + 0.5*d*v)
+		s.cls.twinV[j] = k * v
+	}
+}
+
+// heldWeights returns the weights vⱼ of the held excluded factors in
+// eₙ = Σⱼ vⱼφₙⱼ², those of left-out copies included.
+func (s *seqFit) heldWeights() []float64 {
+	if s.cls.twinV == nil {
+		return s.exV
+	}
+	w := make([]float64, len(s.exV))
+	for j, v := range s.exV {
+		w[j] = v + s.cls.twinV[j]
+	}
+	return w
+}
+
+// twinsExcluded returns the closed-form terms (excludedTerm) of the
+// copies left out of a collapsed problem.
+func (s *seqFit) twinsExcluded(dv []float64) float64 {
+	var sum float64
+	for j, k := range s.cls.twins {
+		if k > 0 {
+			sum += k * excludedTerm(s.prior, math.Max(dv[j], 0))
+		}
+	}
+	return sum
+}
