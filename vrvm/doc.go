@@ -441,11 +441,11 @@
 // multiclass_bound.go, multiclass.go):
 //
 //	(M3)                    BohningBound, bohning
-//	(M4)–(M5), (M7)         mcProblem.fresh, .weights, .moments
+//	(M4)–(M5), (M7)         mcProblem.fresh, .weights, .moments, mcActive.factor
 //	(M6)                    mcProblem.solve (the paper's schedule)
 //	(M8), (M18)             mcProblem.solveMean
 //	(M9)–(M13), (M15)       mcProblem.bound (weightTerms, excludedBound)
-//	(M14), (M16)            mcClass.stats, mcProblem.bestAddition (alphaRoot, fval)
+//	(M14), (M16)            mcActive.stats, .add, .remove, mcProblem.bestAddition (alphaRoot, fval)
 //	(M17)                   multiFit.Prob
 //
 // Per-class precisions and Böhning's bound were chosen by measurement
@@ -596,12 +596,13 @@
 // Prob.
 //
 // Where each equation is implemented (multiclass_probit.go,
-// multiclass_shared.go): (P3) spProblem.fresh, .mean; (P4), (P5), (P7)
+// multiclass_shared.go): (P3) spProblem.fresh, .mean, mcActive.factor; (P4), (P5), (P7)
 // probitMoments, probitRow, mcProblem.setY, .probitPass; (P6)
 // mcProblem.probitLik; (P8) mcProblem.newtonMeans, .jointStep,
 // .blockStep, probitRowCov, spProblem.solveMean;
 // (P11) spProblem.bound, .solve (the paper's schedule); (P12)
-// spProblem.stats, .solve; (P13) spProblem.bestAddition, .excludedTerm;
+// mcActive.stats (shared with the softmax model's classes), spProblem.solve;
+// (P13) spProblem.bestAddition, .excludedTerm;
 // (P9) probitProb.
 //
 // Measured (the benchmarks of the softmax model above, same widths; each

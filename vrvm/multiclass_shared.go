@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 )
@@ -23,33 +21,24 @@ type spProblem struct {
 	k         int
 	set       settings
 	prior     Prior
-	at        float64   // ã = a + K/2 (P11)
+	aTil      float64   // ã = a + K/2 (P11)
 	dAll      []float64 // φₘᵀφₘ
 	// Q(Y): means ψ (N × K), ⟨y⟩ and ln Zₙ (P4)–(P5), as in mcProblem.
 	mc *mcProblem
 	// Q(W), Q_α: the active functions, ⟨α⟩, Σ and the statistics of the
-	// candidates (as mcClass, with Q R × K): Sₘ and Qₘₖ of (P12).
-	act    []int
-	alpha  []float64
-	sig    *mat.Dense
-	logDet float64
-	rows   []int
-	at2    []int
-	c, e   *mat.Dense
-	ss     []float64
-	qq     *mat.Dense // R × K
-	h      *mat.Dense // P × K: Φᵀỹ
-	fixed  *mat.Dense // M × K means set by the Newton step, or nil
-	del    map[int]int
-	thr    float64
-	hook   func(step string, bound func() float64)
+	// candidates, Sₘ and Qₘₖ of (P12) (K outputs sharing Σ; h = Φᵀỹ).
+	mcActive
+	fixed *mat.Dense // M × K means set by the Newton step, or nil
+	del   map[int]int
+	thr   float64
+	hook  func(step string, bound func() float64)
 }
 
 // newSPProblem sets up a fit with Q(Y) at ψ = 0.
 func newSPProblem(phi *mat.Dense, y []int, k int, s settings) *spProblem {
 	mc := newMCProblem(phi, y, k, s, true)
-	return &spProblem{phi: phi, phi2: mc.phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5*float64(k),
-		dAll: mc.dAll, mc: mc, del: map[int]int{}}
+	return &spProblem{phi: phi, phi2: mc.phi2, y: y, k: k, set: s, prior: s.prior, aTil: s.prior.A + 0.5*float64(k),
+		dAll: mc.dAll, mc: mc, mcActive: mcActive{del: map[int]int{}}}
 }
 
 // kPrior is the prior whose one-output (S1) is 1/K of the K-output one:
@@ -63,60 +52,13 @@ func (p *spProblem) kPrior() (a, b float64) {
 // fresh recomputes Σ and the statistics from the active set and ⟨α⟩:
 // the update of Q(W) (P3) for the current Q(Y).
 func (p *spProblem) fresh(iter int, all bool) error {
-	_, np := p.phi.Dims()
-	m := len(p.act)
 	phiA := selectCols(p.phi, p.act)
-	p.at2 = make([]int, np)
-	for j := range p.at2 {
-		p.at2[j] = -1
-	}
-	if all {
-		p.rows = seq(np)
-		p.c = mat.NewDense(np, m, nil)
-		p.c.Mul(p.phi.T(), phiA)
-	} else {
-		p.rows = append([]int(nil), p.act...)
-		p.c = mat.NewDense(m, m, nil)
-		p.c.Mul(phiA.T(), phiA)
-	}
-	for r, j := range p.rows {
-		p.at2[j] = r
-	}
-	prec := mat.NewSymDense(m, nil)
-	for i, a := range p.act {
-		for j := i; j < m; j++ {
-			prec.SetSym(i, j, p.c.At(p.at2[a], j))
-		}
-		prec.SetSym(i, i, prec.At(i, i)+p.alpha[i])
-	}
-	var q gaussQ
-	if err := q.factor(prec, iter); err != nil {
-		return err
-	}
-	p.sig = mat.DenseCopyOf(q.sigma())
-	p.logDet = q.logDet
+	p.hold(p.phi, phiA, phiA, all)
+	_, np := p.phi.Dims()
 	p.h = mat.NewDense(np, p.k, nil)
 	p.h.Mul(p.phi.T(), p.mc.ytil)
 	p.fixed = nil
-	nr := len(p.rows)
-	p.e = mat.NewDense(nr, m, nil)
-	if m > 0 {
-		p.e.Mul(p.c, p.sig)
-	}
-	ha := selectRows(p.h, p.act)
-	p.ss = make([]float64, nr)
-	p.qq = mat.NewDense(nr, p.k, nil)
-	if m > 0 {
-		p.qq.Mul(p.e, ha)
-	}
-	for r, j := range p.rows {
-		p.ss[r] = p.dAll[j] - dot(p.c.RawRowView(r), p.e.RawRowView(r))
-		qr := p.qq.RawRowView(r)
-		for k := range qr {
-			qr[k] = p.h.At(j, k) - qr[k]
-		}
-	}
-	return nil
+	return p.factor(iter, p.dAll)
 }
 
 // mean returns the M × K means ΣΦ_actᵀỹ (P3), or those of the Newton
@@ -125,125 +67,16 @@ func (p *spProblem) mean() *mat.Dense {
 	if p.fixed != nil {
 		return mat.DenseCopyOf(p.fixed)
 	}
-	mu := mat.NewDense(len(p.act), p.k, nil) // the active set is never empty
-	mu.Mul(p.sig, selectRows(p.h, p.act))
-	return mu
-}
-
-// stats returns s and Σₖqₖ² of (P12) for active position i, without its
-// own terms.
-func (p *spProblem) stats(i int) (sv, q2 float64) {
-	r := p.at2[p.act[i]]
-	a := p.alpha[i]
-	f := a / (a - p.ss[r])
-	for _, v := range p.qq.RawRowView(r) {
-		q2 += f * f * v * v
-	}
-	return f * p.ss[r], q2
-}
-
-// rankOne applies Σ ← Σ − κσᵢσᵢᵀ to Σ, E, S and Q.
-func (p *spProblem) rankOne(i int, kappa float64) {
-	m := len(p.act)
-	nr, _ := p.e.Dims()
-	si := mat.Col(nil, i, p.sig)
-	ei := mat.Col(nil, i, p.e)
-	sh := make([]float64, p.k) // σᵢᵀH_act
-	for r, a := range p.act {
-		for k := range p.k {
-			sh[k] += si[r] * p.h.At(a, k)
-		}
-	}
-	blas64.Ger(-kappa, blas64.Vector{N: m, Inc: 1, Data: si}, blas64.Vector{N: m, Inc: 1, Data: si}, p.sig.RawMatrix())
-	blas64.Ger(-kappa, blas64.Vector{N: nr, Inc: 1, Data: ei}, blas64.Vector{N: m, Inc: 1, Data: si}, p.e.RawMatrix())
-	blas64.Ger(kappa, blas64.Vector{N: nr, Inc: 1, Data: ei}, blas64.Vector{N: p.k, Inc: 1, Data: sh}, p.qq.RawMatrix())
-	for r, v := range ei {
-		p.ss[r] += kappa * v * v
-	}
-}
-
-func (p *spProblem) setAlpha(i int, a float64) {
-	d := a - p.alpha[i]
-	if d == 0 {
-		return
-	}
-	sii := p.sig.At(i, i)
-	p.rankOne(i, d/(1+d*sii))
-	p.logDet -= math.Log1p(d * sii)
-	p.alpha[i] = a
-}
-
-func (p *spProblem) remove(i int) {
-	sii := p.sig.At(i, i)
-	p.rankOne(i, 1/sii)
-	p.logDet -= math.Log(sii)
-	keep := make([]int, 0, len(p.act)-1)
-	for j := range p.act {
-		if j != i {
-			keep = append(keep, j)
-		}
-	}
-	p.del[p.act[i]]++
-	p.sig = selectCols(selectRows(p.sig, keep), keep)
-	p.e = selectCols(p.e, keep)
-	p.c = selectCols(p.c, keep)
-	p.act = selectInts(p.act, keep)
-	p.alpha = selectVec(p.alpha, keep)
+	return p.meanAct() // the active set is never empty
 }
 
 // add puts candidate j into the active set with ⟨α⟩ = a (every
 // candidate's statistics must be held).
 func (p *spProblem) add(j int, a float64) {
 	_, np := p.phi.Dims()
-	m := len(p.act)
-	col := mat.Col(nil, j, p.phi)
 	cn := make([]float64, np)
-	gemvT(cn, p.phi, col) // Φᵀφⱼ
-	sb := make([]float64, m)
-	bj := make([]float64, m)
-	for i := range m {
-		sb[i] = p.e.At(j, i)
-		bj[i] = p.c.At(j, i)
-	}
-	sigma := 1 / (a + p.ss[j])
-	u := make([]float64, np)
-	if m > 0 {
-		blas64.Gemv(blas.NoTrans, 1, p.e.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bj}, 0, blas64.Vector{N: np, Inc: 1, Data: u})
-	}
-	delta := make([]float64, np)
-	for r := range np {
-		delta[r] = cn[r] - u[r]
-	}
-	qj := append([]float64(nil), p.qq.RawRowView(j)...)
-	ns := mat.NewDense(m+1, m+1, nil)
-	for r := range m {
-		for s := range m {
-			ns.Set(r, s, p.sig.At(r, s)+sigma*sb[r]*sb[s])
-		}
-		ns.Set(r, m, -sigma*sb[r])
-		ns.Set(m, r, -sigma*sb[r])
-	}
-	ns.Set(m, m, sigma)
-	p.sig = ns
-	p.logDet += math.Log(sigma)
-	ne := mat.NewDense(np, m+1, nil)
-	nc := mat.NewDense(np, m+1, nil)
-	for r := range np {
-		er, dst := p.e.RawRowView(r), ne.RawRowView(r)
-		for s := range m {
-			dst[s] = er[s] - sigma*delta[r]*sb[s]
-		}
-		dst[m] = sigma * delta[r]
-		copy(nc.RawRowView(r), p.c.RawRowView(r))
-		nc.Set(r, m, cn[r])
-	}
-	p.e, p.c = ne, nc
-	blas64.Ger(-sigma, blas64.Vector{N: np, Inc: 1, Data: delta}, blas64.Vector{N: p.k, Inc: 1, Data: qj}, p.qq.RawMatrix())
-	for r, v := range delta {
-		p.ss[r] -= sigma * v * v
-	}
-	p.act = append(p.act, j)
-	p.alpha = append(p.alpha, a)
+	gemvT(cn, p.phi, mat.Col(nil, j, p.phi)) // Φᵀφⱼ
+	p.mcActive.add(j, a, cn)
 }
 
 // bestAddition returns the excluded function with the largest gain (P13)
@@ -260,10 +93,7 @@ func (p *spProblem) bestAddition() (int, float64) {
 		if in[j] || p.del[j] >= mcMaxDeletions || p.ss[r] <= 0 {
 			continue
 		}
-		var q2 float64
-		for _, v := range p.qq.RawRowView(r) {
-			q2 += v * v
-		}
+		q2 := p.qsq(r)
 		a := alphaRoot(ka, kb, p.ss[r], q2/kk)
 		if a > p.thr/2 {
 			continue
@@ -308,12 +138,12 @@ func (p *spProblem) bound() float64 {
 	l := p.mc.probitLik(ybar, v) // (P6)
 	m := len(p.act)
 	kk := float64(p.k)
-	psi := mathext.Digamma(p.at)
+	psi := mathext.Digamma(p.aTil)
 	lgA, _ := math.Lgamma(p.prior.A)
-	lgAt, _ := math.Lgamma(p.at)
+	lgAt, _ := math.Lgamma(p.aTil)
 	lnB := math.Log(p.prior.B)
 	for i, a := range p.alpha {
-		bt := p.at / a
+		bt := p.aTil / a
 		lnA := psi - math.Log(bt)
 		var w2 float64
 		for k := range p.k {
@@ -321,7 +151,7 @@ func (p *spProblem) bound() float64 {
 		}
 		l += -kk/2*ln2Pi + kk/2*lnA - 0.5*a*w2                     // (P11) ⟨ln p(wₘ|αₘ)⟩
 		l += p.prior.A*lnB - lgA + (p.prior.A-1)*lnA - p.prior.B*a // ⟨ln p(αₘ)⟩
-		l += lgAt - (p.at-1)*psi - math.Log(bt) + p.at             // H[Q(αₘ)]
+		l += lgAt - (p.aTil-1)*psi - math.Log(bt) + p.aTil         // H[Q(αₘ)]
 	}
 	l += kk * (float64(m)/2*(1+ln2Pi) + p.logDet/2) // H[Q(W)]
 	in := make([]bool, len(p.dAll))
@@ -343,8 +173,8 @@ func (p *spProblem) excludedTerm(s float64) float64 {
 	ka, kb := p.kPrior()
 	a := alphaRoot(ka, kb, s, 0)
 	lgA, _ := math.Lgamma(p.prior.A)
-	lgAt, _ := math.Lgamma(p.at)
-	return -p.at*math.Log(p.at/a) - p.prior.B*a - float64(p.k)/2*math.Log(a+s) + p.prior.A*math.Log(p.prior.B) - lgA + lgAt + p.at
+	lgAt, _ := math.Lgamma(p.aTil)
+	return -p.aTil*math.Log(p.aTil/a) - p.prior.B*a - float64(p.k)/2*math.Log(a+s) + p.prior.A*math.Log(p.prior.B) - lgA + lgAt + p.aTil
 }
 
 func (p *spProblem) step(name string) {
@@ -409,7 +239,7 @@ func (p *spProblem) solve(ctx context.Context) (*mcSolution, error) {
 				for k := range p.k {
 					w2 += mu.At(i, k)*mu.At(i, k) + p.sig.At(i, i)
 				}
-				p.alpha[i] = p.at / (p.prior.B + 0.5*w2)
+				p.alpha[i] = p.aTil / (p.prior.B + 0.5*w2)
 			}
 			dAlpha = maxRelChange(prev, p.alpha)
 			p.step("alpha")

@@ -24,20 +24,231 @@ import (
 //
 //	Sₘ = dₘ − cₘᵀΣcₘ,  Qₘ = hₘ − cₘᵀΣh_act,  dₘ = φₘᵀBφₘ,  cₘ = Φ_actᵀBφₘ,  h = Φᵀz.
 type mcClass struct {
+	mcActive
+	d []float64 // φₘᵀBφₘ of every function
+	// fixed, if not nil, is the mean of Q(wₖ) set by solveMean, in place
+	// of Σₖh_act until the next fresh.
+	fixed []float64
+}
+
+// mcActive is one Q(W) block of the sequential multi-class solvers: its
+// active functions, their ⟨α⟩ and Σ, and the statistics (M14) or (P12)
+// of the candidates it holds, for q outputs that share Σ (one, a class
+// of the softmax model (mcClass); K, the shared-α probit (spProblem)).
+// The updates below are exact: rank-one changes of Σ for a changed ⟨α⟩
+// or a removal, a bordered Σ for an addition.
+type mcActive struct {
 	act    []int
 	alpha  []float64
-	sig    *mat.Dense // Σₖ (M × M)
+	sig    *mat.Dense // Σ (M × M)
 	logDet float64
 	rows   []int      // the functions whose statistics are held: all, or the active ones
 	at     []int      // each function's position in rows, or −1
 	c      *mat.Dense // R × M: Φ_rowsᵀBΦ_act
 	e      *mat.Dense // R × M: CΣ
-	ss, qq []float64  // Sₘ, Qₘ of the rows
-	h, d   []float64  // Φᵀz, φₘᵀBφₘ of every function
+	ss     []float64  // Sₘ of the rows
+	qq     *mat.Dense // R × q: Qₘ of the rows, one column per output
+	h      *mat.Dense // P × q: Φᵀz of every function, one column per output
 	del    map[int]int
-	// fixed, if not nil, is the mean of Q(wₖ) set by solveMean, in place
-	// of Σₖh_act until the next fresh.
-	fixed []float64
+}
+
+// hold sets the rows whose statistics are held (every function with
+// all, else the active ones) and C = Φ_rowsᵀBΦ_act from phiA = Φ_act and
+// bphiA = BΦ_act.
+func (s *mcActive) hold(phi, phiA, bphiA *mat.Dense, all bool) {
+	_, np := phi.Dims()
+	m := len(s.act)
+	s.at = make([]int, np)
+	for j := range s.at {
+		s.at[j] = -1
+	}
+	if all {
+		s.rows = seq(np)
+		s.c = mat.NewDense(np, m, nil)
+		s.c.Mul(phi.T(), bphiA)
+	} else {
+		s.rows = append([]int(nil), s.act...)
+		s.c = mat.NewDense(m, m, nil)
+		s.c.Mul(phiA.T(), bphiA)
+	}
+	for r, j := range s.rows {
+		s.at[j] = r
+	}
+}
+
+// factor sets Σ = (Φ_actᵀBΦ_act + diag⟨α⟩)⁻¹ from C (hold), and from
+// it E = CΣ and the statistics Sₘ = dₘ − CₘΣCₘᵀ, Qₘ = hₘ − CₘΣh_act of
+// the held rows, with d (φₘᵀBφₘ of every function) and h set.
+func (s *mcActive) factor(iter int, d []float64) error {
+	m := len(s.act)
+	prec := mat.NewSymDense(m, nil)
+	for i, a := range s.act {
+		for j := i; j < m; j++ {
+			prec.SetSym(i, j, s.c.At(s.at[a], j))
+		}
+		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
+	}
+	var q gaussQ
+	if err := q.factor(prec, iter); err != nil {
+		return err
+	}
+	s.sig = mat.DenseCopyOf(q.sigma())
+	s.logDet = q.logDet
+	nr := len(s.rows)
+	_, nq := s.h.Dims()
+	s.e = mat.NewDense(nr, m, nil)
+	s.qq = mat.NewDense(nr, nq, nil)
+	if m > 0 {
+		s.e.Mul(s.c, s.sig)
+		s.qq.Mul(s.e, selectRows(s.h, s.act))
+	}
+	s.ss = make([]float64, nr)
+	for r, j := range s.rows {
+		s.ss[r] = d[j] - dot(s.c.RawRowView(r), s.e.RawRowView(r))
+		qr := s.qq.RawRowView(r)
+		for k := range qr {
+			qr[k] = s.h.At(j, k) - qr[k]
+		}
+	}
+	return nil
+}
+
+// meanAct returns Σh_act, the means (M × q) of the active weights.
+func (s *mcActive) meanAct() *mat.Dense {
+	m := len(s.act)
+	_, nq := s.h.Dims()
+	mu := mat.NewDense(max(m, 1), nq, nil)
+	if m == 0 {
+		return mu
+	}
+	mu.Mul(s.sig, selectRows(s.h, s.act))
+	return mu
+}
+
+// qsq returns Σₖ Qₘₖ² of held row r.
+func (s *mcActive) qsq(r int) float64 {
+	var q2 float64
+	for _, v := range s.qq.RawRowView(r) {
+		q2 += v * v
+	}
+	return q2
+}
+
+// stats returns s and Σₖqₖ² of (S1), (P12) for active position i,
+// without its own terms.
+func (s *mcActive) stats(i int) (sv, q2 float64) {
+	r := s.at[s.act[i]]
+	a := s.alpha[i]
+	f := a / (a - s.ss[r])
+	return f * s.ss[r], f * f * s.qsq(r)
+}
+
+// rankOne applies Σ ← Σ − κσᵢσᵢᵀ to Σ, E, S and Q.
+func (s *mcActive) rankOne(i int, kappa float64) {
+	m := len(s.act)
+	nr, _ := s.e.Dims()
+	_, nq := s.h.Dims()
+	si := mat.Col(nil, i, s.sig)
+	ei := mat.Col(nil, i, s.e)
+	sh := make([]float64, nq) // σᵢᵀh_act
+	for r, a := range s.act {
+		for k, v := range s.h.RawRowView(a) {
+			sh[k] += si[r] * v
+		}
+	}
+	blas64.Ger(-kappa, blas64.Vector{N: m, Inc: 1, Data: si}, blas64.Vector{N: m, Inc: 1, Data: si}, s.sig.RawMatrix())
+	blas64.Ger(-kappa, blas64.Vector{N: nr, Inc: 1, Data: ei}, blas64.Vector{N: m, Inc: 1, Data: si}, s.e.RawMatrix())
+	blas64.Ger(kappa, blas64.Vector{N: nr, Inc: 1, Data: ei}, blas64.Vector{N: nq, Inc: 1, Data: sh}, s.qq.RawMatrix())
+	for r, v := range ei {
+		s.ss[r] += kappa * v * v
+	}
+}
+
+// setAlpha sets ⟨α⟩ of active position i to a.
+func (s *mcActive) setAlpha(i int, a float64) {
+	d := a - s.alpha[i]
+	if d == 0 {
+		return
+	}
+	sii := s.sig.At(i, i)
+	s.rankOne(i, d/(1+d*sii))
+	s.logDet -= math.Log1p(d * sii)
+	s.alpha[i] = a
+}
+
+// remove takes active position i out of the active set.
+func (s *mcActive) remove(i int) {
+	sii := s.sig.At(i, i)
+	s.rankOne(i, 1/sii)
+	s.logDet -= math.Log(sii)
+	keep := make([]int, 0, len(s.act)-1)
+	for j := range s.act {
+		if j != i {
+			keep = append(keep, j)
+		}
+	}
+	s.del[s.act[i]]++
+	s.sig = selectCols(selectRows(s.sig, keep), keep)
+	s.e = selectCols(s.e, keep)
+	s.c = selectCols(s.c, keep)
+	s.act = selectInts(s.act, keep)
+	s.alpha = selectVec(s.alpha, keep)
+}
+
+// add puts candidate j into the active set with ⟨α⟩ = a, given
+// cn = ΦᵀBφⱼ; the statistics of every candidate must be held.
+func (s *mcActive) add(j int, a float64, cn []float64) {
+	np := len(cn)
+	if len(s.rows) != np {
+		panic("vrvm: mcActive.add without every candidate's statistics")
+	}
+	m := len(s.act)
+	_, nq := s.h.Dims()
+	sb := make([]float64, m)
+	bj := make([]float64, m)
+	for i := range m {
+		sb[i] = s.e.At(j, i) // Σb, b = C[j, :]
+		bj[i] = s.c.At(j, i)
+	}
+	sigma := 1 / (a + s.ss[j])
+	u := make([]float64, np) // E b
+	if m > 0 {
+		blas64.Gemv(blas.NoTrans, 1, s.e.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bj}, 0, blas64.Vector{N: np, Inc: 1, Data: u})
+	}
+	delta := make([]float64, np)
+	for r := range np {
+		delta[r] = cn[r] - u[r]
+	}
+	qj := append([]float64(nil), s.qq.RawRowView(j)...)
+	ns := mat.NewDense(m+1, m+1, nil)
+	for r := range m {
+		for c := range m {
+			ns.Set(r, c, s.sig.At(r, c)+sigma*sb[r]*sb[c])
+		}
+		ns.Set(r, m, -sigma*sb[r])
+		ns.Set(m, r, -sigma*sb[r])
+	}
+	ns.Set(m, m, sigma)
+	s.sig = ns
+	s.logDet += math.Log(sigma)
+	ne := mat.NewDense(np, m+1, nil)
+	nc := mat.NewDense(np, m+1, nil)
+	for r := range np {
+		er, dst := s.e.RawRowView(r), ne.RawRowView(r)
+		for c := range m {
+			dst[c] = er[c] - sigma*delta[r]*sb[c]
+		}
+		dst[m] = sigma * delta[r]
+		copy(nc.RawRowView(r), s.c.RawRowView(r))
+		nc.Set(r, m, cn[r])
+	}
+	s.e, s.c = ne, nc
+	blas64.Ger(-sigma, blas64.Vector{N: np, Inc: 1, Data: delta}, blas64.Vector{N: nq, Inc: 1, Data: qj}, s.qq.RawMatrix())
+	for r, v := range delta {
+		s.ss[r] -= sigma * v * v
+	}
+	s.act = append(s.act, j)
+	s.alpha = append(s.alpha, a)
 }
 
 // Constants of the sequential solver.
@@ -156,7 +367,6 @@ func (p *mcProblem) weights(k int) (bw, z []float64) {
 func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	c := p.cls[k]
 	n, np := p.phi.Dims()
-	m := len(c.act)
 	bw, z := p.weights(k)
 	phiA := selectCols(p.phi, c.act)
 	bphi := mat.DenseCopyOf(phiA) // B Φ_act
@@ -166,64 +376,13 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 			row[j] *= bw[i]
 		}
 	}
-	prec := mat.NewSymDense(m, nil)
-	c.at = make([]int, np)
-	for j := range c.at {
-		c.at[j] = -1
-	}
-	if all {
-		c.rows = seq(np)
-		c.c = mat.NewDense(np, m, nil)
-		c.c.Mul(p.phi.T(), bphi)
-	} else {
-		c.rows = append([]int(nil), c.act...)
-		c.c = mat.NewDense(m, m, nil)
-		c.c.Mul(phiA.T(), bphi)
-	}
-	for r, j := range c.rows {
-		c.at[j] = r
-	}
-	for i, a := range c.act {
-		for j := i; j < m; j++ {
-			prec.SetSym(i, j, c.c.At(c.at[a], j))
-		}
-	}
-	for i := range m {
-		prec.SetSym(i, i, prec.At(i, i)+c.alpha[i])
-	}
-	var q gaussQ
-	if err := q.factor(prec, iter); err != nil {
-		return err
-	}
-	sym := q.sigma()
-	c.sig = mat.NewDense(m, m, nil)
-	for i := range m {
-		for j := range m {
-			c.sig.Set(i, j, sym.At(i, j))
-		}
-	}
-	c.logDet = q.logDet
-	c.h = make([]float64, np)
-	gemvT(c.h, p.phi, z)
+	c.hold(p.phi, phiA, bphi, all)
+	c.h = mat.NewDense(np, 1, nil)
+	gemvT(c.h.RawMatrix().Data, p.phi, z)
 	c.d = make([]float64, np)
 	gemvT(c.d, p.phi2, bw)
 	c.fixed = nil
-	nr := len(c.rows)
-	c.e = mat.NewDense(nr, m, nil)
-	if m > 0 {
-		c.e.Mul(c.c, c.sig)
-	}
-	c.ss, c.qq = make([]float64, nr), make([]float64, nr)
-	ha := make([]float64, m)
-	for i, a := range c.act {
-		ha[i] = c.h[a]
-	}
-	for r, j := range c.rows {
-		er := c.e.RawRowView(r)
-		c.ss[r] = c.d[j] - dot(c.c.RawRowView(r), er)
-		c.qq[r] = c.h[j] - dot(er, ha)
-	}
-	return nil
+	return c.factor(iter, c.d)
 }
 
 // mean returns μₖ = Σₖh_act (M5), or the mean set by solveMean.
@@ -231,79 +390,7 @@ func (c *mcClass) mean() []float64 {
 	if c.fixed != nil {
 		return append([]float64(nil), c.fixed...)
 	}
-	m := len(c.act)
-	ha := make([]float64, m)
-	for i, a := range c.act {
-		ha[i] = c.h[a]
-	}
-	mu := make([]float64, m)
-	if m > 0 {
-		blas64.Gemv(blas.NoTrans, 1, c.sig.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: ha}, 0, blas64.Vector{N: m, Inc: 1, Data: mu})
-	}
-	return mu
-}
-
-// stats returns s, q² of (S1) for active position i, without its own terms.
-func (c *mcClass) stats(i int) (sv, q2 float64) {
-	r := c.at[c.act[i]]
-	a := c.alpha[i]
-	f := a / (a - c.ss[r])
-	return f * c.ss[r], f * f * c.qq[r] * c.qq[r]
-}
-
-// rankOne applies Σ ← Σ − κσᵢσᵢᵀ to Σ, E, S and Q.
-func (c *mcClass) rankOne(i int, kappa float64) {
-	m := len(c.act)
-	np, _ := c.e.Dims()
-	si := make([]float64, m)
-	for r := range m {
-		si[r] = c.sig.At(r, i)
-	}
-	ei := make([]float64, np)
-	for r := range np {
-		ei[r] = c.e.At(r, i)
-	}
-	var sh float64 // σᵢᵀh_act
-	for r, a := range c.act {
-		sh += si[r] * c.h[a]
-	}
-	blas64.Ger(-kappa, blas64.Vector{N: m, Inc: 1, Data: si}, blas64.Vector{N: m, Inc: 1, Data: si}, c.sig.RawMatrix())
-	blas64.Ger(-kappa, blas64.Vector{N: np, Inc: 1, Data: ei}, blas64.Vector{N: m, Inc: 1, Data: si}, c.e.RawMatrix())
-	for r, v := range ei {
-		c.qq[r] += kappa * v * sh
-		c.ss[r] += kappa * v * v
-	}
-}
-
-// setAlpha sets ⟨α⟩ of active position i to a.
-func (c *mcClass) setAlpha(i int, a float64) {
-	d := a - c.alpha[i]
-	if d == 0 {
-		return
-	}
-	sii := c.sig.At(i, i)
-	c.rankOne(i, d/(1+d*sii))
-	c.logDet -= math.Log1p(d * sii)
-	c.alpha[i] = a
-}
-
-// remove takes active position i out of the active set.
-func (c *mcClass) remove(i int) {
-	sii := c.sig.At(i, i)
-	c.rankOne(i, 1/sii)
-	c.logDet -= math.Log(sii)
-	keep := make([]int, 0, len(c.act)-1)
-	for j := range c.act {
-		if j != i {
-			keep = append(keep, j)
-		}
-	}
-	c.del[c.act[i]]++
-	c.sig = selectCols(selectRows(c.sig, keep), keep)
-	c.e = selectCols(c.e, keep)
-	c.c = selectCols(c.c, keep)
-	c.act = selectInts(c.act, keep)
-	c.alpha = selectVec(c.alpha, keep)
+	return mat.Col(nil, 0, c.meanAct())[:len(c.act)]
 }
 
 // add puts candidate j into class k's active set with ⟨α⟩ = a; the
@@ -311,10 +398,6 @@ func (c *mcClass) remove(i int) {
 func (p *mcProblem) add(k, j int, a float64) {
 	c := p.cls[k]
 	n, np := p.phi.Dims()
-	if len(c.rows) != np {
-		panic("vrvm: mcProblem.add without every candidate's statistics")
-	}
-	m := len(c.act)
 	bw, _ := p.weights(k)
 	col := make([]float64, n)
 	for r := range n {
@@ -322,51 +405,7 @@ func (p *mcProblem) add(k, j int, a float64) {
 	}
 	cn := make([]float64, np)
 	gemvT(cn, p.phi, col) // ΦᵀBφⱼ
-	sb := make([]float64, m)
-	bj := make([]float64, m)
-	for i := range m {
-		sb[i] = c.e.At(j, i) // Σb, b = C[j, :]
-		bj[i] = c.c.At(j, i)
-	}
-	sigma := 1 / (a + c.ss[j])
-	u := make([]float64, np) // E b
-	if m > 0 {
-		blas64.Gemv(blas.NoTrans, 1, c.e.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bj}, 0, blas64.Vector{N: np, Inc: 1, Data: u})
-	}
-	delta := make([]float64, np)
-	for r := range np {
-		delta[r] = cn[r] - u[r]
-	}
-	qj := c.qq[j]
-	ns := mat.NewDense(m+1, m+1, nil)
-	for r := range m {
-		for s := range m {
-			ns.Set(r, s, c.sig.At(r, s)+sigma*sb[r]*sb[s])
-		}
-		ns.Set(r, m, -sigma*sb[r])
-		ns.Set(m, r, -sigma*sb[r])
-	}
-	ns.Set(m, m, sigma)
-	c.sig = ns
-	c.logDet += math.Log(sigma)
-	ne := mat.NewDense(np, m+1, nil)
-	nc := mat.NewDense(np, m+1, nil)
-	for r := range np {
-		er, dst := c.e.RawRowView(r), ne.RawRowView(r)
-		for s := range m {
-			dst[s] = er[s] - sigma*delta[r]*sb[s]
-		}
-		dst[m] = sigma * delta[r]
-		copy(nc.RawRowView(r), c.c.RawRowView(r))
-		nc.Set(r, m, cn[r])
-	}
-	c.e, c.c = ne, nc
-	for r, v := range delta {
-		c.qq[r] -= sigma * v * qj
-		c.ss[r] -= sigma * v * v
-	}
-	c.act = append(c.act, j)
-	c.alpha = append(c.alpha, a)
+	c.add(j, a, cn)
 }
 
 // bestAddition returns class k's excluded function with the largest gain
@@ -382,7 +421,7 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 		if in[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
 			continue
 		}
-		q2 := c.qq[r] * c.qq[r]
+		q2 := c.qsq(r)
 		a := alphaRoot(p.prior.A, p.prior.B, c.ss[r], q2)
 		if a > p.thr/2 {
 			continue
@@ -411,7 +450,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	p.cls = make([]*mcClass, p.k)
 	p.thr = p.set.pruneAt
 	for k := range p.k {
-		c := &mcClass{del: map[int]int{}}
+		c := &mcClass{mcActive: mcActive{del: map[int]int{}}}
 		switch {
 		case paper || !p.set.prune:
 			c.act = seq(np)

@@ -125,7 +125,7 @@ func TestMultiAdditionGain(t *testing.T) {
 		p := newMCProblem(phi, y, len(classes), s, false)
 		p.thr = math.Inf(1)
 		for kc := range p.k {
-			p.cls = append(p.cls, &mcClass{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}})
+			p.cls = append(p.cls, &mcClass{mcActive: mcActive{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}}})
 		}
 		for kc := range p.k {
 			if err := p.fresh(kc, 0, true); err != nil {
@@ -145,7 +145,7 @@ func TestMultiAdditionGain(t *testing.T) {
 				}
 				cl := p.cls[kc]
 				r := cl.at[j]
-				q2 := cl.qq[r] * cl.qq[r]
+				q2 := cl.qsq(r)
 				d := math.Max(cl.d[j], 0)
 				gain := fval(p.prior.A, p.prior.B, a, cl.ss[r], q2) - fval(p.prior.A, p.prior.B, alphaRoot(p.prior.A, p.prior.B, d, 0), d, 0)
 				p.add(kc, j, a)
@@ -243,7 +243,7 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 		if err := chols[c].SolveVecTo(&h, mu); err != nil {
 			t.Fatal(err)
 		}
-		cl := &mcClass{act: seq(m), alpha: make([]float64, m), sig: mat.DenseCopyOf(sigma), logDet: chols[c].LogDet(), h: h.RawVector().Data, d: make([]float64, m)}
+		cl := &mcClass{mcActive: mcActive{act: seq(m), alpha: make([]float64, m), sig: mat.DenseCopyOf(sigma), logDet: chols[c].LogDet(), h: mat.NewDense(m, 1, h.RawVector().Data)}, d: make([]float64, m)}
 		for i := range m {
 			cl.alpha[i] = 0.5 + rnd.Float64()
 		}
