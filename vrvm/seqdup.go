@@ -98,15 +98,7 @@ func collapseRows(p *problem) *collapsedRows {
 	seen := make(map[uint64][]int, n)
 	for i := range n {
 		row := xd.RawRowView(i)
-		h := uint64(14695981039346656037)
-		for _, v := range append(row[:d:d], orig.t[i]) {
-			bits := math.Float64bits(v)
-			for range 8 {
-				h ^= bits & 0xff
-				h *= 1099511628211
-				bits >>= 8
-			}
-		}
+		h := rowHash(row[:d:d], orig.t[i])
 		of[i] = -1
 		for _, u := range seen[h] {
 			if orig.t[first[u]] == orig.t[i] && sameBits(row, xd.RawRowView(first[u])) {
@@ -158,15 +150,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	seen := make(map[uint64][]int, nc)
 	for m := range nc {
 		row := b.centers.RawRowView(m)
-		h := uint64(14695981039346656037)
-		for _, v := range row {
-			bits := math.Float64bits(v)
-			for range 8 {
-				h ^= bits & 0xff
-				h *= 1099511628211
-				bits >>= 8
-			}
-		}
+		h := rowHash(row)
 		rep[m] = -1
 		for _, k := range seen[h] {
 			if sameBits(row, b.centers.RawRowView(keep[k])) {

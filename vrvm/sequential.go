@@ -293,6 +293,23 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	return s
 }
 
+// rowHash is the FNV-1a hash of the bits of row followed by extra, for
+// finding rows that are equal bit for bit.
+func rowHash(row []float64, extra ...float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, vs := range [][]float64{row, extra} {
+		for _, v := range vs {
+			bits := math.Float64bits(v)
+			for range 8 {
+				h ^= bits & 0xff
+				h *= 1099511628211
+				bits >>= 8
+			}
+		}
+	}
+	return h
+}
+
 // twins marks the rows of b equal, bit for bit, to an earlier row. Rows
 // are grouped by a 64-bit FNV-1a hash of their bits and compared within a
 // group, so that the memory is O(P), not a copy of B (128 MB for the
@@ -303,15 +320,7 @@ func twins(b *mat.Dense) []bool {
 	seen := make(map[uint64][]int, p)
 	for j := range p {
 		row := b.RawRowView(j)
-		h := uint64(14695981039346656037)
-		for _, v := range row {
-			bits := math.Float64bits(v)
-			for range 8 {
-				h ^= bits & 0xff
-				h *= 1099511628211
-				bits >>= 8
-			}
-		}
+		h := rowHash(row)
 		for _, k := range seen[h] {
 			if sameBits(row, b.RawRowView(k)) {
 				tw[j] = true
