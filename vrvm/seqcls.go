@@ -277,19 +277,9 @@ func (s *seqFit) extrapolationPoint() []float64 {
 // bound (whose held excluded terms depend on ξ, (S4)); Q_w is current for
 // the kept point either way (clsCache.current).
 func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
-	x0, x1, x2 := h[0], h[1], h[2]
-	var rr, vv float64
-	for i := range x0 {
-		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
-		rr += r * r
-		vv += v * v
-	}
-	if !(vv > 0) || !(rr > 0) || math.IsInf(rr, 0) || math.IsInf(vv, 0) {
+	x := squarem(h)
+	if x == nil {
 		return nil
-	}
-	g := -math.Sqrt(rr / vv)
-	if g > -1 {
-		return nil // no faster than the plain sweeps
 	}
 	if err := s.rebuild(iter); err != nil {
 		return err
@@ -300,17 +290,10 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	oldA := append([]float64(nil), s.alpha...)
 	oldXi := s.lik.logParams(nil)
 	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.ctl.pruneAt)) // (S5)
-	u := make([]float64, len(x0)-m)
-	for i := range x0 {
-		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
-		x := x0[i] - 2*g*r + g*g*v
-		if i < m {
-			s.alpha[i] = math.Exp(clampLog(x, hi))
-		} else {
-			u[i-m] = x
-		}
+	for i := range m {
+		s.alpha[i] = math.Exp(clampLog(x[i], hi))
 	}
-	s.lik.setLogParams(u)
+	s.lik.setLogParams(x[m:])
 	if err := s.rebuild(iter); err == nil && s.bound() >= before && s.objective() >= beforeFull {
 		if s.hook != nil {
 			s.hook("extrapolate")

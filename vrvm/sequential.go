@@ -1386,19 +1386,9 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	if len(h[0]) > len(s.alpha) { // ln ξ too (extrapolationPoint)
 		return s.extrapolateCls(iter, h)
 	}
-	x0, x1, x2 := h[0], h[1], h[2]
-	var rr, vv float64
-	for i := range x0 {
-		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
-		rr += r * r
-		vv += v * v
-	}
-	if !(vv > 0) || !(rr > 0) {
+	x := squarem(h)
+	if x == nil {
 		return nil
-	}
-	g := -math.Sqrt(rr / vv)
-	if g > -1 {
-		return nil // no faster than the plain sweeps
 	}
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
@@ -1406,9 +1396,8 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	if s.ctl.prune {
 		hi = math.Min(hi, math.Log(s.ctl.pruneAt)) // (S5)
 	}
-	for i := range x0 {
-		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
-		s.alpha[i] = math.Exp(clampLog(x0[i]-2*g*r+g*g*v, hi))
+	for i, v := range x {
+		s.alpha[i] = math.Exp(clampLog(v, hi))
 	}
 	if err := s.rebuild(iter); err == nil && s.bound() >= before {
 		if s.hook != nil {
@@ -1418,6 +1407,32 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	}
 	copy(s.alpha, old)
 	return s.rebuild(iter)
+}
+
+// squarem returns the SQUAREM point x0 − 2γr + γ²v from the sequence
+// h = x0, x1, x2 (r = x1 − x0, v = x2 − 2x1 + x0, γ = −‖r‖/‖v‖), or nil
+// when the step is undefined or γ > −1, no faster than the plain sweeps.
+func squarem(h [][]float64) []float64 {
+	x0, x1, x2 := h[0], h[1], h[2]
+	var rr, vv float64
+	for i := range x0 {
+		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
+		rr += r * r
+		vv += v * v
+	}
+	if !(vv > 0) || !(rr > 0) || math.IsInf(rr, 0) || math.IsInf(vv, 0) {
+		return nil
+	}
+	g := -math.Sqrt(rr / vv)
+	if g > -1 {
+		return nil
+	}
+	x := make([]float64, len(x0))
+	for i := range x0 {
+		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
+		x[i] = x0[i] - 2*g*r + g*g*v
+	}
+	return x
 }
 
 // activeKey identifies an active set regardless of order.
