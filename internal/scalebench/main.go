@@ -43,6 +43,7 @@ func main() {
 	model := flag.String("model", "vrvm", "vrvm, rvm (type-II RVM, sequential algorithm) or rvm-reestimate (type-II RVM, Tipping 2001)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
 	centres := flag.Int("centres", 0, "number of kernel centres (Regressor/Classifier Centres; 0: the default)")
+	pruneAlpha := flag.Float64("prune-alpha", 0, "pruning threshold (Regressor/Classifier PruneAlpha; 0: the default)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -75,19 +76,19 @@ func main() {
 			w = 3
 		}
 		d, err = datasets.Sinc(*n, *noise, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	case "friedman":
 		if w == 0 {
 			w = 1
 		}
 		d, err = datasets.Friedman1(*n, 10, 1, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	case "classification":
 		if w == 0 {
 			w = 0.5
 		}
 		d, err = datasets.Ripley(*n, *seed)
-		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres}
+		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	default:
 		log.Fatalf("unknown task %q", *task)
 	}
