@@ -91,27 +91,9 @@ func collapseRows(p *problem) *collapsedRows {
 	if !ok || !seqCollapse {
 		return nil
 	}
-	n, d := p.x.Dims()
+	n, _ := p.x.Dims()
 	xd := denseOf(p.x)
-	of := make([]int, n)
-	var first []int
-	seen := make(map[uint64][]int, n)
-	for i := range n {
-		row := xd.RawRowView(i)
-		h := rowHash(row[:d:d], orig.t[i])
-		of[i] = -1
-		for _, u := range seen[h] {
-			if orig.t[first[u]] == orig.t[i] && sameBits(row, xd.RawRowView(first[u])) {
-				of[i] = u
-				break
-			}
-		}
-		if of[i] < 0 {
-			of[i] = len(first)
-			seen[h] = append(seen[h], len(first))
-			first = append(first, i)
-		}
-	}
+	of, first := distinctRows(xd, orig.t)
 	if len(first) == n {
 		return nil
 	}
@@ -145,25 +127,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	}
 	off := b.offset()
 	nc, _ := b.centers.Dims()
-	rep := make([]int, nc) // rep[m]: the kept centre of centre m's group
-	var keep []int
-	seen := make(map[uint64][]int, nc)
-	for m := range nc {
-		row := b.centers.RawRowView(m)
-		h := rowHash(row)
-		rep[m] = -1
-		for _, k := range seen[h] {
-			if sameBits(row, b.centers.RawRowView(keep[k])) {
-				rep[m] = k
-				break
-			}
-		}
-		if rep[m] < 0 {
-			rep[m] = len(keep)
-			seen[h] = append(seen[h], len(keep))
-			keep = append(keep, m)
-		}
-	}
+	rep, keep := distinctRows(b.centers, nil) // rep[m]: the kept centre of centre m's group
 	sub := make([]int, len(keep))
 	for k, m := range keep {
 		sub[k] = c.of[b.row(m)]

@@ -318,23 +318,49 @@ func rowHash(row []float64, extra ...float64) uint64 {
 // group, so that the memory is O(P), not a copy of B (128 MB for the
 // explicit design at N = 4,000).
 func twins(b *mat.Dense) []bool {
+	_, first := distinctRows(b, nil)
 	p, _ := b.Dims()
 	tw := make([]bool, p)
-	seen := make(map[uint64][]int, p)
-	for j := range p {
-		row := b.RawRowView(j)
-		h := rowHash(row)
-		for _, k := range seen[h] {
-			if sameBits(row, b.RawRowView(k)) {
-				tw[j] = true
+	for j := range tw {
+		tw[j] = true
+	}
+	for _, j := range first {
+		tw[j] = false
+	}
+	return tw
+}
+
+// distinctRows groups the rows of x that are equal bit for bit and, if
+// key is not nil, have equal keys: of[i] is row i's group and first[g]
+// the first row of group g, in row order. Rows are grouped by rowHash and
+// compared within a group, so the memory is O(rows).
+func distinctRows(x *mat.Dense, key []float64) (of, first []int) {
+	n, _ := x.Dims()
+	of = make([]int, n)
+	seen := make(map[uint64][]int, n)
+	for i := range n {
+		row := x.RawRowView(i)
+		var h uint64
+		if key != nil {
+			h = rowHash(row, key[i])
+		} else {
+			h = rowHash(row)
+		}
+		of[i] = -1
+		for _, g := range seen[h] {
+			j := first[g]
+			if (key == nil || key[j] == key[i]) && sameBits(row, x.RawRowView(j)) {
+				of[i] = g
 				break
 			}
 		}
-		if !tw[j] {
-			seen[h] = append(seen[h], j)
+		if of[i] < 0 {
+			of[i] = len(first)
+			seen[h] = append(seen[h], len(first))
+			first = append(first, i)
 		}
 	}
-	return tw
+	return of, first
 }
 
 // sameBits reports whether a and b hold the same float64 bit patterns.
