@@ -480,19 +480,12 @@ var probitJointMax = 2000
 // δₖₗdiag⟨α⟩ of the rows of h (I − Cov_Q(yₙ), K × K), or nil if it is not
 // positive definite. wphi is N × M scratch and hess MK × MK.
 func (p *mcProblem) jointStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, hess *mat.SymDense, g []float64) []float64 {
-	n, m := phiA.Dims()
+	_, m := phiA.Dims()
 	k := p.k
 	var blk mat.Dense
 	for a := range k {
 		for b := a; b < k; b++ {
-			for i := range n {
-				w := h.At(i, a*k+b)
-				src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
-				for q, v := range src {
-					dst[q] = w * v
-				}
-			}
-			blk.Mul(phiA.T(), wphi)
+			weightedCross(&blk, phiA, h, a*k+b, wphi)
 			for q := range m {
 				for t := range m {
 					if a < b || q <= t {
@@ -516,24 +509,31 @@ func (p *mcProblem) jointStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Den
 	return st.RawVector().Data
 }
 
+// weightedCross sets dst = Φ_Aᵀ diag(h[:, col]) Φ_A, one block of the
+// Hessian of (P8); wphi is N × M scratch.
+func weightedCross(dst, phiA, h *mat.Dense, col int, wphi *mat.Dense) {
+	n, _ := phiA.Dims()
+	for i := range n {
+		w := h.At(i, col)
+		src, out := phiA.RawRowView(i), wphi.RawRowView(i)
+		for q, v := range src {
+			out[q] = w * v
+		}
+	}
+	dst.Mul(phiA.T(), wphi)
+}
+
 // blockStep returns the Newton step of (P8) with each class's diagonal
 // block of the Hessian, Φᵀdiag(1 − Var yₙₖ)Φ + diag⟨α⟩, for the gradient
 // g (class-major), or nil if a block is not positive definite. wphi is
 // N × M scratch.
 func (p *mcProblem) blockStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, g []float64) []float64 {
-	n, m := phiA.Dims()
+	_, m := phiA.Dims()
 	k := p.k
 	step := make([]float64, m*k)
 	var blk mat.Dense
 	for c := range k {
-		for i := range n {
-			w := h.At(i, c*k+c)
-			src, dst := phiA.RawRowView(i), wphi.RawRowView(i)
-			for q, v := range src {
-				dst[q] = w * v
-			}
-		}
-		blk.Mul(phiA.T(), wphi)
+		weightedCross(&blk, phiA, h, c*k+c, wphi)
 		hess := mat.NewSymDense(m, nil)
 		for q := range m {
 			for t := q; t < m; t++ {
