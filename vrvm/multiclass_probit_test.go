@@ -295,16 +295,7 @@ func TestProbitPredictive(t *testing.T) {
 		}
 	}
 	// A fitted model on few uncertain points.
-	xt := mat.NewDense(12, 1, []float64{-2, -1.5, -1, -0.2, 0, 0.3, 0.5, 1, 1.2, 1.6, 2, -0.5})
-	labels := []string{"a", "a", "a", "b", "b", "a", "b", "c", "c", "b", "c", "b"}
-	c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: Probit}
-	if err := c.Fit(xt, labels); err != nil {
-		t.Fatal(err)
-	}
-	x := mat.NewDense(21, 1, nil)
-	for i := range 21 {
-		x.Set(i, 0, -4+0.4*float64(i))
-	}
+	c, x := uncertainLine(t, Probit, 21)
 	ybar, v, _ := c.Latent(x)
 	pm, _ := c.Prob(x)
 	pp, _ := c.ProbPlugin(x)
@@ -341,6 +332,29 @@ func TestProbitPredictive(t *testing.T) {
 	t.Logf("mean |p − p_MC|: predictive %.4f, plug-in %.4f (largest v %.3g)", dMod/float64(n*k), dPlug/float64(n*k), mat.Max(v))
 }
 
+// meanStepProblem is a seeded shared-α probit problem with every
+// function active, 2–4 classes and Q(W) fresh: the problems of the mean
+// step tests.
+func meanStepProblem(t *testing.T, seed uint64) *spProblem {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(seed, 81))
+	n, k, m := 20+rnd.IntN(20), 2+rnd.IntN(3), 2+rnd.IntN(4)
+	phi := mat.NewDense(n, m, nil)
+	y := make([]int, n)
+	for i := range n {
+		y[i] = rnd.IntN(k)
+		for j := range m {
+			phi.Set(i, j, rnd.NormFloat64()+float64(y[i]*j%3))
+		}
+	}
+	p := newSPProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}})
+	p.act, p.alpha = seq(m), constant(m, 0.01+rnd.Float64())
+	if err := p.fresh(0, false); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestProbitBlockStep checks that (P8) with each class's block of the
 // Hessian alone (blockStep, for large MK) raises the bound, on the
 // problems of TestProbitMeanStep.
@@ -349,21 +363,7 @@ func TestProbitBlockStep(t *testing.T) {
 	probitJointMax = 0
 	defer func() { probitJointMax = old }()
 	for seed := range uint64(20) {
-		rnd := rand.New(rand.NewPCG(seed, 81))
-		n, k, m := 20+rnd.IntN(20), 2+rnd.IntN(3), 2+rnd.IntN(4)
-		phi := mat.NewDense(n, m, nil)
-		y := make([]int, n)
-		for i := range n {
-			y[i] = rnd.IntN(k)
-			for j := range m {
-				phi.Set(i, j, rnd.NormFloat64()+float64(y[i]*j%3))
-			}
-		}
-		p := newSPProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}})
-		p.act, p.alpha = seq(m), constant(m, 0.01+rnd.Float64())
-		if err := p.fresh(0, false); err != nil {
-			t.Fatal(err)
-		}
+		p := meanStepProblem(t, seed)
 		before := p.bound()
 		p.solveMean(200)
 		after := p.bound()
@@ -378,21 +378,8 @@ func TestProbitBlockStep(t *testing.T) {
 // of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means.
 func TestProbitMeanStep(t *testing.T) {
 	for seed := range uint64(20) {
-		rnd := rand.New(rand.NewPCG(seed, 81))
-		n, k, m := 20+rnd.IntN(20), 2+rnd.IntN(3), 2+rnd.IntN(4)
-		phi := mat.NewDense(n, m, nil)
-		y := make([]int, n)
-		for i := range n {
-			y[i] = rnd.IntN(k)
-			for j := range m {
-				phi.Set(i, j, rnd.NormFloat64()+float64(y[i]*j%3))
-			}
-		}
-		p := newSPProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}})
-		p.act, p.alpha = seq(m), constant(m, 0.01+rnd.Float64())
-		if err := p.fresh(0, false); err != nil {
-			t.Fatal(err)
-		}
+		p := meanStepProblem(t, seed)
+		m, k := len(p.act), p.k
 		before := p.bound()
 		p.solveMean(200)
 		after := p.bound()

@@ -499,21 +499,29 @@ func TestMultiPredict(t *testing.T) {
 	}
 }
 
+// uncertainLine fits a MultiClassifier with likelihood lik to three
+// overlapping classes on a line, few points, so that the weights are
+// uncertain, and returns it with n points evenly spaced over [−4, 4].
+func uncertainLine(t *testing.T, lik MultiLikelihood, n int) (*MultiClassifier, *mat.Dense) {
+	t.Helper()
+	xt := mat.NewDense(12, 1, []float64{-2, -1.5, -1, -0.2, 0, 0.3, 0.5, 1, 1.2, 1.6, 2, -0.5})
+	labels := []string{"a", "a", "a", "b", "b", "a", "b", "c", "c", "b", "c", "b"}
+	c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: lik}
+	if err := c.Fit(xt, labels); err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(n, 1, nil)
+	for i := range n {
+		x.Set(i, 0, -4+8*float64(i)/float64(n-1))
+	}
+	return c, x
+}
+
 // TestMultiModeration checks the moderated probabilities (M17) against a
 // Monte Carlo average of the softmax over the weights' posterior: closer
 // than the plug-in probabilities on average.
 func TestMultiModeration(t *testing.T) {
-	// Three overlapping classes on a line, few points: uncertain weights.
-	xt := mat.NewDense(12, 1, []float64{-2, -1.5, -1, -0.2, 0, 0.3, 0.5, 1, 1.2, 1.6, 2, -0.5})
-	labels := []string{"a", "a", "a", "b", "b", "a", "b", "c", "c", "b", "c", "b"}
-	c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: Softmax}
-	if err := c.Fit(xt, labels); err != nil {
-		t.Fatal(err)
-	}
-	x := mat.NewDense(41, 1, nil)
-	for i := range 41 {
-		x.Set(i, 0, -4+0.2*float64(i))
-	}
+	c, x := uncertainLine(t, Softmax, 41)
 	ybar, v, err := c.Latent(x)
 	if err != nil {
 		t.Fatal(err)
