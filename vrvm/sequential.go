@@ -1532,6 +1532,7 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
+	init := p.lik.logParams(nil)
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
 	if c != nil {
@@ -1547,8 +1548,12 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	}
 	// FullModelBound: the excluded functions at their optimum for the final
 	// precisions, at least the trace's last value, (S4).
-	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
-		full: s.bound() + s.excluded()}, err
+	sol := &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
+		full: s.bound() + s.excluded()}
+	if c == nil && p.warm == nil && err == nil {
+		sol = restartFit(ctx, p, f, init, sol)
+	}
+	return sol, err
 }
 
 // appendCross appends the row of cross for function j, just added: its
