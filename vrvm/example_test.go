@@ -70,6 +70,6 @@ func ExampleClassifier() {
 	// Output:
 	// status: converged
 	// P(t=1 | [0 0]) = 1.00 plug-in, 1.00 moderated
-	// P(t=1 | [0.9 0.3]) = 0.95 plug-in, 0.95 moderated
+	// P(t=1 | [0.9 0.3]) = 0.96 plug-in, 0.95 moderated
 	// P(t=1 | [2 2]) = 0.00 plug-in, 0.00 moderated
 }
