@@ -8,31 +8,51 @@ import (
 // A second start for small problems (S6). Greedy additions from one
 // function, even with the annealed threshold, can end in another local
 // maximum of the bound than the paper's schedule, which starts from every
-// function at ⟨αₘ⟩ = Alpha0: with as many functions, but a different set
-// (7 of the 10 Ripley subsets of Table 3), or one function more or fewer
-// (sinc). When the basis has at most seqRestartMax candidates, the solver
-// therefore fits the problem a second time, from the state of the paper's
-// schedule after seqRestartIter iterations (Q_w (23)–(24) or (54)–(55),
-// Q_α (25), the likelihood's factor (26)–(27) or (58), all functions with
-// ⟨αₘ⟩ below the threshold kept), converged by the sequential updates,
-// and keeps whichever fit has the higher full-model bound.
+// function at ⟨αₘ⟩ = Alpha0: with as many functions but a different set
+// (7 of the 10 Ripley subsets of Table 3), or with one function more or
+// fewer (sinc). When the schedule's iterations are cheap (see
+// seqRestartFlops), the solver therefore fits the problem a second time,
+// from the state of the paper's schedule after seqRestartIter iterations
+// from its own start (Q_w (23)–(24) or (54)–(55), Q_α (25), the
+// likelihood's factor (26)–(27) or (58); every function with ⟨αₘ⟩ below
+// the threshold), converged by the sequential updates, and keeps the fit
+// with the higher full-model bound.
 //
 // Measured on the paper's 47 problems (go run ./internal/solvercmp): the
 // default solver ends more than 0.1 nats below the converged schedule on
-// 12 without the second start, on 3 with 20 schedule iterations and on 1
-// with 40 (Boston split 8, whose 482 candidates are above the limit; with
-// the limit above 482 on none, but Boston's fits took 5× longer). The
-// second start costs its schedule iterations, O(N P² + P³) each, and a
-// sequential fit from up to P functions: Ripley's subsets (N = 100) took
-// 18 → 63 ms, sinc's sets 47 → 89 ms. Larger problems are not affected.
+// 12 without the second start; with it on 4 after 20 schedule iterations
+// and on 1 after 30 or 40 (Boston split 8, above the cost limit; with
+// Boston's 482 functions allowed, on none, but Boston's fits took 5×
+// longer). A warm start from every function, without the schedule's
+// iterations, left 8. Removing at once the functions whose optimum
+// (S1) exceeds the threshold given the schedule's Q_w, before the
+// sequential updates, left 7.
 const (
-	seqRestartMax  = 300
-	seqRestartIter = 40
+	seqRestartIter = 30
+	// seqRestartFlops bounds the schedule's work, seqRestartIter
+	// iterations of O(P³/3) with uniform precisions (ΦᵀΦ kept) and of
+	// O(N P² + P³/3) otherwise, for P candidate functions. The second
+	// start costs that and a sequential fit from up to P functions:
+	// BenchmarkSecondStart measured 1.5× the first fit's CPU time for
+	// sinc at N = 100 and 5.2× for Ripley at N = 100 (first fits of 6 to
+	// 40 ms); 2.1× and 16× at N = 250, above the limit.
+	seqRestartFlops = 1e8
 )
 
 // seqRestart switches the second start on (tests compare it with the
 // first fit alone).
 var seqRestart = true
+
+// restartCost returns the floating-point work of seqRestartIter
+// iterations of the schedule on n rows and p functions.
+func restartCost(n, p int, uniform bool) float64 {
+	fp := float64(p)
+	c := fp * fp * fp / 3
+	if !uniform {
+		c += float64(n) * fp * fp
+	}
+	return seqRestartIter * c
+}
 
 // restartFit fits p again from the paper's schedule after seqRestartIter
 // iterations (S6) and returns that fit if its full-model bound is higher
@@ -41,7 +61,9 @@ var seqRestart = true
 // and otherwise sol. init holds the likelihood's factor at the start of
 // the first fit; p.lik is left at the factor of the fit returned.
 func restartFit(ctx context.Context, p *problem, f *designFactor, init []float64, sol *solution) *solution {
-	if pc, _ := f.bFull.Dims(); !seqRestart || pc > seqRestartMax || sol.status != Converged {
+	pc, _ := f.bFull.Dims()
+	b, _ := p.lik.weights()
+	if d, _ := p.lik.data(); !seqRestart || sol.status != Converged || restartCost(len(d), pc, b == nil) > seqRestartFlops {
 		return sol
 	}
 	kept := p.lik.logParams(nil)

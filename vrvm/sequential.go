@@ -872,9 +872,13 @@ func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
 // removeUpdate removes the active function at position i and brings Q_w
 // to its optimum: with uniform precisions by the partitioned inverse,
 // Σ' = Σ₋ᵢ − Σ₋ᵢ,ᵢΣᵢ,₋ᵢ/Σᵢᵢ, μ' = μ₋ᵢ − μᵢΣ₋ᵢ,ᵢ/Σᵢᵢ and
-// ln|Σ'| = ln|Σ| − ln Σᵢᵢ, O(M²); otherwise by rebuild.
+// ln|Σ'| = ln|Σ| − ln Σᵢᵢ, O(M²). With non-uniform precisions, Q_w is
+// updated the same way but its moments reach the likelihood only at the
+// refresh after the sweep (a rebuild, O(N M²)), not after each removal
+// (a second start from the schedule's state removes hundreds of
+// functions in its first sweeps, S6).
 func (s *seqFit) removeUpdate(i, iter int) error {
-	if !s.uniform() || s.sig == nil {
+	if s.sig == nil {
 		s.remove(i)
 		return s.rebuild(iter)
 	}
@@ -906,6 +910,9 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 	s.sig, s.q.mu = ns, mu
 	s.q.logDet -= math.Log(sii)
 	s.syncDiag()
+	if !s.uniform() {
+		return nil
+	}
 	return s.refresh(iter)
 }
 
