@@ -81,8 +81,11 @@
 // nat; pruning trades bound for sparsity, (S5) in sequential.go),
 // holding an ⟨αₘ⟩ at a threshold lowered by the annealing, and
 // the Q_τ or ξ update, which is the paper's and optimal for the active
-// model, ignores how the excluded functions' terms depend on τ or ξ. The
-// paper's schedule and the Newton solver report the active model's L, as
+// model, ignores how the excluded functions' terms depend on τ or ξ. On
+// small problems the solver then fits a second time, from 30 iterations
+// of the paper's schedule, and keeps the fit with the higher full-model
+// bound; if that is the second, its bound ends the trace as one more
+// iteration (S6 in seqrestart.go). The paper's schedule and the Newton solver report the active model's L, as
 // the paper does.
 //
 // # Errata
@@ -164,6 +167,7 @@
 //	                        coordinate optimum of the sequential solver;
 //	                        alphaRootUpTo, its optimum at ⟨αₘ⟩ ≤ PruneAlpha
 //	(S2), (S5)              seqFit.contribution, sweep, bestAddition
+//	(S6)                    restartFit: the second start from the schedule
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms

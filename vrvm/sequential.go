@@ -47,7 +47,7 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again), and then
 // once more after the polish of (S5), if its first addition round adds
-// anything.
+// anything. On small problems a second start follows (S6, seqrestart.go).
 //
 // The trace (BoundTrace, Monitor) holds the bound of the full model, the
 // active model's L plus the closed-form terms of the excluded functions
