@@ -54,27 +54,46 @@ func restartCost(n, p int, uniform bool) float64 {
 	return seqRestartIter * c
 }
 
-// restartFit fits p again from the paper's schedule after seqRestartIter
-// iterations (S6) and returns that fit if its full-model bound is higher
-// than sol's, with the trace extended by that bound (reported to the
-// Monitor as one more iteration, so that the trace does not decrease),
-// and otherwise sol. init holds the likelihood's factor at the start of
-// the first fit; p.lik is left at the factor of the fit returned.
-func restartFit(ctx context.Context, p *problem, f *designFactor, init []float64, sol *solution) *solution {
+// restartLik returns a copy of p's likelihood, at its factor before the
+// first fit, for the second start (S6), or nil if p does not get one.
+func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
 	b, _ := p.lik.weights()
-	if d, _ := p.lik.data(); !seqRestart || sol.status != Converged || restartCost(len(d), pc, b == nil) > seqRestartFlops {
+	if d, _ := p.lik.data(); !seqRestart || restartCost(len(d), pc, b == nil) > seqRestartFlops {
+		return nil
+	}
+	switch l := p.lik.(type) {
+	case *gaussLik:
+		c := *l
+		c.resid = append([]float64(nil), l.resid...)
+		return &c
+	case *logitLik:
+		c := *l
+		for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
+			*v = append([]float64(nil), *v...)
+		}
+		return &c
+	}
+	return nil
+}
+
+// restartFit fits p again, with the likelihood lik (restartLik), from
+// the paper's schedule after seqRestartIter iterations (S6) and returns
+// that fit if its full-model bound is higher than sol's, with the trace
+// extended by that bound (reported to the Monitor as one more iteration,
+// so that the trace does not decrease) and its likelihood factor copied
+// to p.lik; otherwise sol.
+func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
+	if sol.status != Converged {
 		return sol
 	}
-	kept := p.lik.logParams(nil)
-	back := func() *solution { p.lik.setLogParams(kept); return sol }
-	p.lik.setLogParams(append([]float64(nil), init...))
 	ps := *p
+	ps.lik = lik
 	ps.set.maxIter = seqRestartIter
 	ps.set.monitor = nil
 	sch, err := schedule{}.fit(ctx, &ps)
 	if sch == nil || err != nil {
-		return back()
+		return sol
 	}
 	ws := &warmStart{}
 	for i, j := range sch.cols {
@@ -84,9 +103,9 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, init []float64
 		}
 	}
 	if len(ws.cols) == 0 {
-		return back()
+		return sol
 	}
-	s := newSeqFit(f, p.lik, p.set)
+	s := newSeqFit(f, lik, p.set)
 	s.ctl.monitor = nil
 	// A second start that has not converged in several times the first
 	// fit's iterations is abandoned (on one sinc set it cycled to the
@@ -95,12 +114,13 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, init []float64
 	s.warm = ws
 	_, _, status, err := s.run(ctx)
 	if status != Converged || err != nil {
-		return back()
+		return sol
 	}
 	full := s.bound() + s.excluded()
 	if !(full > sol.full) {
-		return back()
+		return sol
 	}
+	copyFactor(p.lik, lik)
 	cols, mu, sig, alpha := s.sorted()
 	if p.set.monitor != nil {
 		p.set.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: (full - sol.full) / math.Max(1, math.Abs(full)), Active: len(cols)})

@@ -1539,7 +1539,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	init := p.lik.logParams(nil)
+	var second likelihood // the likelihood at its start, for (S6)
+	if c == nil && p.warm == nil {
+		second = restartLik(p, f)
+	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
 	if c != nil {
@@ -1557,8 +1560,8 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	// precisions, at least the trace's last value, (S4).
 	sol := &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
 		full: s.bound() + s.excluded()}
-	if c == nil && p.warm == nil && err == nil {
-		sol = restartFit(ctx, p, f, init, sol)
+	if second != nil && err == nil {
+		sol = restartFit(ctx, p, f, second, sol)
 	}
 	return sol, err
 }
