@@ -31,11 +31,14 @@ const (
 	seqRestartIter = 30
 	// seqRestartFlops bounds the schedule's work, seqRestartIter
 	// iterations of O(P³/3) with uniform precisions (ΦᵀΦ kept) and of
-	// O(N P² + P³/3) otherwise, for P candidate functions. The second
-	// start costs that and a sequential fit from up to P functions:
-	// BenchmarkSecondStart measured 1.5× the first fit's CPU time for
-	// sinc at N = 100 and 5.2× for Ripley at N = 100 (first fits of 6 to
-	// 40 ms); 2.1× and 16× at N = 250, above the limit.
+	// O(N P² + P³/3) otherwise, for P candidate functions: regression
+	// up to about 200 functions, classification up to about 130 rows.
+	// The second start costs that and a sequential fit from up to P
+	// functions: BenchmarkSecondStart (20 seeds) measured 1.4× the first
+	// fit's CPU time for sinc at N = 100 (45 → 65 ms, 0.27 nats higher
+	// on average) and 4.9× for Ripley's mixture at N = 100 (7 → 34 ms,
+	// 0.39 nats); both at N = 250 are above the limit (with 40 schedule
+	// iterations there, 2.3× and 34×).
 	seqRestartFlops = 1e8
 )
 
