@@ -131,8 +131,8 @@
 // point; the lower bound reported with pruning is that of the pruned model.
 // Those figures are for the paper's schedule (Solver PaperSchedule). The
 // default solver, Sequential, adds and removes functions one at a time by
-// the same threshold and keeps somewhat fewer (5.8 vectors and RMS error
-// 0.0368 on the 25 sinc sets, 4.1 vectors and 9.25% on Ripley); see
+// the same threshold and keeps somewhat fewer (5.4 vectors and RMS error
+// 0.0353 on the 25 sinc sets, 4.0 vectors and 9.41% on Ripley); see
 // Solver. Whatever the solver, FullModelBound is the bound of the full
 // model, every pruned function held at its own closed-form optimum.
 //
