@@ -57,7 +57,7 @@ func (c *clsCache) fresh(beta []float64) bool {
 // weightedGramActive sets prec to Φ_AᵀWΦ_A for the current active set and
 // precisions beta (upper triangle), from the kept product when the
 // precisions are unchanged: unchanged active set, O(M²); one function
-// appended, O(N M); some removed, O(M²); otherwise by Syrk, O(N M²).
+// appended, O(N M); one removed, O(M²); otherwise by Syrk, O(N M²).
 func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 	c := &s.cls
 	m := len(s.act)
@@ -86,15 +86,21 @@ func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 			np[k*m+k] = col[k]
 			c.setPrec(s.act, np, pd)
 			return
-		case k > m:
-			if pos := keptAt(c.pact, s.act); pos != nil {
-				// Functions removed (several in one sweep: see
-				// removeUpdate), O(M²).
+		case k == m+1:
+			if i := removedAt(c.pact, s.act); i >= 0 {
 				np := make([]float64, m*m)
-				for na, a := range pos {
-					for nb := na; nb < m; nb++ {
-						np[na*m+nb] = c.prec[a*k+pos[nb]]
+				for a, na := 0, 0; a < k; a++ {
+					if a == i {
+						continue
 					}
+					for b, nb := a, na; b < k; b++ {
+						if b == i {
+							continue
+						}
+						np[na*m+nb] = c.prec[a*k+b]
+						nb++
+					}
+					na++
 				}
 				c.setPrec(s.act, np, pd)
 				return
@@ -140,22 +146,19 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// keptAt returns the positions in a of the elements of b, if b is a with
-// some elements left out (in the same order), or nil.
-func keptAt(a, b []int) []int {
-	pos := make([]int, 0, len(b))
+// removedAt returns the position i such that b is a without a[i], or −1.
+func removedAt(a, b []int) int {
+	if len(a) != len(b)+1 {
+		return -1
+	}
 	i := 0
-	for _, v := range b {
-		for i < len(a) && a[i] != v {
-			i++
-		}
-		if i == len(a) {
-			return nil
-		}
-		pos = append(pos, i)
+	for i < len(b) && a[i] == b[i] {
 		i++
 	}
-	return pos
+	if equalInts(a[i+1:], b[i:]) {
+		return i
+	}
+	return -1
 }
 
 // activeCross returns C = Φ_AᵀWΦ restricted to the candidates idx (every

@@ -115,6 +115,7 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	// iteration limit).
 	s.ctl.maxIter = min(s.ctl.maxIter, 4*sol.iters+200)
 	s.warm = ws
+	s.lazyRemove = true
 	_, _, status, err := s.run(ctx)
 	if status != Converged || err != nil {
 		return sol
