@@ -186,7 +186,7 @@ type seqFit struct {
 
 	act   []int      // active functions, indices into the full basis
 	alpha []float64  // ⟨αₘ⟩ of the active functions
-	bA    *mat.Dense // M × r rows of B of the active functions
+	bA    *mat.Dense // M × r rows of B of the active functions (nil if rowsShared)
 	phiA  *mat.Dense // N × M active design (non-uniform precisions only)
 	// With uniform precisions, the Gram matrix G = B_A B_Aᵀ = Φ_AᵀΦ_A
 	// and B_A Uᵀd = Φ_Aᵀd are kept up to date by add and remove (O(M r)
@@ -263,6 +263,9 @@ type seqFit struct {
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
+	// ctBuf, csBuf, symBuf and colBuf are work space of candidateStats
+	// and sweep, kept between calls (see workDense).
+	ctBuf, csBuf, symBuf, colBuf []float64
 }
 
 func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
@@ -481,7 +484,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 		return sv, qv
 	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
-	ct := mat.NewDense(m, p, nil)
+	ct := workDense(&s.ctBuf, m, p)
 	switch {
 	case s.uniform() && idx == nil:
 		s.completeCross()
@@ -513,8 +516,8 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	}
 	// cs = Σ ct by Gemm on Σ with both triangles: gonum's Gemm is blocked
 	// and parallel, its Symm is neither (Symm took 29 % of a Friedman fit).
-	cs := mat.NewDense(m, p, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSym(s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
+	cs := workDense(&s.csBuf, m, p)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSymTo(&s.symBuf, s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
 	for i := range m {
 		cr, csr, mu := ct.RawRowView(i), cs.RawRowView(i), s.q.mu[i]
 		for j := range p {
@@ -790,11 +793,14 @@ func (s *seqFit) add(j int, alpha float64) {
 	_, r := s.f.bFull.Dims()
 	m := len(s.act)
 	bj := s.f.bFull.RawRowView(j)
-	var data []float64
-	if s.bA != nil && m > 0 {
-		data = s.bA.RawMatrix().Data[:m*r]
+	var nb *mat.Dense
+	if !s.rowsShared() {
+		var data []float64
+		if s.bA != nil && m > 0 {
+			data = s.bA.RawMatrix().Data[:m*r]
+		}
+		nb = mat.NewDense(m+1, r, append(data, bj...))
 	}
-	nb := mat.NewDense(m+1, r, append(data, bj...))
 	if s.uniform() {
 		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
 		g := mat.NewSymDense(m+1, nil)
@@ -802,7 +808,11 @@ func (s *seqFit) add(j int, alpha float64) {
 			copy(g.RawSymmetric().Data[i*(m+1)+i:(i+1)*(m+1)-1], s.gram.RawSymmetric().Data[i*m+i:(i+1)*m])
 		}
 		col := make([]float64, m+1)
-		blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		if nb != nil {
+			blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		} else {
+			s.activeProducts(bj, col)
+		}
 		for i, v := range col {
 			g.SetSym(i, m, v)
 		}
@@ -941,14 +951,18 @@ func (s *seqFit) releaseExcluded(j int) {
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
 func (s *seqFit) setActive(act []int, alpha []float64) {
 	s.act, s.alpha = act, alpha
-	s.bA = selectRows(s.f.bFull, act)
+	bA := selectRows(s.f.bFull, act)
+	s.bA = bA
+	if s.rowsShared() {
+		s.bA = nil
+	}
 	if s.uniform() {
 		m := len(act)
-		_, r := s.bA.Dims()
+		_, r := bA.Dims()
 		s.gram = mat.NewSymDense(m, nil)
-		blas64.Syrk(blas.NoTrans, 1, s.bA.RawMatrix(), 0, s.gram.RawSymmetric())
+		blas64.Syrk(blas.NoTrans, 1, bA.RawMatrix(), 0, s.gram.RawSymmetric())
 		s.bud = make([]float64, m)
-		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
+		blas64.Gemv(blas.NoTrans, 1, bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
 		p, _ := s.f.bFull.Dims()
 		s.cross = make([][]float64, m)
 		s.pending = make([]bool, m)
@@ -1018,11 +1032,13 @@ func (s *seqFit) remove(i int) {
 	}
 	// B_A loses row i in place (a copy of B_A per removal was 400 MB of
 	// garbage for the explicit design at N = 100,000 with 500 functions).
-	_, r := s.bA.Dims()
-	m := len(s.act)
-	data := s.bA.RawMatrix().Data
-	copy(data[i*r:], data[(i+1)*r:m*r])
-	s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
+	if !s.rowsShared() {
+		_, r := s.bA.Dims()
+		m := len(s.act)
+		data := s.bA.RawMatrix().Data
+		copy(data[i*r:], data[(i+1)*r:m*r])
+		s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
+	}
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
 	if s.uniform() {
@@ -1088,7 +1104,7 @@ func (s *seqFit) rebuild(iter int) error {
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
-	if err := s.q.factor(prec, iter); err != nil {
+	if err := s.q.factorInv(prec, iter); err != nil {
 		return err
 	}
 	if s.q.jitter > 0 {
@@ -1096,9 +1112,7 @@ func (s *seqFit) rebuild(iter int) error {
 			s.alpha[i] += s.q.jitter
 		}
 	}
-	if err := s.q.solveMean(h); err != nil {
-		return err
-	}
+	s.q.solveMeanInv(h)
 	s.sig = s.q.sigma()
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
@@ -1149,7 +1163,7 @@ func (s *seqFit) refresh(iter int) error {
 // cancellation could dominate it and the first form is used.
 func (s *seqFit) sqResid() float64 {
 	m := len(s.act)
-	_, r := s.bA.Dims()
+	_, r := s.f.bFull.Dims()
 	if r > 4*m {
 		gm := make([]float64, m)
 		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
@@ -1158,7 +1172,13 @@ func (s *seqFit) sqResid() float64 {
 		}
 	}
 	z := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	if s.rowsShared() {
+		for i, a := range s.act {
+			blas64.Axpy(s.q.mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+		}
+	} else {
+		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	}
 	for i, v := range s.ud {
 		z[i] = v - z[i]
 	}
@@ -1198,15 +1218,19 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		d := na - s.alpha[i]
 		k := d / (1 + d*sii)
 		m := len(s.act)
-		col := make([]float64, m)
-		for j := range m {
-			col[j] = s.sig.At(j, i)
+		s.colBuf = resize(s.colBuf, m)
+		col := s.colBuf
+		sr := s.sig.RawSymmetric()
+		for j := range i {
+			col[j] = sr.Data[j*sr.Stride+i]
 		}
+		copy(col[i:], sr.Data[i*sr.Stride+i:i*sr.Stride+m])
 		mi := s.q.mu[i]
 		for j := range m {
 			s.q.mu[j] -= k * mi * col[j]
 		}
 		syrUpper(-k, col, s.sig.RawSymmetric())
+		s.q.logDet -= math.Log1p(d * sii) // |Σ⁻¹ + Δeᵢeᵢᵀ| = |Σ⁻¹|(1 + ΔΣᵢᵢ)
 		capped := s.alpha[i] > s.ctl.pruneAt
 		s.alpha[i] = na
 		if s.hook != nil && capped {
@@ -1218,6 +1242,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		}
 		i++
 	}
+	s.syncDiag()
 	return maxDl, removed, nil
 }
 
@@ -1585,25 +1610,9 @@ func (s *seqFit) completeCross() {
 	}
 	p, _ := s.f.bFull.Dims()
 	out := mat.NewDense(len(rows), p, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, selectRows(s.bA, rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.activeRows(rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
 	for k, i := range rows {
 		copy(s.cross[i], out.RawRowView(k))
 		s.pending[i] = false
 	}
-}
-
-// fullSym returns the symmetric matrix a as a general matrix, both
-// triangles set from a's upper one.
-func fullSym(a *mat.SymDense) *mat.Dense {
-	m := a.SymmetricDim()
-	raw := a.RawSymmetric()
-	out := mat.NewDense(m, m, nil)
-	od := out.RawMatrix().Data
-	for i := range m {
-		for j := i; j < m; j++ {
-			v := raw.Data[i*raw.Stride+j]
-			od[i*m+j], od[j*m+i] = v, v
-		}
-	}
-	return out
 }
