@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -126,4 +127,29 @@ func (s *seqFit) activeProducts(x, out []float64) {
 		out[i] = blas64.Dot(blas64.Vector{N: len(x), Inc: 1, Data: s.f.bFull.RawRowView(a)}, v)
 	}
 	out[len(s.act)] = blas64.Dot(v, v)
+}
+
+// workSym returns an m × m symmetric matrix on the storage *buf (see
+// workDense); its contents are undefined.
+func workSym(buf *[]float64, m int) *mat.SymDense {
+	if m == 0 {
+		return &mat.SymDense{}
+	}
+	*buf = resize(*buf, m*m)
+	return mat.NewSymDense(m, *buf)
+}
+
+// sigmaTo is sigma on storage kept between calls: it alternates between
+// the two buffers of *bufs, so that the Σ it returned last stays valid
+// until the next call but one (rebuild may compare it with its new one).
+func (q *gaussQ) sigmaTo(bufs *[2][]float64) *mat.SymDense {
+	m, _ := q.uinv.Dims()
+	bufs[0], bufs[1] = bufs[1], bufs[0]
+	s := workSym(&bufs[0], m)
+	raw, sr := q.uinv.RawTriangular(), s.RawSymmetric()
+	for i := range m {
+		copy(sr.Data[i*sr.Stride+i:i*sr.Stride+m], raw.Data[i*raw.Stride+i:i*raw.Stride+m])
+	}
+	lapackgonum.Implementation{}.Dlauum(blas.Upper, m, sr.Data, max(1, sr.Stride))
+	return s
 }

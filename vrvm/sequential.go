@@ -266,6 +266,11 @@ type seqFit struct {
 	// ctBuf, csBuf, symBuf and colBuf are work space of candidateStats
 	// and sweep, kept between calls (see workDense).
 	ctBuf, csBuf, symBuf, colBuf []float64
+	// precBuf and sigBuf hold the precision and Σ of rebuild: Σ is
+	// written on the storage of the Σ before the last but one rebuild
+	// (see sigmaTo).
+	precBuf []float64
+	sigBuf  [2][]float64
 }
 
 func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
@@ -1085,8 +1090,11 @@ func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
 	_, r := s.f.bFull.Dims()
 	h := make([]float64, m)
-	prec := mat.NewSymDense(m, nil)
 	beta, uni := s.lik.weights()
+	prec := workSym(&s.precBuf, m)
+	if beta != nil {
+		clear(prec.RawSymmetric().Data)
+	}
 	_, scale := s.lik.data()
 	if beta == nil {
 		// ΦᵀBΦ = βG and Φᵀy = scale·Φᵀd, from the kept G and Φᵀd.
@@ -1113,7 +1121,7 @@ func (s *seqFit) rebuild(iter int) error {
 		}
 	}
 	s.q.solveMeanInv(h)
-	s.sig = s.q.sigma()
+	s.sig = s.q.sigmaTo(&s.sigBuf)
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
