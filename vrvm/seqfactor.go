@@ -10,15 +10,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// factorInv is factor for the sequential solver, which uses only U⁻¹ of
-// the Cholesky factor Σ⁻¹ = UᵀU (for Σ = U⁻¹U⁻ᵀ, diag Σ and μ, see
-// solveMeanInv): it factorises the precision a by LAPACK's Dpotrf in
-// place of U⁻¹ and inverts it there, without mat.Cholesky's estimate of
-// the condition number, O(M²) but with a large constant (a tenth of the
-// factorisations' time on Friedman #1 at N = 1,000), and without keeping
-// the factor itself. q.chol is left empty. A precision that is not
-// positive definite, or one that factor would factorise in blocks, is
-// passed to factor, whose jitter it then gets.
+// factorInv is factor for the sequential solver: the same factorisation
+// (LAPACK's Dpotrf, then U⁻¹ by Dtrtri, diag Σ and ln|Σ|), bit for bit,
+// without mat.Cholesky's estimate of the condition number, which is
+// O(M²) but with a large constant (with Dpotrs through Dtrsm in
+// solveMean, a fifth of the factorisations' time on Friedman #1 at
+// N = 1,000). U is kept in q.ufac for solveMeanInv, and q.chol is left
+// empty. A precision that is not positive definite, or one that factor
+// would factorise in blocks, is passed to factor, whose jitter it then
+// gets. The result must match factor's exactly: the sequential fits are
+// sensitive to rounding (solving for μ by two products with U⁻¹ instead
+// of Dpotrs left a 6,000-row sinc fit, TestDefaultKernelEdges, short of
+// ParamTol for minutes where it converges in about a minute).
 func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 	m := a.SymmetricDim()
 	if q.ctx != nil && m >= blockedMin {
@@ -36,6 +39,8 @@ func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: ur.Stride, Data: ur.Data}); !ok {
 		return q.factor(a, iter)
 	}
+	q.ufac = resize(q.ufac, m*m)
+	copy(q.ufac, ur.Data)
 	q.uinv.SetRawTriangular(ur)
 	q.chol.Reset()
 	q.jitter = 0
@@ -55,16 +60,18 @@ func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 	return nil
 }
 
-// solveMeanInv sets μ = Σh = U⁻¹(U⁻ᵀh) by two triangular products with
-// U⁻¹, O(M²) (gonum's Dpotrs solves with one right-hand side through
-// Dtrsm, several times slower).
-func (q *gaussQ) solveMeanInv(h []float64) {
-	m := len(h)
-	q.mu = resize(q.mu, m)
-	copy(q.mu, h)
-	x := blas64.Vector{N: m, Inc: 1, Data: q.mu}
-	blas64.Trmv(blas.Trans, q.uinv.RawTriangular(), x)
-	blas64.Trmv(blas.NoTrans, q.uinv.RawTriangular(), x)
+// solveMeanInv sets μ = Σh by LAPACK's Dpotrs with the factor U kept by
+// factorInv (the same operations as mat.Cholesky.SolveVecTo), or, after
+// factor, by solveMean.
+func (q *gaussQ) solveMeanInv(h []float64) error {
+	if q.chol.IsEmpty() {
+		m := len(h)
+		q.mu = resize(q.mu, m)
+		copy(q.mu, h)
+		lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: m, Stride: m, Data: q.ufac[:m*m]}, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: q.mu})
+		return nil
+	}
+	return q.solveMean(h)
 }
 
 // workDense returns an r × c matrix on the storage *buf, grown if need

@@ -1120,7 +1120,9 @@ func (s *seqFit) rebuild(iter int) error {
 			s.alpha[i] += s.q.jitter
 		}
 	}
-	s.q.solveMeanInv(h)
+	if err := s.q.solveMeanInv(h); err != nil {
+		return err
+	}
 	s.sig = s.q.sigmaTo(&s.sigBuf)
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
@@ -1238,7 +1240,6 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 			s.q.mu[j] -= k * mi * col[j]
 		}
 		syrUpper(-k, col, s.sig.RawSymmetric())
-		s.q.logDet -= math.Log1p(d * sii) // |Σ⁻¹ + Δeᵢeᵢᵀ| = |Σ⁻¹|(1 + ΔΣᵢᵢ)
 		capped := s.alpha[i] > s.ctl.pruneAt
 		s.alpha[i] = na
 		if s.hook != nil && capped {
@@ -1250,7 +1251,6 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		}
 		i++
 	}
-	s.syncDiag()
 	return maxDl, removed, nil
 }
 
