@@ -34,6 +34,7 @@ type gaussQ struct {
 	diag   []float64 // diag Σ
 	logDet float64   // ln|Σ|
 	jitter float64   // diagonal jitter added to the precision, 0 normally
+	ufac   []float64 // U of the last factorInv (q.chol is then empty)
 }
 
 // maxJitterTries bounds the jitter retries: the jitter starts at 1e-10 times

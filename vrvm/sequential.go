@@ -186,7 +186,7 @@ type seqFit struct {
 
 	act   []int      // active functions, indices into the full basis
 	alpha []float64  // ⟨αₘ⟩ of the active functions
-	bA    *mat.Dense // M × r rows of B of the active functions
+	bA    *mat.Dense // M × r rows of B of the active functions (nil if rowsShared)
 	phiA  *mat.Dense // N × M active design (non-uniform precisions only)
 	// With uniform precisions, the Gram matrix G = B_A B_Aᵀ = Φ_AᵀΦ_A
 	// and B_A Uᵀd = Φ_Aᵀd are kept up to date by add and remove (O(M r)
@@ -269,6 +269,14 @@ type seqFit struct {
 	// functions in its first sweeps; for the first fit a rebuild per
 	// removal measured 13 % less peak memory at N = 20,000).
 	lazyRemove bool
+	// ctBuf, csBuf, symBuf and colBuf are work space of candidateStats
+	// and sweep, kept between calls (see workDense).
+	ctBuf, csBuf, symBuf, colBuf []float64
+	// precBuf and sigBuf hold the precision and Σ of rebuild: Σ is
+	// written on the storage of the Σ before the last but one rebuild
+	// (see sigmaTo).
+	precBuf []float64
+	sigBuf  [2][]float64
 }
 
 func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
@@ -487,7 +495,7 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 		return sv, qv
 	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
-	ct := mat.NewDense(m, p, nil)
+	ct := workDense(&s.ctBuf, m, p)
 	switch {
 	case s.uniform() && idx == nil:
 		s.completeCross()
@@ -519,8 +527,8 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	}
 	// cs = Σ ct by Gemm on Σ with both triangles: gonum's Gemm is blocked
 	// and parallel, its Symm is neither (Symm took 29 % of a Friedman fit).
-	cs := mat.NewDense(m, p, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSym(s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
+	cs := workDense(&s.csBuf, m, p)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSymTo(&s.symBuf, s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
 	for i := range m {
 		cr, csr, mu := ct.RawRowView(i), cs.RawRowView(i), s.q.mu[i]
 		for j := range p {
@@ -796,11 +804,14 @@ func (s *seqFit) add(j int, alpha float64) {
 	_, r := s.f.bFull.Dims()
 	m := len(s.act)
 	bj := s.f.bFull.RawRowView(j)
-	var data []float64
-	if s.bA != nil && m > 0 {
-		data = s.bA.RawMatrix().Data[:m*r]
+	var nb *mat.Dense
+	if !s.rowsShared() {
+		var data []float64
+		if s.bA != nil && m > 0 {
+			data = s.bA.RawMatrix().Data[:m*r]
+		}
+		nb = mat.NewDense(m+1, r, append(data, bj...))
 	}
-	nb := mat.NewDense(m+1, r, append(data, bj...))
 	if s.uniform() {
 		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
 		g := mat.NewSymDense(m+1, nil)
@@ -808,7 +819,11 @@ func (s *seqFit) add(j int, alpha float64) {
 			copy(g.RawSymmetric().Data[i*(m+1)+i:(i+1)*(m+1)-1], s.gram.RawSymmetric().Data[i*m+i:(i+1)*m])
 		}
 		col := make([]float64, m+1)
-		blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		if nb != nil {
+			blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		} else {
+			s.activeProducts(bj, col)
+		}
 		for i, v := range col {
 			g.SetSym(i, m, v)
 		}
@@ -952,14 +967,18 @@ func (s *seqFit) releaseExcluded(j int) {
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
 func (s *seqFit) setActive(act []int, alpha []float64) {
 	s.act, s.alpha = act, alpha
-	s.bA = selectRows(s.f.bFull, act)
+	bA := selectRows(s.f.bFull, act)
+	s.bA = bA
+	if s.rowsShared() {
+		s.bA = nil
+	}
 	if s.uniform() {
 		m := len(act)
-		_, r := s.bA.Dims()
+		_, r := bA.Dims()
 		s.gram = mat.NewSymDense(m, nil)
-		blas64.Syrk(blas.NoTrans, 1, s.bA.RawMatrix(), 0, s.gram.RawSymmetric())
+		blas64.Syrk(blas.NoTrans, 1, bA.RawMatrix(), 0, s.gram.RawSymmetric())
 		s.bud = make([]float64, m)
-		blas64.Gemv(blas.NoTrans, 1, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
+		blas64.Gemv(blas.NoTrans, 1, bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
 		p, _ := s.f.bFull.Dims()
 		s.cross = make([][]float64, m)
 		s.pending = make([]bool, m)
@@ -1029,11 +1048,13 @@ func (s *seqFit) remove(i int) {
 	}
 	// B_A loses row i in place (a copy of B_A per removal was 400 MB of
 	// garbage for the explicit design at N = 100,000 with 500 functions).
-	_, r := s.bA.Dims()
-	m := len(s.act)
-	data := s.bA.RawMatrix().Data
-	copy(data[i*r:], data[(i+1)*r:m*r])
-	s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
+	if !s.rowsShared() {
+		_, r := s.bA.Dims()
+		m := len(s.act)
+		data := s.bA.RawMatrix().Data
+		copy(data[i*r:], data[(i+1)*r:m*r])
+		s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
+	}
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
 	if s.uniform() {
@@ -1080,8 +1101,11 @@ func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
 	_, r := s.f.bFull.Dims()
 	h := make([]float64, m)
-	prec := mat.NewSymDense(m, nil)
 	beta, uni := s.lik.weights()
+	prec := workSym(&s.precBuf, m)
+	if beta != nil {
+		clear(prec.RawSymmetric().Data)
+	}
 	_, scale := s.lik.data()
 	if beta == nil {
 		// ΦᵀBΦ = βG and Φᵀy = scale·Φᵀd, from the kept G and Φᵀd.
@@ -1099,7 +1123,7 @@ func (s *seqFit) rebuild(iter int) error {
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
-	if err := s.q.factor(prec, iter); err != nil {
+	if err := s.q.factorInv(prec, iter); err != nil {
 		return err
 	}
 	if s.q.jitter > 0 {
@@ -1107,10 +1131,10 @@ func (s *seqFit) rebuild(iter int) error {
 			s.alpha[i] += s.q.jitter
 		}
 	}
-	if err := s.q.solveMean(h); err != nil {
+	if err := s.q.solveMeanInv(h); err != nil {
 		return err
 	}
-	s.sig = s.q.sigma()
+	s.sig = s.q.sigmaTo(&s.sigBuf)
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
@@ -1160,7 +1184,7 @@ func (s *seqFit) refresh(iter int) error {
 // cancellation could dominate it and the first form is used.
 func (s *seqFit) sqResid() float64 {
 	m := len(s.act)
-	_, r := s.bA.Dims()
+	_, r := s.f.bFull.Dims()
 	if r > 4*m {
 		gm := make([]float64, m)
 		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
@@ -1169,7 +1193,13 @@ func (s *seqFit) sqResid() float64 {
 		}
 	}
 	z := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	if s.rowsShared() {
+		for i, a := range s.act {
+			blas64.Axpy(s.q.mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+		}
+	} else {
+		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	}
 	for i, v := range s.ud {
 		z[i] = v - z[i]
 	}
@@ -1209,10 +1239,13 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		d := na - s.alpha[i]
 		k := d / (1 + d*sii)
 		m := len(s.act)
-		col := make([]float64, m)
-		for j := range m {
-			col[j] = s.sig.At(j, i)
+		s.colBuf = resize(s.colBuf, m)
+		col := s.colBuf
+		sr := s.sig.RawSymmetric()
+		for j := range i {
+			col[j] = sr.Data[j*sr.Stride+i]
 		}
+		copy(col[i:], sr.Data[i*sr.Stride+i:i*sr.Stride+m])
 		mi := s.q.mu[i]
 		for j := range m {
 			s.q.mu[j] -= k * mi * col[j]
@@ -1604,25 +1637,9 @@ func (s *seqFit) completeCross() {
 	}
 	p, _ := s.f.bFull.Dims()
 	out := mat.NewDense(len(rows), p, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, selectRows(s.bA, rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.activeRows(rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
 	for k, i := range rows {
 		copy(s.cross[i], out.RawRowView(k))
 		s.pending[i] = false
 	}
-}
-
-// fullSym returns the symmetric matrix a as a general matrix, both
-// triangles set from a's upper one.
-func fullSym(a *mat.SymDense) *mat.Dense {
-	m := a.SymmetricDim()
-	raw := a.RawSymmetric()
-	out := mat.NewDense(m, m, nil)
-	od := out.RawMatrix().Data
-	for i := range m {
-		for j := i; j < m; j++ {
-			v := raw.Data[i*raw.Stride+j]
-			od[i*m+j], od[j*m+i] = v, v
-		}
-	}
-	return out
 }

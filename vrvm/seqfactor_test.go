@@ -1,0 +1,104 @@
+package vrvm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestFactorInvMatchesFactor checks that the sequential solver's
+// factorisation (factorInv, solveMeanInv, potrsVec, sigmaTo) gives the
+// same ln|Σ|, diag Σ, U⁻¹, μ and Σ as gaussQ's factor, solveMean and
+// sigma, bit for bit: the sequential fits are sensitive to rounding, and
+// these replace the general ones only to save time.
+func TestFactorInvMatchesFactor(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, m := range []int{1, 2, 5, 17, 64, 178, 300} {
+		x := mat.NewDense(m+3, m, nil)
+		for i := range m + 3 {
+			for j := range m {
+				x.Set(i, j, rnd.NormFloat64())
+			}
+		}
+		a := mat.NewSymDense(m, nil)
+		a.SymOuterK(1, x.T())
+		for i := range m {
+			a.SetSym(i, i, a.At(i, i)+rnd.Float64())
+		}
+		h := make([]float64, m)
+		for i := range h {
+			h[i] = rnd.NormFloat64()
+		}
+		var want, got gaussQ
+		if err := want.factor(symCopy(a), 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := want.solveMean(h); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.factorInv(symCopy(a), 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.solveMeanInv(h); err != nil {
+			t.Fatal(err)
+		}
+		same := func(what string, g, w []float64) {
+			t.Helper()
+			for i := range w {
+				if math.Float64bits(g[i]) != math.Float64bits(w[i]) {
+					t.Fatalf("m=%d: %s[%d] = %v, want %v", m, what, i, g[i], w[i])
+				}
+			}
+		}
+		same("ln|Σ|", []float64{got.logDet}, []float64{want.logDet})
+		same("diag Σ", got.diag, want.diag)
+		same("μ", got.mu, want.mu)
+		gu, wu := got.uinv.RawTriangular(), want.uinv.RawTriangular()
+		for i := range m {
+			same("U⁻¹", gu.Data[i*gu.Stride+i:i*gu.Stride+m], wu.Data[i*wu.Stride+i:i*wu.Stride+m])
+		}
+		var bufs [2][]float64
+		gs, ws := got.sigmaTo(&bufs), want.sigma()
+		for i := range m {
+			for j := i; j < m; j++ {
+				same("Σ", []float64{gs.At(i, j)}, []float64{ws.At(i, j)})
+			}
+		}
+	}
+}
+
+// TestPotrsVec checks potrsVec against LAPACK's Dpotrs bit for bit,
+// with zeros in the factor (which Dtrsm skips).
+func TestPotrsVec(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{1, 2, 5, 17, 64, 178} {
+		a := make([]float64, m*m)
+		for i := range m {
+			for j := i; j < m; j++ {
+				a[i*m+j] = rnd.NormFloat64()
+				if rnd.IntN(7) == 0 {
+					a[i*m+j] = 0
+				}
+			}
+			a[i*m+i] = 1 + math.Abs(a[i*m+i])
+		}
+		b := make([]float64, m)
+		for i := range b {
+			b[i] = rnd.NormFloat64()
+		}
+		want := append([]float64(nil), b...)
+		lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: m, Stride: m, Data: a}, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: want})
+		got := append([]float64(nil), b...)
+		potrsVec(a, m, got)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("m=%d: x[%d] = %v, want %v", m, i, got[i], want[i])
+			}
+		}
+	}
+}
