@@ -161,7 +161,7 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 	// Excluded functions (K10), (K4): s = cφⱼᵀφⱼ; the softmax counts one
 	// term per class outside whose active set j is, the probit one term
 	// with K outputs for a function outside the shared set.
-	ex := make([]float64, n) // Σ over the terms of j of c/(αⱼ + sⱼ): Gₙⱼ −= exⱼKₙⱼ
+	ex := make([]float64, n)  // Σ over the terms of j of c/(αⱼ + sⱼ): Gₙⱼ −= exⱼKₙⱼ
 	biasS := q.c * float64(n) // s of the bias function
 	for c, cl := range q.cls {
 		if q.probit && c > 0 {
