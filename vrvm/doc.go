@@ -174,8 +174,9 @@
 //	(65)                    classificationFit.ProbPlugin
 //	full-model bound        excludedTerm, excludedBound (FullModelBound)
 //	(K1)–(K2)               ARDGaussian.Eval, Gaussian.logGrad, ARDGaussian.logGrad
-//	(K3)–(K6)               fixedQ.eval
-//	(K7)–(K8)               learnKernel, KernelLearning.scalePrior
+//	(K3)–(K6)               fixedQ.eval, chainKernel
+//	(K7)–(K8)               learnWith, KernelLearning.scalePrior
+//	(K9)–(K10)              mcFixedQ.eval, .excludedSlope
 //	(A1)–(A5)               augmentation.adjust, alphaStar
 //
 // # Learning the kernel
@@ -250,9 +251,31 @@
 // learning costs a small multiple of one fit (LearnTrace then holds the
 // bounds of the fits on those rows).
 //
-// A nil Kernel of Regressor and Classifier means this procedure for a
-// Gaussian width started from the inputs' MedianDistance: the default
-// kernel is learned, not fixed.
+// A nil Kernel of Regressor, Classifier and MultiClassifier means this
+// procedure for a Gaussian width started from the inputs' MedianDistance:
+// the default kernel is learned, not fixed.
+//
+// MultiClassifier learns by the same steps (learnWith) on its own
+// full-model bound. At fixed Q, with class k's active functions Aₖ,
+// ȳₙₖ = μₖᵀφₙ and vₙₖ = φₙᵀΣₖφₙ over Aₖ, the terms that depend on Φ are
+//
+//	F(θ) = Σₙ ℓₙ(ȳₙ) − ½c Σₙₖ vₙₖ + Σₖ Σ_{j ∉ Aₖ} excludedTerm(cφⱼᵀφⱼ)    (K9)
+//
+// with, for the softmax, ℓₙ the first line of (M9) (ψ held) and c = c₀,
+// and for the probit ℓₙ = ln Zₙ + ½‖ỹₙ − ψₙ‖² − ½‖ỹₙ − ȳₙ‖² of (P6)
+// (Q(Y) held), c = 1 and one excluded term with K outputs per function
+// outside the shared set (P13). Böhning's bound is quadratic in W, so
+// the gradient is a sum over classes of the binary model's (K5):
+//
+//	∂F/∂Φ_Aₖ ∋ rₖμₖᵀ − cΦ_AₖΣₖ,   ∂F/∂φⱼ ∋ −cφⱼ/(αⱼ + sⱼ) (j ∉ Aₖ)       (K10)
+//	softmax: rₙₖ = tₙₖ − gₖ(ψₙ) − ½((ȳₙ − ψₙ)ₖ − (1/K)Σⱼ(ȳₙ − ψₙ)ⱼ)
+//	probit:  rₙₖ = ỹₙₖ − ȳₙₖ
+//
+// (for the probit's excluded term, with K outputs, K c φⱼ/(αⱼ + sⱼ)),
+// chained to u by (K6). The tests check (K10) against central
+// differences of (K9), and (K9) against the solvers' own bound with the
+// design at other widths. MultiClassifier's solvers take no warm start,
+// so every refit starts from an empty model.
 //
 // The bound does not always pick the width that predicts best. On the
 // diabetes split of the shared real-world sets (309 rows, 10

@@ -119,6 +119,7 @@ func BenchmarkMultiRealData(b *testing.B) {
 				b.ReportMetric(ll, "log-loss")
 				b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
 				b.ReportMetric(float64(c.Iterations()), "iters")
+				b.ReportMetric(c.LowerBound(), "bound")
 			})
 		}
 	}
@@ -263,6 +264,7 @@ func BenchmarkMultiRipley3(b *testing.B) {
 			b.ReportMetric(100*bayes, "bayes-err-%")
 			b.ReportMetric(ll, "log-loss")
 			b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+			b.ReportMetric(c.LowerBound(), "bound")
 		})
 	}
 	b.Run("one-vs-rest", func(b *testing.B) {

@@ -681,21 +681,27 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 			ybar.SetCol(j, col)
 		}
 	}
+	// While class j moves, the other classes' part of each row's lse is
+	// fixed: rest.lse(i, y) = ln(Σ_{l≠j} exp(ȳₙₗ) + exp(y)) costs one exp
+	// and one log, not K.
+	rest := newLSERest(ybar)
 	// obj is G with class j's activations replaced by y and means by mu.
-	row := make([]float64, k)
 	obj := func(j int, y, mu []float64) float64 {
 		var s float64
 		for i := range n {
-			copy(row, ybar.RawRowView(i))
-			row[j] = y[i]
-			s += row[p.y[i]] - logSumExp(row)
+			t := p.y[i]
+			if t == j {
+				s += y[i]
+			} else {
+				s += ybar.At(i, t)
+			}
+			s -= rest.lse(i, y[i])
 		}
 		for i, al := range p.cls[j].alpha {
 			s -= 0.5 * al * mu[i] * mu[i]
 		}
 		return s
 	}
-	prob := make([]float64, k)
 	for range rounds {
 		var dmu float64
 		for j, c := range p.cls {
@@ -703,16 +709,17 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 			if m == 0 {
 				continue
 			}
+			rest.set(j)
 			y := make([]float64, n)
 			r, w := make([]float64, n), make([]float64, n)
 			for i := range n {
 				y[i] = ybar.At(i, j)
-				softmaxTo(prob, ybar.RawRowView(i))
-				r[i] = -prob[j]
+				pj := math.Exp(y[i] - rest.lse(i, y[i])) // softmax_j(ȳₙ)
+				r[i] = -pj
 				if p.y[i] == j {
 					r[i]++
 				}
-				w[i] = prob[j] * (1 - prob[j])
+				w[i] = pj * (1 - pj)
 			}
 			g0 := obj(j, y, mus[j])
 			grad := make([]float64, m)
@@ -760,6 +767,7 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 					}
 					copy(mus[j], trial)
 					ybar.SetCol(j, yt)
+					rest.update(j, yt)
 					break
 				}
 			}
@@ -774,4 +782,71 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 		c.fixed = mus[j]
 	}
 	return dpsi
+}
+
+// lseRest holds the exponentials of the activations, eₙₗ = exp(ȳₙₗ − hiₙ)
+// with hiₙ at least the row's largest activation when last rescaled, and,
+// for the class j that moves, Σ_{l≠j} eₙₗ, so that the row's lse with class
+// j's activation at y costs one exp and one log, and a class's step
+// costs N exps, not NK.
+type lseRest struct {
+	e       *mat.Dense
+	hi, sum []float64
+}
+
+// newLSERest returns the exponentials of ybar.
+func newLSERest(ybar *mat.Dense) *lseRest {
+	n, k := ybar.Dims()
+	r := &lseRest{e: mat.NewDense(n, k, nil), hi: make([]float64, n), sum: make([]float64, n)}
+	for i := range n {
+		row, er := ybar.RawRowView(i), r.e.RawRowView(i)
+		hi := math.Inf(-1)
+		for _, v := range row {
+			hi = math.Max(hi, v)
+		}
+		for l, v := range row {
+			er[l] = math.Exp(v - hi)
+		}
+		r.hi[i] = hi
+	}
+	return r
+}
+
+// set makes class j the one that moves.
+func (r *lseRest) set(j int) {
+	for i := range r.hi {
+		var s float64
+		for l, v := range r.e.RawRowView(i) {
+			if l != j {
+				s += v
+			}
+		}
+		r.sum[i] = s
+	}
+}
+
+// update sets class j's activations to y.
+func (r *lseRest) update(j int, y []float64) {
+	for i, v := range y {
+		er := r.e.RawRowView(i)
+		if v > r.hi[i] {
+			// Rescale the row to its new largest activation.
+			f := math.Exp(r.hi[i] - v)
+			for l := range er {
+				er[l] *= f
+			}
+			r.sum[i] *= f
+			r.hi[i] = v
+		}
+		er[j] = math.Exp(v - r.hi[i])
+	}
+}
+
+// lse returns ln(Σ_{l≠j} exp(ȳₙₗ) + exp(y)) for row i.
+func (r *lseRest) lse(i int, y float64) float64 {
+	hi, s := r.hi[i], r.sum[i]
+	if y <= hi {
+		return hi + math.Log(s+math.Exp(y-hi))
+	}
+	return y + math.Log1p(s*math.Exp(hi-y))
 }
