@@ -452,8 +452,12 @@
 //	ψ = ȳ,  μ* = argmax_μ Σₙ{ȳₙ,tₙ − lse(ȳₙ)} − ½ Σₖ μₖᵀdiag⟨αₖ⟩μₖ      (M18)
 //
 // (with ψ at its optimum (M8), (M3) is tight and L is this concave
-// function of μ plus terms of the Σₖ alone), found by Newton steps on one
-// class at a time, each kept only if it raises the objective: alternating
+// function of μ plus terms of the Σₖ alone), found by joint Newton steps
+// over every class's means (Hessian blocks Φₖᵀdiag(pₖ(δₖₗ − pₗ))Φₗ +
+// δₖₗdiag αₖ, while Σₖ Mₖ ≤ 2,000; above, as in the paper's schedule,
+// by Newton steps on one class at a time, which converge linearly:
+// 54 rounds of K class steps per call on digits, 22 s CPU against 5.5 s
+// for the joint steps), each kept only if it raises the objective: alternating
 // (M8) and (M4) is Böhning's minorise–maximise iteration, which crawls
 // where the classes are well separated; then every Q(wₖ) once more. No
 // step of the sequential solver lowers L except the removal of a function
@@ -466,7 +470,7 @@
 //	(M3)                    BohningBound, bohning
 //	(M4)–(M5), (M7)         mcProblem.fresh, .weights, .moments, mcActive.factor
 //	(M6)                    mcProblem.solve (the paper's schedule)
-//	(M8), (M18)             mcProblem.solveMean
+//	(M8), (M18)             mcProblem.solveMean, .jointMeans
 //	(M9)–(M13), (M15)       mcProblem.bound (weightTerms, excludedBound)
 //	(M14), (M16)            mcActive.stats, .add, .remove, mcProblem.bestAddition (alphaRoot, fval)
 //	(M17)                   multiFit.Prob
