@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -229,6 +230,9 @@ func (q *mcFixedQ) excludedSlope(s float64) float64 {
 	return kk * q.c / (alphaRoot(q.prior.A/kk, q.prior.B/kk, s, 0) + s)
 }
 
+// errBoundNaN is the error of a multi-class fit whose bound became NaN.
+var errBoundNaN = errors.New("vrvm: the multi-class lower bound became NaN (a numerical failure; a wider kernel may help)")
+
 // mcTarget is the learnTarget of MultiClassifier: every fit starts from
 // an empty model (its solvers take no warm start).
 type mcTarget struct {
@@ -247,7 +251,12 @@ type mcFit struct {
 	q   *mcFixedQ
 }
 
-func (f *mcFit) full() float64                     { return f.sol.trace[len(f.sol.trace)-1] }
+func (f *mcFit) full() float64 {
+	if v := f.sol.trace[len(f.sol.trace)-1]; !math.IsNaN(v) {
+		return v
+	}
+	return math.Inf(-1)
+}
 func (f *mcFit) halted() bool                      { return f.sol.status == Stopped }
 func (f *mcFit) gradient(k learnable, g []float64) { f.q.eval(k, g) }
 
@@ -265,6 +274,11 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 	s := t.s
 	s.kernel = k
 	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.probit, true, nil)
+	if errors.Is(err, errBoundNaN) {
+		// A numerical failure at this θ (the kernel matrix nearly the
+		// identity): the step is rejected, V = −∞.
+		err = nil
+	}
 	if sol == nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -581,6 +583,9 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			p.step("w")
 		}
 		l := p.bound()
+		if math.IsNaN(l) {
+			return p.solution(append(trace, l), it, IterationLimit), fmt.Errorf("%w (iteration %d)", errBoundNaN, it)
+		}
 		change := relChange(trace[len(trace)-1], l)
 		trace = append(trace, l)
 		active := 0
@@ -843,6 +848,15 @@ func (r *lseRest) update(j int, y []float64) {
 			r.hi[i] = v
 		}
 		er[j] = math.Exp(v - r.hi[i])
+		if emax := floats.Max(er); emax < 1e-100 {
+			// The row's largest activation fell far below hiₙ: rescale,
+			// so that its other exponentials do not underflow.
+			for l := range er {
+				er[l] /= emax
+			}
+			r.sum[i] /= emax
+			r.hi[i] += math.Log(emax)
+		}
 	}
 }
 
@@ -850,7 +864,10 @@ func (r *lseRest) update(j int, y []float64) {
 func (r *lseRest) lse(i int, y float64) float64 {
 	hi, s := r.hi[i], r.sum[i]
 	if y <= hi {
-		return hi + math.Log(s+math.Exp(y-hi))
+		if t := s + math.Exp(y-hi); t > 0 {
+			return hi + math.Log(t)
+		}
+		return y // every exponential underflowed: the others are negligible
 	}
 	return y + math.Log1p(s*math.Exp(hi-y))
 }
