@@ -252,17 +252,8 @@ func newFixedQ(p *problem, sol *solution) *fixedQ {
 // and, if grad is not nil, sets grad to ∂F/∂u (K5)–(K6).
 func (q *fixedQ) eval(k learnable, grad []float64) float64 {
 	n := len(q.rows)
-	if q.k == nil {
-		q.k = mat.NewDense(n, n, nil)
-	}
+	q.k = kernelMatrix(k, q.rows, q.k)
 	kd := q.k.RawMatrix().Data
-	for i := range n {
-		kd[i*n+i] = k.Eval(q.rows[i], q.rows[i])
-		for j := i + 1; j < n; j++ {
-			v := k.Eval(q.rows[i], q.rows[j])
-			kd[i*n+j], kd[j*n+i] = v, v
-		}
-	}
 	ma := len(q.mu)
 	// Φ_A: the active columns at the training inputs.
 	phi := mat.NewDense(n, ma, nil)
@@ -319,16 +310,42 @@ func (q *fixedQ) eval(k learnable, grad []float64) float64 {
 		}
 		return -q.beta[i] * kd[i*n+j] * inv[j]
 	}
+	chainKernel(k, q.rows, kd, g, grad) // (K6)
+	return f
+}
+
+// kernelMatrix returns the kernel matrix Kᵢⱼ = k(rows[i], rows[j]) in dst,
+// which it allocates if nil.
+func kernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
+	n := len(rows)
+	if dst == nil {
+		dst = mat.NewDense(n, n, nil)
+	}
+	kd := dst.RawMatrix().Data
+	for i := range n {
+		kd[i*n+i] = k.Eval(rows[i], rows[i])
+		for j := i + 1; j < n; j++ {
+			v := k.Eval(rows[i], rows[j])
+			kd[i*n+j], kd[j*n+i] = v, v
+		}
+	}
+	return dst
+}
+
+// chainKernel sets grad to ∂F/∂u = Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂u (K6), given
+// g(i, j) = Gᵢⱼ = ∂F/∂Kᵢⱼ (the kernel function centred at row j, at row
+// i) and the kernel matrix kd (row-major, N × N); K is symmetric and
+// ∂Kᵢᵢ/∂u = 0.
+func chainKernel(k learnable, rows [][]float64, kd []float64, g func(i, j int) float64, grad []float64) {
 	for i := range grad {
 		grad[i] = 0
 	}
-	// ∂F/∂u = Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂u (K6); K is symmetric and ∂Kᵢᵢ/∂u = 0.
+	n := len(rows)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			k.logGrad(grad, q.rows[i], q.rows[j], kd[i*n+j], g(i, j)+g(j, i))
+			k.logGrad(grad, rows[i], rows[j], kd[i*n+j], g(i, j)+g(j, i))
 		}
 	}
-	return f
 }
 
 // scalePrior returns ln p(θ) + ln|dθ/du| for the Gamma hyperprior of
@@ -379,6 +396,88 @@ type learnResult struct {
 	trace  []float64 // full-model bound + ln p(θ) after each refit
 }
 
+// learnFit is one solver fit of kernel learning at fixed kernel
+// parameters.
+type learnFit interface {
+	// full returns the full-model bound the fit reached.
+	full() float64
+	// halted reports whether the Monitor stopped the fit.
+	halted() bool
+	// gradient sets g to ∂L/∂u at the fit's Q held fixed, with kernel k
+	// (K5)–(K6).
+	gradient(k learnable, g []float64)
+}
+
+// learnTarget is the model whose kernel learnWith learns: the binary
+// models (binaryTarget) and MultiClassifier (mcTarget).
+type learnTarget interface {
+	// check reports whether kernel k can be fitted (its scale is usable).
+	check(k learnable) error
+	// fit fits the model with kernel k: from an empty model if from is
+	// nil, else from the active set and likelihood factor of from, a fit
+	// of the same target (only if warmable).
+	fit(ctx context.Context, k learnable, from learnFit) (learnFit, error)
+	// warmable reports whether fit can start from another fit.
+	warmable() bool
+}
+
+// binaryTarget is the learnTarget of Regressor and Classifier.
+type binaryTarget struct {
+	s      settings
+	b      basis
+	x      mat.Matrix
+	newLik func() likelihood
+}
+
+// binaryFit is a fit of binaryTarget.
+type binaryFit struct {
+	p   *problem
+	sol *solution
+}
+
+func (f *binaryFit) full() float64 { return f.sol.full }
+func (f *binaryFit) halted() bool  { return f.sol.status == Stopped }
+func (f *binaryFit) gradient(k learnable, g []float64) {
+	newFixedQ(f.p, f.sol).eval(k, g) // (K5)–(K6)
+}
+
+func (t *binaryTarget) check(k learnable) error {
+	bb := t.b
+	bb.kernel = k
+	return bb.checkScale()
+}
+
+func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
+
+func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit) (learnFit, error) {
+	bb := t.b
+	bb.kernel = k
+	p := &problem{basis: bb, x: t.x, lik: t.newLik(), set: t.s}
+	p.set.kernel = k
+	if from != nil {
+		// Refit from the best fit's active set and likelihood factor.
+		bf := from.(*binaryFit)
+		p.warm = &warmStart{cols: bf.sol.cols, alpha: bf.sol.alpha}
+		copyFactor(p.lik, bf.p.lik)
+	}
+	sol, err := t.s.solver.method().fit(ctx, p)
+	if sol == nil {
+		return nil, err
+	}
+	return &binaryFit{p: p, sol: sol}, err
+}
+
+// learnKernel is learnWith for Regressor and Classifier: newLik makes a
+// fresh likelihood for each fit.
+func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
+	best, k, trace, err := learnWith(ctx, &binaryTarget{s: s, b: b, x: x, newLik: newLik}, x, k0, o)
+	if best == nil {
+		return nil, err
+	}
+	bf := best.(*binaryFit)
+	return &learnResult{prob: bf.p, sol: bf.sol, kernel: k, trace: trace}, err
+}
+
 // Steps on u = ln θ (K7): each uₖ moves by its own step in the direction
 // of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
 // line search on V, whose values the solver reaches only up to its local
@@ -409,13 +508,15 @@ func columnSDs(x mat.Matrix) []float64 {
 	return sd
 }
 
-// learnKernel alternates solver fits with steps on u = ln θ (K7) along
+// learnWith alternates fits of target with steps on u = ln θ (K7) along
 // the gradient of V(θ) = max_Q L(Q, θ) + ln p(θ), which at the converged
-// Q of each fit is ∂L/∂u at that fixed Q (K5)–(K6), starting from k0. It
-// returns the fit with the largest V. newLik makes a fresh likelihood
-// for each fit.
-func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
-	var best *learnResult
+// Q of each fit is ∂L/∂u at that fixed Q (K5)–(K6), starting from k0 (x
+// are the training inputs). It returns the fit with the largest V, its
+// kernel, and V after each fit.
+func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnable, o KernelLearning) (learnFit, learnable, []float64, error) {
+	var best learnFit
+	var bestK learnable
+	var bestV float64
 	var trace []float64
 	u0 := k0.logParams()
 	u := append([]float64(nil), u0...)
@@ -427,67 +528,57 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	var triedAt []float64 // ℓₖ at which input k was last tried switched off
 	offTrial := false     // this refit tries inputs switched off, nothing else
 	for refit := 0; refit < o.MaxRefits; refit++ {
-		bb := b
-		bb.kernel = k
-		if err := bb.checkScale(); err != nil {
+		if err := target.check(k); err != nil {
 			if best != nil {
 				break
 			}
-			return nil, err
+			return nil, nil, nil, err
 		}
-		p := &problem{basis: bb, x: x, lik: newLik(), set: s}
-		p.set.kernel = k
-		warm := best != nil && s.prune && s.solver == Sequential
-		var sol *solution
+		warm := best != nil && target.warmable()
+		var fit learnFit
 		var err error
 		if !warm || refit%learnColdEvery == 0 {
-			sol, err = s.solver.method().fit(ctx, p)
-			if sol == nil {
+			fit, err = target.fit(ctx, k, nil)
+			if fit == nil {
 				if best != nil {
-					best.trace = trace
-					return best, err
+					return best, bestK, trace, err
 				}
-				return nil, err
+				return nil, nil, nil, err
 			}
 		}
-		if warm && (sol == nil || err == nil && sol.status != Stopped) {
-			// Refit from the best fit's active set and likelihood
-			// factor, and (on a cold refit) keep the better of the two:
-			// a fit from an empty model can end in another local
-			// maximum, whose V jumps with θ; the warm fit's moves with θ.
-			pw := &problem{basis: bb, x: x, lik: newLik(), set: p.set,
-				warm: &warmStart{cols: best.sol.cols, alpha: best.sol.alpha}}
-			copyFactor(pw.lik, best.prob.lik)
-			sw, errw := s.solver.method().fit(ctx, pw)
-			if sol == nil && sw == nil {
-				best.trace = trace
-				return best, errw
+		if warm && (fit == nil || err == nil && !fit.halted()) {
+			// Refit from the best fit, and (on a cold refit) keep the
+			// better of the two: a fit from an empty model can end in
+			// another local maximum, whose V jumps with θ; the warm
+			// fit's moves with θ.
+			fw, errw := target.fit(ctx, k, best)
+			if fit == nil && fw == nil {
+				return best, bestK, trace, errw
 			}
-			if sw != nil && (sol == nil || errw != nil || sw.status == Stopped || sw.full > sol.full) {
-				p, sol, err = pw, sw, errw
+			if fw != nil && (fit == nil || errw != nil || fw.halted() || fw.full() > fit.full()) {
+				fit, err = fw, errw
 			}
 		}
-		v := sol.full + o.scalePrior(u, nil)
+		v := fit.full() + o.scalePrior(u, nil)
 		trace = append(trace, v)
-		if err != nil || sol.status == Stopped {
+		if err != nil || fit.halted() {
 			// Stopped or cancelled: keep what this fit reached.
-			return &learnResult{prob: p, sol: sol, kernel: k, trace: trace}, err
+			return fit, k, trace, err
 		}
 		// A fit is kept if it raises V, or, switching inputs off (the
 		// simpler model), if it lowers V by less than offSlack.
-		better := best == nil || v > best.trace[len(best.trace)-1] ||
-			offTrial && v > best.trace[len(best.trace)-1]-offSlack
+		better := best == nil || v > bestV || offTrial && v > bestV-offSlack
 		if refit == o.MaxRefits-1 && !better {
 			break
 		}
 		var g []float64
 		if better {
-			best = &learnResult{prob: p, sol: sol, kernel: k, trace: trace}
+			best, bestK, bestV = fit, k, v
 			if refit == o.MaxRefits-1 {
 				break
 			}
 			g = make([]float64, len(u))
-			newFixedQ(p, sol).eval(k, g) // (K5)–(K6)
+			fit.gradient(k, g) // (K5)–(K6)
 			o.scalePrior(u, g)
 			for i, gi := range g {
 				if prevG != nil {
@@ -510,7 +601,7 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 			// gradient changed sign at the rejected θ (the step passed
 			// their maximum), or along every one if none did.
 			gr := make([]float64, len(u))
-			newFixedQ(p, sol).eval(k, gr) // (K5)–(K6)
+			fit.gradient(k, gr) // (K5)–(K6)
 			o.scalePrior(u, gr)
 			flipped := false
 			for i, gi := range gr {
@@ -564,12 +655,10 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 		}
 		k = k.withLogParams(u)
 		if err := stopped(ctx, refit); err != nil {
-			best.trace = trace
-			return best, err
+			return best, bestK, trace, err
 		}
 	}
-	best.trace = trace
-	return best, nil
+	return best, bestK, trace, nil
 }
 
 // copyFactor sets the likelihood factor of dst (Q_τ, or ξ) to that of

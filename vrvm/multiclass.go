@@ -29,7 +29,8 @@ import (
 // Fit never modifies them.
 type MultiClassifier struct {
 	// Kernel, NoBias, Prior, Alpha0, PruneAlpha, MaxIter and Monitor are
-	// as for Classifier; the Monitor sees the full-model bound.
+	// as for Classifier (a nil Kernel is a Gaussian with a learned
+	// width, see LearnKernel); the Monitor sees the full-model bound.
 	Kernel     Kernel
 	NoBias     bool
 	Prior      Prior
@@ -54,6 +55,13 @@ type MultiClassifier struct {
 	// Likelihood selects the model: Softmax (the zero value, (M1) under
 	// Böhning's bound) or Probit, the multinomial probit (P1).
 	Likelihood MultiLikelihood
+	// LearnKernel and Learning are as for Classifier: the kernel's
+	// parameters are learned by maximising the full-model bound (doc.go,
+	// "Learning the kernel", (K9)–(K10)). A nil Kernel means a Gaussian
+	// whose width is learned so, starting from the inputs'
+	// MedianDistance.
+	LearnKernel bool
+	Learning    KernelLearning
 
 	multiFit
 }
@@ -180,6 +188,13 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		t = make([]float64, n)
 	}
+	// A nil Kernel without LearnKernel is the default: a Gaussian width
+	// learned from the inputs' median distance, as for Classifier.
+	implicit := o.kernel == nil && !c.LearnKernel
+	k0, err := startLearning(c.LearnKernel || implicit, implicit, false, &o, x, t)
+	if err != nil {
+		return err
+	}
 	s, b, err := prepare(o, x, t, false)
 	if err != nil {
 		return err
@@ -191,27 +206,53 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
-	phi, err := b.fullCtx(ctx, x)
-	if err != nil {
-		if ctx.Err() != nil {
-			return stopped(ctx, 0)
-		}
-		return err
-	}
 	probit := c.Likelihood == Probit
 	var sol *mcSolution
-	if probit {
-		p := newSPProblem(phi, y, len(classes), s)
-		p.hook = hook
-		sol, err = p.solve(ctx)
-	} else {
-		p := newMCProblem(phi, y, len(classes), s, false)
-		p.hook = hook
-		sol, err = p.solve(ctx)
+	var learned []float64
+	if k0 != nil {
+		lo, err := c.Learning.resolve(k0)
+		if err != nil {
+			return err
+		}
+		tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit}
+		if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
+			rows := spread(n, lo.MaxRows)
+			ls := make([]string, len(rows))
+			for i, r := range rows {
+				ls[i] = labels[r]
+			}
+			// Learn on MaxRows rows if every class keeps two of them.
+			if cs, ys, err := classIndex(ls); err == nil && len(cs) == len(classes) {
+				tg.x, tg.y = selectRows(mat.DenseCopyOf(x), rows), ys
+			}
+		}
+		if tg.x == x && b.sub != nil {
+			return &OptionError{Field: "Centres", Value: float64(len(b.sub)),
+				Reason: "learning the kernel on every training row needs every row as a centre"}
+		}
+		tg.b.centers, tg.b.sub = mat.DenseCopyOf(tg.x), nil
+		best, kl, trace, err := learnWith(ctx, tg, tg.x, k0, lo)
+		if best == nil {
+			return err
+		}
+		s.kernel, b.kernel = kl, kl
+		if err != nil || tg.x == x {
+			// Learned on every row, or stopped: the best fit so far is
+			// the model.
+			return c.record(best.(*mcFit).b, best.(*mcFit).sol, classes, probit, trace, err)
+		}
+		learned = trace
 	}
+	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, probit, false, hook)
 	if sol == nil {
 		return err
 	}
+	return c.record(b, sol, classes, probit, learned, err)
+}
+
+// record sets the fitted state from the solution sol on basis b; err is
+// the solver's, returned.
+func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, probit bool, learned []float64, err error) error {
 	m := len(sol.cols)
 	sol.alpha = make([]float64, m)
 	for i := range m {
@@ -224,7 +265,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	}
 	sol.sigma = sol.sigmas[0]
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
-		task: "multiclass", estimator: "vrvm"}
+		task: "multiclass", estimator: "vrvm", learnTrace: learned}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
 	f.sigmas, f.alphaK, f.probit = sol.sigmas, sol.alphaK, probit
 	c.multiFit = multiFit{f}
@@ -525,9 +566,9 @@ func (c *MultiClassifier) HTML() string { return htmlSummary(c.String()) }
 
 // String summarises the configuration and, once fitted, the fit.
 func (c *MultiClassifier) String() string {
-	k := c.Kernel
-	if k == nil {
-		k = defaultKernel
+	k := orLearned(c.Kernel)
+	if c.status != NotFitted {
+		k = c.b.kernel
 	}
 	solver := c.Solver
 	if solver == Newton {

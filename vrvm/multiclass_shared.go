@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -304,6 +305,9 @@ func (p *spProblem) solve(ctx context.Context) (*mcSolution, error) {
 			p.step("w")
 		}
 		l := p.bound()
+		if math.IsNaN(l) {
+			return p.solution(append(trace, l), it, IterationLimit), fmt.Errorf("%w (iteration %d)", errBoundNaN, it)
+		}
 		change := relChange(trace[len(trace)-1], l)
 		trace = append(trace, l)
 		if p.set.monitor != nil && p.set.monitor(Progress{Iteration: it, Bound: l, Change: change, Active: len(p.act)}) {

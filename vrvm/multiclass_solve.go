@@ -2,11 +2,13 @@ package vrvm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -581,6 +583,9 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			p.step("w")
 		}
 		l := p.bound()
+		if math.IsNaN(l) {
+			return p.solution(append(trace, l), it, IterationLimit), fmt.Errorf("%w (iteration %d)", errBoundNaN, it)
+		}
 		change := relChange(trace[len(trace)-1], l)
 		trace = append(trace, l)
 		active := 0
@@ -660,9 +665,10 @@ const (
 //
 //	G(μ) = Σₙ{ȳₙ,tₙ − lse(ȳₙ)} − ½ Σₖ μₖᵀdiag(αₖ)μₖ,
 //
-// concave in μ. Its maximum is found by Newton steps on one class's
-// means at a time (Hessian ΦᵀDₖΦ + diag αₖ, Dₖ = diag(pₖ(1 − pₖ))), each
-// kept only if it raises G; alternating ψ and Q(W) instead is Böhning's
+// concave in μ. Its maximum is found by joint Newton steps over every
+// class (jointMeans, up to mcJointMax means), then, if not reached, by
+// Newton steps on one class's means at a time (Hessian ΦᵀDₖΦ + diag αₖ,
+// Dₖ = diag(pₖ(1 − pₖ))), each kept only if it raises G; alternating ψ and Q(W) instead is Böhning's
 // minorise–maximise iteration, which crawls where the classes are well
 // separated. It leaves ψ = ȳ at the maximum and returns the largest
 // relative change of ψ; the next Q(W) updates (fresh) raise L further.
@@ -681,21 +687,30 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 			ybar.SetCol(j, col)
 		}
 	}
+	if p.jointMeans(phiA, mus, ybar, rounds) {
+		rounds = 0 // at the maximum: no class steps
+	}
+	// While class j moves, the other classes' part of each row's lse is
+	// fixed: rest.lse(i, y) = ln(Σ_{l≠j} exp(ȳₙₗ) + exp(y)) costs one exp
+	// and one log, not K.
+	rest := newLSERest(ybar)
 	// obj is G with class j's activations replaced by y and means by mu.
-	row := make([]float64, k)
 	obj := func(j int, y, mu []float64) float64 {
 		var s float64
 		for i := range n {
-			copy(row, ybar.RawRowView(i))
-			row[j] = y[i]
-			s += row[p.y[i]] - logSumExp(row)
+			t := p.y[i]
+			if t == j {
+				s += y[i]
+			} else {
+				s += ybar.At(i, t)
+			}
+			s -= rest.lse(i, y[i])
 		}
 		for i, al := range p.cls[j].alpha {
 			s -= 0.5 * al * mu[i] * mu[i]
 		}
 		return s
 	}
-	prob := make([]float64, k)
 	for range rounds {
 		var dmu float64
 		for j, c := range p.cls {
@@ -703,16 +718,17 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 			if m == 0 {
 				continue
 			}
+			rest.set(j)
 			y := make([]float64, n)
 			r, w := make([]float64, n), make([]float64, n)
 			for i := range n {
 				y[i] = ybar.At(i, j)
-				softmaxTo(prob, ybar.RawRowView(i))
-				r[i] = -prob[j]
+				pj := math.Exp(y[i] - rest.lse(i, y[i])) // softmax_j(ȳₙ)
+				r[i] = -pj
 				if p.y[i] == j {
 					r[i]++
 				}
-				w[i] = prob[j] * (1 - prob[j])
+				w[i] = pj * (1 - pj)
 			}
 			g0 := obj(j, y, mus[j])
 			grad := make([]float64, m)
@@ -760,6 +776,7 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 					}
 					copy(mus[j], trial)
 					ybar.SetCol(j, yt)
+					rest.update(j, yt)
 					break
 				}
 			}
@@ -774,4 +791,228 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 		c.fixed = mus[j]
 	}
 	return dpsi
+}
+
+// lseRest holds the exponentials of the activations, eₙₗ = exp(ȳₙₗ − hiₙ)
+// with hiₙ at least the row's largest activation when last rescaled, and,
+// for the class j that moves, Σ_{l≠j} eₙₗ, so that the row's lse with class
+// j's activation at y costs one exp and one log, and a class's step
+// costs N exps, not NK.
+type lseRest struct {
+	e       *mat.Dense
+	hi, sum []float64
+}
+
+// newLSERest returns the exponentials of ybar.
+func newLSERest(ybar *mat.Dense) *lseRest {
+	n, k := ybar.Dims()
+	r := &lseRest{e: mat.NewDense(n, k, nil), hi: make([]float64, n), sum: make([]float64, n)}
+	for i := range n {
+		row, er := ybar.RawRowView(i), r.e.RawRowView(i)
+		hi := math.Inf(-1)
+		for _, v := range row {
+			hi = math.Max(hi, v)
+		}
+		for l, v := range row {
+			er[l] = math.Exp(v - hi)
+		}
+		r.hi[i] = hi
+	}
+	return r
+}
+
+// set makes class j the one that moves.
+func (r *lseRest) set(j int) {
+	for i := range r.hi {
+		var s float64
+		for l, v := range r.e.RawRowView(i) {
+			if l != j {
+				s += v
+			}
+		}
+		r.sum[i] = s
+	}
+}
+
+// update sets class j's activations to y.
+func (r *lseRest) update(j int, y []float64) {
+	for i, v := range y {
+		er := r.e.RawRowView(i)
+		if v > r.hi[i] {
+			// Rescale the row to its new largest activation.
+			f := math.Exp(r.hi[i] - v)
+			for l := range er {
+				er[l] *= f
+			}
+			r.sum[i] *= f
+			r.hi[i] = v
+		}
+		er[j] = math.Exp(v - r.hi[i])
+		if emax := floats.Max(er); emax < 1e-100 {
+			// The row's largest activation fell far below hiₙ: rescale,
+			// so that its other exponentials do not underflow.
+			for l := range er {
+				er[l] /= emax
+			}
+			r.sum[i] /= emax
+			r.hi[i] += math.Log(emax)
+		}
+	}
+}
+
+// lse returns ln(Σ_{l≠j} exp(ȳₙₗ) + exp(y)) for row i.
+func (r *lseRest) lse(i int, y float64) float64 {
+	hi, s := r.hi[i], r.sum[i]
+	if y <= hi {
+		if t := s + math.Exp(y-hi); t > 0 {
+			return hi + math.Log(t)
+		}
+		return y // every exponential underflowed: the others are negligible
+	}
+	return y + math.Log1p(s*math.Exp(hi-y))
+}
+
+// mcJointMax is the largest number of means (Σₖ Mₖ) for which solveMean
+// takes joint Newton steps over every class (M18); above it (the paper's
+// schedule starts with every function in every class) it takes one
+// class's step at a time.
+const mcJointMax = 2000
+
+// jointMeans takes up to rounds joint Newton steps on G of (M18) over
+// every class's means, Hessian blocks Φₖᵀdiag(pₖ(δₖₗ − pₗ))Φₗ +
+// δₖₗdiag αₖ, each kept only if it raises G (halved otherwise), updating
+// mus and ybar (the activations, N × K) in place. It reports whether G is
+// at its maximum (the last step changed no mean by more than 1e-10
+// relative, or did not ascend); false leaves the class-wise steps to go
+// on from where it stopped.
+func (p *mcProblem) jointMeans(phiA []*mat.Dense, mus [][]float64, ybar *mat.Dense, rounds int) bool {
+	n, k := ybar.Dims()
+	off := make([]int, k+1)
+	for j, m := range mus {
+		off[j+1] = off[j] + len(m)
+	}
+	mt := off[k]
+	if mt == 0 || mt > mcJointMax {
+		return false
+	}
+	prob := mat.NewDense(n, k, nil)
+	// g returns G at activations y and means w, and sets prob.
+	g := func(y *mat.Dense, w [][]float64) float64 {
+		var s float64
+		for i := range n {
+			s += y.At(i, p.y[i]) - softmaxTo(prob.RawRowView(i), y.RawRowView(i))
+		}
+		for j, c := range p.cls {
+			for q, al := range c.alpha {
+				s -= 0.5 * al * w[j][q] * w[j][q]
+			}
+		}
+		return s
+	}
+	g0 := g(ybar, mus)
+	hess := mat.NewSymDense(mt, nil)
+	grad := make([]float64, mt)
+	r, wt := make([]float64, n), make([]float64, n)
+	var blk mat.Dense
+	trial := make([][]float64, k)
+	ty := mat.NewDense(n, k, nil)
+	col := make([]float64, n)
+	for range rounds {
+		// Gradient Φₖᵀ(tₖ − pₖ) − αₖμₖ and the Hessian's blocks.
+		for a := range k {
+			for i := range n {
+				r[i] = -prob.At(i, a)
+				if p.y[i] == a {
+					r[i]++
+				}
+			}
+			if off[a+1] == off[a] {
+				continue
+			}
+			gemvT(grad[off[a]:off[a+1]], phiA[a], r)
+			for q, al := range p.cls[a].alpha {
+				grad[off[a]+q] -= al * mus[a][q]
+			}
+			for b := a; b < k; b++ {
+				if off[b+1] == off[b] {
+					continue
+				}
+				for i := range n {
+					pa := prob.At(i, a)
+					wt[i] = -pa * prob.At(i, b)
+					if a == b {
+						wt[i] += pa
+					}
+				}
+				wphi := mat.DenseCopyOf(phiA[b])
+				for i := range n {
+					row := wphi.RawRowView(i)
+					for q := range row {
+						row[q] *= wt[i]
+					}
+				}
+				blk.Reset()
+				blk.Mul(phiA[a].T(), wphi)
+				for q := range off[a+1] - off[a] {
+					for t := range off[b+1] - off[b] {
+						if a < b || q <= t {
+							hess.SetSym(off[a]+q, off[b]+t, blk.At(q, t))
+						}
+					}
+				}
+			}
+			for q, al := range p.cls[a].alpha {
+				hess.SetSym(off[a]+q, off[a]+q, hess.At(off[a]+q, off[a]+q)+al)
+			}
+		}
+		var chol mat.Cholesky
+		if !chol.Factorize(hess) {
+			return false
+		}
+		var st mat.VecDense
+		if err := chol.SolveVecTo(&st, mat.NewVecDense(mt, grad)); err != nil {
+			return false
+		}
+		step := st.RawVector().Data
+		if dot(grad, step) <= 1e-12*math.Max(1, math.Abs(g0)) {
+			return true
+		}
+		accepted := false
+		for t := 1.0; t > 1e-8; t /= 2 {
+			for a := range k {
+				m := off[a+1] - off[a]
+				trial[a] = make([]float64, m)
+				for q := range m {
+					trial[a][q] = mus[a][q] + t*step[off[a]+q]
+				}
+				for i := range col {
+					col[i] = 0
+				}
+				if m > 0 {
+					blas64.Gemv(blas.NoTrans, 1, phiA[a].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial[a]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+				}
+				ty.SetCol(a, col)
+			}
+			if gt := g(ty, trial); gt > g0 {
+				var dmu float64
+				for a := range k {
+					for q, v := range trial[a] {
+						dmu = math.Max(dmu, math.Abs(v-mus[a][q])/math.Max(1, math.Abs(v)))
+					}
+					copy(mus[a], trial[a])
+				}
+				ybar.Copy(ty)
+				g0, accepted = gt, true
+				if dmu <= 1e-10 {
+					return true
+				}
+				break
+			}
+		}
+		if !accepted {
+			g(ybar, mus) // prob at the kept means
+			return true
+		}
+	}
+	return false
 }

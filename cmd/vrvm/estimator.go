@@ -57,10 +57,11 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	var m vrvm.Estimator
 	switch {
 	case task == "multiclass":
-		if o.Model == "rvm" || o.LearnKernel || o.Augment {
-			return nil, errors.New("the multi-class model (more than two class labels) supports neither -model rvm, -width auto, -kernel ard nor -augment")
+		if o.Model == "rvm" || o.Augment {
+			return nil, errors.New("the multi-class model (more than two class labels) supports neither -model rvm nor -augment")
 		}
-		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver}
+		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+			LearnKernel: o.LearnKernel}
 		return &estimator{mc: mc, labels: o.Labels}, mc.FitContext(ctx, x, o.Labels)
 	case o.Model == "rvm" && task == "regression":
 		m = &vrvm.RVMRegressor{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}
@@ -163,6 +164,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	if mc := e.mc; mc != nil {
 		s := fitSummary{Status: mc.Status(), Iterations: mc.Iterations(), Relevance: len(mc.RelevanceVectors()), Bias: mc.HasBias(), Bound: mc.LowerBound()}
 		s.IterLimit = s.Status == vrvm.IterationLimit
+		if tr := mc.LearnTrace(); tr != nil {
+			s.Kernel, s.Fits = fmt.Sprint(mc.FittedKernel()), len(tr)
+		}
 		if r, err := mc.ErrorRate(x, e.labels); err == nil {
 			s.TrainingError = r
 		}

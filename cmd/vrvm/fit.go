@@ -55,8 +55,8 @@ numbers, text) fits the multi-class model, vrvm.MultiClassifier: one
 weight vector per class over the shared basis, one precision per weight,
 with class probabilities that sum to one ("vrvm predict" writes one column
 p_LABEL per class). Numeric class labels must be integers, and every
-class needs at least two rows; -paper-schedule and -no-prune apply, -model
-rvm, -width auto, -kernel ard and -augment do not.
+class needs at least two rows; -paper-schedule, -no-prune, -width and
+-kernel apply, -model rvm and -augment do not.
 
 Missing values: an empty cell, NA or NaN (any case) in a column the fit
 uses; a quoted "NA" in a text column is the text NA. -missing chooses:
@@ -81,8 +81,8 @@ Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
 the median distance between the (standardised) inputs. Without -width
 (and without another -kernel) the width is learned for -model vrvm
-regression and two-class fits, as the library's default kernel is, and
-is 1 for -model rvm and the multi-class model. -kernel ard learns
+(regression, two classes and more), as the library's default kernel
+is, and is 1 for -model rvm. -kernel ard learns
 one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
 with -kernel ard); the learned width or length scales are printed and
@@ -122,7 +122,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), ard exp(-Σₖ(xₖ-x'ₖ)²/ℓₖ²) with one length scale per input learned by the bound, polynomial (scale·x·x' + 1)^degree or linear x·x'")
-	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (default: auto for -model vrvm with regression or two classes, 1 for -model rvm and the multi-class model, as in the library)")
+	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (default: auto for -model vrvm, 1 for -model rvm, as in the library)")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
 	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")

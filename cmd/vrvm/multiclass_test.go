@@ -130,8 +130,8 @@ func TestMultiClassCLIErrors(t *testing.T) {
 			`vrvm fit: single.csv:6: vrvm: label "c" at row 4 is the only row of its class; every class needs at least 2`},
 		{"non-integer label", []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "half.csv"},
 			`vrvm fit: half.csv:4: column "t" (field 2): bad label "2.5": a numeric class label must be an integer (or write the labels as text)`},
-		{"learned width", []string{"fit", "-task", "classification", "-target", "t", "-width", "auto", "-o", "m.json", "ok.csv"},
-			`vrvm fit: the multi-class model (more than two class labels) supports neither -model rvm, -width auto, -kernel ard nor -augment`},
+		{"augment", []string{"fit", "-task", "classification", "-target", "t", "-augment", "-o", "m.json", "ok.csv"},
+			`vrvm fit: the multi-class model (more than two class labels) supports neither -model rvm nor -augment`},
 		{"third label with -labels", []string{"fit", "-task", "classification", "-labels", "a,b", "-target", "t", "-o", "m.json", "ok.csv"},
 			`vrvm fit: ok.csv:6: column "t" (field 2): bad label "c", want "a" or "b" (-labels)`},
 	} {
@@ -141,6 +141,15 @@ func TestMultiClassCLIErrors(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want 1, %q", code, stderr, c.want)
 			}
 		})
+	}
+	// The kernel is learned as for two classes: by default, with -width
+	// auto and with -kernel ard.
+	for _, args := range [][]string{{}, {"-width", "auto"}, {"-kernel", "ard"}} {
+		a := append([]string{"fit", "-task", "classification", "-target", "t", "-o", "m.json"}, args...)
+		_, stderr, code := runIn(t, dir, append(a, "ok.csv")...)
+		if code != 0 || !strings.Contains(stderr, "kernel learned by the bound") {
+			t.Errorf("fit %v: status %d, stderr %q; want 0 and the learned kernel", args, code, stderr)
+		}
 	}
 	if _, stderr, code := runIn(t, dir, "fit", "-task", "classification", "-target", "t", "-o", "m.json", "ok.csv"); code != 0 {
 		t.Fatalf("fit: status %d: %s", code, stderr)

@@ -1,0 +1,318 @@
+package vrvm
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Kernel learning for MultiClassifier (doc.go, "Learning the kernel",
+// (K9)–(K11)): the learning loop of the binary models (learnWith) with the
+// multi-class full-model bound and its gradient in the design Φ.
+
+// mcFixedQ is a fitted multi-class Q held fixed while the kernel
+// parameters move: the terms of the full-model bound that depend on Φ, as
+// a function of θ (K9)–(K10).
+type mcFixedQ struct {
+	rows   [][]float64 // training inputs, which are also the centres
+	off    int         // column of the first centre in the design (1 with a bias)
+	y      []int
+	probit bool
+	c      float64 // the curvature of each class's activation: c₀ = ½(1 − 1/K), or 1 for the probit
+	prior  Prior
+	// psi are the expansion points ψ (N × K); for the probit ytil and lnZ
+	// are Q(Y)'s means ỹ and normalisers (P4)–(P5) at ψ.
+	psi, ytil *mat.Dense
+	lnZ       []float64
+	cls       []mcFixedClass
+	k         *mat.Dense // scratch: the N × N kernel matrix
+}
+
+// mcFixedClass is class k's Q(wₖ): its active columns of the design, its
+// means and its covariance (the probit's classes share act and Σ).
+type mcFixedClass struct {
+	act []int
+	mu  []float64
+	sig *mat.Dense
+}
+
+// newMCFixedQ holds the state of the softmax problem p fixed; b is its basis.
+func newMCFixedQ(b *basis, p *mcProblem) *mcFixedQ {
+	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, c: p.c0, prior: p.prior, psi: mat.DenseCopyOf(p.psi)}
+	for _, c := range p.cls {
+		q.cls = append(q.cls, mcFixedClass{act: append([]int(nil), c.act...), mu: c.mean(), sig: mat.DenseCopyOf(c.sig)})
+	}
+	return q
+}
+
+// newSPFixedQ holds the state of the probit problem p fixed; b is its basis.
+func newSPFixedQ(b *basis, p *spProblem) *mcFixedQ {
+	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, probit: true, c: 1, prior: p.prior,
+		psi: mat.DenseCopyOf(p.mc.psi), ytil: mat.DenseCopyOf(p.mc.ytil), lnZ: append([]float64(nil), p.mc.lnZ...)}
+	mu := p.mean()
+	act, sig := append([]int(nil), p.act...), mat.DenseCopyOf(p.sig)
+	for k := range p.k {
+		q.cls = append(q.cls, mcFixedClass{act: act, mu: mat.Col(nil, k, mu), sig: sig})
+	}
+	return q
+}
+
+// eval returns F(θ), the terms of the full-model bound that depend on the
+// kernel k at the fixed Q (K9):
+//
+//	F = Σₙ ℓₙ(ȳₙ) − ½c Σₙₖ vₙₖ + Σₖ Σ_{j ∉ Aₖ} excludedTerm(c φⱼᵀφⱼ),
+//
+// ℓₙ the likelihood part of (M9) (softmax) or of (P6) (probit), with
+// ȳₙₖ = μₖᵀφₙ and vₙₖ = φₙᵀΣₖφₙ over class k's active set Aₖ (the
+// probit's excluded functions count once, with K outputs, (P13)); and,
+// if grad is not nil, sets grad to ∂F/∂u (K10), (K6).
+func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
+	n := len(q.rows)
+	q.k = kernelMatrix(k, q.rows, q.k)
+	kd := q.k.RawMatrix().Data
+	nk := len(q.cls)
+	// G = ∂F/∂Φ over the centres' columns (N × N); the bias column does
+	// not depend on θ.
+	var gm *mat.Dense
+	if grad != nil {
+		gm = mat.NewDense(n, n, nil)
+	}
+	ybar := mat.NewDense(n, nk, nil)
+	var f float64
+	ts := make([]*mat.Dense, nk) // Tₖ = Φ_AₖΣₖ
+	phis := make([]*mat.Dense, nk)
+	for c, cl := range q.cls {
+		m := len(cl.act)
+		if m == 0 {
+			continue
+		}
+		phi := mat.NewDense(n, m, nil)
+		for i := range n {
+			row := phi.RawRowView(i)
+			for p, a := range cl.act {
+				if a < q.off {
+					row[p] = 1
+				} else {
+					row[p] = kd[i*n+a-q.off]
+				}
+			}
+		}
+		var t mat.Dense
+		t.Mul(phi, cl.sig)
+		for i := range n {
+			pr, tr := phi.RawRowView(i), t.RawRowView(i)
+			var mi, vi float64
+			for p, v := range pr {
+				mi += v * cl.mu[p]
+				vi += v * tr[p]
+			}
+			ybar.Set(i, c, mi)
+			f -= 0.5 * q.c * vi // (M9), (P6): the covariance part
+		}
+		ts[c], phis[c] = &t, phi
+	}
+	// ℓₙ and r = ∂ℓₙ/∂ȳₙ.
+	r := mat.NewDense(n, nk, nil)
+	g := make([]float64, nk)
+	for i := range n {
+		yb, ps, rr := ybar.RawRowView(i), q.psi.RawRowView(i), r.RawRowView(i)
+		if q.probit {
+			yt := q.ytil.RawRowView(i)
+			var a, b float64
+			for c := range nk {
+				a += (yt[c] - ps[c]) * (yt[c] - ps[c])
+				b += (yt[c] - yb[c]) * (yt[c] - yb[c])
+				rr[c] = yt[c] - yb[c]
+			}
+			f += q.lnZ[i] + 0.5*a - 0.5*b // (P6)
+			continue
+		}
+		f += bohning(g, yb, ps, q.y[i]) // (M9), (M3); g = softmax(ψₙ)
+		var ds float64
+		for c := range nk {
+			ds += yb[c] - ps[c]
+		}
+		for c := range nk {
+			// ∂(M3)/∂ȳₙc = [tₙ = c] − g_c(ψₙ) − ½((ȳ − ψ)_c − Σⱼ(ȳ − ψ)ⱼ/K)
+			rr[c] = -g[c] - 0.5*(yb[c]-ps[c]-ds/float64(nk))
+			if q.y[i] == c {
+				rr[c]++
+			}
+		}
+	}
+	// Active columns (K10): Gₙⱼ += rₙₖμₖⱼ − c(ΦΣₖ)ₙⱼ.
+	if gm != nil {
+		for c, cl := range q.cls {
+			if ts[c] == nil {
+				continue
+			}
+			for i := range n {
+				grow, tr := gm.RawRowView(i), ts[c].RawRowView(i)
+				ri := r.At(i, c)
+				for p, a := range cl.act {
+					if a >= q.off {
+						grow[a-q.off] += ri*cl.mu[p] - q.c*tr[p]
+					}
+				}
+			}
+		}
+	}
+	// Excluded functions (K10), (K4): s = cφⱼᵀφⱼ; the softmax counts one
+	// term per class outside whose active set j is, the probit one term
+	// with K outputs for a function outside the shared set.
+	ex := make([]float64, n)  // Σ over the terms of j of c/(αⱼ + sⱼ): Gₙⱼ −= exⱼKₙⱼ
+	biasS := q.c * float64(n) // s of the bias function
+	for c, cl := range q.cls {
+		if q.probit && c > 0 {
+			break
+		}
+		in := make([]bool, n+q.off)
+		for _, a := range cl.act {
+			in[a] = true
+		}
+		if q.off > 0 && !in[0] {
+			f += q.excludedTerm(biasS) // constant in θ
+		}
+		for j := range n {
+			if in[j+q.off] {
+				continue
+			}
+			var s float64
+			for i := range n {
+				v := kd[i*n+j]
+				s += v * v
+			}
+			s *= q.c
+			f += q.excludedTerm(s)
+			ex[j] += q.excludedSlope(s)
+		}
+	}
+	if gm == nil {
+		return f
+	}
+	for i := range n {
+		grow := gm.RawRowView(i)
+		for j, e := range ex {
+			if e != 0 {
+				grow[j] -= e * kd[i*n+j]
+			}
+		}
+	}
+	gd := gm.RawMatrix().Data
+	chainKernel(k, q.rows, kd, func(i, j int) float64 { return gd[i*n+j] }, grad) // (K6)
+	return f
+}
+
+// excludedTerm is the full-model bound's term of an excluded function
+// with s = cφⱼᵀφⱼ: (M15) for a softmax class, (P13) for the probit.
+func (q *mcFixedQ) excludedTerm(s float64) float64 {
+	if !q.probit {
+		return excludedTerm(q.prior, s)
+	}
+	kk := float64(len(q.cls))
+	at := q.prior.A + kk/2
+	a := alphaRoot(q.prior.A/kk, q.prior.B/kk, s, 0)
+	lgA, _ := math.Lgamma(q.prior.A)
+	lgAt, _ := math.Lgamma(at)
+	return -at*math.Log(at/a) - q.prior.B*a - kk/2*math.Log(a+s) + q.prior.A*math.Log(q.prior.B) - lgA + lgAt + at
+}
+
+// excludedSlope returns e with ∂excludedTerm/∂φⱼ = −eφⱼ (K10): by the
+// envelope theorem d excludedTerm/ds = −(q/2)/(α + s) for q outputs at the
+// maximiser α, and ∂s/∂φⱼ = 2cφⱼ.
+func (q *mcFixedQ) excludedSlope(s float64) float64 {
+	if !q.probit {
+		return q.c / (alphaRoot(q.prior.A, q.prior.B, s, 0) + s)
+	}
+	kk := float64(len(q.cls))
+	return kk * q.c / (alphaRoot(q.prior.A/kk, q.prior.B/kk, s, 0) + s)
+}
+
+// errBoundNaN is the error of a multi-class fit whose bound became NaN.
+var errBoundNaN = errors.New("vrvm: the multi-class lower bound became NaN (a numerical failure; a wider kernel may help)")
+
+// mcTarget is the learnTarget of MultiClassifier: every fit starts from
+// an empty model (its solvers take no warm start).
+type mcTarget struct {
+	s      settings
+	b      basis
+	x      mat.Matrix
+	y      []int
+	nk     int
+	probit bool
+}
+
+// mcFit is a fit of mcTarget.
+type mcFit struct {
+	b   basis
+	sol *mcSolution
+	q   *mcFixedQ
+}
+
+func (f *mcFit) full() float64 {
+	if v := f.sol.trace[len(f.sol.trace)-1]; !math.IsNaN(v) {
+		return v
+	}
+	return math.Inf(-1)
+}
+func (f *mcFit) halted() bool                      { return f.sol.status == Stopped }
+func (f *mcFit) gradient(k learnable, g []float64) { f.q.eval(k, g) }
+
+func (t *mcTarget) check(k learnable) error {
+	bb := t.b
+	bb.kernel = k
+	return bb.checkScale()
+}
+
+func (t *mcTarget) warmable() bool { return false }
+
+func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, error) {
+	bb := t.b
+	bb.kernel = k
+	s := t.s
+	s.kernel = k
+	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.probit, true, nil)
+	if errors.Is(err, errBoundNaN) {
+		// A numerical failure at this θ (the kernel matrix nearly the
+		// identity): the step is rejected, V = −∞.
+		err = nil
+	}
+	if sol == nil {
+		return nil, err
+	}
+	return &mcFit{b: bb, sol: sol, q: q}, err
+}
+
+// solveMulti fits the multi-class model on basis b to inputs x and classes
+// y, and returns the solution and, with hold, its Q held fixed (for
+// kernel learning).
+func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, probit, hold bool,
+	hook func(step string, bound func() float64)) (*mcSolution, *mcFixedQ, error) {
+	phi, err := b.fullCtx(ctx, x)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, stopped(ctx, 0)
+		}
+		return nil, nil, err
+	}
+	var sol *mcSolution
+	var q *mcFixedQ
+	if probit {
+		p := newSPProblem(phi, y, nk, s)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+		if sol != nil && hold {
+			q = newSPFixedQ(b, p)
+		}
+	} else {
+		p := newMCProblem(phi, y, nk, s, false)
+		p.hook = hook
+		sol, err = p.solve(ctx)
+		if sol != nil && hold {
+			q = newMCFixedQ(b, p)
+		}
+	}
+	return sol, q, err
+}

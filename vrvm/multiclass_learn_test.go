@@ -1,0 +1,227 @@
+package vrvm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// mcLearnProblem fits a seeded multiProblem with kernel k (pruning on)
+// and returns the target and fit of kernel learning.
+func mcLearnProblem(t *testing.T, seed uint64, k learnable, probit bool) (*mcTarget, *mcFit) {
+	t.Helper()
+	x, labels, _, prior, bias := multiProblem(seed)
+	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol, paramTol: defaultMultiParamTol}
+	n, _ := x.Dims()
+	s, b, err := prepare(o, x, make([]float64, n), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes, y, err := classIndex(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit}
+	f, err := tg.fit(context.Background(), k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg, f.(*mcFit)
+}
+
+// TestMultiLearnGradient checks the gradient (K10), (K6) of the
+// multi-class full-model bound in the log kernel parameters against
+// central differences of (K9) at the fixed Q, for Gaussian and ARD
+// Gaussian kernels and both likelihoods, on seeded problems with excluded
+// functions.
+func TestMultiLearnGradient(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		for _, probit := range []bool{false, true} {
+			x, _, _, _, _ := multiProblem(seed)
+			_, d := x.Dims()
+			kernels := []learnable{Gaussian{Width: 0.6 + 0.3*float64(seed%4)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.2, -0.1, 0.4}[:d])}
+			for _, k := range kernels {
+				name := fmt.Sprintf("%d/%s/probit=%v", seed, kernelString(k), probit)
+				t.Run(name, func(t *testing.T) {
+					tg, f := mcLearnProblem(t, seed, k, probit)
+					excluded := false
+					for _, c := range f.q.cls {
+						if len(c.act) < tg.b.size() {
+							excluded = true
+						}
+					}
+					if !excluded {
+						t.Fatal("nothing pruned: the excluded terms are not tested")
+					}
+					u := k.logParams()
+					grad := make([]float64, len(u))
+					f.gradient(k, grad)
+					for i := range u {
+						cd := func(h float64) float64 {
+							up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
+							up[i] += h
+							dn[i] -= h
+							return (f.q.eval(k.withLogParams(up), nil) - f.q.eval(k.withLogParams(dn), nil)) / (2 * h)
+						}
+						const h = 1e-3
+						num := (4*cd(h/2) - cd(h)) / 3 // Richardson: O(h⁴)
+						if !scalar.EqualWithinRel(grad[i], num, gradTol) {
+							t.Errorf("∂F/∂u%d = %.12g, central differences %.12g (relative error %.2g)", i, grad[i], num, math.Abs(grad[i]-num)/math.Abs(num))
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestMultiLearnObjectiveIsBound checks (K9) against the solver's own
+// bound: at the fitted Q held fixed, F(θ) differs from the full-model
+// bound that mcProblem.bound and spProblem.bound compute with the design
+// at θ by a constant, at the fitted θ and at two others.
+func TestMultiLearnObjectiveIsBound(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		for _, probit := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d/probit=%v", seed, probit), func(t *testing.T) {
+				k := Gaussian{Width: 1.2}
+				x, labels, _, prior, bias := multiProblem(seed)
+				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Likelihood: Probit}
+				if !probit {
+					c.Likelihood = Softmax
+				}
+				// Capture the solver's problem at the end of the fit.
+				o := c.options()
+				o.paramTol = defaultMultiParamTol
+				n, _ := x.Dims()
+				s, b, err := prepare(o, x, make([]float64, n), false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, y, _ := classIndex(labels)
+				nk := 0
+				for _, v := range y {
+					nk = max(nk, v+1)
+				}
+				phi, _ := b.full(x)
+				var boundAt func(kk Kernel) float64
+				var q *mcFixedQ
+				if probit {
+					p := newSPProblem(phi, y, nk, s)
+					if _, err := p.solve(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+					q = newSPFixedQ(&b, p)
+					p.fixed = p.mean()
+					boundAt = func(kk Kernel) float64 {
+						bb := b
+						bb.kernel = kk
+						p.phi, _ = bb.full(x)
+						p.dAll = make([]float64, len(p.dAll))
+						ph2 := mat.NewDense(n, len(p.dAll), nil)
+						ph2.MulElem(p.phi, p.phi)
+						gemvT(p.dAll, ph2, constant(n, 1))
+						return p.bound()
+					}
+				} else {
+					p := newMCProblem(phi, y, nk, s, false)
+					if _, err := p.solve(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+					q = newMCFixedQ(&b, p)
+					for _, cl := range p.cls {
+						cl.fixed = cl.mean()
+					}
+					boundAt = func(kk Kernel) float64 {
+						bb := b
+						bb.kernel = kk
+						p.phi, _ = bb.full(x)
+						ph2 := mat.NewDense(n, len(p.dAll), nil)
+						ph2.MulElem(p.phi, p.phi)
+						p.dAll = make([]float64, len(p.dAll))
+						gemvT(p.dAll, ph2, constant(n, p.c0))
+						return p.bound()
+					}
+				}
+				c0 := boundAt(k) - q.eval(k, nil)
+				for _, w := range []float64{0.8, 1.7} {
+					kk := Gaussian{Width: w}
+					if got := boundAt(kk) - q.eval(kk, nil); !scalar.EqualWithinAbsOrRel(got, c0, 1e-8, 1e-10) {
+						t.Errorf("width %g: bound − F = %.12g, at the fitted width %.12g", w, got, c0)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMultiLearnKernel checks the learned default of MultiClassifier: a
+// nil Kernel learns a Gaussian width (the learning trace's best value is
+// the bound of the fit kept), LearnKernel with ARDGaussian learns length
+// scales and raises the bound above the start, and a learned kernel
+// survives Save and Load.
+func TestMultiLearnKernel(t *testing.T) {
+	x, labels, _, _, _ := multiProblem(3)
+	c := &MultiClassifier{}
+	if err := c.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	g, ok := c.FittedKernel().(Gaussian)
+	if !ok || !(g.Width > 0) {
+		t.Fatalf("default kernel %v, want a learned Gaussian", c.FittedKernel())
+	}
+	tr := c.LearnTrace()
+	if len(tr) < 2 {
+		t.Fatalf("learning trace %v: fewer than two fits", tr)
+	}
+	best := math.Inf(-1)
+	for _, v := range tr {
+		best = math.Max(best, v)
+	}
+	if !scalar.EqualWithinAbsOrRel(best, c.LowerBound(), 1e-9, 1e-9) {
+		t.Errorf("best of learning trace %v, bound of the fit %v", best, c.LowerBound())
+	}
+	start := &MultiClassifier{Kernel: Gaussian{Width: MedianDistance(x)}}
+	if err := start.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if c.LowerBound() < start.LowerBound()-1e-9 {
+		t.Errorf("learned width %v: bound %v below the start's %v", g.Width, c.LowerBound(), start.LowerBound())
+	}
+	var buf bytes.Buffer
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadMultiClassifier(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.FittedKernel() != c.FittedKernel() {
+		t.Errorf("loaded kernel %v, saved %v", back.FittedKernel(), c.FittedKernel())
+	}
+	p1, _ := c.Prob(x)
+	p2, _ := back.Prob(x)
+	if !mat.Equal(p1, p2) {
+		t.Error("loaded model predicts differently")
+	}
+
+	_, d := x.Dims()
+	a := &MultiClassifier{Kernel: ARDGaussian{}, LearnKernel: true, Likelihood: Probit}
+	if err := a.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	ak, ok := a.FittedKernel().(ARDGaussian)
+	if !ok || len(ak.Scales) != d {
+		t.Fatalf("ARD kernel %v", a.FittedKernel())
+	}
+	if tr := a.LearnTrace(); a.LowerBound() < tr[0]-1e-9 {
+		t.Errorf("ARD learning ended at %v, below its start %v", a.LowerBound(), tr[0])
+	}
+	if err := (&MultiClassifier{Kernel: Linear{}, LearnKernel: true}).Fit(x, labels); err == nil {
+		t.Error("learning a linear kernel: no error")
+	}
+}
