@@ -16,16 +16,8 @@ import (
 func mcLearnProblem(t *testing.T, seed uint64, k learnable, probit bool) (*mcTarget, *mcFit) {
 	t.Helper()
 	x, labels, _, prior, bias := multiProblem(seed)
-	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol, paramTol: defaultMultiParamTol}
-	n, _ := x.Dims()
-	s, b, err := prepare(o, x, make([]float64, n), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	classes, y, err := classIndex(labels)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
+	s, b, classes, y := mcPrepared(t, o, x, labels)
 	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit}
 	f, err := tg.fit(context.Background(), k, nil)
 	if err != nil {
@@ -95,18 +87,8 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 					c.Likelihood = Softmax
 				}
 				// Capture the solver's problem at the end of the fit.
-				o := c.options()
-				o.paramTol = defaultMultiParamTol
-				n, _ := x.Dims()
-				s, b, err := prepare(o, x, make([]float64, n), false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, y, _ := classIndex(labels)
-				nk := 0
-				for _, v := range y {
-					nk = max(nk, v+1)
-				}
+				s, b, classes, y := mcPrepared(t, c.options(), x, labels)
+				n, nk := len(y), len(classes)
 				phi, _ := b.full(x)
 				var boundAt func(kk Kernel) float64
 				var q *mcFixedQ

@@ -377,41 +377,39 @@ func BenchmarkMultiLearned(b *testing.B) {
 	for _, name := range []string{"iris", "wine", "ripley3", "digits"} {
 		for _, lik := range []MultiLikelihood{Softmax, Probit} {
 			b.Run(name+"/"+lik.String(), func(b *testing.B) {
-				xtr, ltr, xte, lte := multiSet(b, name)
-				var c *MultiClassifier
-				for b.Loop() {
-					c = &MultiClassifier{Likelihood: lik}
-					if err := c.Fit(xtr, ltr); err != nil {
-						b.Fatal(err)
-					}
-				}
-				er, _ := c.ErrorRate(xte, lte)
-				ll, _ := c.LogLoss(xte, lte)
-				b.ReportMetric(100*er, "test-err-%")
-				b.ReportMetric(ll, "log-loss")
-				b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+				xtr, _, _, _ := multiSet(b, name)
+				c := benchMultiLearned(b, name, func() *MultiClassifier { return &MultiClassifier{Likelihood: lik} })
 				b.ReportMetric(c.FittedKernel().(Gaussian).Width/realWidth(xtr), "width/√d")
-				b.ReportMetric(c.LowerBound(), "bound")
 			})
 			if name == "digits" {
 				continue // 64 length scales: minutes
 			}
 			b.Run(name+"/"+lik.String()+"-ard", func(b *testing.B) {
-				xtr, ltr, xte, lte := multiSet(b, name)
-				var c *MultiClassifier
-				for b.Loop() {
-					c = &MultiClassifier{Likelihood: lik, Kernel: ARDGaussian{}, LearnKernel: true}
-					if err := c.Fit(xtr, ltr); err != nil {
-						b.Fatal(err)
-					}
-				}
-				er, _ := c.ErrorRate(xte, lte)
-				ll, _ := c.LogLoss(xte, lte)
-				b.ReportMetric(100*er, "test-err-%")
-				b.ReportMetric(ll, "log-loss")
-				b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
-				b.ReportMetric(c.LowerBound(), "bound")
+				benchMultiLearned(b, name, func() *MultiClassifier {
+					return &MultiClassifier{Likelihood: lik, Kernel: ARDGaussian{}, LearnKernel: true}
+				})
 			})
 		}
 	}
+}
+
+// benchMultiLearned fits the classifier made by newC to the split name
+// once per benchmark iteration and reports its test error, log loss,
+// relevance vectors and bound.
+func benchMultiLearned(b *testing.B, name string, newC func() *MultiClassifier) *MultiClassifier {
+	xtr, ltr, xte, lte := multiSet(b, name)
+	var c *MultiClassifier
+	for b.Loop() {
+		c = newC()
+		if err := c.Fit(xtr, ltr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	er, _ := c.ErrorRate(xte, lte)
+	ll, _ := c.LogLoss(xte, lte)
+	b.ReportMetric(100*er, "test-err-%")
+	b.ReportMetric(ll, "log-loss")
+	b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
+	b.ReportMetric(c.LowerBound(), "bound")
+	return c
 }

@@ -102,22 +102,32 @@ func TestMultiBoundMonotone(t *testing.T) {
 // TestMultiAdditionGain checks that the gain (M16) of adding a function to
 // a class is the change of the full-model bound that the addition makes,
 // and that the rank-one state agrees with a fresh factorisation.
+// mcPrepared prepares the problem (x, labels) under the options o as
+// MultiClassifier.fit does (ParamTol at the multi-class default): the
+// settings, the basis, the classes and each row's class index.
+func mcPrepared(t *testing.T, o options, x *mat.Dense, labels []string) (settings, basis, []string, []int) {
+	t.Helper()
+	if o.paramTol == 0 {
+		o.paramTol = defaultMultiParamTol
+	}
+	n, _ := x.Dims()
+	s, b, err := prepare(o, x, make([]float64, n), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes, y, err := classIndex(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, b, classes, y
+}
+
 func TestMultiAdditionGain(t *testing.T) {
 	checked := 0
 	for seed := range uint64(20) {
 		x, labels, k, prior, bias := multiProblem(seed)
 		c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
-		o := c.options()
-		o.paramTol = defaultMultiParamTol
-		n, _ := x.Dims()
-		s, b, err := prepare(o, x, make([]float64, n), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		classes, y, err := classIndex(labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, b, classes, y := mcPrepared(t, c.options(), x, labels)
 		phi, err := b.full(x)
 		if err != nil {
 			t.Fatal(err)
