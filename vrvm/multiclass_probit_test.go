@@ -103,14 +103,7 @@ func TestProbitIntegral(t *testing.T) {
 func TestProbitMonteCarlo(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 18))
 	const n, k, m, samples = 4, 3, 2, 400000
-	phi := mat.NewDense(n, m, nil)
-	y := make([]int, n)
-	for i := range n {
-		for j := range m {
-			phi.Set(i, j, rnd.NormFloat64())
-		}
-		y[i] = i % k
-	}
+	phi, y := tinyMultiDesign(rnd, n, k, m)
 	p := newMCProblem(phi, y, k, settings{prior: Prior{A: 1, B: 1}}, true)
 	for i := range n {
 		for j := range k {
@@ -187,13 +180,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 	mus := make([][]float64, k)
 	chols := make([]mat.Cholesky, k)
 	for c := range k {
-		var lm mat.Dense
-		lm.Apply(func(i, j int, v float64) float64 { return 0.5 * rnd.NormFloat64() }, mat.NewDense(m, m, nil))
-		sigma := mat.NewSymDense(m, nil)
-		sigma.SymOuterK(1, &lm)
-		for i := range m {
-			sigma.SetSym(i, i, sigma.At(i, i)+0.2)
-		}
+		sigma := randomCov(rnd, m, 0.2)
 		chols[c].Factorize(sigma)
 		mus[c] = []float64{rnd.NormFloat64(), rnd.NormFloat64()}
 		for i := range n {

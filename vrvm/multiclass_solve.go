@@ -447,7 +447,7 @@ func (p *mcProblem) step(name string) {
 // solve runs the sequential solver or, for PaperSchedule, the paper's
 // schedule.
 func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
-	n, np := p.phi.Dims()
+	_, np := p.phi.Dims()
 	paper := p.set.solver == PaperSchedule
 	p.cls = make([]*mcClass, p.k)
 	p.thr = p.set.pruneAt
@@ -481,7 +481,6 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	status := IterationLimit
 	iters := 0
 	pending := false
-	_ = n
 	for it := 1; it <= p.set.maxIter; it++ {
 		if ctx.Err() != nil {
 			status = Canceled
@@ -561,7 +560,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		}
 		p.step("psi")
 		if paper && p.set.prune {
-			for k, c := range p.cls {
+			for _, c := range p.cls {
 				keep, did := pruneSet(c.alpha, p.set.pruneAt)
 				if did && len(keep) > 0 {
 					changed = true
@@ -571,7 +570,6 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 						c.fixed = selectVec(c.fixed, keep)
 					}
 				}
-				_ = k
 			}
 		}
 		if paper {

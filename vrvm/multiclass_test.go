@@ -207,14 +207,10 @@ func TestBohningBound(t *testing.T) {
 	}
 }
 
-// TestMultiBoundMonteCarlo checks the expectations of the bound (M9)–(M13)
-// by Monte Carlo, independently of the implementation's algebra: each
-// wₖ is drawn from N(μₖ, Σₖ), independently of the other classes, α
-// from Q_α, and every term is averaged from densities and the bound (M3)
-// (BohningBound) at the samples.
-func TestMultiBoundMonteCarlo(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(11, 18))
-	const n, k, m, samples = 6, 3, 3, 200000
+// tinyMultiDesign returns an n × m design of standard normal entries,
+// drawn row by row from rnd, and the labels yₙ = n mod k: the tiny
+// problems of the Monte Carlo checks.
+func tinyMultiDesign(rnd *rand.Rand, n, k, m int) (*mat.Dense, []int) {
 	phi := mat.NewDense(n, m, nil)
 	y := make([]int, n)
 	for i := range n {
@@ -223,6 +219,31 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 		}
 		y[i] = i % k
 	}
+	return phi, y
+}
+
+// randomCov returns the random covariance LLᵀ + ridge·I, L an m × m
+// matrix of N(0, ¼) entries drawn row by row from rnd.
+func randomCov(rnd *rand.Rand, m int, ridge float64) *mat.SymDense {
+	var lm mat.Dense
+	lm.Apply(func(i, j int, v float64) float64 { return 0.5 * rnd.NormFloat64() }, mat.NewDense(m, m, nil))
+	sigma := mat.NewSymDense(m, nil)
+	sigma.SymOuterK(1, &lm)
+	for i := range m {
+		sigma.SetSym(i, i, sigma.At(i, i)+ridge)
+	}
+	return sigma
+}
+
+// TestMultiBoundMonteCarlo checks the expectations of the bound (M9)–(M13)
+// by Monte Carlo, independently of the implementation's algebra: each
+// wₖ is drawn from N(μₖ, Σₖ), independently of the other classes, α
+// from Q_α, and every term is averaged from densities and the bound (M3)
+// (BohningBound) at the samples.
+func TestMultiBoundMonteCarlo(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 18))
+	const n, k, m, samples = 6, 3, 3, 200000
+	phi, y := tinyMultiDesign(rnd, n, k, m)
 	prior := Prior{A: 1.5, B: 0.7}
 	p := newMCProblem(phi, y, k, settings{prior: prior}, false)
 	for i := range n {
@@ -234,13 +255,7 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 	mus := make([]*mat.VecDense, k)
 	chols := make([]mat.Cholesky, k)
 	for c := range k {
-		var lm mat.Dense
-		lm.Apply(func(i, j int, v float64) float64 { return 0.5 * rnd.NormFloat64() }, mat.NewDense(m, m, nil))
-		sigma := mat.NewSymDense(m, nil)
-		sigma.SymOuterK(1, &lm)
-		for i := range m {
-			sigma.SetSym(i, i, sigma.At(i, i)+0.3)
-		}
+		sigma := randomCov(rnd, m, 0.3)
 		if !chols[c].Factorize(sigma) {
 			t.Fatal("Σ not positive definite")
 		}

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // TestFactorInvMatchesFactor checks that the sequential solver's
@@ -19,17 +18,7 @@ import (
 func TestFactorInvMatchesFactor(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, m := range []int{1, 2, 5, 17, 64, 178, 300} {
-		x := mat.NewDense(m+3, m, nil)
-		for i := range m + 3 {
-			for j := range m {
-				x.Set(i, j, rnd.NormFloat64())
-			}
-		}
-		a := mat.NewSymDense(m, nil)
-		a.SymOuterK(1, x.T())
-		for i := range m {
-			a.SetSym(i, i, a.At(i, i)+rnd.Float64())
-		}
+		a := randomPrecision(m, uint64(m))
 		h := make([]float64, m)
 		for i := range h {
 			h[i] = rnd.NormFloat64()
