@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"encoding/csv"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -412,4 +413,26 @@ func benchMultiLearned(b *testing.B, name string, newC func() *MultiClassifier) 
 	b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
 	b.ReportMetric(c.LowerBound(), "bound")
 	return c
+}
+
+// TestMultiNaNBoundIsError fits a case where the multi-class bound became
+// NaN (the first 500 digits rows at width 2.23, where each kernel function
+// sees almost only its own row and one weight diverges while its ⟨α⟩
+// underflows): the fit must either converge to a finite bound or return
+// the error that names the failure, never a NaN bound without an error.
+func TestMultiNaNBoundIsError(t *testing.T) {
+	xtr, ltr, _, _ := multiSet(t, "digits")
+	x := mat.DenseCopyOf(xtr.Slice(0, 500, 0, 64))
+	c := &MultiClassifier{Kernel: Gaussian{Width: 2.23}}
+	err := c.Fit(x, ltr[:500])
+	switch {
+	case err == nil:
+		if l := c.LowerBound(); math.IsNaN(l) || math.IsInf(l, 0) {
+			t.Fatalf("no error, bound %v", l)
+		}
+	case !errors.Is(err, errBoundNaN):
+		t.Fatalf("error %v, want one wrapping errBoundNaN", err)
+	default:
+		t.Logf("error, as expected: %v", err)
+	}
 }
