@@ -509,15 +509,17 @@
 // all classes):
 //
 //	set      sequential                    paper schedule         one-vs-rest Classifier
-//	iris     2.22%, 0.042, 5 RVs           6.67%, 0.079, 5 RVs    4.44%, 0.069, 9 RVs
-//	wine     7.41%, 0.228, 4 RVs           1.85%, 0.033, 3 RVs    0.00%, 0.044, 8 RVs
-//	digits   7.78%, 0.243, 48 RVs          (> 700 s CPU)          4.07%, 0.247, 104 RVs
+//	iris     2.22%, 0.042, 5 RVs           6.67%, 0.079, 5 RVs    0.00%, 0.033, 7 RVs
+//	wine     7.41%, 0.228, 4 RVs           1.85%, 0.033, 3 RVs    0.00%, 0.035, 9 RVs
+//	digits   7.78%, 0.243, 48 RVs          (> 700 s CPU)          4.07%, 0.235, 106 RVs
 //	ripley3  11.2%, 0.297, 6 RVs           10.7%, 0.286, 9 RVs    10.3%, 0.283, 9 RVs
 //
 // (ripley3: 250 training and 1,000 test points of the three-class Ripley
-// problem, inputs standardised, width √2; Bayes error 10.3%.) Digits
+// problem, inputs standardised, width √2; Bayes error 10.3%. The
+// binary fits of iris and wine, at most about 130 rows, take the second
+// start (S6); before it one-vs-rest gave iris 4.44%, 0.069, 9 RVs.) Digits
 // takes 5.5 s CPU with the sequential solver (22 s before (M18) took
-// joint steps, at 7.59%, 0.243, 49 RVs) (one-vs-rest about 165 s);
+// joint steps, at 7.59%, 0.243, 49 RVs) (one-vs-rest 12 s wall);
 // the paper's schedule, which starts every class from all 1,258
 // functions, had not finished after 700 s. None of the models measured reaches the SVC's
 // 1.67% on digits (scikit-learn, grid-searched width); neither does
