@@ -1492,6 +1492,10 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	for i, v := range x {
 		s.alpha[i] = math.Exp(clampLog(v, hi))
 	}
+	var kept *keptQ
+	if s.uniform() {
+		kept = s.keepQ()
+	}
 	if err := s.rebuild(iter); err == nil && s.bound() >= before {
 		if s.hook != nil {
 			s.hook("extrapolate")
@@ -1499,7 +1503,48 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 		return nil
 	}
 	copy(s.alpha, old)
+	if kept != nil {
+		s.restoreQ(kept)
+		return nil
+	}
 	return s.rebuild(iter)
+}
+
+// keptQ is Q_w and the moments passed to the likelihood before a step that
+// may be undone (see keepQ).
+type keptQ struct {
+	sig            *mat.SymDense
+	mu, diag       []float64
+	logDet         float64
+	jitter         float64
+	sqResid, sumVr float64
+}
+
+// keepQ returns the current Q_w, with uniform precisions, for restoreQ
+// after a rebuild: Σ itself is not copied, since rebuild writes its Σ on
+// the other of the two buffers of sigmaTo, which restoreQ swaps back. A
+// rejected extrapolation (see extrapolate) then costs one factorisation,
+// not two.
+func (s *seqFit) keepQ() *keptQ {
+	return &keptQ{sig: s.sig, mu: append([]float64(nil), s.q.mu...), diag: append([]float64(nil), s.q.diag...),
+		logDet: s.q.logDet, jitter: s.q.jitter, sqResid: s.lat.sqResid, sumVr: s.lat.sumVar}
+}
+
+// restoreQ sets Q_w back to k (keepQ), O(M), instead of the O(M³) of
+// rebuild, and passes its moments to the likelihood again.
+func (s *seqFit) restoreQ(k *keptQ) {
+	s.sig = k.sig
+	if d, b := k.sig.RawSymmetric().Data, s.sigBuf[1]; len(d) > 0 && len(b) > 0 && &d[0] == &b[0] {
+		// Σ is back on the storage the rebuild's sigmaTo set aside: the
+		// next sigmaTo must write on the other.
+		s.sigBuf[0], s.sigBuf[1] = s.sigBuf[1], s.sigBuf[0]
+	}
+	s.q.mu = append(s.q.mu[:0], k.mu...)
+	s.q.diag = append(s.q.diag[:0], k.diag...)
+	s.q.logDet, s.q.jitter = k.logDet, k.jitter
+	s.lat.mean = nil
+	s.lat.sqResid, s.lat.sumVar = k.sqResid, k.sumVr
+	s.lik.observe(&s.lat)
 }
 
 // squarem returns the SQUAREM point x0 − 2γr + γ²v from the sequence
