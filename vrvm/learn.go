@@ -33,6 +33,12 @@ type KernelLearning struct {
 	// hyperprior Γ(θ | ScaleShape, ScaleRate) on every width or length
 	// scale θ (K8); zero values mean none (a flat prior on ln θ).
 	ScaleShape, ScaleRate float64
+	// ScaleSpread, if positive, places a Gaussian prior
+	// N(ln ℓₖ | ln ℓ̄, ScaleSpread²) on the logarithm of every ARD length
+	// scale ℓₖ around their common scale ℓ̄, which is learned with them
+	// (K11); zero means none (each ℓₖ on its own). It has no effect on a
+	// single width.
+	ScaleSpread float64
 }
 
 // defaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
@@ -349,18 +355,44 @@ func chainKernel(k learnable, rows [][]float64, kd []float64, g func(i, j int) f
 }
 
 // scalePrior returns ln p(θ) + ln|dθ/du| for the Gamma hyperprior of
-// (K8) on every θₖ = e^(uₖ), up to a constant, and adds its gradient to
-// grad (if not nil).
+// (K8) on every θₖ = e^(uₖ) plus the hierarchical prior of (K11), up to
+// a constant, and adds its gradient to grad (if not nil).
 func (o KernelLearning) scalePrior(u, grad []float64) float64 {
+	lp := o.spreadPrior(u, grad)
 	if !(o.ScaleShape > 0 && o.ScaleRate > 0) {
-		return 0
+		return lp
 	}
-	var lp float64
 	for i, v := range u {
 		e := math.Exp(v)
 		lp += o.ScaleShape*v - o.ScaleRate*e // (K8)
 		if grad != nil {
 			grad[i] += o.ScaleShape - o.ScaleRate*e
+		}
+	}
+	return lp
+}
+
+// spreadPrior returns the log of the hierarchical prior of (K11) on the
+// log length scales u, N(uₖ | ū, s²) with s = ScaleSpread, at the common
+// ū that maximises it, the mean of u, up to a constant, and adds its
+// gradient to grad (if not nil). ū is profiled out: ∂/∂ū of the prior is
+// zero at the mean, so the gradient is that at ū held.
+func (o KernelLearning) spreadPrior(u, grad []float64) float64 {
+	if !(o.ScaleSpread > 0) || len(u) < 2 {
+		return 0
+	}
+	var mean float64
+	for _, v := range u {
+		mean += v
+	}
+	mean /= float64(len(u))
+	s2 := o.ScaleSpread * o.ScaleSpread
+	var lp float64
+	for i, v := range u {
+		e := v - mean
+		lp -= e * e / (2 * s2) // (K11)
+		if grad != nil {
+			grad[i] -= e / s2
 		}
 	}
 	return lp
@@ -380,7 +412,7 @@ func (o KernelLearning) resolve(k learnable) (KernelLearning, error) {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"Learning.ScaleShape", o.ScaleShape}, {"Learning.ScaleRate", o.ScaleRate}} {
+	}{{"Learning.ScaleShape", o.ScaleShape}, {"Learning.ScaleRate", o.ScaleRate}, {"Learning.ScaleSpread", o.ScaleSpread}} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return o, &OptionError{Field: f.name, Value: f.v, Reason: "must be non-negative and finite (0 means no hyperprior)"}
 		}

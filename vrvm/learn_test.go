@@ -229,6 +229,7 @@ func TestLearnOptionErrors(t *testing.T) {
 		"negative refs": {LearnKernel: true, Learning: KernelLearning{MaxRefits: -1}},
 		"NaN shape":     {LearnKernel: true, Learning: KernelLearning{ScaleShape: math.NaN()}},
 		"negative rate": {LearnKernel: true, Learning: KernelLearning{ScaleRate: -1}},
+		"NaN spread":    {LearnKernel: true, Learning: KernelLearning{ScaleSpread: math.NaN()}},
 	} {
 		if err := r.Fit(x, y); !errors.As(err, &oe) {
 			t.Errorf("%s: got %v, want an *OptionError", name, err)
@@ -390,6 +391,79 @@ func TestARDFriedman(t *testing.T) {
 	}
 	if a, b := rms(ard), rms(w1); a > 0.9*b {
 		t.Errorf("ARD RMSE %.4f, width 1 %.4f: want at most 0.9×", a, b)
+	}
+}
+
+// TestSpreadPrior checks the hierarchical prior of (K11): its value is
+// the maximum over the common ū of Σₖ ln N(uₖ | ū, s²) (up to the
+// constant), its gradient agrees with central differences of that
+// profiled value, and it is zero for a single width.
+func TestSpreadPrior(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, s := range []float64{0.3, 1, 2.5} {
+		o := KernelLearning{ScaleSpread: s}
+		u := make([]float64, 7)
+		for i := range u {
+			u[i] = 2 * rnd.NormFloat64()
+		}
+		grad := make([]float64, len(u))
+		lp := o.scalePrior(u, grad)
+		// The maximum over ū: the objective is quadratic in ū, so its
+		// values at three points fix the vertex.
+		at := func(ub float64) float64 {
+			var v float64
+			for _, x := range u {
+				v -= (x - ub) * (x - ub) / (2 * s * s)
+			}
+			return v
+		}
+		a, b, c := at(-1), at(0), at(1) // quadratic: vertex from three values
+		ub := (a - c) / (2 * (a - 2*b + c))
+		if want := at(ub); !scalar.EqualWithinAbsOrRel(lp, want, 1e-12, 1e-12) {
+			t.Errorf("s = %g: prior %.15g, maximum over the common scale %.15g", s, lp, want)
+		}
+		for i := range u {
+			const h = 1e-4
+			up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
+			up[i] += h
+			dn[i] -= h
+			num := (o.scalePrior(up, nil) - o.scalePrior(dn, nil)) / (2 * h)
+			if !scalar.EqualWithinAbsOrRel(grad[i], num, 1e-8, gradTol) {
+				t.Errorf("s = %g: ∂/∂u%d = %.12g, central differences %.12g", s, i, grad[i], num)
+			}
+		}
+		if v := o.scalePrior([]float64{0.7}, nil); v != 0 {
+			t.Errorf("s = %g: prior of a single width %g, want 0", s, v)
+		}
+	}
+}
+
+// TestSpreadPriorShrinks checks that learning ARD length scales under a
+// tight hierarchical prior (K11) keeps them close together, where
+// without it the scale of an input the target ignores grows away from
+// the others.
+func TestSpreadPriorShrinks(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 3))
+	const n, d = 80, 3
+	x := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			x.Set(i, j, rnd.Float64()*4-2)
+		}
+		y[i] = math.Sin(2*x.At(i, 0)) + 0.1*rnd.NormFloat64()
+	}
+	spreadOf := func(o KernelLearning) float64 {
+		r := &Regressor{Kernel: ARDGaussian{}, LearnKernel: true, Learning: o}
+		if err := r.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		s := r.FittedKernel().(ARDGaussian).Scales
+		return math.Log(slices.Max(s) / slices.Min(s))
+	}
+	free, tight := spreadOf(KernelLearning{}), spreadOf(KernelLearning{ScaleSpread: 0.05})
+	if !(tight < 0.5 && free > 5) {
+		t.Errorf("ln(max/min) of the learned scales: %.3g with ScaleSpread 0.05 (want < 0.5), %.3g without (want > 5)", tight, free)
 	}
 }
 

@@ -6,7 +6,11 @@
 // printing each fit's error, calibration (±2σ coverage or Brier score of
 // the moderated probabilities), learned kernel and CPU seconds.
 //
-//	go run ./internal/learneval [-only friedman,diabetes,…] [-kernel default|ard|width1|median]
+//	go run ./internal/learneval [-only friedman,diabetes,…] [-kernel default|ard|width1|median|learn|w=R]
+//	    [-spread S] [-augment] [-v]
+//
+// -spread sets KernelLearning.ScaleSpread, the hierarchical prior on ARD
+// length scales (doc.go (K11)).
 package main
 
 import (
@@ -84,6 +88,8 @@ var verbose = flag.Bool("v", false, "print every test probability")
 
 var augment = flag.Bool("augment", false, "augment the predictions at the test point")
 
+var spread = flag.Float64("spread", 0, "KernelLearning.ScaleSpread")
+
 var kernelFlag = flag.String("kernel", "default", "default (nil Kernel), ard (ARDGaussian learned), width1 (Gaussian width 1), median (Gaussian at the median distance, not learned), learn (Gaussian{} learned)")
 
 // fixedWidth parses -kernel w=r.
@@ -119,12 +125,12 @@ func kernelChoice(x *mat.Dense) (vrvm.Kernel, bool) {
 
 func regressor(x *mat.Dense) *vrvm.Regressor {
 	k, learn := kernelChoice(x)
-	return &vrvm.Regressor{Kernel: k, LearnKernel: learn}
+	return &vrvm.Regressor{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}}
 }
 
 func classifier(x *mat.Dense) *vrvm.Classifier {
 	k, learn := kernelChoice(x)
-	return &vrvm.Classifier{Kernel: k, LearnKernel: learn}
+	return &vrvm.Classifier{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}}
 }
 
 type fitter interface {
