@@ -33,6 +33,7 @@ func init() {
 		"IntLabels":               reflect.ValueOf(vrvm.IntLabels),
 		"InterceptOnly":           reflect.ValueOf(vrvm.InterceptOnly),
 		"IterationLimit":          reflect.ValueOf(vrvm.IterationLimit),
+		"JCBound":                 reflect.ValueOf(vrvm.JCBound),
 		"JJBound":                 reflect.ValueOf(vrvm.JJBound),
 		"Lambda":                  reflect.ValueOf(vrvm.Lambda),
 		"Load":                    reflect.ValueOf(vrvm.Load),
@@ -53,6 +54,7 @@ func init() {
 		"Sequential":              reflect.ValueOf(vrvm.Sequential),
 		"Sigmoid":                 reflect.ValueOf(vrvm.Sigmoid),
 		"Softmax":                 reflect.ValueOf(vrvm.Softmax),
+		"SoftmaxAdaptive":         reflect.ValueOf(vrvm.SoftmaxAdaptive),
 		"Stopped":                 reflect.ValueOf(vrvm.Stopped),
 
 		// type definitions

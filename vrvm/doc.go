@@ -510,6 +510,86 @@
 //	(M9)–(M13), (M15)       mcProblem.bound (weightTerms, excludedBound)
 //	(M14), (M16)            mcActive.stats, .add, .remove, mcProblem.bestAddition (alphaRoot, fval)
 //	(M17)                   multiFit.Prob
+//	(M19)–(M22)             jcCurvature, JCBound, jcRow (multiclass_adaptive.go);
+//	                        mcProblem.adaptiveLik, .adaptiveWeights, .adaptivePsi,
+//	                        .adaptiveMeans, .excludedAdaptive; mcFixedQ.eval
+//
+// Adaptive curvature (Likelihood SoftmaxAdaptive). Böhning's A is the
+// largest curvature of lse anywhere, so (M14) charges every function the
+// Occam factor of the least confident point. Jebara & Choromanska (2012)
+// give a quadratic bound with the same closed forms that is tight at ψₙ
+// and whose curvature depends on ψₙ: with the classes in the order of
+// decreasing ψₙₖ (or increasing, below), z ← 0⁺, m ← 0, Aₙ ← 0 and, for
+// each class j in turn,
+//
+//	ρ = ln(e^{ψⱼ}/z),  l = eⱼ − m,  Aₙ ← Aₙ + 2λ(ρ) llᵀ,
+//	m ← m + e^{ψⱼ}/(z + e^{ψⱼ}) l,  z ← z + e^{ψⱼ},
+//	lse(y) ≤ lse(ψₙ) + gₙᵀ(y − ψₙ) + ½(y − ψₙ)ᵀAₙ(y − ψₙ)             (M19)
+//
+// (2λ(ρ) = tanh(ρ/2)/(2ρ); the first class adds nothing; m ends as
+// gₙ = softmax(ψₙ) and z as Σₖe^{ψₖ}). Derivation: each step adds one
+// exponential to a partial sum whose logarithm is already bounded by a
+// quadratic; ln(z e^{u} + e^{ψⱼ}e^{v}) is a two-term log-sum-exp, a
+// function of the difference along l, bounded by the Jaakkola–Jordan
+// quadratic (50) tangent at ρ, curvature 2λ(ρ); by induction the bound
+// holds for any order and is tight at ψₙ (and along y = ψₙ + c1: Aₙ1 = 0).
+// For K = 2 it is the Jaakkola–Jordan bound at ξ = ψ₁ − ψ₂. Where one
+// class dominates, the others' curvatures are about 1/(2Δ) for a margin
+// Δ, not ½(1 − 1/K). The row term of L is (M9) with Aₙ for A,
+//
+//	ℓₙ = tₙᵀȳₙ − lse(ψₙ) − gₙᵀ(ȳₙ − ψₙ) − ½(ȳₙ − ψₙ)ᵀAₙ(ȳₙ − ψₙ) − ½Σₖ Aₙ,ₖₖvₙₖ  (M20)
+//
+// and, since Aₙ depends on ψₙ, ψₙ = ȳₙ is no longer the maximiser of L
+// (it makes the quadratic vanish, not the variance term). ψₙ and the
+// order are variational parameters of row n alone, so
+//
+//	ψₙ ← argmax of (M20) over {current ψₙ, ȳₙ in either order}           (M21)
+//
+// raises L up to the excluded functions' terms; the solver keeps the
+// means at (M18) and ψ by (M21) only if the full L rises, else the means
+// stay and ψ moves by (M21) alone if that raises L. Each class's Q(wₖ)
+// is (M4) with per-row curvatures Bₙ = Aₙ,ₖₖ and targets
+//
+//	zₙₖ = tₙₖ − gₖ(ψₙ) + Aₙ,ₖₖψₙₖ − Σ_{j≠k} Aₙ,ₖⱼ(ȳₙⱼ − ψₙⱼ)               (M22)
+//
+// (for A of (M3) this is (M5)), and (M14)–(M16) take s = φₘᵀBₖφₘ. The
+// tests check (M19) against the exact log-softmax on 4,000 random points
+// in both orders, (M20) with (M10)–(M13) against a Monte Carlo average,
+// the bound after every step on the 60 seeded problems, and the kernel
+// gradient (K10) with the curvatures Aₙ.
+//
+// Measured (BenchmarkMultiLearned, learned width; error, log loss,
+// distinct relevance vectors, learned width; the softmax column the
+// default, re-measured in the same period):
+//
+//	set      softmax (Böhning)               softmax-adaptive (M19)
+//	iris     2.22%, 0.042, 5 RVs, 1.00√d      2.22%, 0.049, 3 RVs, 0.86√d
+//	wine     7.41%, 0.199, 3 RVs, 1.08√d      1.85%, 0.051, 4 RVs, 1.08√d
+//	digits   5.93%, 0.232, 67 RVs, 0.61√d     6.11%, 0.218, 80 RVs, 0.67√d
+//	ripley3  11.4%, 0.319, 7 RVs, 0.60√d      10.8%, 0.343, 11 RVs, 0.47√d
+//
+// The adaptive bound is higher on every set (digits −156,229 against
+// −156,301) and keeps more functions on digits, but it is not more
+// accurate everywhere, and digits takes 136 s CPU with learning (34 s for
+// Böhning's, both measured on a loaded machine), over the 30 s budget:
+// (M21) and the check of each step cost bound evaluations, and the
+// means' step of (M18) is often refused. So Softmax (Böhning) stays the
+// default. At fixed widths 0.6√d, 0.8√d and √d (default solver) the
+// adaptive bound is less sensitive to the width: digits 6.30%, 6.11%,
+// 6.48% (log loss 0.227, 0.226, 0.187; 88, 65, 66 RVs) against Böhning's
+// 5.93%, 7.96%, 7.78% (0.222, 0.262, 0.243; 73, 54, 48 RVs); wine 3.70%,
+// 0%, 1.85% against 3.70%, 0%, 7.41%; but iris 0%, 4.44%, 2.22% against
+// 0%, 0%, 2.22%.
+//
+// A second start for the softmax model, as (S6) (the paper's schedule
+// fitted too on at most 130 rows, the fit with the higher full-model
+// bound kept), was measured and not kept: with the learned width it
+// gives iris 2.22%, 0.051, 3 RVs and wine 1.85%, 0.033, 3 RVs with
+// Böhning's bound (the schedule's bounds are higher: iris −3966.4
+// against −3969.2, wine −4670.3 against −4671.3 at the learned widths),
+// but the schedule starts every class from all N + 1 functions and made
+// the learned fits of iris and wine about 75 to 130 times slower (42 s
+// and 27 s on the loaded machine, against 0.3 s and 0.4 s).
 //
 // Per-class precisions and Böhning's bound were chosen by measurement
 // (BenchmarkMultiRealData, inputs standardised with training statistics,

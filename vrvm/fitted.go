@@ -51,6 +51,9 @@ type fitted struct {
 	alphaK *mat.Dense
 	// probit is set for a MultiClassifier with the probit likelihood.
 	probit bool
+	// adaptive is set for a MultiClassifier fitted under the bound (M19)
+	// (SoftmaxAdaptive); its predictions are the softmax model's.
+	adaptive bool
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64

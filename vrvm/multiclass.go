@@ -53,7 +53,8 @@ type MultiClassifier struct {
 	// PaperSchedule; Newton is treated as Sequential.
 	Solver Solver
 	// Likelihood selects the model: Softmax (the zero value, (M1) under
-	// Böhning's bound) or Probit, the multinomial probit (P1).
+	// Böhning's bound), SoftmaxAdaptive ((M1) under the adaptive bound
+	// (M19)) or Probit, the multinomial probit (P1).
 	Likelihood MultiLikelihood
 	// LearnKernel and Learning are as for Classifier: the kernel's
 	// parameters are learned by maximising the full-model bound (doc.go,
@@ -173,7 +174,7 @@ func (c *MultiClassifier) FitContext(ctx context.Context, x mat.Matrix, labels [
 // step's name and a function returning the bound (tests).
 func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
 	c.multiFit = multiFit{}
-	if c.Likelihood != Probit && c.Likelihood != Softmax {
+	if c.Likelihood != Probit && c.Likelihood != Softmax && c.Likelihood != SoftmaxAdaptive {
 		return &OptionError{Field: "Likelihood", Reason: fmt.Sprintf("unknown likelihood %d", int(c.Likelihood))}
 	}
 	o := c.options()
@@ -206,7 +207,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
-	probit := c.Likelihood == Probit
+	probit, adapt := c.Likelihood == Probit, c.Likelihood == SoftmaxAdaptive
 	var sol *mcSolution
 	var learned []float64
 	if k0 != nil {
@@ -214,7 +215,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		if err != nil {
 			return err
 		}
-		tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit}
+		tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit, adapt: adapt}
 		if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
 			rows := spread(n, lo.MaxRows)
 			ls := make([]string, len(rows))
@@ -239,20 +240,20 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		if err != nil || tg.x == x {
 			// Learned on every row, or stopped: the best fit so far is
 			// the model.
-			return c.record(best.(*mcFit).b, best.(*mcFit).sol, classes, probit, trace, err)
+			return c.record(best.(*mcFit).b, best.(*mcFit).sol, classes, c.Likelihood, trace, err)
 		}
 		learned = trace
 	}
-	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, probit, false, hook)
+	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, probit, adapt, false, hook)
 	if sol == nil {
 		return err
 	}
-	return c.record(b, sol, classes, probit, learned, err)
+	return c.record(b, sol, classes, c.Likelihood, learned, err)
 }
 
 // record sets the fitted state from the solution sol on basis b; err is
 // the solver's, returned.
-func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, probit bool, learned []float64, err error) error {
+func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik MultiLikelihood, learned []float64, err error) error {
 	m := len(sol.cols)
 	sol.alpha = make([]float64, m)
 	for i := range m {
@@ -267,7 +268,7 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, pro
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
-	f.sigmas, f.alphaK, f.probit = sol.sigmas, sol.alphaK, probit
+	f.sigmas, f.alphaK, f.probit, f.adaptive = sol.sigmas, sol.alphaK, lik == Probit, lik == SoftmaxAdaptive
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly

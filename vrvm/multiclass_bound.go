@@ -10,8 +10,8 @@ import (
 
 // The multi-class model's likelihood bound and lower bound, (M1)–(M15) of
 // doc.go ("Multi-class classification"): the softmax likelihood (M1)
-// under Bouchard's bound with a Jaakkola–Jordan bound on each class's
-// term (M3), one precision αₘₖ per weight.
+// under Böhning's bound (M3), or the adaptive bound (M19)
+// (multiclass_adaptive.go), one precision αₘₖ per weight.
 
 // logSumExp returns ln Σₖ exp(yₖ) without overflow.
 func logSumExp(y []float64) float64 {
@@ -102,10 +102,14 @@ func (p *mcProblem) bound() float64 {
 	n, _ := ybar.Dims()
 	g := make([]float64, p.k)
 	var l float64
-	for i := range n {
-		l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+	if p.adapt {
+		l = p.adaptiveLik(ybar, v) // (M20)
+	} else {
+		for i := range n {
+			l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+		}
+		l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
 	}
-	l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
 	for k, c := range p.cls {
 		m := len(c.act)
 		bt, w2 := make([]float64, m), make([]float64, m)
@@ -115,7 +119,11 @@ func (p *mcProblem) bound() float64 {
 		}
 		lnPw, lnPa, hw, ha := weightTerms(p.prior, p.at, bt, w2, c.logDet) // (M10)–(M13)
 		l += lnPw + lnPa + hw + ha
-		l += excludedBound(p.prior, p.dAll, c.act) // (M15)
+		if p.adapt {
+			l += p.excludedAdaptive(k) // (M15) with s = φₘᵀBₖφₘ
+		} else {
+			l += excludedBound(p.prior, p.dAll, c.act) // (M15)
+		}
 	}
 	return l
 }

@@ -28,6 +28,19 @@ type mcFixedQ struct {
 	lnZ       []float64
 	cls       []mcFixedClass
 	k         *mat.Dense // scratch: the N × N kernel matrix
+	// curv, for the bound (M19), holds the curvatures Aₙ at ψ (N × K × K),
+	// in place of c.
+	curv []float64
+}
+
+// cAt returns the curvature of class c's activation at row i: c, or
+// Aₙ,cc for the bound (M19).
+func (q *mcFixedQ) cAt(i, c int) float64 {
+	if q.curv == nil {
+		return q.c
+	}
+	nk := len(q.cls)
+	return q.curv[(i*nk+c)*nk+c]
 }
 
 // mcFixedClass is class k's Q(wₖ): its active columns of the design, its
@@ -41,6 +54,9 @@ type mcFixedClass struct {
 // newMCFixedQ holds the state of the softmax problem p fixed; b is its basis.
 func newMCFixedQ(b *basis, p *mcProblem) *mcFixedQ {
 	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, c: p.c0, prior: p.prior, psi: mat.DenseCopyOf(p.psi)}
+	if p.adapt {
+		q.curv = append([]float64(nil), p.curv...)
+	}
 	for _, c := range p.cls {
 		q.cls = append(q.cls, mcFixedClass{act: append([]int(nil), c.act...), mu: c.mean(), sig: mat.DenseCopyOf(c.sig)})
 	}
@@ -109,7 +125,7 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 				vi += v * tr[p]
 			}
 			ybar.Set(i, c, mi)
-			f -= 0.5 * q.c * vi // (M9), (P6): the covariance part
+			f -= 0.5 * q.cAt(i, c) * vi // (M9), (P6), (M20): the covariance part
 		}
 		ts[c], phis[c] = &t, phi
 	}
@@ -127,6 +143,22 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 				rr[c] = yt[c] - yb[c]
 			}
 			f += q.lnZ[i] + 0.5*a - 0.5*b // (P6)
+			continue
+		}
+		if q.curv != nil {
+			a := q.curv[i*nk*nk : (i+1)*nk*nk]
+			f += adaptiveRowAt(a, g, yb, ps, q.y[i], make([]float64, nk)) // (M20) without the covariance part
+			for c := range nk {
+				// ∂(M20)/∂ȳₙc = [tₙ = c] − g_c(ψₙ) − (Aₙ(ȳₙ − ψₙ))_c
+				var s float64
+				for j, v := range a[c*nk : (c+1)*nk] {
+					s += v * (yb[j] - ps[j])
+				}
+				rr[c] = -g[c] - s
+				if q.y[i] == c {
+					rr[c]++
+				}
+			}
 			continue
 		}
 		f += bohning(g, yb, ps, q.y[i]) // (M9), (M3); g = softmax(ψₙ)
@@ -153,7 +185,7 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 				ri := r.At(i, c)
 				for p, a := range cl.act {
 					if a >= q.off {
-						grow[a-q.off] += ri*cl.mu[p] - q.c*tr[p]
+						grow[a-q.off] += ri*cl.mu[p] - q.cAt(i, c)*tr[p]
 					}
 				}
 			}
@@ -164,7 +196,19 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 	// with K outputs for a function outside the shared set.
 	ex := make([]float64, n)  // Σ over the terms of j of c/(αⱼ + sⱼ): Gₙⱼ −= exⱼKₙⱼ
 	biasS := q.c * float64(n) // s of the bias function
+	var exK *mat.Dense        // for (M19), 1/(αⱼ + sⱼₖ) (n × K): Gₙⱼ −= Kₙⱼ Σₖ exKⱼₖ Aₙ,ₖₖ
+	var cw []float64          // class c's curvatures Aₙ,cc
+	if q.curv != nil {
+		exK, cw = mat.NewDense(n, nk, nil), make([]float64, n)
+	}
 	for c, cl := range q.cls {
+		if q.curv != nil {
+			biasS = 0
+			for i := range n {
+				cw[i] = q.cAt(i, c)
+				biasS += cw[i]
+			}
+		}
 		if q.probit && c > 0 {
 			break
 		}
@@ -180,6 +224,15 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 				continue
 			}
 			var s float64
+			if q.curv != nil {
+				for i := range n {
+					v := kd[i*n+j]
+					s += cw[i] * v * v
+				}
+				f += q.excludedTerm(s)
+				exK.Set(j, c, 1/(alphaRoot(q.prior.A, q.prior.B, s, 0)+s)) // (K4)
+				continue
+			}
 			for i := range n {
 				v := kd[i*n+j]
 				s += v * v
@@ -194,6 +247,16 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 	}
 	for i := range n {
 		grow := gm.RawRowView(i)
+		if exK != nil {
+			for j := range n {
+				var e float64
+				for c, v := range exK.RawRowView(j) {
+					e += v * q.cAt(i, c)
+				}
+				grow[j] -= e * kd[i*n+j]
+			}
+			continue
+		}
 		for j, e := range ex {
 			if e != 0 {
 				grow[j] -= e * kd[i*n+j]
@@ -242,6 +305,7 @@ type mcTarget struct {
 	y      []int
 	nk     int
 	probit bool
+	adapt  bool // the bound (M19)
 }
 
 // mcFit is a fit of mcTarget.
@@ -273,7 +337,7 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 	bb.kernel = k
 	s := t.s
 	s.kernel = k
-	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.probit, true, nil)
+	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.probit, t.adapt, true, nil)
 	if errors.Is(err, errBoundNaN) {
 		// A numerical failure at this θ (the kernel matrix nearly the
 		// identity): the step is rejected, V = −∞.
@@ -288,7 +352,7 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 // solveMulti fits the multi-class model on basis b to inputs x and classes
 // y, and returns the solution and, with hold, its Q held fixed (for
 // kernel learning).
-func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, probit, hold bool,
+func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, probit, adapt, hold bool,
 	hook func(step string, bound func() float64)) (*mcSolution, *mcFixedQ, error) {
 	phi, err := b.fullCtx(ctx, x)
 	if err != nil {
@@ -308,6 +372,10 @@ func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s 
 		}
 	} else {
 		p := newMCProblem(phi, y, nk, s, false)
+		if adapt {
+			p.adapt = true
+			p.setCurv() // (M19) at ψ = 0
+		}
 		p.hook = hook
 		sol, err = p.solve(ctx)
 		if sol != nil && hold {

@@ -13,12 +13,12 @@ import (
 
 // mcLearnProblem fits a seeded multiProblem with kernel k (pruning on)
 // and returns the target and fit of kernel learning.
-func mcLearnProblem(t *testing.T, seed uint64, k learnable, probit bool) (*mcTarget, *mcFit) {
+func mcLearnProblem(t *testing.T, seed uint64, k learnable, lik MultiLikelihood) (*mcTarget, *mcFit) {
 	t.Helper()
 	x, labels, _, prior, bias := multiProblem(seed)
 	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
 	s, b, classes, y := mcPrepared(t, o, x, labels)
-	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit}
+	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: lik == Probit, adapt: lik == SoftmaxAdaptive}
 	f, err := tg.fit(context.Background(), k, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -29,18 +29,18 @@ func mcLearnProblem(t *testing.T, seed uint64, k learnable, probit bool) (*mcTar
 // TestMultiLearnGradient checks the gradient (K10), (K6) of the
 // multi-class full-model bound in the log kernel parameters against
 // central differences of (K9) at the fixed Q, for Gaussian and ARD
-// Gaussian kernels and both likelihoods, on seeded problems with excluded
+// Gaussian kernels and every likelihood, on seeded problems with excluded
 // functions.
 func TestMultiLearnGradient(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
-		for _, probit := range []bool{false, true} {
+		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 			x, _, _, _, _ := multiProblem(seed)
 			_, d := x.Dims()
 			kernels := []learnable{Gaussian{Width: 0.6 + 0.3*float64(seed%4)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.2, -0.1, 0.4}[:d])}
 			for _, k := range kernels {
-				name := fmt.Sprintf("%d/%s/probit=%v", seed, kernelString(k), probit)
+				name := fmt.Sprintf("%d/%s/%v", seed, kernelString(k), lik)
 				t.Run(name, func(t *testing.T) {
-					tg, f := mcLearnProblem(t, seed, k, probit)
+					tg, f := mcLearnProblem(t, seed, k, lik)
 					excluded := false
 					for _, c := range f.q.cls {
 						if len(c.act) < tg.b.size() {
@@ -78,14 +78,12 @@ func TestMultiLearnGradient(t *testing.T) {
 // at θ by a constant, at the fitted θ and at two others.
 func TestMultiLearnObjectiveIsBound(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
-		for _, probit := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%d/probit=%v", seed, probit), func(t *testing.T) {
+		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
+			t.Run(fmt.Sprintf("%d/%v", seed, lik), func(t *testing.T) {
 				k := Gaussian{Width: 1.2}
 				x, labels, _, prior, bias := multiProblem(seed)
-				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Likelihood: Probit}
-				if !probit {
-					c.Likelihood = Softmax
-				}
+				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Likelihood: lik}
+				probit := lik == Probit
 				// Capture the solver's problem at the end of the fit.
 				s, b, classes, y := mcPrepared(t, c.options(), x, labels)
 				n, nk := len(y), len(classes)
@@ -111,6 +109,10 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 					}
 				} else {
 					p := newMCProblem(phi, y, nk, s, false)
+					if lik == SoftmaxAdaptive {
+						p.adapt = true
+						p.setCurv()
+					}
 					if _, err := p.solve(context.Background()); err != nil {
 						t.Fatal(err)
 					}
@@ -124,6 +126,8 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 						p.phi, _ = bb.full(x)
 						ph2 := mat.NewDense(n, len(p.dAll), nil)
 						ph2.MulElem(p.phi, p.phi)
+						p.phi2 = ph2
+						p.curvVer++ // the cached excluded terms of (M19) are stale
 						p.dAll = make([]float64, len(p.dAll))
 						gemvT(p.dAll, ph2, constant(n, p.c0))
 						return p.bound()

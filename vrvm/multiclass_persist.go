@@ -47,6 +47,8 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 	switch p.Likelihood {
 	case "probit":
 		f.probit = true
+	case "softmax-adaptive":
+		f.adaptive = true
 	case "":
 	default:
 		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown multi-class likelihood %q", p.Likelihood)}
@@ -104,8 +106,11 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 		}
 	}
 	var lik MultiLikelihood // Softmax
-	if f.probit {
+	switch {
+	case f.probit:
 		lik = Probit
+	case f.adaptive:
+		lik = SoftmaxAdaptive
 	}
 	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: lik, multiFit: multiFit{*f}}, nil
 }

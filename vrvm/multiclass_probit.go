@@ -28,13 +28,21 @@ const (
 	// every factor update is closed-form and the bound is exact up to
 	// one-dimensional quadrature (P4).
 	Probit
+	// SoftmaxAdaptive is the softmax likelihood (M1) under the
+	// adaptive-curvature bound of Jebara & Choromanska (M19), tight at
+	// the expansion points as Böhning's but with a curvature that is
+	// small where the softmax is confident, with the means at the
+	// posterior mode (M18) when that raises the bound (M21).
+	SoftmaxAdaptive
 )
 
-// String returns "probit" or "softmax".
+// String returns "probit", "softmax" or "softmax-adaptive".
 func (l MultiLikelihood) String() string {
 	switch l {
 	case Probit:
 		return "probit"
+	case SoftmaxAdaptive:
+		return "softmax-adaptive"
 	case Softmax:
 		return "softmax"
 	}

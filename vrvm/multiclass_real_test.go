@@ -376,7 +376,7 @@ func BenchmarkMultiTwoClass(b *testing.B) {
 //	VRVM_DATA=/work/shared/data go test ./vrvm -run '^$' -bench MultiLearned -benchtime 1x
 func BenchmarkMultiLearned(b *testing.B) {
 	for _, name := range []string{"iris", "wine", "ripley3", "digits"} {
-		for _, lik := range []MultiLikelihood{Softmax, Probit} {
+		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 			b.Run(name+"/"+lik.String(), func(b *testing.B) {
 				xtr, _, _, _ := multiSet(b, name)
 				c := benchMultiLearned(b, name, func() *MultiClassifier { return &MultiClassifier{Likelihood: lik} })

@@ -12,11 +12,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The multi-class model with one precision per weight and Bouchard's
-// bound (doc.go, "Multi-class classification"): the likelihood bound
-// factorises over classes, so that each class is a binary-like problem
-// over the shared basis with its own precisions αₘₖ, Jaakkola–Jordan
-// curvatures 2λ(ξₙₖ) and targets zₙₖ = tₙₖ − ½ + 2λ(ξₙₖ)aₙ (M4).
+// The multi-class model with one precision per weight (doc.go,
+// "Multi-class classification"): with Q(W) factorised over classes, each
+// class is a binary-like problem over the shared basis with its own
+// precisions αₘₖ, curvatures Bₙ (c₀ of (M4), or Aₙ,ₖₖ of (M19)) and
+// targets z (M5), (M22).
 
 // mcClass is the state of one class k: its active functions with ⟨αₘₖ⟩,
 // Σₖ of (M5) over them, and for every candidate m the statistics of the
@@ -308,6 +308,15 @@ type mcProblem struct {
 	// ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5), and c₀ = 1.
 	ytil *mat.Dense
 	lnZ  []float64
+	// adapt selects the adaptive-curvature bound (M19) in place of
+	// Böhning's (M3), with the curvatures Aₙ (N × K × K) at ψ in curv.
+	adapt bool
+	curv  []float64
+	// curvVer counts the changes of curv; exK caches, per class, dₘ and
+	// excludedTerm(dₘ) of every function at version exVer[k].
+	curvVer int
+	exK     [][2][]float64
+	exVer   []int
 }
 
 func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcProblem {
@@ -331,6 +340,9 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcPr
 // (M4): zₙ = tₙₖ − gₖ(ψₙ) + c₀ψₙₖ + (1/2K) Σ_{j≠k}(ȳₙⱼ − ψₙⱼ), with ȳ·ⱼ
 // the current means of the other classes (ψ for a class not yet set up).
 func (p *mcProblem) weights(k int) (bw, z []float64) {
+	if p.adapt {
+		return p.adaptiveWeights(k)
+	}
 	n, _ := p.phi.Dims()
 	bw, z = constant(n, p.c0), make([]float64, n)
 	g := make([]float64, p.k)
@@ -400,7 +412,12 @@ func (c *mcClass) mean() []float64 {
 func (p *mcProblem) add(k, j int, a float64) {
 	c := p.cls[k]
 	n, np := p.phi.Dims()
-	bw, _ := p.weights(k)
+	var bw []float64
+	if p.adapt {
+		bw = p.curvW(k)
+	} else {
+		bw, _ = p.weights(k)
+	}
 	col := make([]float64, n)
 	for r := range n {
 		col[r] = p.phi.At(r, j) * bw[r]
@@ -671,6 +688,10 @@ const (
 // separated. It leaves ψ = ȳ at the maximum and returns the largest
 // relative change of ψ; the next Q(W) updates (fresh) raise L further.
 func (p *mcProblem) solveMean(rounds int) float64 {
+	var before float64
+	if p.adapt {
+		before = p.bound()
+	}
 	n, _ := p.phi.Dims()
 	k := p.k
 	phiA := make([]*mat.Dense, k)
@@ -782,6 +803,9 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 		if dmu <= 1e-10 {
 			break
 		}
+	}
+	if p.adapt {
+		return p.adaptiveMeans(mus, ybar, before)
 	}
 	dpsi := psiChange(p.psi, ybar)
 	p.psi = ybar // (M8)

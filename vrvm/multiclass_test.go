@@ -58,7 +58,8 @@ func TestMultiBoundMonotone(t *testing.T) {
 			noPrune bool
 			lik     MultiLikelihood
 		}{{Sequential, false, Probit}, {Sequential, true, Probit}, {PaperSchedule, false, Probit}, {PaperSchedule, true, Probit},
-			{Sequential, false, Softmax}, {Sequential, true, Softmax}, {PaperSchedule, false, Softmax}, {PaperSchedule, true, Softmax}} {
+			{Sequential, false, Softmax}, {Sequential, true, Softmax}, {PaperSchedule, false, Softmax}, {PaperSchedule, true, Softmax},
+			{Sequential, false, SoftmaxAdaptive}, {Sequential, true, SoftmaxAdaptive}, {PaperSchedule, false, SoftmaxAdaptive}, {PaperSchedule, true, SoftmaxAdaptive}} {
 			sol, noPrune := sc.sol, sc.noPrune
 			{
 				name := fmt.Sprintf("seed=%d/%v/%v/noprune=%v", seed, sc.lik, sol, noPrune)
@@ -240,7 +241,16 @@ func randomCov(rnd *rand.Rand, m int, ridge float64) *mat.SymDense {
 // wₖ is drawn from N(μₖ, Σₖ), independently of the other classes, α
 // from Q_α, and every term is averaged from densities and the bound (M3)
 // (BohningBound) at the samples.
+//
+// With the adaptive bound (M19) the same check uses JCBound at the
+// samples, each row's curvature Aₙ taken in either order at random.
 func TestMultiBoundMonteCarlo(t *testing.T) {
+	for _, adapt := range []bool{false, true} {
+		t.Run(fmt.Sprintf("adaptive=%v", adapt), func(t *testing.T) { multiBoundMonteCarlo(t, adapt) })
+	}
+}
+
+func multiBoundMonteCarlo(t *testing.T, adapt bool) {
 	rnd := rand.New(rand.NewPCG(11, 18))
 	const n, k, m, samples = 6, 3, 3, 200000
 	phi, y := tinyMultiDesign(rnd, n, k, m)
@@ -249,6 +259,16 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 	for i := range n {
 		for j := range k {
 			p.psi.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	asc := make([]bool, n)
+	if adapt {
+		p.adapt = true
+		p.setCurv()
+		order := make([]int, k)
+		for i := range n {
+			asc[i] = rnd.IntN(2) == 1
+			jcCurvature(p.curvRow(i), order, p.psi.RawRowView(i), asc[i])
 		}
 	}
 	// Each class: every function active, random Σₖ, ⟨α⟩ and μₖ (via h = Σₖ⁻¹μₖ).
@@ -306,7 +326,11 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 			for c := range k {
 				act[c] = mat.Dot(phi.RowView(i), w[c])
 			}
-			l += BohningBound(act, p.psi.RawRowView(i), y[i])
+			if adapt {
+				l += jcBoundOrder(act, p.psi.RawRowView(i), y[i], asc[i])
+			} else {
+				l += BohningBound(act, p.psi.RawRowView(i), y[i])
+			}
 		}
 		sumL += l
 		sumL2 += l * l
@@ -317,6 +341,65 @@ func TestMultiBoundMonteCarlo(t *testing.T) {
 		t.Errorf("Monte Carlo bound %.5f ± %.5f, analytic (M9)–(M13) %.5f", mean, se, analytic)
 	}
 	t.Logf("Monte Carlo %.5f ± %.5f, analytic %.5f", mean, se, analytic)
+}
+
+// jcBoundOrder is JCBound with the classes taken in increasing order of
+// ψₖ if asc.
+func jcBoundOrder(y, psi []float64, k int, asc bool) float64 {
+	kk := len(psi)
+	return jcRow(make([]float64, kk*kk), make([]int, kk), make([]float64, kk), y, psi, k, nil, asc)
+}
+
+// TestJCBound checks (M19) against the exact log-softmax, for both
+// orders of the classes: below it everywhere, equal at y = ψ and at
+// y = ψ + c1; and its curvature against the brute-force Hessian of lse
+// for two classes, where it is the Jaakkola–Jordan curvature.
+func TestJCBound(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 18))
+	for it := range 4000 {
+		k := 2 + rnd.IntN(6)
+		y, psi := make([]float64, k), make([]float64, k)
+		scale := []float64{0.1, 1, 4, 15}[it%4]
+		for j := range k {
+			y[j], psi[j] = scale*rnd.NormFloat64(), scale*rnd.NormFloat64()
+		}
+		if it%7 == 0 {
+			psi[1] = psi[0] // ties
+		}
+		c := rnd.IntN(k)
+		exact := y[c] - logSumExp(y)
+		at := psi[c] - logSumExp(psi)
+		shift := append([]float64(nil), psi...)
+		for j := range shift {
+			shift[j] -= 2.5
+		}
+		for _, asc := range []bool{false, true} {
+			if b := jcBoundOrder(y, psi, c, asc); b > exact+1e-12*math.Max(1, math.Abs(exact)) {
+				t.Fatalf("asc=%v: bound %v above ln softmax %v (y %v, ψ %v)", asc, b, exact, y, psi)
+			}
+			if b := jcBoundOrder(psi, psi, c, asc); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
+				t.Fatalf("asc=%v: bound at y = ψ: %v, want %v", asc, b, at)
+			}
+			if b := jcBoundOrder(shift, psi, c, asc); !scalar.EqualWithinAbsOrRel(b, at, 1e-10, 1e-10) {
+				t.Fatalf("asc=%v: bound at y = ψ + c1: %v, want %v", asc, b, at)
+			}
+		}
+		if b := JCBound(y, psi, c); b != jcBoundOrder(y, psi, c, false) {
+			t.Fatalf("JCBound %v differs from the decreasing order's %v", b, jcBoundOrder(y, psi, c, false))
+		}
+	}
+	// K = 2: A = 2λ(ψ₁ − ψ₂)[1 −1; −1 1], the Jaakkola–Jordan bound (50)
+	// at ξ = ψ₁ − ψ₂.
+	for _, d := range []float64{0, 1e-6, 0.3, 2, 9} {
+		a := make([]float64, 4)
+		jcCurvature(a, make([]int, 2), []float64{d, 0}, false)
+		want := 2 * Lambda(d)
+		for i, v := range []float64{want, -want, -want, want} {
+			if !scalar.EqualWithinAbsOrRel(a[i], v, 1e-14, 1e-12) {
+				t.Fatalf("ψ₁ − ψ₂ = %v: A %v, want ±%v", d, a, want)
+			}
+		}
+	}
 }
 
 func gammaLogPDF(x, a, b float64) float64 {
@@ -344,7 +427,7 @@ func gammaSample(rnd *rand.Rand, a, b float64) float64 {
 
 // TestMultiBadInput checks the errors for bad labels.
 func TestMultiBadInput(t *testing.T) {
-	for _, lik := range []MultiLikelihood{Softmax, Probit} {
+	for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 		t.Run(lik.String(), func(t *testing.T) { multiBadInput(t, lik) })
 	}
 }
@@ -418,7 +501,7 @@ func TestMultiPredict(t *testing.T) {
 	for _, sc := range []struct {
 		sol Solver
 		lik MultiLikelihood
-	}{{Sequential, Probit}, {PaperSchedule, Probit}, {Sequential, Softmax}, {PaperSchedule, Softmax}} {
+	}{{Sequential, Probit}, {PaperSchedule, Probit}, {Sequential, Softmax}, {PaperSchedule, Softmax}, {Sequential, SoftmaxAdaptive}, {PaperSchedule, SoftmaxAdaptive}} {
 		sol := sc.sol
 		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Solver: sol, Likelihood: sc.lik}
 		if err := c.Fit(x, labels); err != nil {

@@ -66,8 +66,9 @@ type payload struct {
 	// them (the shared-α model) uses Sigma for every class.
 	ClassSigma [][][]float64 `json:"class_sigma,omitempty"`
 	ClassAlpha [][]float64   `json:"class_alpha,omitempty"`
-	// and the likelihood: "probit", or empty for the softmax (files
-	// written before the probit existed).
+	// and the likelihood: "probit", "softmax-adaptive" (the softmax fitted
+	// under the bound (M19)), or empty for the softmax (files written
+	// before the probit existed).
 	Likelihood string `json:"likelihood,omitempty"`
 }
 
@@ -99,8 +100,11 @@ func (f *fitted) encode() (*payload, error) {
 	}
 	if f.w != nil {
 		p.Classes = f.classes
-		if f.probit {
+		switch {
+		case f.probit:
 			p.Likelihood = "probit"
+		case f.adaptive:
+			p.Likelihood = "softmax-adaptive"
 		}
 		r, _ := f.w.Dims()
 		for i := range r {

@@ -1,0 +1,318 @@
+package vrvm
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The softmax model under the adaptive-curvature quadratic bound of
+// Jebara & Choromanska (2012) (doc.go, "Multi-class classification",
+// (M19)–(M22)): like Böhning's (M3) it is quadratic in the activations
+// and tight at the expansion point ψₙ, so every factor keeps its closed
+// form and the means keep their optimum (M18), but its curvature Aₙ
+// depends on ψₙ and is small where the softmax is confident.
+
+// jcCurvature sets a (K × K, row-major) to the curvature of the bound
+// (M19) on lse expanded at psi, and returns ln Σₖ exp(ψₖ): with the
+// classes taken in the order of decreasing ψₖ (ties by index), z ← 0⁺,
+// m ← 0, A ← 0, then for each class j
+//
+//	ρ = ln(e^{ψⱼ}/z),  l = eⱼ − m,  A ← A + 2λ(ρ) llᵀ,  m ← m + e^{ψⱼ}/(z + e^{ψⱼ}) l,  z ← z + e^{ψⱼ}
+//
+// with 2λ(ρ) = tanh(ρ/2)/(2ρ) (the first class, ρ = +∞, adds nothing);
+// m ends as softmax(ψ) and z as Σₖ e^{ψₖ}. order is scratch of length K.
+func jcCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
+	k := len(psi)
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(i, j int) bool { return psi[order[i]] > psi[order[j]] })
+	if asc {
+		slices.Reverse(order)
+	}
+	clear(a)
+	hi := psi[order[0]]
+	m := make([]float64, k)
+	l := make([]float64, k)
+	var z float64
+	for n, j := range order {
+		e := math.Exp(psi[j] - hi) // the bound is invariant to a common shift of ψ
+		for q := range l {
+			l[q] = -m[q]
+		}
+		l[j]++
+		if n > 0 {
+			c := 2 * Lambda(math.Log(e/z)) // (M19)
+			for r, lr := range l {
+				if lr == 0 {
+					continue
+				}
+				row := a[r*k : (r+1)*k]
+				for q, lq := range l {
+					row[q] += c * lr * lq
+				}
+			}
+		}
+		f := e / (z + e)
+		for q, lq := range l {
+			m[q] += f * lq
+		}
+		z += e
+	}
+	return hi + math.Log(z)
+}
+
+// JCBound returns the logarithm of the adaptive-curvature lower bound
+// (M19) on the softmax probability of class k at activations y, expanded
+// at ψ (Jebara & Choromanska 2012):
+//
+//	ln softmaxₖ(y) ≥ yₖ − lse(ψ) − g(ψ)ᵀ(y − ψ) − ½(y − ψ)ᵀA(ψ)(y − ψ)
+//
+// with A(ψ) of jcCurvature, with equality at y = ψ. It panics if the
+// lengths of y and psi differ or k is out of range.
+func JCBound(y, psi []float64, k int) float64 {
+	if len(y) != len(psi) || k < 0 || k >= len(y) {
+		panic("vrvm: JCBound: bad lengths or class")
+	}
+	kk := len(psi)
+	a := make([]float64, kk*kk)
+	return jcRow(a, make([]int, kk), make([]float64, kk), y, psi, k, nil, false)
+}
+
+// jcRow returns (M20) for one row: the bound (M19) at the mean
+// activations y less ½Σₖ Aₖₖvₖ for the activations' variances v (nil for
+// none); it sets a to A(ψ) and g to softmax(ψ).
+func jcRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, asc bool) float64 {
+	kk := len(psi)
+	l := jcCurvature(a, order, psi, asc)
+	softmaxTo(g, psi)
+	s := y[t] - l
+	for r := range kk {
+		dr := y[r] - psi[r]
+		s -= g[r] * dr
+		row := a[r*kk : (r+1)*kk]
+		var q float64
+		for c, ac := range row {
+			q += ac * (y[c] - psi[c])
+		}
+		s -= 0.5 * dr * q
+		if v != nil {
+			s -= 0.5 * row[r] * v[r]
+		}
+	}
+	return s
+}
+
+// setCurv sets the curvatures Aₙ (M19) of every row at the current ψ.
+func (p *mcProblem) setCurv() {
+	n, _ := p.psi.Dims()
+	kk := p.k
+	if p.curv == nil {
+		p.curv = make([]float64, n*kk*kk)
+	}
+	order := make([]int, kk)
+	for i := range n {
+		jcCurvature(p.curv[i*kk*kk:(i+1)*kk*kk], order, p.psi.RawRowView(i), false)
+	}
+	p.curvVer++
+}
+
+// curvRow returns Aₙ of row i (K × K, row-major).
+func (p *mcProblem) curvRow(i int) []float64 {
+	kk := p.k
+	return p.curv[i*kk*kk : (i+1)*kk*kk]
+}
+
+// adaptiveLik returns Σₙ (M20) at the means ybar and variances v, with
+// the current ψ and Aₙ.
+func (p *mcProblem) adaptiveLik(ybar, v *mat.Dense) float64 {
+	n, _ := ybar.Dims()
+	g := make([]float64, p.k)
+	var l float64
+	for i := range n {
+		l += adaptiveRowAt(p.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i))
+	}
+	return l
+}
+
+// adaptiveRowAt is jcRow with A given.
+func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
+	kk := len(psi)
+	s := y[t] - softmaxTo(g, psi)
+	for r := range kk {
+		dr := y[r] - psi[r]
+		s -= g[r] * dr
+		row := a[r*kk : (r+1)*kk]
+		var q float64
+		for c, ac := range row {
+			q += ac * (y[c] - psi[c])
+		}
+		s -= 0.5*dr*q + 0.5*row[r]*v[r]
+	}
+	return s
+}
+
+// adaptivePsi sets ψₙ, row by row, to whichever of the current ψₙ and the
+// new mean activations ȳₙ gives the larger (M20) at the variances v
+// (M21), updating Aₙ, and returns the largest relative change of ψ.
+func (p *mcProblem) adaptivePsi(ybar, v *mat.Dense) float64 {
+	n, _ := ybar.Dims()
+	kk := p.k
+	a := make([]float64, kk*kk)
+	order := make([]int, kk)
+	g := make([]float64, kk)
+	old := mat.DenseCopyOf(p.psi)
+	changed := false
+	defer func() {
+		if changed {
+			p.curvVer++
+		}
+	}()
+	for i := range n {
+		yr, vr := ybar.RawRowView(i), v.RawRowView(i)
+		cur := adaptiveRowAt(p.curvRow(i), g, yr, p.psi.RawRowView(i), p.y[i], vr)
+		for _, asc := range []bool{false, true} {
+			if l := jcRow(a, order, g, yr, yr, p.y[i], vr, asc); l > cur { // (M21)
+				p.psi.SetRow(i, yr)
+				copy(p.curvRow(i), a)
+				cur = l
+				changed = true
+			}
+		}
+	}
+	return psiChange(old, p.psi)
+}
+
+// curvW returns class k's curvatures Bₙ = Aₙ,ₖₖ.
+func (p *mcProblem) curvW(k int) []float64 {
+	n, _ := p.phi.Dims()
+	bw := make([]float64, n)
+	for i := range n {
+		bw[i] = p.curvRow(i)[k*p.k+k]
+	}
+	return bw
+}
+
+// excludedAdaptive returns (M15) of class k for the bound (M19): the sum
+// of excludedTerm(dₘ) over the functions outside its active set, with
+// dₘ = φₘᵀBₖφₘ, Bₖ = diag(Aₙ,ₖₖ); the terms are cached until the
+// curvatures change.
+func (p *mcProblem) excludedAdaptive(k int) float64 {
+	if p.exVer == nil {
+		p.exK, p.exVer = make([][2][]float64, p.k), make([]int, p.k)
+		for j := range p.exVer {
+			p.exVer[j] = -1
+		}
+	}
+	if p.exVer[k] != p.curvVer {
+		_, np := p.phi.Dims()
+		d, term := make([]float64, np), make([]float64, np)
+		gemvT(d, p.phi2, p.curvW(k))
+		for m, v := range d {
+			term[m] = excludedTerm(p.prior, math.Max(v, 0))
+		}
+		p.exK[k], p.exVer[k] = [2][]float64{d, term}, p.curvVer
+	}
+	term := p.exK[k][1]
+	in := make([]bool, len(term))
+	for _, a := range p.cls[k].act {
+		in[a] = true
+	}
+	var sum float64
+	for m, v := range term {
+		if !in[m] {
+			sum += v
+		}
+	}
+	return sum
+}
+
+// adaptiveWeights is weights for the bound (M19): the curvatures
+// Bₙ = Aₙ,ₖₖ and the targets (M22)
+//
+//	zₙ = tₙₖ − gₖ(ψₙ) + Aₙ,ₖₖψₙₖ − Σ_{j≠k} Aₙ,ₖⱼ(ȳₙⱼ − ψₙⱼ),
+//
+// with ȳ·ⱼ the current means of the other classes (ψ for a class not yet
+// set up).
+func (p *mcProblem) adaptiveWeights(k int) (bw, z []float64) {
+	n, _ := p.phi.Dims()
+	kk := p.k
+	bw, z = make([]float64, n), make([]float64, n)
+	diff := mat.NewDense(n, kk, nil) // ȳ − ψ of the other classes
+	col := make([]float64, n)
+	for j, c := range p.cls {
+		if j == k || c == nil || c.sig == nil {
+			continue
+		}
+		clear(col)
+		if len(c.act) > 0 {
+			mu := c.mean()
+			for i := range n {
+				row := p.phi.RawRowView(i)
+				var s float64
+				for q, a := range c.act {
+					s += row[a] * mu[q]
+				}
+				col[i] = s
+			}
+		}
+		for i := range n {
+			diff.Set(i, j, col[i]-p.psi.At(i, j))
+		}
+	}
+	g := make([]float64, kk)
+	for i := range n {
+		a := p.curvRow(i)[k*kk : (k+1)*kk]
+		softmaxTo(g, p.psi.RawRowView(i))
+		bw[i] = a[k]
+		s := a[k]*p.psi.At(i, k) - g[k] // (M22)
+		for j, d := range diff.RawRowView(i) {
+			if j != k {
+				s -= a[j] * d
+			}
+		}
+		if p.y[i] == k {
+			s++
+		}
+		z[i] = s
+	}
+	return bw, z
+}
+
+// adaptiveMeans completes solveMean for the bound (M19): the means mus
+// (activations ybar) at the optimum (M18) are kept with ψ by (M21) if the
+// bound rises above before, its value when solveMean started; else the
+// means stay and ψ moves by (M21) at their activations, if that raises
+// the bound (ψ also sets the excluded functions' curvatures (M15)). It
+// returns the largest relative change of ψ.
+func (p *mcProblem) adaptiveMeans(mus [][]float64, ybar *mat.Dense, before float64) float64 {
+	oldPsi := mat.DenseCopyOf(p.psi)
+	oldCurv := append([]float64(nil), p.curv...)
+	oldMu := make([][]float64, len(p.cls))
+	for j, c := range p.cls {
+		oldMu[j] = c.fixed
+		c.fixed = mus[j]
+	}
+	_, v, _ := p.moments()
+	if dpsi := p.adaptivePsi(ybar, v); p.bound() >= before {
+		return dpsi
+	}
+	restore := func() {
+		p.psi.Copy(oldPsi)
+		copy(p.curv, oldCurv)
+		p.curvVer++
+	}
+	restore()
+	for j, c := range p.cls {
+		c.fixed = oldMu[j]
+	}
+	yb, v, _ := p.moments()
+	if dpsi := p.adaptivePsi(yb, v); p.bound() >= before {
+		return dpsi
+	}
+	restore()
+	return 0
+}
