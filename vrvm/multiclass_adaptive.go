@@ -86,24 +86,8 @@ func JCBound(y, psi []float64, k int) float64 {
 // activations y less ½Σₖ Aₖₖvₖ for the activations' variances v (nil for
 // none); it sets a to A(ψ) and g to softmax(ψ).
 func jcRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, asc bool) float64 {
-	kk := len(psi)
-	l := jcCurvature(a, order, psi, asc)
-	softmaxTo(g, psi)
-	s := y[t] - l
-	for r := range kk {
-		dr := y[r] - psi[r]
-		s -= g[r] * dr
-		row := a[r*kk : (r+1)*kk]
-		var q float64
-		for c, ac := range row {
-			q += ac * (y[c] - psi[c])
-		}
-		s -= 0.5 * dr * q
-		if v != nil {
-			s -= 0.5 * row[r] * v[r]
-		}
-	}
-	return s
+	jcCurvature(a, order, psi, asc)
+	return adaptiveRowAt(a, g, y, psi, t, v)
 }
 
 // setCurv sets the curvatures Aₙ (M19) of every row at the current ψ.
@@ -138,7 +122,8 @@ func (p *mcProblem) adaptiveLik(ybar, v *mat.Dense) float64 {
 	return l
 }
 
-// adaptiveRowAt is jcRow with A given.
+// adaptiveRowAt is (M20) for one row with A given: the bound (M19) at y
+// less ½Σₖ Aₖₖvₖ (v nil for none); it sets g to softmax(ψ).
 func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
 	kk := len(psi)
 	s := y[t] - softmaxTo(g, psi)
@@ -150,7 +135,10 @@ func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
 		for c, ac := range row {
 			q += ac * (y[c] - psi[c])
 		}
-		s -= 0.5*dr*q + 0.5*row[r]*v[r]
+		s -= 0.5 * dr * q
+		if v != nil {
+			s -= 0.5 * row[r] * v[r]
+		}
 	}
 	return s
 }
