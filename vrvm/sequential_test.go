@@ -5,7 +5,10 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 // seqProblem returns the sequential solver's state for p with the default
@@ -262,5 +265,90 @@ func TestSequentialTraceIsFullBound(t *testing.T) {
 		if l, f := e.LowerBound(), e.FullModelBound(); l > f+1e-9*math.Max(1, math.Abs(f)) || f-l > 1e-2*math.Max(1, math.Abs(f)) {
 			t.Errorf("%s: LowerBound %.12g, FullModelBound %.12g", p.name, l, f)
 		}
+	}
+}
+
+// TestDeferredNoiseUpdate fits Friedman #1 at N = 1,000 (177 active
+// functions of 1,001 candidates), where the solver defers Q_τ while the
+// active set moves (seqTauEvery), and checks the final factors against
+// their definitions: Q_w (23)–(24) at the returned ⟨α⟩ and ⟨τ⟩, and Q_τ
+// (26)–(27) at that Q_w.
+func TestDeferredNoiseUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1,000-row fit")
+	}
+	d, err := datasets.Friedman1(1000, 10, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Gaussian{Width: 1}
+	r := &Regressor{Kernel: k}
+	if err := r.Fit(d.X, d.T); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status() != Converged {
+		t.Fatalf("status %v after %d iterations", r.Status(), r.Iterations())
+	}
+	act := r.ActiveSet()
+	if len(act) < seqTauActive {
+		t.Fatalf("%d active functions: the deferral needs at least %d", len(act), seqTauActive)
+	}
+	centres := r.Inputs()
+	n := len(d.T)
+	m := len(act)
+	off := 0
+	if r.HasBias() {
+		off = 1
+	}
+	phi := mat.NewDense(n, m+off, nil)
+	for i := range n {
+		if off == 1 {
+			phi.Set(i, 0, 1)
+		}
+		for j := range m {
+			phi.Set(i, j+off, k.Eval(d.X.RawRowView(i), centres.RawRowView(j)))
+		}
+	}
+	ct, dt := r.TauPosterior()
+	tau := ct / dt
+	alpha := r.Alpha()
+	var prec mat.Dense
+	prec.Mul(phi.T(), phi)
+	prec.Scale(tau, &prec)
+	for i, a := range alpha {
+		prec.Set(i, i, prec.At(i, i)+a)
+	}
+	var sigma mat.Dense
+	if err := sigma.Inverse(&prec); err != nil {
+		t.Fatal(err)
+	}
+	var phiT, mu mat.VecDense
+	phiT.MulVec(phi.T(), mat.NewVecDense(n, d.T))
+	mu.MulVec(&sigma, &phiT)
+	mu.ScaleVec(tau, &mu)
+	got, gotS := r.Mean(), r.Covariance()
+	for i := range m + off {
+		if !scalar.EqualWithinAbsOrRel(got[i], mu.AtVec(i), 1e-6, 1e-5) {
+			t.Errorf("mu[%d] = %g, want %g (23)–(24)", i, got[i], mu.AtVec(i))
+		}
+		if !scalar.EqualWithinAbsOrRel(gotS.At(i, i), sigma.At(i, i), 1e-8, 1e-5) {
+			t.Errorf("Sigma[%d,%d] = %g, want %g", i, i, gotS.At(i, i), sigma.At(i, i))
+		}
+	}
+	// (27): d̃ = d + ½(‖t − Φμ‖² + tr(ΦΣΦᵀ)), at convergence to ParamTol.
+	var fit mat.VecDense
+	fit.MulVec(phi, &mu)
+	var ew float64
+	for i := range n {
+		e := d.T[i] - fit.AtVec(i)
+		ew += e * e
+	}
+	var ps mat.Dense
+	ps.Mul(phi, &sigma)
+	for i := range n {
+		ew += mat.Dot(ps.RowView(i), phi.RowView(i))
+	}
+	if want := DefaultPrior + ew/2; !scalar.EqualWithinRel(dt, want, 1e-5) {
+		t.Errorf("rate of Q_τ %g, want %g (27)", dt, want)
 	}
 }
