@@ -49,11 +49,9 @@ type fitted struct {
 	// M × K ⟨αₘₖ⟩ (0 there).
 	sigmas []*mat.SymDense
 	alphaK *mat.Dense
-	// probit is set for a MultiClassifier with the probit likelihood.
-	probit bool
-	// adaptive is set for a MultiClassifier fitted under the bound (M19)
-	// (SoftmaxAdaptive); its predictions are the softmax model's.
-	adaptive bool
+	// multiLik is a MultiClassifier's likelihood: Probit predicts by (P9);
+	// Softmax and SoftmaxAdaptive (fitted under the bound (M19)) by (M17).
+	multiLik MultiLikelihood
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64

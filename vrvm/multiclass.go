@@ -268,7 +268,7 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
-	f.sigmas, f.alphaK, f.probit, f.adaptive = sol.sigmas, sol.alphaK, lik == Probit, lik == SoftmaxAdaptive
+	f.sigmas, f.alphaK, f.multiLik = sol.sigmas, sol.alphaK, lik
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -329,7 +329,7 @@ func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
 	}
-	if f.probit {
+	if f.multiLik == Probit {
 		n, k := ybar.Dims()
 		return f.probitProbs(ybar, mat.NewDense(n, k, nil)), nil
 	}
@@ -368,7 +368,7 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 	if err != nil || ybar.IsEmpty() {
 		return ybar, err
 	}
-	if f.probit {
+	if f.multiLik == Probit {
 		return f.probitProbs(ybar, v), nil
 	}
 	n, k := ybar.Dims()
@@ -392,7 +392,7 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 func (f *multiFit) PredictIndex(x mat.Matrix) ([]int, error) {
 	var ybar *mat.Dense
 	var err error
-	if f.probit {
+	if f.multiLik == Probit {
 		ybar, err = f.Prob(x)
 	} else {
 		ybar, _, err = f.activations(x)

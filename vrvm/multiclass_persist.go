@@ -46,9 +46,9 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 	}
 	switch p.Likelihood {
 	case "probit":
-		f.probit = true
+		f.multiLik = Probit
 	case "softmax-adaptive":
-		f.adaptive = true
+		f.multiLik = SoftmaxAdaptive
 	case "":
 	default:
 		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown multi-class likelihood %q", p.Likelihood)}
@@ -105,12 +105,5 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 			f.sigmas = append(f.sigmas, s)
 		}
 	}
-	var lik MultiLikelihood // Softmax
-	switch {
-	case f.probit:
-		lik = Probit
-	case f.adaptive:
-		lik = SoftmaxAdaptive
-	}
-	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: lik, multiFit: multiFit{*f}}, nil
+	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: f.multiLik, multiFit: multiFit{*f}}, nil
 }

@@ -100,10 +100,10 @@ func (f *fitted) encode() (*payload, error) {
 	}
 	if f.w != nil {
 		p.Classes = f.classes
-		switch {
-		case f.probit:
+		switch f.multiLik {
+		case Probit:
 			p.Likelihood = "probit"
-		case f.adaptive:
+		case SoftmaxAdaptive:
 			p.Likelihood = "softmax-adaptive"
 		}
 		r, _ := f.w.Dims()
