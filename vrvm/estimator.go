@@ -2,7 +2,9 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"io"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -79,6 +81,14 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// A nil Kernel without LearnKernel is the default: a Gaussian width
 	// learned from the inputs' median distance (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
+	if implicit && f.task == "regression" {
+		// Regression's default: the width of the dense model's evidence
+		// (width.go, (W1)–(W4)), then one fit at that width.
+		if err := f.defaultWidth(ctx, &o, x, t, v.learning); err != nil {
+			return nil, err
+		}
+		implicit = false
+	}
 	k0, err := startLearning(v.learn || implicit, implicit, design, &o, x, t)
 	if err != nil {
 		return nil, err
@@ -130,6 +140,40 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	p := &problem{basis: b, x: x, lik: first, set: s}
 	sol, err := s.solver.method().fit(ctx, p)
 	return f.finish(p, sol, learned, v, err)
+}
+
+// defaultWidth sets o.kernel to the Gaussian whose width maximises the
+// evidence of the dense model (W4) on at most lo.MaxRows rows of x spread
+// evenly through it, from the inputs' MedianDistance. Inputs whose rows
+// are all equal get Gaussian{Width: 1} (every width gives the same
+// constant functions), and so do targets that do not vary.
+func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t []float64, lo KernelLearning) error {
+	if err := checkInputs(x, t); err != nil {
+		return err
+	}
+	o.kernel = Gaussian{Width: 1}
+	r0 := MedianDistance(x)
+	if !(r0 > 0) || math.IsInf(r0*r0, 0) {
+		return nil
+	}
+	if lo.MaxRows == 0 {
+		lo.MaxRows = defaultLearnRows
+	}
+	xs, ts := x, t
+	if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
+		rows := spread(n, lo.MaxRows)
+		xs, ts = selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
+	}
+	r, e, err := denseWidth(ctx, xs, ts, r0)
+	switch {
+	case errors.Is(err, errFlatTargets):
+		r = r0
+	case err != nil:
+		return err
+	}
+	o.kernel = Gaussian{Width: r}
+	f.widthEvidence = e
+	return nil
 }
 
 // finish records the solution sol of problem p (and the learning trace)

@@ -55,6 +55,9 @@ type fitted struct {
 	// learnTrace is the full-model bound after each fit of kernel
 	// learning (LearnKernel); nil without learning.
 	learnTrace []float64
+	// widthEvidence is, for Regressor's default kernel, the evidence of
+	// the dense model (W4) at the width chosen; 0 otherwise.
+	widthEvidence float64
 	// aug is the state of predictions augmented at the test point
 	// (Augment); nil without augmentation.
 	aug *augmentation
@@ -482,7 +485,7 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		if k == nil {
 			k = defaultKernel
 		}
-		if f.learnTrace != nil && f.status != NotFitted {
+		if (f.learnTrace != nil || f.widthEvidence != 0) && f.status != NotFitted {
 			k = f.b.kernel // the learned kernel
 		}
 		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))

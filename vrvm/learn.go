@@ -750,6 +750,9 @@ func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(n
 
 // learnLine is the summary line of kernel learning, or "".
 func (f *fitted) learnLine() string {
+	if f.widthEvidence != 0 {
+		return fmt.Sprintf("width chosen by the evidence of the dense model, %.4g (W4)", f.widthEvidence)
+	}
 	if f.learnTrace == nil {
 		return ""
 	}

@@ -90,6 +90,8 @@ var augment = flag.Bool("augment", false, "augment the predictions at the test p
 
 var spread = flag.Float64("spread", 0, "KernelLearning.ScaleSpread")
 
+var priorB = flag.Float64("prior-b", 0, "Prior.B, the rate of the weight precisions' hyperprior (0: the default)")
+
 var kernelFlag = flag.String("kernel", "default", "default (nil Kernel), ard (ARDGaussian learned), width1 (Gaussian width 1), median (Gaussian at the median distance, not learned), learn (Gaussian{} learned)")
 
 // fixedWidth parses -kernel w=r.
@@ -125,12 +127,12 @@ func kernelChoice(x *mat.Dense) (vrvm.Kernel, bool) {
 
 func regressor(x *mat.Dense) *vrvm.Regressor {
 	k, learn := kernelChoice(x)
-	return &vrvm.Regressor{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}}
+	return &vrvm.Regressor{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}, Prior: vrvm.Prior{B: *priorB}}
 }
 
 func classifier(x *mat.Dense) *vrvm.Classifier {
 	k, learn := kernelChoice(x)
-	return &vrvm.Classifier{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}}
+	return &vrvm.Classifier{Kernel: k, LearnKernel: learn, Learning: vrvm.KernelLearning{ScaleSpread: *spread}, Prior: vrvm.Prior{B: *priorB}}
 }
 
 type fitter interface {

@@ -1,0 +1,263 @@
+package vrvm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The default width of Regressor (a nil Kernel): the Gaussian width that
+// maximises the evidence of the dense model, every kernel function kept
+// with one shared weight precision (doc.go, "The default width", (W1)–(W4)).
+//
+// On m rows x₁ … xₘ with targets t, the dense model is
+//
+//	t = b1 + Kw + ε,   w ~ N(0, α⁻¹I),   ε ~ N(0, β⁻¹I),   Kᵢⱼ = K(xᵢ, xⱼ),   (W1)
+//
+// with a flat prior on the bias b. Integrating b out leaves the model of
+// the centred targets t̃ = Pt and design PK, P = I − 11ᵀ/m, on the m − 1
+// directions orthogonal to 1. With PKKP = Σᵢ gᵢuᵢuᵢᵀ and zᵢ = uᵢᵀt̃, the
+// marginal covariance of t̃ is diagonal in the uᵢ:
+//
+//	ln p(t̃ | α, β, r) = −½ Σᵢ [ln 2π + ln cᵢ + zᵢ²/cᵢ],   cᵢ = 1/β + gᵢ/α,   (W2)
+//
+// the sum running over the m − 1 eigenvectors other than 1/√m. α and β
+// take their type-II maximum (MacKay 1992), the fixed point of
+//
+//	α = γ/‖μ‖²,   β = (m − 1 − γ)/‖t̃ − PKμ‖²,   γ = Σᵢ βgᵢ/(α + βgᵢ),
+//	‖μ‖² = Σᵢ β²gᵢzᵢ²/(α + βgᵢ)²,   ‖t̃ − PKμ‖² = Σᵢ α²zᵢ²/(α + βgᵢ)²,          (W3)
+//
+// each iteration O(m) once PKKP is decomposed. The width r maximises
+//
+//	E(r) = max_{α,β} ln p(t̃ | α, β, r)                                      (W4)
+//
+// over ln r, by doubling and halving from the inputs' MedianDistance until
+// E falls on both sides, then successive parabolic interpolation (golden-section steps where
+// the parabola fails) until the bracket on ln r is narrower than widthTol.
+
+// Settings of the width search.
+const (
+	widthTol       = 0.05 // the search stops when the bracket on ln r is this narrow
+	widthMaxSteps  = 12   // doublings or halvings from the MedianDistance, at most
+	widthFixIter   = 500  // iterations of (W3), at most
+	widthMaxSearch = 40   // evaluations of E inside the bracket, at most
+)
+
+// errFlatTargets is returned by denseEvidence for targets without
+// variation, which every width explains equally.
+var errFlatTargets = errors.New("vrvm: the targets do not vary")
+
+// denseWidth returns the width r of the Gaussian kernel that maximises
+// E(r) (W4) on the rows of x, starting from r0 > 0, and the evidence it
+// reached.
+func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (float64, float64, error) {
+	d := newDenseModel(x, t)
+	if d == nil {
+		return r0, math.NaN(), errFlatTargets
+	}
+	calls := 0
+	e := func(u float64) (float64, error) {
+		if err := stopped(ctx, calls); err != nil {
+			return 0, err
+		}
+		calls++
+		return d.evidence(math.Exp(u))
+	}
+	// Bracket: step by ln 2 from u0 in the direction in which E rises.
+	const h = math.Ln2
+	u0 := math.Log(r0)
+	f0, err := e(u0)
+	if err != nil {
+		return r0, f0, err
+	}
+	fl, err := e(u0 - h)
+	if err != nil {
+		return r0, f0, err
+	}
+	fr, err := e(u0 + h)
+	if err != nil {
+		return r0, f0, err
+	}
+	a, b, c := u0-h, u0, u0+h
+	fa, fb, fc := fl, f0, fr
+	dir := 1.0
+	if fl > f0 && fl >= fr {
+		dir = -1
+		a, c, fa, fc = c, a, fc, fa // walk toward smaller widths
+	}
+	for step := 1; fc > fb && step < widthMaxSteps; step++ {
+		a, fa = b, fb
+		b, fb = c, fc
+		c = b + dir*h
+		if fc, err = e(c); err != nil {
+			return math.Exp(b), fb, err
+		}
+	}
+	if fc > fb {
+		return math.Exp(c), fc, nil // still rising at the edge of the range
+	}
+	if a > c {
+		a, c, fa, fc = c, a, fc, fa
+	}
+	// Successive parabolic interpolation on [a, c] around b, with a
+	// golden-section step where the parabola's vertex is unusable.
+	const g = 0.3819660112501051 // (3 − √5)/2
+	for it := 0; c-a > widthTol && it < widthMaxSearch; it++ {
+		v := parabolaVertex(a, b, c, fa, fb, fc)
+		if !(v > a+widthTol/4 && v < c-widthTol/4) || math.Abs(v-b) < widthTol/4 {
+			if b-a > c-b {
+				v = b - g*(b-a)
+			} else {
+				v = b + g*(c-b)
+			}
+		}
+		fv, err := e(v)
+		if err != nil {
+			return math.Exp(b), fb, err
+		}
+		switch {
+		case fv > fb && v < b:
+			c, fc, b, fb = b, fb, v, fv
+		case fv > fb:
+			a, fa, b, fb = b, fb, v, fv
+		case v < b:
+			a, fa = v, fv
+		default:
+			c, fc = v, fv
+		}
+	}
+	return math.Exp(b), fb, nil
+}
+
+// parabolaVertex returns the abscissa of the vertex of the parabola
+// through (a, fa), (b, fb), (c, fc), or NaN if they are collinear.
+func parabolaVertex(a, b, c, fa, fb, fc float64) float64 {
+	p := (b-a)*(b-a)*(fb-fc) - (b-c)*(b-c)*(fb-fa)
+	q := (b-a)*(fb-fc) - (b-c)*(fb-fa)
+	if q == 0 {
+		return math.NaN()
+	}
+	return b - p/(2*q)
+}
+
+// denseModel holds the rows and centred targets of (W1).
+type denseModel struct {
+	rows [][]float64
+	t    []float64 // t̃ = Pt
+	k    *mat.Dense
+}
+
+// newDenseModel returns the dense model of x and t, or nil if t does not
+// vary.
+func newDenseModel(x mat.Matrix, t []float64) *denseModel {
+	var mean float64
+	for _, v := range t {
+		mean += v
+	}
+	mean /= float64(len(t))
+	tc := make([]float64, len(t))
+	var ss float64
+	for i, v := range t {
+		tc[i] = v - mean
+		ss += tc[i] * tc[i]
+	}
+	if !(ss > 0) || len(t) < 3 {
+		return nil
+	}
+	return &denseModel{rows: rowsOf(x), t: tc}
+}
+
+// evidence returns E(r) (W4).
+func (d *denseModel) evidence(r float64) (float64, error) {
+	m := len(d.rows)
+	d.k = kernelMatrix(Gaussian{Width: r}, d.rows, d.k)
+	// PK: centre every column of K.
+	pk := d.k
+	for j := range m {
+		var s float64
+		for i := range m {
+			s += pk.At(i, j)
+		}
+		s /= float64(m)
+		for i := range m {
+			pk.Set(i, j, pk.At(i, j)-s)
+		}
+	}
+	var g mat.SymDense
+	g.SymOuterK(1, pk) // PKKP
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, true) {
+		return math.Inf(-1), fmt.Errorf("vrvm: default width: the eigendecomposition of the kernel matrix at width %g failed", r)
+	}
+	vals := eig.Values(nil)
+	var u mat.Dense
+	eig.VectorsTo(&u)
+	// zᵢ = uᵢᵀt̃, and the eigenvector closest to 1/√m, left out of (W2).
+	z := make([]float64, m)
+	var tv mat.VecDense
+	tv.MulVec(u.T(), mat.NewVecDense(m, d.t))
+	skip, best := 0, -1.0
+	for i := range m {
+		z[i] = tv.AtVec(i)
+		var s float64
+		for k := range m {
+			s += u.At(k, i)
+		}
+		if s = math.Abs(s); s > best {
+			skip, best = i, s
+		}
+	}
+	for i := range vals {
+		vals[i] = math.Max(vals[i], 0)
+	}
+	n := float64(m - 1)
+	var zz float64
+	for i := range m {
+		if i != skip {
+			zz += z[i] * z[i]
+		}
+	}
+	// (W3) from α = 1/(prior variance of Kw ≈ var t̃), β = 10/var t̃.
+	var gs float64
+	for _, v := range vals {
+		gs += v
+	}
+	beta := 10 * n / zz
+	alpha := gs / zz
+	for range widthFixIter {
+		var gamma, mu2, rss float64
+		for i := range m {
+			if i == skip {
+				continue
+			}
+			den := alpha + beta*vals[i]
+			gamma += beta * vals[i] / den
+			mu2 += beta * beta * vals[i] * z[i] * z[i] / (den * den)
+			rss += alpha * alpha * z[i] * z[i] / (den * den)
+		}
+		if !(mu2 > 0) || !(rss > 0) || gamma >= n {
+			break
+		}
+		na, nb := gamma/mu2, (n-gamma)/rss
+		done := math.Abs(math.Log(na/alpha)) < 1e-9 && math.Abs(math.Log(nb/beta)) < 1e-9
+		alpha, beta = na, nb
+		if done {
+			break
+		}
+	}
+	var e float64
+	for i := range m {
+		if i == skip {
+			continue
+		}
+		c := 1/beta + vals[i]/alpha // (W2)
+		e -= 0.5 * (math.Log(2*math.Pi) + math.Log(c) + z[i]*z[i]/c)
+	}
+	if math.IsNaN(e) || math.IsInf(e, 0) {
+		return math.Inf(-1), fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
+	}
+	return e, nil
+}
