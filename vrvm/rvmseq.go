@@ -391,16 +391,19 @@ const maxPolish = 1000
 // converges slowly: β couples every αₘ, so that each change of β moves
 // every optimum and single re-estimates sweep the active set many times
 // (Friedman #1, N = 1,000: 6,772 iterations, 802 s). A polish step costs
-// one posterior, O(k³). For regression it is Newton's method on the
-// evidence in ln αₘ and ln β (rvmNewton), which converges quadratically
-// where the αₘ are coupled; for classification (or where the Hessian is
-// not negative definite) the fixed-point step αₘ ← γₘ/μₘ², β by eq. 47
-// (Tipping 2001, eqs. 46–47). A step that would lower the evidence is
+// one posterior, O(k³): Newton's method on the evidence in ln αₘ and
+// ln β (rvmNewton), which converges quadratically where the αₘ are
+// coupled, or, if that fails, the fixed-point step αₘ ← γₘ/μₘ², β by
+// eq. 47 (Tipping 2001, eqs. 46–47). Classification has its own polish
+// (polishLaplace). A step that would lower the evidence is
 // halved in ln αₘ and ln β, up to maxHalvings times, and otherwise ends
 // the polish. The polish ends when no ln αₘ nor ln β changes by more than
 // tol, or after maxPolish steps. It returns the number of steps taken and
 // the last |Δ ln β|.
 func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
+	if st.logit != nil {
+		return st.polishLaplace(iter, tol, prune)
+	}
 	const (
 		maxHalvings = 10
 		maxStep     = 2.0 // largest change of one ln αₘ or ln β per step
@@ -408,10 +411,6 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 	cur := st.logEvidence()
 	for ; steps < maxPolish; steps++ {
 		oldAlpha, oldBeta := append([]float64(nil), st.alpha...), st.beta
-		var oldW []float64
-		if st.logit != nil {
-			oldW = append(oldW, st.logit.w...)
-		}
 		// The functions with a finite optimum (R3), from sₘ = 1/Σₘₘ − αₘ,
 		// qₘ = μₘ/Σₘₘ (R5).
 		var free []int
@@ -426,17 +425,14 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 			return steps, betaChange, nil
 		}
 		// The step in ln αₘ (free) and, last, ln β.
-		dir, ok := []float64(nil), false
-		if st.logit == nil {
-			dir, ok = st.rvmNewton(free)
-		}
+		dir, ok := st.rvmNewton(free)
 		if !ok {
 			dir = make([]float64, len(free)+1)
 			for i, j := range free {
 				a := st.alpha[j]
 				dir[i] = math.Log((1 - a*st.q.diag[j]) / (st.q.mu[j] * st.q.mu[j]) / a) // eq. 46
 			}
-			if st.logit == nil && st.updateBetaWith(oldAlpha) > 0 { // eq. 47
+			if st.updateBetaWith(oldAlpha) > 0 { // eq. 47
 				dir[len(free)] = math.Log(st.beta / oldBeta)
 				st.beta = oldBeta
 			}
@@ -457,9 +453,6 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 				st.alpha[j] = oldAlpha[j] * math.Exp(f*dir[i])
 			}
 			st.beta = oldBeta * math.Exp(f*dir[len(free)])
-			if oldW != nil {
-				copy(st.logit.w, oldW)
-			}
 			if err := st.posterior(iter); err != nil {
 				return steps, betaChange, err
 			}
@@ -473,12 +466,56 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 		if !accepted {
 			copy(st.alpha, oldAlpha)
 			st.beta = oldBeta
+			return steps, betaChange, st.posterior(iter)
+		}
+		if change <= tol {
+			return steps + 1, betaChange, nil
+		}
+	}
+	return steps, betaChange, nil
+}
+
+// polishLaplace is the polish for classification: every active
+// αₘ ← γₘ/μₘ² jointly (Tipping 2001, eq. 46) with the active set fixed,
+// until no ln αₘ changes by more than tol, an αₘ exceeds prune (the
+// function is to be deleted, which the next iteration does), or maxPolish
+// steps. Each step costs a search for the mode (laplaceMode), so a step
+// that would lower the evidence is not halved, as in polish: it is undone
+// and ends the polish. It returns the number of steps taken and 0.
+func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
+	cur := st.logEvidence()
+	for ; steps < maxPolish; steps++ {
+		oldAlpha, oldBeta := append([]float64(nil), st.alpha...), st.beta
+		var oldW []float64
+		if st.logit != nil {
+			oldW = append(oldW, st.logit.w...)
+		}
+		var change float64
+		for j, a := range st.alpha {
+			g := 1 - a*st.q.diag[j]
+			na := g / (st.q.mu[j] * st.q.mu[j])
+			if !(na > 0) || na > prune {
+				copy(st.alpha, oldAlpha)
+				return steps, betaChange, nil
+			}
+			change = math.Max(change, math.Abs(math.Log(na/a)))
+			st.alpha[j] = na
+		}
+		bc := st.updateBetaWith(oldAlpha)
+		if err := st.posterior(iter); err != nil {
+			return steps, betaChange, err
+		}
+		l := st.logEvidence()
+		if l < cur-1e-12*math.Abs(cur) {
+			copy(st.alpha, oldAlpha)
+			st.beta = oldBeta
 			if oldW != nil {
 				copy(st.logit.w, oldW)
 			}
 			return steps, betaChange, st.posterior(iter)
 		}
-		if change <= tol {
+		cur, betaChange = l, bc
+		if change <= tol && betaChange <= tol {
 			return steps + 1, betaChange, nil
 		}
 	}
