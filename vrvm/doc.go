@@ -413,7 +413,13 @@
 //	add ½[qₘ²/sₘ − 1 − ln(qₘ²/sₘ)],  re-estimate ½[δQₘ²/(δSₘ + 1) − ln(1 + δSₘ)],
 //	delete −½[qₘ²/(sₘ + αₘ) − ln(1 + sₘ/αₘ)],                            (R4)
 //
-// then re-estimates β (eq. 47). The factors come from
+// then re-estimates β (eq. 47). When the best move is a re-estimate, the
+// active αₘ and β are instead converged jointly, with the active set
+// fixed, by Newton's method on ln p(t | α, β) in ln αₘ and ln β
+// (rvmState.polish, rvmNewton; Levenberg–Marquardt where the Hessian is
+// indefinite): β couples every αₘ, and single re-estimates need many
+// sweeps over the active set (Friedman #1, N = 1,000: 6,772 iterations
+// against 463). The factors come from
 //
 //	Sₘ = βφₘᵀφₘ − β²φₘᵀΦΣΦᵀφₘ,  Qₘ = βφₘᵀ(t − Φμ);
 //	active m: sₘ = 1/Σₘₘ − αₘ,  qₘ = μₘ/Σₘₘ,                              (R5)
