@@ -248,10 +248,11 @@ func TestLearnOptionErrors(t *testing.T) {
 	}
 }
 
-// TestDefaultKernelLearned checks that a nil Kernel of Regressor and
-// Classifier learns a Gaussian width from the median distance (the
-// default), that the summary says so before the fit, and that
-// FitDesign with a nil Kernel learns nothing.
+// TestDefaultKernelLearned checks that a nil Kernel of Regressor takes
+// the width of the dense model's evidence (W4) and of Classifier learns a
+// Gaussian width from the median distance by the bound (the defaults),
+// that the summary says so before the fit, and that FitDesign with a nil
+// Kernel learns nothing.
 func TestDefaultKernelLearned(t *testing.T) {
 	x, y := benchSinc(60, 8)
 	r := &Regressor{}
@@ -261,17 +262,16 @@ func TestDefaultKernelLearned(t *testing.T) {
 	if err := r.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
-	fixed := &Regressor{Kernel: Gaussian{Width: MedianDistance(x)}}
-	if err := fixed.Fit(x, y); err != nil {
+	want, _, err := denseWidth(context.Background(), x, y, MedianDistance(x))
+	if err != nil {
 		t.Fatal(err)
 	}
 	g, ok := r.FittedKernel().(Gaussian)
-	if !ok || len(r.LearnTrace()) < 2 {
-		t.Fatalf("nil Kernel: fitted kernel %v after %d fits, want a learned Gaussian", r.FittedKernel(), len(r.LearnTrace()))
+	if !ok || g.Width != want || r.LearnTrace() != nil {
+		t.Fatalf("nil Kernel: fitted kernel %v (learning trace %v), want Gaussian width %v from (W4)", r.FittedKernel(), r.LearnTrace(), want)
 	}
-	if r.LearnTrace()[0] != fixed.FullModelBound() || !(r.FullModelBound() >= fixed.FullModelBound()) {
-		t.Errorf("learning from the median width %g: trace starts %g (fit at the median %g), ends at %g",
-			MedianDistance(x), r.LearnTrace()[0], fixed.FullModelBound(), r.FullModelBound())
+	if !strings.Contains(r.String(), "evidence of the dense model") {
+		t.Errorf("summary after the fit does not say how the width was chosen: %q", r.String())
 	}
 	if !strings.Contains(r.String(), fmt.Sprintf("width=%v", g.Width)) {
 		t.Errorf("summary after the fit does not name the learned width %v: %q", g.Width, r.String())
@@ -482,14 +482,14 @@ func TestDefaultKernelEdges(t *testing.T) {
 	if err := r.Fit(x, y); err != nil {
 		t.Fatalf("default kernel, %d rows: %v", len(y), err)
 	}
-	if _, ok := r.FittedKernel().(Gaussian); !ok || r.LearnTrace() == nil {
-		t.Errorf("default kernel, %d rows: fitted kernel %v, learning trace %v", len(y), r.FittedKernel(), r.LearnTrace())
+	if _, ok := r.FittedKernel().(Gaussian); !ok || r.widthEvidence == 0 {
+		t.Errorf("default kernel, %d rows: fitted kernel %v, evidence %v", len(y), r.FittedKernel(), r.widthEvidence)
 	}
 	if rms := predictRMS(t, r, x, y); !(rms < 0.12) {
 		t.Errorf("default kernel, %d rows: training RMS error %g, want below 0.12 (noise sd 0.1)", len(y), rms)
 	}
 	var oe *OptionError
-	all := &Regressor{Learning: KernelLearning{MaxRows: -1}}
+	all := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}}
 	if err := all.Fit(x, y); !errors.As(err, &oe) || oe.Field != "Centres" {
 		t.Errorf("learning on every row with a centre subset: got %v, want an *OptionError on Centres", err)
 	}

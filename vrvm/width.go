@@ -15,16 +15,21 @@ import (
 //
 // On m rows x₁ … xₘ with targets t, the dense model is
 //
-//	t = b1 + Kw + ε,   w ~ N(0, α⁻¹I),   ε ~ N(0, β⁻¹I),   Kᵢⱼ = K(xᵢ, xⱼ),   (W1)
+//	t = b1 + PKw + ε,   w ~ N(0, α⁻¹I),   ε ~ N(0, β⁻¹I),   Kᵢⱼ = K(xᵢ, xⱼ),   (W1)
 //
-// with a flat prior on the bias b. Integrating b out leaves the model of
-// the centred targets t̃ = Pt and design PK, P = I − 11ᵀ/m, on the m − 1
-// directions orthogonal to 1. With PKKP = Σᵢ gᵢuᵢuᵢᵀ and zᵢ = uᵢᵀt̃, the
-// marginal covariance of t̃ is diagonal in the uᵢ:
+// with P = I − 11ᵀ/m (each kernel function centred over the rows, as in
+// Bayesian ridge regression with an intercept) and a flat prior on the
+// bias b. Since 1 is an eigenvector of the marginal covariance
+// β⁻¹I + α⁻¹PKKP, integrating b out leaves the density of the centred
+// targets t̃ = Pt on the m − 1 directions orthogonal to 1. With
+// PKKP = Σᵢ gᵢuᵢuᵢᵀ and zᵢ = uᵢᵀt̃,
 //
-//	ln p(t̃ | α, β, r) = −½ Σᵢ [ln 2π + ln cᵢ + zᵢ²/cᵢ],   cᵢ = 1/β + gᵢ/α,   (W2)
+//	ln p(t̃ | α, β, r) = −½ Σᵢ [ln 2π + ln cᵢ + zᵢ²/cᵢ] + ½ [ln 2π − ln β],
+//	cᵢ = 1/β + gᵢ/α,                                                      (W2)
 //
-// the sum running over the m − 1 eigenvectors other than 1/√m. α and β
+// the sum running over all m eigenvectors and the last term removing that
+// of 1/√m (g = 0, z = 0), which need not be one of the uᵢ computed when
+// PKKP has other zero eigenvalues. α and β
 // take their type-II maximum (MacKay 1992), the fixed point of
 //
 //	α = γ/‖μ‖²,   β = (m − 1 − γ)/‖t̃ − PKμ‖²,   γ = Σᵢ βgᵢ/(α + βgᵢ),
@@ -64,7 +69,8 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 			return 0, err
 		}
 		calls++
-		return d.evidence(math.Exp(u))
+		e, _, _, err := d.evidence(math.Exp(u))
+		return e, err
 	}
 	// Bracket: step by ln 2 from u0 in the direction in which E rises.
 	const h = math.Ln2
@@ -170,8 +176,8 @@ func newDenseModel(x mat.Matrix, t []float64) *denseModel {
 	return &denseModel{rows: rowsOf(x), t: tc}
 }
 
-// evidence returns E(r) (W4).
-func (d *denseModel) evidence(r float64) (float64, error) {
+// evidence returns E(r) (W4) and the α and β that reach it.
+func (d *denseModel) evidence(r float64) (e, alpha, beta float64, err error) {
 	m := len(d.rows)
 	d.k = kernelMatrix(Gaussian{Width: r}, d.rows, d.k)
 	// PK: centre every column of K.
@@ -190,49 +196,29 @@ func (d *denseModel) evidence(r float64) (float64, error) {
 	g.SymOuterK(1, pk) // PKKP
 	var eig mat.EigenSym
 	if !eig.Factorize(&g, true) {
-		return math.Inf(-1), fmt.Errorf("vrvm: default width: the eigendecomposition of the kernel matrix at width %g failed", r)
+		return math.Inf(-1), 0, 0, fmt.Errorf("vrvm: default width: the eigendecomposition of the kernel matrix at width %g failed", r)
 	}
 	vals := eig.Values(nil)
 	var u mat.Dense
 	eig.VectorsTo(&u)
-	// zᵢ = uᵢᵀt̃, and the eigenvector closest to 1/√m, left out of (W2).
+	// zᵢ = uᵢᵀt̃.
 	z := make([]float64, m)
 	var tv mat.VecDense
 	tv.MulVec(u.T(), mat.NewVecDense(m, d.t))
-	skip, best := 0, -1.0
+	var zz, gs float64
 	for i := range m {
 		z[i] = tv.AtVec(i)
-		var s float64
-		for k := range m {
-			s += u.At(k, i)
-		}
-		if s = math.Abs(s); s > best {
-			skip, best = i, s
-		}
-	}
-	for i := range vals {
+		zz += z[i] * z[i]
 		vals[i] = math.Max(vals[i], 0)
+		gs += vals[i]
 	}
 	n := float64(m - 1)
-	var zz float64
-	for i := range m {
-		if i != skip {
-			zz += z[i] * z[i]
-		}
-	}
 	// (W3) from α = 1/(prior variance of Kw ≈ var t̃), β = 10/var t̃.
-	var gs float64
-	for _, v := range vals {
-		gs += v
-	}
-	beta := 10 * n / zz
-	alpha := gs / zz
+	beta = 10 * n / zz
+	alpha = gs / zz
 	for range widthFixIter {
 		var gamma, mu2, rss float64
 		for i := range m {
-			if i == skip {
-				continue
-			}
 			den := alpha + beta*vals[i]
 			gamma += beta * vals[i] / den
 			mu2 += beta * beta * vals[i] * z[i] * z[i] / (den * den)
@@ -248,16 +234,13 @@ func (d *denseModel) evidence(r float64) (float64, error) {
 			break
 		}
 	}
-	var e float64
+	e = 0.5 * (math.Log(2*math.Pi) - math.Log(beta))
 	for i := range m {
-		if i == skip {
-			continue
-		}
 		c := 1/beta + vals[i]/alpha // (W2)
 		e -= 0.5 * (math.Log(2*math.Pi) + math.Log(c) + z[i]*z[i]/c)
 	}
 	if math.IsNaN(e) || math.IsInf(e, 0) {
-		return math.Inf(-1), fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
+		return math.Inf(-1), 0, 0, fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
 	}
-	return e, nil
+	return e, alpha, beta, nil
 }

@@ -1,0 +1,105 @@
+package vrvm
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// directEvidence is ln p(t | α, β, r) of (W1) with the bias's flat prior
+// approximated by N(0, v), v large, computed from the m × m marginal
+// covariance β⁻¹I + α⁻¹PKKP + v11ᵀ by Cholesky, with ½ ln(2πvm) added
+// back (the bias's own term): the definition that (W2) rewrites.
+func directEvidence(t *testing.T, x *mat.Dense, y []float64, r, alpha, beta float64) float64 {
+	m := len(y)
+	k := kernelMatrix(Gaussian{Width: r}, rowsOf(x), nil)
+	for j := range m { // PK
+		col := mat.Col(nil, j, k)
+		var mean float64
+		for _, v := range col {
+			mean += v / float64(m)
+		}
+		for i := range m {
+			k.Set(i, j, col[i]-mean)
+		}
+	}
+	const v = 1e6
+	var c mat.SymDense
+	c.SymOuterK(1/alpha, k)
+	for i := range m {
+		for j := i; j < m; j++ {
+			e := c.At(i, j) + v
+			if i == j {
+				e += 1 / beta
+			}
+			c.SetSym(i, j, e)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(&c) {
+		t.Fatal("marginal covariance not positive definite")
+	}
+	sol := mat.NewVecDense(m, nil)
+	tv := mat.NewVecDense(m, y)
+	if err := ch.SolveVecTo(sol, tv); err != nil {
+		t.Fatal(err)
+	}
+	lp := -0.5 * (float64(m)*math.Log(2*math.Pi) + ch.LogDet() + mat.Dot(tv, sol))
+	return lp + 0.5*math.Log(2*math.Pi*v*float64(m))
+}
+
+// TestDenseEvidence checks (W2) against the marginal density computed
+// directly, and (W3): the α and β returned maximise it (no change of
+// either by ±1% raises it).
+func TestDenseEvidence(t *testing.T) {
+	x, y := benchSinc(80, 3)
+	d := newDenseModel(x, y)
+	for _, r := range []float64{0.7, 2, 5} {
+		e, alpha, beta, err := d.evidence(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := directEvidence(t, x, y, r, alpha, beta)
+		if math.Abs(e-want) > 1e-4*math.Max(1, math.Abs(want)) {
+			t.Errorf("width %g: (W2) %.8g, direct %.8g", r, e, want)
+		}
+		for _, f := range [][2]float64{{1.01, 1}, {0.99, 1}, {1, 1.01}, {1, 0.99}} {
+			if o := directEvidence(t, x, y, r, alpha*f[0], beta*f[1]); o > want+1e-6 {
+				t.Errorf("width %g: α×%g, β×%g raises the evidence %.8g → %.8g: (W3) not at its maximum", r, f[0], f[1], want, o)
+			}
+		}
+	}
+}
+
+// TestDefaultWidth checks the width search (W4): the width returned has
+// a higher evidence than the widths 10% either side of it and than the
+// starting width, and flat targets are an error the default handles.
+func TestDefaultWidth(t *testing.T) {
+	x, y := benchSinc(120, 4)
+	r0 := MedianDistance(x)
+	r, e, err := denseWidth(context.Background(), x, y, r0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDenseModel(x, y)
+	for _, w := range []float64{r0, r / 1.1, r * 1.1} {
+		if o, _, _, _ := d.evidence(w); o > e {
+			t.Errorf("width %g: evidence %g above the chosen width %g's %g", w, o, r, e)
+		}
+	}
+	if math.Abs(math.Log(r/3)) > math.Log(2) {
+		t.Errorf("sinc: chosen width %g, want within a factor 2 of the paper's 3", r)
+	}
+	flat := make([]float64, len(y))
+	if _, _, err := denseWidth(context.Background(), x, flat, r0); !errors.Is(err, errFlatTargets) {
+		t.Errorf("flat targets: got %v, want errFlatTargets", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := denseWidth(ctx, x, y, r0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: got %v", err)
+	}
+}
