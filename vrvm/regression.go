@@ -18,9 +18,11 @@ import (
 // methods.
 type Regressor struct {
 	// Kernel generates one basis function per training input.
-	// If nil, the width of a Gaussian kernel is learned by maximising
-	// the full-model bound, starting from the inputs' MedianDistance, as
-	// with Kernel: Gaussian{} and LearnKernel (Learning applies).
+	// If nil, a Gaussian kernel whose width maximises the evidence of the
+	// dense model (every kernel function kept, one shared weight
+	// precision; doc.go, "The default width"), searched from the inputs'
+	// MedianDistance on at most Learning.MaxRows rows. Kernel: Gaussian{}
+	// with LearnKernel learns the width by the full-model bound instead.
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool

@@ -46,7 +46,7 @@ import (
 // Settings of the width search.
 const (
 	widthTol       = 0.05 // the search stops when the bracket on ln r is this narrow
-	widthMaxSteps  = 12   // doublings or halvings from the MedianDistance, at most
+	widthMaxSteps  = 4    // doublings or halvings from the MedianDistance, at most
 	widthFixIter   = 500  // iterations of (W3), at most
 	widthMaxSearch = 40   // evaluations of E inside the bracket, at most
 )

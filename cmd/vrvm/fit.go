@@ -80,9 +80,11 @@ inputs differ in scale more than 100×.
 Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
 the median distance between the (standardised) inputs. Without -width
-(and without another -kernel) the width is learned for -model vrvm
-(regression, two classes and more), as the library's default kernel
-is, and is 1 for -model rvm. -kernel ard learns
+(and without another -kernel) the width is the library's default for
+-model vrvm: for regression the width that maximises the evidence of
+the dense model (every kernel function kept, one shared weight
+precision), for two classes and more learned by the bound as -width
+auto does; it is 1 for -model rvm. -kernel ard learns
 one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
 with -kernel ard); the learned width or length scales are printed and
