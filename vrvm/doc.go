@@ -520,18 +520,23 @@
 // problems; the paper's schedule also, between its prunings.
 //
 // Where each equation is implemented (multiclass_solve.go,
-// multiclass_bound.go, multiclass.go):
+// multiclass_bound.go, multiclass.go). One solver loop, mcProblem.solve,
+// serves every likelihood; it talks to the likelihood only through the
+// interface mcLikelihood (curvatures, targets, its terms of L, its
+// excluded functions' terms, the step on the means and its variational
+// parameters), implemented once per likelihood by bohningLik, jcLik and
+// probitLik:
 //
 //	(M3)                    BohningBound, bohning
-//	(M4)–(M5), (M7)         mcProblem.fresh, .weights, .moments, mcActive.factor
+//	(M4)–(M5), (M7)         mcProblem.fresh, .moments, bohningLik.targets, mcActive.factor
 //	(M6)                    mcProblem.solve (the paper's schedule)
-//	(M8), (M18)             mcProblem.solveMean, .jointMeans
-//	(M9)–(M13), (M15)       mcProblem.bound (weightTerms, excludedBound)
+//	(M8), (M18)             bohningLik.means, mcProblem.softmaxMeans, .jointMeans
+//	(M9)–(M13), (M15)       mcProblem.bound, .weightBound (weightTerms), bohningLik.terms, .excluded
 //	(M14), (M16)            mcActive.stats, .add, .remove, mcProblem.bestAddition (alphaRoot, fval)
 //	(M17)                   multiFit.Prob
 //	(M19)–(M22)             jcCurvature, JCBound, jcRow (multiclass_adaptive.go);
-//	                        mcProblem.adaptiveLik, .adaptiveWeights, .adaptivePsi,
-//	                        .adaptiveMeans, .excludedAdaptive; mcFixedQ.eval
+//	                        jcLik.terms, .targets, .adaptivePsi, .means,
+//	                        .excluded; mcFixedQ.eval
 //
 // Adaptive curvature (Likelihood SoftmaxAdaptive). Böhning's A is the
 // largest curvature of lse anywhere, so (M14) charges every function the
@@ -784,14 +789,14 @@
 // error); ProbPlugin is (P9) with v = 0, and Predict takes the largest
 // Prob.
 //
-// Where each equation is implemented (multiclass_probit.go,
-// multiclass_shared.go): (P3) spProblem.fresh, .mean, mcActive.factor; (P4), (P5), (P7)
-// probitMoments, probitRow, mcProblem.setY, .probitPass; (P6)
-// mcProblem.probitLik; (P8) mcProblem.newtonMeans, .jointStep,
-// .blockStep, probitRowCov, spProblem.solveMean;
-// (P11) spProblem.bound, .solve (the paper's schedule); (P12)
-// mcActive.stats (shared with the softmax model's classes), spProblem.solve;
-// (P13) spProblem.bestAddition, .excludedTerm;
+// Where each equation is implemented (multiclass_probit.go, and the
+// solver of the softmax model, whose Q(W) block here holds K outputs):
+// (P3) mcProblem.fresh, mcBlock.mean, mcActive.factor, probitLik.targets;
+// (P4), (P5), (P7) probitMoments, probitRow, probitLik.setY, .probitPass;
+// (P6) probitLik.terms; (P8) probitLik.means, .newtonMeans, .jointStep,
+// .blockStep, probitRowCov; (P11) mcProblem.weightBound, .solve (the
+// paper's schedule); (P12) mcActive.stats, mcProblem.blockPrior, .solve;
+// (P13) mcProblem.bestAddition, probitLik.excluded, probitExcluded;
 // (P9) probitProb.
 //
 // Measured (the benchmarks of the softmax model above, same widths; each
