@@ -207,7 +207,6 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
-	probit, adapt := c.Likelihood == Probit, c.Likelihood == SoftmaxAdaptive
 	var sol *mcSolution
 	var learned []float64
 	if k0 != nil {
@@ -215,7 +214,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		if err != nil {
 			return err
 		}
-		tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: probit, adapt: adapt}
+		tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), lik: c.Likelihood}
 		if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
 			rows := spread(n, lo.MaxRows)
 			ls := make([]string, len(rows))
@@ -244,7 +243,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		}
 		learned = trace
 	}
-	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, probit, adapt, false, hook)
+	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, c.Likelihood, false, hook)
 	if sol == nil {
 		return err
 	}

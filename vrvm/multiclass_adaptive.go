@@ -15,6 +15,25 @@ import (
 // form and the means keep their optimum (M18), but its curvature Aₙ
 // depends on ψₙ and is small where the softmax is confident.
 
+// jcLik is the softmax (M1) under the adaptive bound (M19): the
+// curvatures Aₙ at ψ (N × K × K), Bₙ = Aₙ,ₖₖ of class k (M22), and ψ by
+// (M21).
+type jcLik struct {
+	p    *mcProblem
+	curv []float64
+	// curvVer counts the changes of curv; exK caches, per class, dₘ and
+	// excludedTerm(dₘ) of every function at version exVer[k].
+	curvVer int
+	exK     [][2][]float64
+	exVer   []int
+}
+
+func (l *jcLik) outputs() int { return 1 }
+
+func (l *jcLik) hold(b *basis) *mcFixedQ {
+	return newMCFixedQ(b, l.p, 0.5*(1-1/float64(l.p.k)), append([]float64(nil), l.curv...))
+}
+
 // jcCurvature sets a (K × K, row-major) to the curvature of the bound
 // (M19) on lse expanded at psi, and returns ln Σₖ exp(ψₖ): with the
 // classes taken in the order of decreasing ψₖ (ties by index), z ← 0⁺,
@@ -91,35 +110,37 @@ func jcRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, as
 }
 
 // setCurv sets the curvatures Aₙ (M19) of every row at the current ψ.
-func (p *mcProblem) setCurv() {
+func (l *jcLik) setCurv() {
+	p := l.p
 	n, _ := p.psi.Dims()
 	kk := p.k
-	if p.curv == nil {
-		p.curv = make([]float64, n*kk*kk)
+	if l.curv == nil {
+		l.curv = make([]float64, n*kk*kk)
 	}
 	order := make([]int, kk)
 	for i := range n {
-		jcCurvature(p.curv[i*kk*kk:(i+1)*kk*kk], order, p.psi.RawRowView(i), false)
+		jcCurvature(l.curv[i*kk*kk:(i+1)*kk*kk], order, p.psi.RawRowView(i), false)
 	}
-	p.curvVer++
+	l.curvVer++
 }
 
 // curvRow returns Aₙ of row i (K × K, row-major).
-func (p *mcProblem) curvRow(i int) []float64 {
-	kk := p.k
-	return p.curv[i*kk*kk : (i+1)*kk*kk]
+func (l *jcLik) curvRow(i int) []float64 {
+	kk := l.p.k
+	return l.curv[i*kk*kk : (i+1)*kk*kk]
 }
 
-// adaptiveLik returns Σₙ (M20) at the means ybar and variances v, with
+// terms returns Σₙ (M20) at the means ybar and variances v, with
 // the current ψ and Aₙ.
-func (p *mcProblem) adaptiveLik(ybar, v *mat.Dense) float64 {
+func (l *jcLik) terms(ybar, v *mat.Dense) float64 {
+	p := l.p
 	n, _ := ybar.Dims()
 	g := make([]float64, p.k)
-	var l float64
+	var s float64
 	for i := range n {
-		l += adaptiveRowAt(p.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i))
+		s += adaptiveRowAt(l.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i))
 	}
-	return l
+	return s
 }
 
 // adaptiveRowAt is (M20) for one row with A given: the bound (M19) at y
@@ -146,7 +167,8 @@ func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
 // adaptivePsi sets ψₙ, row by row, to whichever of the current ψₙ and the
 // new mean activations ȳₙ gives the larger (M20) at the variances v
 // (M21), updating Aₙ, and returns the largest relative change of ψ.
-func (p *mcProblem) adaptivePsi(ybar, v *mat.Dense) float64 {
+func (l *jcLik) adaptivePsi(ybar, v *mat.Dense) float64 {
+	p := l.p
 	n, _ := ybar.Dims()
 	kk := p.k
 	a := make([]float64, kk*kk)
@@ -156,17 +178,17 @@ func (p *mcProblem) adaptivePsi(ybar, v *mat.Dense) float64 {
 	changed := false
 	defer func() {
 		if changed {
-			p.curvVer++
+			l.curvVer++
 		}
 	}()
 	for i := range n {
 		yr, vr := ybar.RawRowView(i), v.RawRowView(i)
-		cur := adaptiveRowAt(p.curvRow(i), g, yr, p.psi.RawRowView(i), p.y[i], vr)
+		cur := adaptiveRowAt(l.curvRow(i), g, yr, p.psi.RawRowView(i), p.y[i], vr)
 		for _, asc := range []bool{false, true} {
-			if l := jcRow(a, order, g, yr, yr, p.y[i], vr, asc); l > cur { // (M21)
+			if v := jcRow(a, order, g, yr, yr, p.y[i], vr, asc); v > cur { // (M21)
 				p.psi.SetRow(i, yr)
-				copy(p.curvRow(i), a)
-				cur = l
+				copy(l.curvRow(i), a)
+				cur = v
 				changed = true
 			}
 		}
@@ -174,37 +196,39 @@ func (p *mcProblem) adaptivePsi(ybar, v *mat.Dense) float64 {
 	return psiChange(old, p.psi)
 }
 
-// curvW returns class k's curvatures Bₙ = Aₙ,ₖₖ.
-func (p *mcProblem) curvW(k int) []float64 {
+// curvature returns class k's curvatures Bₙ = Aₙ,ₖₖ.
+func (l *jcLik) curvature(k int) []float64 {
+	p := l.p
 	n, _ := p.phi.Dims()
 	bw := make([]float64, n)
 	for i := range n {
-		bw[i] = p.curvRow(i)[k*p.k+k]
+		bw[i] = l.curvRow(i)[k*p.k+k]
 	}
 	return bw
 }
 
-// excludedAdaptive returns (M15) of class k for the bound (M19): the sum
+// excluded returns (M15) of class k for the bound (M19): the sum
 // of excludedTerm(dₘ) over the functions outside its active set, with
 // dₘ = φₘᵀBₖφₘ, Bₖ = diag(Aₙ,ₖₖ); the terms are cached until the
 // curvatures change.
-func (p *mcProblem) excludedAdaptive(k int) float64 {
-	if p.exVer == nil {
-		p.exK, p.exVer = make([][2][]float64, p.k), make([]int, p.k)
-		for j := range p.exVer {
-			p.exVer[j] = -1
+func (l *jcLik) excluded(k int) float64 {
+	p := l.p
+	if l.exVer == nil {
+		l.exK, l.exVer = make([][2][]float64, p.k), make([]int, p.k)
+		for j := range l.exVer {
+			l.exVer[j] = -1
 		}
 	}
-	if p.exVer[k] != p.curvVer {
+	if l.exVer[k] != l.curvVer {
 		_, np := p.phi.Dims()
 		d, term := make([]float64, np), make([]float64, np)
-		gemvT(d, p.phi2, p.curvW(k))
+		gemvT(d, p.phi2, l.curvature(k))
 		for m, v := range d {
 			term[m] = excludedTerm(p.prior, math.Max(v, 0))
 		}
-		p.exK[k], p.exVer[k] = [2][]float64{d, term}, p.curvVer
+		l.exK[k], l.exVer[k] = [2][]float64{d, term}, l.curvVer
 	}
-	term := p.exK[k][1]
+	term := l.exK[k][1]
 	in := make([]bool, len(term))
 	for _, a := range p.cls[k].act {
 		in[a] = true
@@ -218,17 +242,17 @@ func (p *mcProblem) excludedAdaptive(k int) float64 {
 	return sum
 }
 
-// adaptiveWeights is weights for the bound (M19): the curvatures
-// Bₙ = Aₙ,ₖₖ and the targets (M22)
+// targets returns class k's targets for the bound (M19) (M22)
 //
 //	zₙ = tₙₖ − gₖ(ψₙ) + Aₙ,ₖₖψₙₖ − Σ_{j≠k} Aₙ,ₖⱼ(ȳₙⱼ − ψₙⱼ),
 //
 // with ȳ·ⱼ the current means of the other classes (ψ for a class not yet
 // set up).
-func (p *mcProblem) adaptiveWeights(k int) (bw, z []float64) {
+func (l *jcLik) targets(k int) *mat.Dense {
+	p := l.p
 	n, _ := p.phi.Dims()
 	kk := p.k
-	bw, z = make([]float64, n), make([]float64, n)
+	z := make([]float64, n)
 	diff := mat.NewDense(n, kk, nil) // ȳ − ψ of the other classes
 	col := make([]float64, n)
 	for j, c := range p.cls {
@@ -237,7 +261,7 @@ func (p *mcProblem) adaptiveWeights(k int) (bw, z []float64) {
 		}
 		clear(col)
 		if len(c.act) > 0 {
-			mu := c.mean()
+			mu := c.vec()
 			for i := range n {
 				row := p.phi.RawRowView(i)
 				var s float64
@@ -253,9 +277,8 @@ func (p *mcProblem) adaptiveWeights(k int) (bw, z []float64) {
 	}
 	g := make([]float64, kk)
 	for i := range n {
-		a := p.curvRow(i)[k*kk : (k+1)*kk]
+		a := l.curvRow(i)[k*kk : (k+1)*kk]
 		softmaxTo(g, p.psi.RawRowView(i))
-		bw[i] = a[k]
 		s := a[k]*p.psi.At(i, k) - g[k] // (M22)
 		for j, d := range diff.RawRowView(i) {
 			if j != k {
@@ -267,38 +290,41 @@ func (p *mcProblem) adaptiveWeights(k int) (bw, z []float64) {
 		}
 		z[i] = s
 	}
-	return bw, z
+	return mat.NewDense(n, 1, z)
 }
 
-// adaptiveMeans completes solveMean for the bound (M19): the means mus
-// (activations ybar) at the optimum (M18) are kept with ψ by (M21) if the
-// bound rises above before, its value when solveMean started; else the
-// means stay and ψ moves by (M21) at their activations, if that raises
-// the bound (ψ also sets the excluded functions' curvatures (M15)). It
-// returns the largest relative change of ψ.
-func (p *mcProblem) adaptiveMeans(mus [][]float64, ybar *mat.Dense, before float64) float64 {
+// means sets the means and ψ for the bound (M19): the means at the
+// optimum (M18) are kept with ψ by (M21) if the bound rises above its
+// value before the step; else the means stay and ψ moves by (M21) at
+// their activations, if that raises the bound (ψ also sets the excluded
+// functions' curvatures (M15)). It returns the largest relative change of
+// ψ.
+func (l *jcLik) means(rounds int) float64 {
+	p := l.p
+	before := p.bound()
+	mus, ybar := p.softmaxMeans(rounds)
 	oldPsi := mat.DenseCopyOf(p.psi)
-	oldCurv := append([]float64(nil), p.curv...)
-	oldMu := make([][]float64, len(p.cls))
+	oldCurv := append([]float64(nil), l.curv...)
+	oldMu := make([]*mat.Dense, len(p.cls))
 	for j, c := range p.cls {
 		oldMu[j] = c.fixed
-		c.fixed = mus[j]
+		c.setVec(mus[j])
 	}
 	_, v, _ := p.moments()
-	if dpsi := p.adaptivePsi(ybar, v); p.bound() >= before {
+	if dpsi := l.adaptivePsi(ybar, v); p.bound() >= before {
 		return dpsi
 	}
 	restore := func() {
 		p.psi.Copy(oldPsi)
-		copy(p.curv, oldCurv)
-		p.curvVer++
+		copy(l.curv, oldCurv)
+		l.curvVer++
 	}
 	restore()
 	for j, c := range p.cls {
 		c.fixed = oldMu[j]
 	}
 	yb, v, _ := p.moments()
-	if dpsi := p.adaptivePsi(yb, v); p.bound() >= before {
+	if dpsi := l.adaptivePsi(yb, v); p.bound() >= before {
 		return dpsi
 	}
 	restore()

@@ -3,6 +3,8 @@ package vrvm
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mathext"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -69,61 +71,218 @@ func bohning(g, y, psi []float64, k int) float64 {
 	return y[k] - l - lin - 0.25*(d2-ds*ds/kk) // (M3)
 }
 
+// mcLikelihood is the likelihood side of the multi-class solver
+// (mcProblem.solve): what the solver needs of Böhning's bound
+// (bohningLik), the adaptive bound (jcLik) or the probit (probitLik),
+// each holding its own variational parameters.
+type mcLikelihood interface {
+	// outputs returns the number of classes per Q(W) block, which share
+	// its precisions and Σ: 1 (one α per weight (M2)) or K (P2).
+	outputs() int
+	// curvature returns the curvatures Bₙ of block k's activations,
+	// the weights of its Q(W) (M4), (M22), (P3).
+	curvature(k int) []float64
+	// targets returns block k's targets z (N × q), given the other
+	// blocks' current means (M5), (M22), (P3).
+	targets(k int) *mat.Dense
+	// terms returns the likelihood's terms of L at the activations'
+	// means ybar and variances v (N × K): (M9), (M20), (P6).
+	terms(ybar, v *mat.Dense) float64
+	// excluded returns the terms of L of the functions outside block k's
+	// active set, each at its optimum (M15), (P13).
+	excluded(k int) float64
+	// means maximises L over the means of Q(W) and the variational
+	// parameters, with the Σ fixed, in at most rounds Newton rounds
+	// ((M18) with (M8) or (M21), (P8) with (P5)); it sets the blocks'
+	// fixed means and returns the largest relative change of ψ.
+	means(rounds int) float64
+	// hold returns the fitted Q held fixed for kernel learning (K9) on
+	// basis b.
+	hold(b *basis) *mcFixedQ
+}
+
+// newMCLikelihood returns the likelihood lik of problem p with its
+// variational parameters at ψ = 0.
+func newMCLikelihood(lik MultiLikelihood, p *mcProblem) mcLikelihood {
+	switch lik {
+	case Probit:
+		l := &probitLik{p: p}
+		l.setY() // Q(Y) at ψ = 0
+		return l
+	case SoftmaxAdaptive:
+		l := &jcLik{p: p}
+		l.setCurv() // (M19) at ψ = 0
+		return l
+	}
+	return newBohningLik(p)
+}
+
+// bohningLik is the softmax (M1) under Böhning's bound (M3): the
+// constant curvature c₀ = ½(1 − 1/K) of each class (M4) and ψ = ȳ (M8).
+type bohningLik struct {
+	p  *mcProblem
+	c0 float64
+}
+
+func newBohningLik(p *mcProblem) *bohningLik {
+	return &bohningLik{p: p, c0: 0.5 * (1 - 1/float64(p.k))}
+}
+
+func (l *bohningLik) outputs() int { return 1 }
+
+func (l *bohningLik) curvature(int) []float64 {
+	n, _ := l.p.phi.Dims()
+	return constant(n, l.c0)
+}
+
+// targets returns class k's targets (M5): zₙ = tₙₖ − gₖ(ψₙ) + c₀ψₙₖ +
+// (1/2K) Σ_{j≠k}(ȳₙⱼ − ψₙⱼ), with ȳ·ⱼ the current means of the other
+// classes (ψ for a class not yet set up).
+func (l *bohningLik) targets(k int) *mat.Dense {
+	p := l.p
+	n, _ := p.phi.Dims()
+	z := make([]float64, n)
+	g := make([]float64, p.k)
+	cross := make([]float64, n)
+	col := make([]float64, n)
+	kk := float64(p.k)
+	for j, c := range p.cls {
+		if j == k || c == nil || c.sig == nil || len(c.act) == 0 {
+			if j != k && c != nil && c.sig != nil {
+				for i := range n {
+					cross[i] -= p.psi.At(i, j) / (2 * kk)
+				}
+			}
+			continue
+		}
+		mu := c.vec()
+		blas64.Gemv(blas.NoTrans, 1, selectCols(p.phi, c.act).RawMatrix(), blas64.Vector{N: len(mu), Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		for i := range n {
+			cross[i] += (col[i] - p.psi.At(i, j)) / (2 * kk)
+		}
+	}
+	for i := range n {
+		softmaxTo(g, p.psi.RawRowView(i))
+		z[i] = l.c0*p.psi.At(i, k) - g[k] + cross[i]
+		if p.y[i] == k {
+			z[i]++
+		}
+	}
+	return mat.NewDense(n, 1, z)
+}
+
+// terms returns (M9): (M3) at each row, less ½c₀ Σₙₖ vₙₖ (½tr(A Cov yₙ)
+// with independent classes).
+func (l *bohningLik) terms(ybar, v *mat.Dense) float64 {
+	p := l.p
+	n, _ := ybar.Dims()
+	g := make([]float64, p.k)
+	var s float64
+	for i := range n {
+		s += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+	}
+	return s - 0.5*l.c0*mat.Sum(v) // (M9), the covariance part
+}
+
+// excluded returns (M15) with s = c₀φₘᵀφₘ (the block's dₘ).
+func (l *bohningLik) excluded(k int) float64 {
+	c := l.p.cls[k]
+	return excludedBound(l.p.prior, c.d, c.act) // (M15)
+}
+
+// means sets the means and ψ = ȳ at their joint optimum (M18), (M8).
+func (l *bohningLik) means(rounds int) float64 {
+	p := l.p
+	mus, ybar := p.softmaxMeans(rounds)
+	dpsi := psiChange(p.psi, ybar)
+	p.psi = ybar // (M8)
+	for j, c := range p.cls {
+		c.setVec(mus[j])
+	}
+	return dpsi
+}
+
+func (l *bohningLik) hold(b *basis) *mcFixedQ { return newMCFixedQ(b, l.p, l.c0, nil) }
+
 // moments returns the mean activations ȳ (N × K) and the variances
-// vₙₖ = φₙᵀΣₖφₙ of the active weights, with the means μₖ.
-func (p *mcProblem) moments() (ybar, v *mat.Dense, mus [][]float64) {
+// vₙₖ = φₙᵀΣₖφₙ of the active weights, with each block's means (M × q).
+func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 	n, _ := p.phi.Dims()
 	ybar, v = mat.NewDense(n, p.k, nil), mat.NewDense(n, p.k, nil)
-	mus = make([][]float64, p.k)
-	for k, c := range p.cls {
+	mus = make([]*mat.Dense, len(p.cls))
+	k := 0
+	for b, c := range p.cls {
 		mu := c.mean()
-		mus[k] = mu
+		mus[b] = mu
 		m := len(c.act)
 		if m == 0 {
+			k += c.q
 			continue
 		}
 		phiA := selectCols(p.phi, c.act)
 		var ps mat.Dense
 		ps.Mul(phiA, c.sig)
-		col := make([]float64, n)
-		blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-		for i := range n {
-			ybar.Set(i, k, col[i])
-			v.Set(i, k, math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i))))
+		yb := mat.NewDense(n, c.q, nil)
+		if c.q == 1 {
+			blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu.RawMatrix().Data[:m]}, 0, blas64.Vector{N: n, Inc: 1, Data: yb.RawMatrix().Data})
+		} else {
+			yb.Mul(phiA, mu)
 		}
+		for i := range n {
+			vi := math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i)))
+			for o := range c.q {
+				ybar.Set(i, k+o, yb.At(i, o))
+				v.Set(i, k+o, vi)
+			}
+		}
+		k += c.q
 	}
 	return ybar, v, mus
 }
 
-// bound returns L: (M9) with each class's Q(wₖ) independent, so that
-// ½tr(A Cov yₙ) = ½c₀ Σₖ vₙₖ, plus (M10)–(M13) of each class and (M15).
+// bound returns L: the likelihood's terms (M9), (M20), (P6) with each
+// block's Q(W) independent, plus the weight terms of each block,
+// (M10)–(M13) or (P11), and the excluded functions' terms (M15), (P13).
 func (p *mcProblem) bound() float64 {
 	ybar, v, mus := p.moments()
-	n, _ := ybar.Dims()
-	g := make([]float64, p.k)
-	var l float64
-	if p.adapt {
-		l = p.adaptiveLik(ybar, v) // (M20)
-	} else {
-		for i := range n {
-			l += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
-		}
-		l -= 0.5 * p.c0 * mat.Sum(v) // (M9), the covariance part
-	}
+	l := p.lik.terms(ybar, v)
 	for k, c := range p.cls {
-		m := len(c.act)
-		bt, w2 := make([]float64, m), make([]float64, m)
-		for i, a := range c.alpha {
-			bt[i] = p.at / a
-			w2[i] = mus[k][i]*mus[k][i] + c.sig.At(i, i)
-		}
-		lnPw, lnPa, hw, ha := weightTerms(p.prior, p.at, bt, w2, c.logDet) // (M10)–(M13)
-		l += lnPw + lnPa + hw + ha
-		if p.adapt {
-			l += p.excludedAdaptive(k) // (M15) with s = φₘᵀBₖφₘ
-		} else {
-			l += excludedBound(p.prior, p.dAll, c.act) // (M15)
-		}
+		l = p.weightBound(l, c, mus[k])
+		l += p.lik.excluded(k)
 	}
 	return l
+}
+
+// weightBound returns l plus the weight terms of block c with means mu:
+// ⟨ln p(W|α)⟩ + ⟨ln p(α)⟩ + H[Q(W)] + H[Q_α], (M10)–(M13) for one
+// output, (P11) for q outputs sharing ⟨αₘ⟩ and Σ.
+func (p *mcProblem) weightBound(l float64, c *mcBlock, mu *mat.Dense) float64 {
+	at := p.aTil(c.q)
+	m := len(c.act)
+	if c.q == 1 {
+		bt, w2 := make([]float64, m), make([]float64, m)
+		for i, a := range c.alpha {
+			bt[i] = at / a
+			w2[i] = mu.At(i, 0)*mu.At(i, 0) + c.sig.At(i, i)
+		}
+		lnPw, lnPa, hw, ha := weightTerms(p.prior, at, bt, w2, c.logDet) // (M10)–(M13)
+		return l + lnPw + lnPa + hw + ha
+	}
+	kk := float64(c.q)
+	psi := mathext.Digamma(at)
+	lgA, _ := math.Lgamma(p.prior.A)
+	lgAt, _ := math.Lgamma(at)
+	lnB := math.Log(p.prior.B)
+	for i, a := range c.alpha {
+		bt := at / a
+		lnA := psi - math.Log(bt)
+		var w2 float64
+		for _, v := range mu.RawRowView(i) {
+			w2 += v*v + c.sig.At(i, i)
+		}
+		l += -kk/2*ln2Pi + kk/2*lnA - 0.5*a*w2                     // (P11) ⟨ln p(wₘ|αₘ)⟩
+		l += p.prior.A*lnB - lgA + (p.prior.A-1)*lnA - p.prior.B*a // ⟨ln p(αₘ)⟩
+		l += lgAt - (at-1)*psi - math.Log(bt) + at                 // H[Q(αₘ)]
+	}
+	return l + kk*(float64(m)/2*(1+ln2Pi)+c.logDet/2) // H[Q(W)]
 }

@@ -51,24 +51,26 @@ type mcFixedClass struct {
 	sig *mat.Dense
 }
 
-// newMCFixedQ holds the state of the softmax problem p fixed; b is its basis.
-func newMCFixedQ(b *basis, p *mcProblem) *mcFixedQ {
-	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, c: p.c0, prior: p.prior, psi: mat.DenseCopyOf(p.psi)}
-	if p.adapt {
-		q.curv = append([]float64(nil), p.curv...)
-	}
+// newMCFixedQ holds the state of the softmax problem p fixed, with the
+// curvature c (Böhning's c₀) or, if curv is not nil, the curvatures Aₙ
+// of the bound (M19); b is its basis.
+func newMCFixedQ(b *basis, p *mcProblem, c float64, curv []float64) *mcFixedQ {
+	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, c: c, prior: p.prior, psi: mat.DenseCopyOf(p.psi), curv: curv}
 	for _, c := range p.cls {
-		q.cls = append(q.cls, mcFixedClass{act: append([]int(nil), c.act...), mu: c.mean(), sig: mat.DenseCopyOf(c.sig)})
+		q.cls = append(q.cls, mcFixedClass{act: append([]int(nil), c.act...), mu: c.vec(), sig: mat.DenseCopyOf(c.sig)})
 	}
 	return q
 }
 
-// newSPFixedQ holds the state of the probit problem p fixed; b is its basis.
-func newSPFixedQ(b *basis, p *spProblem) *mcFixedQ {
+// newSPFixedQ holds the state of the probit problem of l fixed; b is its
+// basis.
+func newSPFixedQ(b *basis, l *probitLik) *mcFixedQ {
+	p := l.p
 	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, probit: true, c: 1, prior: p.prior,
-		psi: mat.DenseCopyOf(p.mc.psi), ytil: mat.DenseCopyOf(p.mc.ytil), lnZ: append([]float64(nil), p.mc.lnZ...)}
-	mu := p.mean()
-	act, sig := append([]int(nil), p.act...), mat.DenseCopyOf(p.sig)
+		psi: mat.DenseCopyOf(p.psi), ytil: mat.DenseCopyOf(l.ytil), lnZ: append([]float64(nil), l.lnZ...)}
+	c := p.cls[0]
+	mu := c.mean()
+	act, sig := append([]int(nil), c.act...), mat.DenseCopyOf(c.sig)
 	for k := range p.k {
 		q.cls = append(q.cls, mcFixedClass{act: act, mu: mat.Col(nil, k, mu), sig: sig})
 	}
@@ -274,12 +276,7 @@ func (q *mcFixedQ) excludedTerm(s float64) float64 {
 	if !q.probit {
 		return excludedTerm(q.prior, s)
 	}
-	kk := float64(len(q.cls))
-	at := q.prior.A + kk/2
-	a := alphaRoot(q.prior.A/kk, q.prior.B/kk, s, 0)
-	lgA, _ := math.Lgamma(q.prior.A)
-	lgAt, _ := math.Lgamma(at)
-	return -at*math.Log(at/a) - q.prior.B*a - kk/2*math.Log(a+s) + q.prior.A*math.Log(q.prior.B) - lgA + lgAt + at
+	return probitExcluded(q.prior, len(q.cls), s)
 }
 
 // excludedSlope returns e with ∂excludedTerm/∂φⱼ = −eφⱼ (K10): by the
@@ -299,13 +296,12 @@ var errBoundNaN = errors.New("vrvm: the multi-class lower bound became NaN (a nu
 // mcTarget is the learnTarget of MultiClassifier: every fit starts from
 // an empty model (its solvers take no warm start).
 type mcTarget struct {
-	s      settings
-	b      basis
-	x      mat.Matrix
-	y      []int
-	nk     int
-	probit bool
-	adapt  bool // the bound (M19)
+	s   settings
+	b   basis
+	x   mat.Matrix
+	y   []int
+	nk  int
+	lik MultiLikelihood
 }
 
 // mcFit is a fit of mcTarget.
@@ -337,7 +333,7 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 	bb.kernel = k
 	s := t.s
 	s.kernel = k
-	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.probit, t.adapt, true, nil)
+	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.lik, true, nil)
 	if errors.Is(err, errBoundNaN) {
 		// A numerical failure at this θ (the kernel matrix nearly the
 		// identity): the step is rejected, V = −∞.
@@ -352,7 +348,7 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 // solveMulti fits the multi-class model on basis b to inputs x and classes
 // y, and returns the solution and, with hold, its Q held fixed (for
 // kernel learning).
-func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, probit, adapt, hold bool,
+func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, lik MultiLikelihood, hold bool,
 	hook func(step string, bound func() float64)) (*mcSolution, *mcFixedQ, error) {
 	phi, err := b.fullCtx(ctx, x)
 	if err != nil {
@@ -361,26 +357,12 @@ func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s 
 		}
 		return nil, nil, err
 	}
-	var sol *mcSolution
+	p := newMCProblem(phi, y, nk, s, lik)
+	p.hook = hook
+	sol, err := p.solve(ctx)
 	var q *mcFixedQ
-	if probit {
-		p := newSPProblem(phi, y, nk, s)
-		p.hook = hook
-		sol, err = p.solve(ctx)
-		if sol != nil && hold {
-			q = newSPFixedQ(b, p)
-		}
-	} else {
-		p := newMCProblem(phi, y, nk, s, false)
-		if adapt {
-			p.adapt = true
-			p.setCurv() // (M19) at ψ = 0
-		}
-		p.hook = hook
-		sol, err = p.solve(ctx)
-		if sol != nil && hold {
-			q = newMCFixedQ(b, p)
-		}
+	if sol != nil && hold {
+		q = p.lik.hold(b)
 	}
 	return sol, q, err
 }

@@ -18,7 +18,7 @@ func mcLearnProblem(t *testing.T, seed uint64, k learnable, lik MultiLikelihood)
 	x, labels, _, prior, bias := multiProblem(seed)
 	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
 	s, b, classes, y := mcPrepared(t, o, x, labels)
-	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), probit: lik == Probit, adapt: lik == SoftmaxAdaptive}
+	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), lik: lik}
 	f, err := tg.fit(context.Background(), k, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestMultiLearnGradient(t *testing.T) {
 
 // TestMultiLearnObjectiveIsBound checks (K9) against the solver's own
 // bound: at the fitted Q held fixed, F(θ) differs from the full-model
-// bound that mcProblem.bound and spProblem.bound compute with the design
+// bound that mcProblem.bound computes with the design
 // at θ by a constant, at the fitted θ and at two others.
 func TestMultiLearnObjectiveIsBound(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -83,55 +83,24 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 				k := Gaussian{Width: 1.2}
 				x, labels, _, prior, bias := multiProblem(seed)
 				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Likelihood: lik}
-				probit := lik == Probit
 				// Capture the solver's problem at the end of the fit.
 				s, b, classes, y := mcPrepared(t, c.options(), x, labels)
-				n, nk := len(y), len(classes)
+				nk := len(classes)
 				phi, _ := b.full(x)
-				var boundAt func(kk Kernel) float64
-				var q *mcFixedQ
-				if probit {
-					p := newSPProblem(phi, y, nk, s)
-					if _, err := p.solve(context.Background()); err != nil {
-						t.Fatal(err)
-					}
-					q = newSPFixedQ(&b, p)
-					p.fixed = p.mean()
-					boundAt = func(kk Kernel) float64 {
-						bb := b
-						bb.kernel = kk
-						p.phi, _ = bb.full(x)
-						p.dAll = make([]float64, len(p.dAll))
-						ph2 := mat.NewDense(n, len(p.dAll), nil)
-						ph2.MulElem(p.phi, p.phi)
-						gemvT(p.dAll, ph2, constant(n, 1))
-						return p.bound()
-					}
-				} else {
-					p := newMCProblem(phi, y, nk, s, false)
-					if lik == SoftmaxAdaptive {
-						p.adapt = true
-						p.setCurv()
-					}
-					if _, err := p.solve(context.Background()); err != nil {
-						t.Fatal(err)
-					}
-					q = newMCFixedQ(&b, p)
-					for _, cl := range p.cls {
-						cl.fixed = cl.mean()
-					}
-					boundAt = func(kk Kernel) float64 {
-						bb := b
-						bb.kernel = kk
-						p.phi, _ = bb.full(x)
-						ph2 := mat.NewDense(n, len(p.dAll), nil)
-						ph2.MulElem(p.phi, p.phi)
-						p.phi2 = ph2
-						p.curvVer++ // the cached excluded terms of (M19) are stale
-						p.dAll = make([]float64, len(p.dAll))
-						gemvT(p.dAll, ph2, constant(n, p.c0))
-						return p.bound()
-					}
+				p := newMCProblem(phi, y, nk, s, lik)
+				if _, err := p.solve(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				q := p.lik.hold(&b)
+				for _, cl := range p.cls {
+					cl.fixed = cl.mean()
+				}
+				boundAt := func(kk Kernel) float64 {
+					bb := b
+					bb.kernel = kk
+					ph, _ := bb.full(x)
+					setDesign(p, ph)
+					return p.bound()
 				}
 				c0 := boundAt(k) - q.eval(k, nil)
 				for _, w := range []float64{0.8, 1.7} {
@@ -209,5 +178,20 @@ func TestMultiLearnKernel(t *testing.T) {
 	}
 	if err := (&MultiClassifier{Kernel: Linear{}, LearnKernel: true}).Fit(x, labels); err == nil {
 		t.Error("learning a linear kernel: no error")
+	}
+}
+
+// setDesign replaces the design of p by phi, with every block's dₘ and,
+// for the bound (M19), the cached excluded terms for it.
+func setDesign(p *mcProblem, phi *mat.Dense) {
+	n, np := phi.Dims()
+	p.phi = phi
+	p.phi2 = mat.NewDense(n, np, nil)
+	p.phi2.MulElem(phi, phi)
+	for k, c := range p.cls {
+		gemvT(c.d, p.phi2, p.lik.curvature(k))
+	}
+	if l, ok := p.lik.(*jcLik); ok {
+		l.curvVer++ // the cached excluded terms of (M19) are stale
 	}
 }

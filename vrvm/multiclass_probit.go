@@ -14,7 +14,7 @@ import (
 // Q(Y) is a product of truncated Gaussians whose moments are
 // one-dimensional integrals, and each class's Q(wₖ) is the posterior of a
 // regression on the targets ⟨yₖ⟩ with unit noise precision (P3); the
-// solvers are in multiclass_shared.go.
+// solver is mcProblem.solve (multiclass_solve.go), with probitLik.
 
 // MultiLikelihood selects the likelihood of a MultiClassifier.
 type MultiLikelihood int
@@ -297,34 +297,96 @@ func probitRow(ytil, m []float64, t int, d, e, vr, vv []float64) float64 {
 	return lnZ
 }
 
+// probitLik is the multinomial probit (P1) with one precision per
+// function shared by the classes (P2): one Q(W) block of K outputs with
+// unit curvature (P3), whose targets are the means ỹ of Q(Y) at ψ (P5).
+type probitLik struct {
+	p *mcProblem
+	// Q(Y) at the means ψ: ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5).
+	ytil *mat.Dense
+	lnZ  []float64
+}
+
+func (l *probitLik) outputs() int { return l.p.k }
+
+func (l *probitLik) curvature(int) []float64 {
+	n, _ := l.p.phi.Dims()
+	return constant(n, 1) // (P3)
+}
+
+func (l *probitLik) targets(int) *mat.Dense { return l.ytil }
+
+// excluded returns the terms of the functions outside the shared active
+// set (P13), each excludedTerm for K outputs with shared α:
+// −ã ln(ã/α) − bα − (K/2)ln(α + s) + a ln b − ln Γ(a) + ln Γ(ã) + ã, α the
+// maximiser of ã ln α − bα − (K/2)ln(α + s), s = φₘᵀφₘ.
+func (l *probitLik) excluded(k int) float64 {
+	c := l.p.cls[k]
+	in := make([]bool, len(c.d))
+	for _, a := range c.act {
+		in[a] = true
+	}
+	var sum float64
+	for j, s := range c.d {
+		if !in[j] {
+			sum += probitExcluded(l.p.prior, l.p.k, math.Max(s, 0))
+		}
+	}
+	return sum
+}
+
+// probitExcluded is excludedTerm for k outputs sharing α (P13).
+func probitExcluded(pr Prior, k int, s float64) float64 {
+	kk := float64(k)
+	at := pr.A + kk/2
+	a := alphaRoot(pr.A/kk, pr.B/kk, s, 0)
+	lgA, _ := math.Lgamma(pr.A)
+	lgAt, _ := math.Lgamma(at)
+	return -at*math.Log(at/a) - pr.B*a - kk/2*math.Log(a+s) + pr.A*math.Log(pr.B) - lgA + lgAt + at
+}
+
+// means is (P8): the means' joint Newton steps with the design Φ_act and
+// precisions ⟨α⟩, Q(Y) left at its optimum (P5).
+func (l *probitLik) means(rounds int) float64 {
+	c := l.p.cls[0]
+	mu := c.mean()
+	dpsi := l.newtonMeans(selectCols(l.p.phi, c.act), c.alpha, mu, rounds)
+	c.fixed = mu
+	return dpsi
+}
+
+func (l *probitLik) hold(b *basis) *mcFixedQ { return newSPFixedQ(b, l) }
+
 // setY computes ỹ and ln Zₙ of Q(Y) (P4)–(P5) at the means ψ.
-func (p *mcProblem) setY() {
+func (l *probitLik) setY() {
+	p := l.p
 	n, _ := p.phi.Dims()
-	if p.ytil == nil {
-		p.ytil = mat.NewDense(n, p.k, nil)
-		p.lnZ = make([]float64, n)
+	if l.ytil == nil {
+		l.ytil = mat.NewDense(n, p.k, nil)
+		l.lnZ = make([]float64, n)
 	}
 	d, e := make([]float64, p.k-1), make([]float64, p.k-1)
 	for i := range n {
-		p.lnZ[i] = probitRow(p.ytil.RawRowView(i), p.psi.RawRowView(i), p.y[i], d, e, nil, nil)
+		l.lnZ[i] = probitRow(l.ytil.RawRowView(i), p.psi.RawRowView(i), p.y[i], d, e, nil, nil)
 	}
 }
 
-// probitLik returns the likelihood terms of L (P6) for the means ȳ and
+// terms returns the likelihood terms of L (P6) for the means ȳ and
 // variances v of Q(W):
 //
 //	Σₙ{ln Zₙ + ½‖ỹₙ − ψₙ‖² − ½‖ỹₙ − ȳₙ‖² − ½Σₖ vₙₖ}.
-func (p *mcProblem) probitLik(ybar, v *mat.Dense) float64 {
+func (pl *probitLik) terms(ybar, v *mat.Dense) float64 {
+	p := pl.p
 	n, _ := ybar.Dims()
 	var l float64
 	for i := range n {
-		yt, ps, yb := p.ytil.RawRowView(i), p.psi.RawRowView(i), ybar.RawRowView(i)
+		yt, ps, yb := pl.ytil.RawRowView(i), p.psi.RawRowView(i), ybar.RawRowView(i)
 		var a, b float64
 		for k, y := range yt {
 			a += (y - ps[k]) * (y - ps[k])
 			b += (y - yb[k]) * (y - yb[k])
 		}
-		l += p.lnZ[i] + 0.5*a - 0.5*b // (P6)
+		l += pl.lnZ[i] + 0.5*a - 0.5*b // (P6)
 	}
 	return l - 0.5*mat.Sum(v) // (P6), the covariance part
 }
@@ -364,7 +426,8 @@ func probitProb(dst, m, v []float64, d, a []float64) {
 // probitPass computes, at the means ybar, ln Zₙ, ỹ and the negative
 // Hessians I − Cov_Q(yₙ) (rows of h, K × K each) of every row (P5), (P7),
 // and returns Σₙ ln Zₙ.
-func (p *mcProblem) probitPass(ybar, ytil, h *mat.Dense, lnZ []float64) float64 {
+func (l *probitLik) probitPass(ybar, ytil, h *mat.Dense, lnZ []float64) float64 {
+	p := l.p
 	n, _ := ybar.Dims()
 	var s float64
 	for i := range n {
@@ -392,7 +455,8 @@ func (p *mcProblem) probitPass(ybar, ytil, h *mat.Dense, lnZ []float64) float64 
 // Q(Y) at its optimum for the final means, mu (M × K, the design phiA's
 // coefficients, updated in place), and returns the largest relative
 // change of ψ.
-func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense, rounds int) float64 {
+func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense, rounds int) float64 {
+	p := l.p
 	n, m := phiA.Dims()
 	k := p.k
 	ybar := mat.NewDense(n, k, nil)
@@ -407,7 +471,7 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 		return s
 	}
 	ytil, h, lnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k*k, nil), make([]float64, n)
-	f0 := p.probitPass(ybar, ytil, h, lnZ) + prior(mu)
+	f0 := l.probitPass(ybar, ytil, h, lnZ) + prior(mu)
 	tYtil, tH, tLnZ := mat.NewDense(n, k, nil), mat.NewDense(n, k*k, nil), make([]float64, n)
 	tYbar := mat.NewDense(n, k, nil)
 	trial := mat.NewDense(m, k, nil)
@@ -436,9 +500,9 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 		}
 		var step []float64
 		if joint {
-			step = p.jointStep(phiA, alpha, h, wphi, hess, g)
+			step = l.jointStep(phiA, alpha, h, wphi, hess, g)
 		} else {
-			step = p.blockStep(phiA, alpha, h, wphi, g)
+			step = l.blockStep(phiA, alpha, h, wphi, g)
 		}
 		if step == nil {
 			break
@@ -454,7 +518,7 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 				}
 			}
 			tYbar.Mul(phiA, trial)
-			f := p.probitPass(tYbar, tYtil, tH, tLnZ) + prior(trial)
+			f := l.probitPass(tYbar, tYtil, tH, tLnZ) + prior(trial)
 			if f > f0 {
 				f0 = f
 				mu.Copy(trial)
@@ -471,7 +535,7 @@ func (p *mcProblem) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 		}
 	}
 	dpsi := psiChange(p.psi, ybar)
-	p.psi, p.ytil, p.lnZ = ybar, ytil, lnZ // (P5) at the final means
+	p.psi, l.ytil, l.lnZ = ybar, ytil, lnZ // (P5) at the final means
 	return dpsi
 }
 
@@ -487,9 +551,9 @@ var probitJointMax = 2000
 // (class-major), with the Hessian blocks Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ +
 // δₖₗdiag⟨α⟩ of the rows of h (I − Cov_Q(yₙ), K × K), or nil if it is not
 // positive definite. wphi is N × M scratch and hess MK × MK.
-func (p *mcProblem) jointStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, hess *mat.SymDense, g []float64) []float64 {
+func (l *probitLik) jointStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, hess *mat.SymDense, g []float64) []float64 {
 	_, m := phiA.Dims()
-	k := p.k
+	k := l.p.k
 	var blk mat.Dense
 	for a := range k {
 		for b := a; b < k; b++ {
@@ -535,9 +599,9 @@ func weightedCross(dst, phiA, h *mat.Dense, col int, wphi *mat.Dense) {
 // block of the Hessian, Φᵀdiag(1 − Var yₙₖ)Φ + diag⟨α⟩, for the gradient
 // g (class-major), or nil if a block is not positive definite. wphi is
 // N × M scratch.
-func (p *mcProblem) blockStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, g []float64) []float64 {
+func (l *probitLik) blockStep(phiA *mat.Dense, alpha []float64, h, wphi *mat.Dense, g []float64) []float64 {
 	_, m := phiA.Dims()
-	k := p.k
+	k := l.p.k
 	step := make([]float64, m*k)
 	var blk mat.Dense
 	for c := range k {

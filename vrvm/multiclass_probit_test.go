@@ -104,16 +104,17 @@ func TestProbitMonteCarlo(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 18))
 	const n, k, m, samples = 4, 3, 2, 400000
 	phi, y := tinyMultiDesign(rnd, n, k, m)
-	p := newMCProblem(phi, y, k, settings{prior: Prior{A: 1, B: 1}}, true)
+	pr := newMCProblem(phi, y, k, settings{prior: Prior{A: 1, B: 1}}, Probit)
 	for i := range n {
 		for j := range k {
-			p.psi.Set(i, j, 1.5*rnd.NormFloat64())
+			pr.psi.Set(i, j, 1.5*rnd.NormFloat64())
 		}
 	}
+	p := pr.lik.(*probitLik)
 	p.setY()
 	// Q(Y) moments against rejection sampling.
 	for i := range n {
-		ps := p.psi.RawRowView(i)
+		ps := pr.psi.RawRowView(i)
 		var acc int
 		sum, sum2 := make([]float64, k), make([]float64, k)
 		cross := make([]float64, k*k)
@@ -191,7 +192,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 			vs.Set(i, c, dot(row, sv.RawVector().Data))
 		}
 	}
-	analytic := p.probitLik(ybar, vs)
+	analytic := p.terms(ybar, vs)
 	var sumL, sumL2 float64
 	const draws = 200000
 	yy := make([]float64, k)
@@ -209,7 +210,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 			w[c] = []float64{mus[c][0] + d.AtVec(0), mus[c][1] + d.AtVec(1)}
 		}
 		for i := range n {
-			ps := p.psi.RawRowView(i)
+			ps := pr.psi.RawRowView(i)
 			for {
 				best := 0
 				for j := range k {
@@ -322,7 +323,7 @@ func TestProbitPredictive(t *testing.T) {
 // meanStepProblem is a seeded shared-α probit problem with every
 // function active, 2–4 classes and Q(W) fresh: the problems of the mean
 // step tests.
-func meanStepProblem(t *testing.T, seed uint64) *spProblem {
+func meanStepProblem(t *testing.T, seed uint64) *mcProblem {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(seed, 81))
 	n, k, m := 20+rnd.IntN(20), 2+rnd.IntN(3), 2+rnd.IntN(4)
@@ -334,9 +335,10 @@ func meanStepProblem(t *testing.T, seed uint64) *spProblem {
 			phi.Set(i, j, rnd.NormFloat64()+float64(y[i]*j%3))
 		}
 	}
-	p := newSPProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}})
-	p.act, p.alpha = seq(m), constant(m, 0.01+rnd.Float64())
-	if err := p.fresh(0, false); err != nil {
+	p := newMCProblem(phi, y, k, settings{prior: Prior{A: 1e-3, B: 1e-3}}, Probit)
+	c := &mcBlock{mcActive: mcActive{act: seq(m), alpha: constant(m, 0.01+rnd.Float64()), del: map[int]int{}}, q: k}
+	p.cls = []*mcBlock{c}
+	if err := p.fresh(0, 0, false); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -352,7 +354,7 @@ func TestProbitBlockStep(t *testing.T) {
 	for seed := range uint64(20) {
 		p := meanStepProblem(t, seed)
 		before := p.bound()
-		p.solveMean(200)
+		p.lik.means(200)
 		after := p.bound()
 		if !(after > before) {
 			t.Errorf("seed %d: block (P8) did not raise the bound: %v to %v", seed, before, after)
@@ -366,18 +368,18 @@ func TestProbitBlockStep(t *testing.T) {
 func TestProbitMeanStep(t *testing.T) {
 	for seed := range uint64(20) {
 		p := meanStepProblem(t, seed)
-		m, k := len(p.act), p.k
+		m, k := len(p.cls[0].act), p.k
 		before := p.bound()
-		p.solveMean(200)
+		p.lik.means(200)
 		after := p.bound()
 		if after < before-1e-9*math.Abs(before) {
 			t.Errorf("seed %d: (P8) lowered the bound from %v to %v", seed, before, after)
 		}
-		fixed := p.mean()
-		if err := p.fresh(0, false); err != nil {
+		fixed := p.cls[0].mean()
+		if err := p.fresh(0, 0, false); err != nil {
 			t.Fatal(err)
 		}
-		em := p.mean()
+		em := p.cls[0].mean()
 		emBound := p.bound()
 		if emBound < after-1e-9*math.Abs(after) {
 			t.Errorf("seed %d: (P3) after (P8) lowered the bound", seed)

@@ -406,13 +406,19 @@ func benchMultiLearned(b *testing.B, name string, newC func() *MultiClassifier) 
 			b.Fatal(err)
 		}
 	}
+	reportMulti(b, c, xte, lte)
+	return c
+}
+
+// reportMulti reports the test error, the log loss, the relevance vectors
+// and the bound of the fitted c on the test rows xte, lte.
+func reportMulti(b *testing.B, c *MultiClassifier, xte *mat.Dense, lte []string) {
 	er, _ := c.ErrorRate(xte, lte)
 	ll, _ := c.LogLoss(xte, lte)
 	b.ReportMetric(100*er, "test-err-%")
 	b.ReportMetric(ll, "log-loss")
 	b.ReportMetric(float64(len(c.RelevanceVectors())), "RVs")
 	b.ReportMetric(c.LowerBound(), "bound")
-	return c
 }
 
 // TestMultiNaNBoundIsError fits a case where the multi-class bound became

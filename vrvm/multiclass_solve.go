@@ -12,31 +12,60 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The multi-class model with one precision per weight (doc.go,
-// "Multi-class classification"): with Q(W) factorised over classes, each
-// class is a binary-like problem over the shared basis with its own
-// precisions αₘₖ, curvatures Bₙ (c₀ of (M4), or Aₙ,ₖₖ of (M19)) and
-// targets z (M5), (M22).
+// The solvers of the multi-class model (doc.go, "Multi-class
+// classification", "Multi-class probit"), one loop for every likelihood:
+// Q(W) is a product of blocks over the shared basis, each a binary-like
+// problem with its own precisions, the curvatures Bₙ and the targets z of
+// the likelihood (mcLikelihood: c₀ and (M5) for Böhning's bound, Aₙ,ₖₖ and
+// (M22) for the adaptive bound, 1 and ⟨y⟩ (P3) for the probit).
 
-// mcClass is the state of one class k: its active functions with ⟨αₘₖ⟩,
-// Σₖ of (M5) over them, and for every candidate m the statistics of the
-// collapsed bound (S1) computed without the active functions' own terms
-// (Tipping & Faul 2003), with the curvatures Bₙ = 2λ(ξₙₖ) and targets z
-// of (M4):
+// mcBlock is one Q(W) block: its active functions with ⟨αₘ⟩, Σ over them
+// and, for every candidate m, the statistics of the collapsed bound (S1),
+// (P12) computed without the active functions' own terms (Tipping & Faul
+// 2003), with the likelihood's curvatures Bₙ and targets z:
 //
 //	Sₘ = dₘ − cₘᵀΣcₘ,  Qₘ = hₘ − cₘᵀΣh_act,  dₘ = φₘᵀBφₘ,  cₘ = Φ_actᵀBφₘ,  h = Φᵀz.
-type mcClass struct {
+//
+// A block holds one class of the softmax model (q = 1, its own αₘₖ (M2)),
+// or every class of the probit (q = K outputs sharing αₘ and Σ (P2)).
+type mcBlock struct {
 	mcActive
+	q int       // outputs that share the block's Σ and ⟨α⟩
 	d []float64 // φₘᵀBφₘ of every function
-	// fixed, if not nil, is the mean of Q(wₖ) set by solveMean, in place
-	// of Σₖh_act until the next fresh.
-	fixed []float64
+	// fixed, if not nil, is the mean (M × q) set by the likelihood's
+	// step on the means, in place of Σh_act until the next fresh.
+	fixed *mat.Dense
+}
+
+// mean returns the means (M × q) of the block's active weights, Σh_act
+// (M4), (P3), or those set by the step on the means.
+func (c *mcBlock) mean() *mat.Dense {
+	if c.fixed != nil {
+		return mat.DenseCopyOf(c.fixed)
+	}
+	return c.meanAct()
+}
+
+// vec returns the means of a one-output block as a vector.
+func (c *mcBlock) vec() []float64 {
+	if c.fixed != nil {
+		return mat.Col(nil, 0, c.fixed)
+	}
+	return mat.Col(nil, 0, c.meanAct())[:len(c.act)]
+}
+
+// setVec sets the means of a one-output block to mu.
+func (c *mcBlock) setVec(mu []float64) {
+	c.fixed = nil
+	if len(mu) > 0 {
+		c.fixed = mat.NewDense(len(mu), 1, mu)
+	}
 }
 
 // mcActive is one Q(W) block of the sequential multi-class solvers: its
 // active functions, their ⟨α⟩ and Σ, and the statistics (M14) or (P12)
 // of the candidates it holds, for q outputs that share Σ (one, a class
-// of the softmax model (mcClass); K, the shared-α probit (spProblem)).
+// of the softmax model; K, the shared-α probit: mcBlock).
 // The updates below are exact: rank-one changes of Σ for a changed ⟨α⟩
 // or a removal, a bordered Σ for an addition.
 type mcActive struct {
@@ -289,7 +318,11 @@ func psiChange(old, new *mat.Dense) float64 {
 	return c
 }
 
-// mcProblem is one fit of the multi-class model.
+// mcProblem is one fit of the multi-class model: the Q(W) blocks and
+// their precisions, which the solver (solve) updates the same way for
+// every likelihood, and the likelihood lik, which supplies the blocks'
+// curvatures and targets, its terms of L and the step on the means and
+// its variational parameters.
 type mcProblem struct {
 	phi   *mat.Dense // N × P design of every candidate function
 	phi2  *mat.Dense // its elementwise square
@@ -297,91 +330,43 @@ type mcProblem struct {
 	k     int
 	set   settings
 	prior Prior
-	at    float64    // ã = a + ½ (M6)
-	c0    float64    // Böhning's curvature of one class, ½(1 − 1/K) (M4)
-	dAll  []float64  // c₀φₘᵀφₘ
-	psi   *mat.Dense // ψ (N × K) (M8)
-	cls   []*mcClass
+	lik   mcLikelihood
+	psi   *mat.Dense // ψ (N × K): the expansion points (M8), (M21) or Q(Y)'s means (P5)
+	cls   []*mcBlock // the Q(W) blocks: K of one class each, or one of every class
 	thr   float64
 	hook  func(step string, bound func() float64)
-	// For the probit (P1), used by spProblem: Q(Y) at the means ψ, with
-	// ⟨y⟩ = ytil and ln Zₙ = lnZ (P4)–(P5), and c₀ = 1.
-	ytil *mat.Dense
-	lnZ  []float64
-	// adapt selects the adaptive-curvature bound (M19) in place of
-	// Böhning's (M3), with the curvatures Aₙ (N × K × K) at ψ in curv.
-	adapt bool
-	curv  []float64
-	// curvVer counts the changes of curv; exK caches, per class, dₘ and
-	// excludedTerm(dₘ) of every function at version exVer[k].
-	curvVer int
-	exK     [][2][]float64
-	exVer   []int
 }
 
-func newMCProblem(phi *mat.Dense, y []int, k int, s settings, probit bool) *mcProblem {
+func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihood) *mcProblem {
 	n, p := phi.Dims()
 	phi2 := mat.NewDense(n, p, nil)
 	phi2.MulElem(phi, phi)
-	c0 := 0.5 * (1 - 1/float64(k))
-	if probit {
-		c0 = 1 // (P3)
-	}
-	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, at: s.prior.A + 0.5, c0: c0,
-		dAll: make([]float64, p), psi: mat.NewDense(n, k, nil)}
-	gemvT(pr.dAll, phi2, constant(n, c0))
-	if probit {
-		pr.setY() // Q(Y) at ψ = 0
-	}
+	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
+	pr.lik = newMCLikelihood(lik, pr)
 	return pr
 }
 
-// weights returns the curvatures B = c₀ and the targets z of class k
-// (M4): zₙ = tₙₖ − gₖ(ψₙ) + c₀ψₙₖ + (1/2K) Σ_{j≠k}(ȳₙⱼ − ψₙⱼ), with ȳ·ⱼ
-// the current means of the other classes (ψ for a class not yet set up).
-func (p *mcProblem) weights(k int) (bw, z []float64) {
-	if p.adapt {
-		return p.adaptiveWeights(k)
-	}
-	n, _ := p.phi.Dims()
-	bw, z = constant(n, p.c0), make([]float64, n)
-	g := make([]float64, p.k)
-	cross := make([]float64, n)
-	col := make([]float64, n)
-	kk := float64(p.k)
-	for j, c := range p.cls {
-		if j == k || c == nil || c.sig == nil || len(c.act) == 0 {
-			if j != k && c != nil && c.sig != nil {
-				for i := range n {
-					cross[i] -= p.psi.At(i, j) / (2 * kk)
-				}
-			}
-			continue
-		}
-		mu := c.mean()
-		blas64.Gemv(blas.NoTrans, 1, selectCols(p.phi, c.act).RawMatrix(), blas64.Vector{N: len(mu), Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-		for i := range n {
-			cross[i] += (col[i] - p.psi.At(i, j)) / (2 * kk)
-		}
-	}
-	for i := range n {
-		softmaxTo(g, p.psi.RawRowView(i))
-		z[i] = p.c0*p.psi.At(i, k) - g[k] + cross[i]
-		if p.y[i] == k {
-			z[i]++
-		}
-	}
-	return bw, z
+// aTil returns ã = a + q/2 of a block of q outputs (M6), (P11).
+func (p *mcProblem) aTil(q int) float64 { return p.prior.A + 0.5*float64(q) }
+
+// blockPrior returns the prior of the one-output (S1) whose maximiser is
+// that of a block of q outputs, and the divisor of its Σₖqₘₖ²: f_q(α) =
+// q f(α; a/q, b/q, s, Σₖqₖ²/q) (P12); q = 1 is (S1) itself.
+func (p *mcProblem) blockPrior(q int) (a, b, div float64) {
+	fq := float64(q)
+	return p.prior.A / fq, p.prior.B / fq, fq
 }
 
-// fresh recomputes Σₖ and the statistics of class k from its active set
-// and ⟨α⟩: the update of Q(wₖ) (M5) for the current ξ and a. With all
-// the statistics of every candidate are computed (O(NPM)), else those of
-// the active functions only (O(NM²)), enough to update their ⟨α⟩.
+// fresh recomputes Σ and the statistics of block k from its active set
+// and ⟨α⟩: the update of Q(W) (M4), (P3) for the current curvatures and
+// targets of the likelihood. With all the statistics of every candidate
+// are computed (O(NPM)), else those of the active functions only
+// (O(NM²)), enough to update their ⟨α⟩.
 func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	c := p.cls[k]
 	n, np := p.phi.Dims()
-	bw, z := p.weights(k)
+	bw := p.lik.curvature(k)
+	z := p.lik.targets(k)
 	phiA := selectCols(p.phi, c.act)
 	bphi := mat.DenseCopyOf(phiA) // B Φ_act
 	for i := range n {
@@ -391,46 +376,46 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 		}
 	}
 	c.hold(p.phi, phiA, bphi, all)
-	c.h = mat.NewDense(np, 1, nil)
-	gemvT(c.h.RawMatrix().Data, p.phi, z)
+	c.h = phiT(p.phi, z)
 	c.d = make([]float64, np)
 	gemvT(c.d, p.phi2, bw)
 	c.fixed = nil
 	return c.factor(iter, c.d)
 }
 
-// mean returns μₖ = Σₖh_act (M5), or the mean set by solveMean.
-func (c *mcClass) mean() []float64 {
-	if c.fixed != nil {
-		return append([]float64(nil), c.fixed...)
+// phiT returns Φᵀz (P × q).
+func phiT(phi, z *mat.Dense) *mat.Dense {
+	_, np := phi.Dims()
+	_, q := z.Dims()
+	h := mat.NewDense(np, q, nil)
+	if q == 1 {
+		gemvT(h.RawMatrix().Data, phi, z.RawMatrix().Data)
+	} else {
+		h.Mul(phi.T(), z)
 	}
-	return mat.Col(nil, 0, c.meanAct())[:len(c.act)]
+	return h
 }
 
-// add puts candidate j into class k's active set with ⟨α⟩ = a; the
+// add puts candidate j into block k's active set with ⟨α⟩ = a; the
 // statistics of every candidate must be held (fresh with all).
 func (p *mcProblem) add(k, j int, a float64) {
-	c := p.cls[k]
 	n, np := p.phi.Dims()
-	var bw []float64
-	if p.adapt {
-		bw = p.curvW(k)
-	} else {
-		bw, _ = p.weights(k)
-	}
+	bw := p.lik.curvature(k)
 	col := make([]float64, n)
 	for r := range n {
 		col[r] = p.phi.At(r, j) * bw[r]
 	}
 	cn := make([]float64, np)
 	gemvT(cn, p.phi, col) // ΦᵀBφⱼ
-	c.add(j, a, cn)
+	p.cls[k].add(j, a, cn)
 }
 
-// bestAddition returns class k's excluded function with the largest gain
-// (M16) among those whose optimal ⟨α⟩ is below thr/2, with that ⟨α⟩, or −1.
+// bestAddition returns block k's excluded function with the largest gain
+// (M16), (P13) among those whose optimal ⟨α⟩ is below thr/2, with that
+// ⟨α⟩, or −1.
 func (p *mcProblem) bestAddition(k int) (int, float64) {
 	c := p.cls[k]
+	ka, kb, div := p.blockPrior(c.q)
 	in := make([]bool, len(c.d))
 	for _, a := range c.act {
 		in[a] = true
@@ -440,14 +425,14 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 		if in[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
 			continue
 		}
-		q2 := c.qsq(r)
-		a := alphaRoot(p.prior.A, p.prior.B, c.ss[r], q2)
+		q2 := c.qsq(r) / div
+		a := alphaRoot(ka, kb, c.ss[r], q2)
 		if a > p.thr/2 {
 			continue
 		}
 		d := math.Max(c.d[j], 0)
-		a0 := alphaRoot(p.prior.A, p.prior.B, d, 0)
-		gain := fval(p.prior.A, p.prior.B, a, c.ss[r], q2) - fval(p.prior.A, p.prior.B, a0, d, 0) // (M16)
+		a0 := alphaRoot(ka, kb, d, 0)
+		gain := fval(ka, kb, a, c.ss[r], q2) - fval(ka, kb, a0, d, 0) // (M16), (P13) divided by q
 		if gain > bestGain {
 			best, bestA, bestGain = j, a, gain
 		}
@@ -461,39 +446,61 @@ func (p *mcProblem) step(name string) {
 	}
 }
 
-// solve runs the sequential solver or, for PaperSchedule, the paper's
-// schedule.
-func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
+// startSet returns the active set block k starts from: every function
+// (the paper's schedule, or no pruning), the bias, or else the function
+// with the largest ‖hₘ‖²/dₘ for the initial curvatures and targets.
+func (p *mcProblem) startSet(k int, paper bool) []int {
 	_, np := p.phi.Dims()
-	paper := p.set.solver == PaperSchedule
-	p.cls = make([]*mcClass, p.k)
-	p.thr = p.set.pruneAt
-	for k := range p.k {
-		c := &mcClass{mcActive: mcActive{del: map[int]int{}}}
-		switch {
-		case paper || !p.set.prune:
-			c.act = seq(np)
-		case p.set.bias:
-			c.act = []int{0}
-		default:
-			bw, z := p.weights(k)
-			h, d := make([]float64, np), make([]float64, np)
-			gemvT(h, p.phi, z)
-			gemvT(d, p.phi2, bw)
-			best, bestV := 0, -1.0
-			for j := range np {
-				if d[j] > 0 && h[j]*h[j]/d[j] > bestV {
-					best, bestV = j, h[j]*h[j]/d[j]
-				}
-			}
-			c.act = []int{best}
+	switch {
+	case paper || !p.set.prune:
+		return seq(np)
+	case p.set.bias:
+		return []int{0}
+	}
+	bw := p.lik.curvature(k)
+	h, d := phiT(p.phi, p.lik.targets(k)), make([]float64, np)
+	gemvT(d, p.phi2, bw)
+	best, bestV := 0, -1.0
+	for j := range np {
+		if d[j] <= 0 {
+			continue
 		}
+		var h2 float64
+		if hr := h.RawRowView(j); len(hr) == 1 {
+			h2 = hr[0] * hr[0]
+		} else {
+			h2 = mat.Norm(h.RowView(j), 2)
+			h2 *= h2
+		}
+		if v := h2 / d[j]; v > bestV {
+			best, bestV = j, v
+		}
+	}
+	return []int{best}
+}
+
+// solve runs the sequential solver or, for PaperSchedule, the paper's
+// schedule, for any likelihood: each iteration updates every block's
+// Q(W) (M4), (P3) and its ⟨α⟩ ((M6), (P11) in the schedule; the
+// maximisers of (S1), (P12), removals and additions (M16), (P13) in the
+// sequential solver), then the means and the likelihood's variational
+// parameters (mcLikelihood.means), then Q(W) again.
+func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
+	paper := p.set.solver == PaperSchedule
+	q := p.lik.outputs()
+	p.cls = make([]*mcBlock, p.k/q)
+	p.thr = p.set.pruneAt
+	for k := range p.cls {
+		c := &mcBlock{mcActive: mcActive{del: map[int]int{}}, q: q}
+		c.act = p.startSet(k, paper)
 		c.alpha = constant(len(c.act), p.set.alpha0)
 		p.cls[k] = c
 		if err := p.fresh(k, 0, !paper && p.set.prune); err != nil {
 			return nil, err
 		}
 	}
+	ka, kb, div := p.blockPrior(q)
+	at := p.aTil(q)
 	trace := []float64{p.bound()}
 	status := IterationLimit
 	iters := 0
@@ -508,20 +515,22 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		dAlpha := 0.0
 		full := !paper && p.set.prune && (pending || it%mcbFullEvery == 1)
 		for k, c := range p.cls {
-			// Q(wₖ) for the other classes' current means (they moved since
-			// class k was last set), with every candidate's statistics
-			// before additions.
-			{
-				if err := p.fresh(k, it, full); err != nil {
-					return nil, err
-				}
-				p.step("w")
+			// Q(W) of the block for the other blocks' current means (they
+			// moved since block k was last set), with every candidate's
+			// statistics before additions.
+			if err := p.fresh(k, it, full); err != nil {
+				return nil, err
 			}
+			p.step("w")
 			prev := append([]float64(nil), c.alpha...)
 			if paper {
 				mu := c.mean()
-				for i := range c.act { // (M6)
-					c.alpha[i] = p.at / (p.prior.B + 0.5*(mu[i]*mu[i]+c.sig.At(i, i)))
+				for i := range c.act { // (M6), (P11)
+					var w2 float64
+					for _, v := range mu.RawRowView(i) {
+						w2 += v*v + c.sig.At(i, i)
+					}
+					c.alpha[i] = at / (p.prior.B + 0.5*w2)
 				}
 				dAlpha = math.Max(dAlpha, maxRelChange(prev, c.alpha))
 				continue
@@ -529,7 +538,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			moved := false
 			for i := 0; i < len(c.act); i++ {
 				sv, q2 := c.stats(i)
-				a := alphaRoot(p.prior.A, p.prior.B, sv, q2) // (S1)
+				a := alphaRoot(ka, kb, sv, q2/div) // (S1), (P12)
 				if p.set.prune && a > p.thr && len(c.act) > 1 {
 					c.remove(i)
 					i--
@@ -560,14 +569,15 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		if paper {
 			p.step("alpha")
 		}
-		// ψ and the means at their joint optimum (M18) given the Σₖ, then,
-		// for the sequential solver, every Q(wₖ) (M4) for the new ψ: L rises
-		// by both. The paper's schedule updates Q(W) after pruning.
+		// The means and the likelihood's variational parameters given the
+		// Σ (M18), (M21), (P8), then, for the sequential solver, every
+		// Q(W) for the new ψ: L rises by both. The paper's schedule
+		// updates Q(W) after pruning.
 		rounds := mcMeanMax
 		if paper {
 			rounds = mcPaperMeanMax
 		}
-		dxi := p.solveMean(rounds)
+		dxi := p.lik.means(rounds)
 		if !paper {
 			for k := range p.cls {
 				if err := p.fresh(k, it, false); err != nil {
@@ -584,7 +594,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 					c.act, c.alpha = selectInts(c.act, keep), selectVec(c.alpha, keep)
 					c.sig = selectCols(selectRows(c.sig, keep), keep)
 					if c.fixed != nil {
-						c.fixed = selectVec(c.fixed, keep)
+						c.fixed = selectRows(c.fixed, keep)
 					}
 				}
 			}
@@ -623,8 +633,8 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	return p.solution(trace, iters, status), stopped(ctx, iters)
 }
 
-// solution gathers the classes' posteriors over the union of their
-// active sets, in basis order.
+// solution gathers the classes' posteriors over the union of the blocks'
+// active sets, in basis order; class k is output k mod q of block k/q.
 func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolution {
 	in := map[int]bool{}
 	for _, c := range p.cls {
@@ -643,19 +653,24 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 	}
 	m := len(cols)
 	sol := &mcSolution{cols: cols, mu: mat.NewDense(m, p.k, nil), alphaK: mat.NewDense(m, p.k, nil), trace: trace, iters: iters, status: status}
-	for k, c := range p.cls {
+	for _, c := range p.cls {
 		mu := c.mean()
 		s := mat.NewSymDense(m, nil)
 		for i, a := range c.act {
-			sol.mu.Set(pos[a], k, mu[i])
-			sol.alphaK.Set(pos[a], k, c.alpha[i])
 			for j, b := range c.act {
 				if pos[a] <= pos[b] {
 					s.SetSym(pos[a], pos[b], 0.5*(c.sig.At(i, j)+c.sig.At(j, i)))
 				}
 			}
 		}
-		sol.sigmas = append(sol.sigmas, s)
+		for o := range c.q {
+			k := len(sol.sigmas)
+			for i, a := range c.act {
+				sol.mu.Set(pos[a], k, mu.At(i, o))
+				sol.alphaK.Set(pos[a], k, c.alpha[i])
+			}
+			sol.sigmas = append(sol.sigmas, s)
+		}
 	}
 	return sol
 }
@@ -665,7 +680,7 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 // update the active functions' ⟨α⟩ only, at O(NM²) per class.
 const mcbFullEvery = 5
 
-// mcMeanMax bounds the rounds of solveMean in the sequential solver,
+// mcMeanMax bounds the rounds of the step on the means (mcLikelihood.means) in the sequential solver,
 // mcPaperMeanMax in the paper's schedule, whose classes start with every
 // function (a round costs O(NM² + M³) per class).
 const (
@@ -673,7 +688,7 @@ const (
 	mcPaperMeanMax = 2
 )
 
-// solveMean maximises L over the means of Q(W) and ψ jointly, with the
+// softmaxMeans maximises L over the means of Q(W) and ψ jointly, with the
 // covariances Σₖ fixed (M18): with ψ at its optimum ψ = ȳ (M8) given the
 // means, (M3) is tight and L is, up to terms of Σₖ and α, the
 // log-posterior
@@ -685,13 +700,10 @@ const (
 // Newton steps on one class's means at a time (Hessian ΦᵀDₖΦ + diag αₖ,
 // Dₖ = diag(pₖ(1 − pₖ))), each kept only if it raises G; alternating ψ and Q(W) instead is Böhning's
 // minorise–maximise iteration, which crawls where the classes are well
-// separated. It leaves ψ = ȳ at the maximum and returns the largest
-// relative change of ψ; the next Q(W) updates (fresh) raise L further.
-func (p *mcProblem) solveMean(rounds int) float64 {
-	var before float64
-	if p.adapt {
-		before = p.bound()
-	}
+// separated. It returns the means at the maximum and their activations
+// ȳ (N × K), for the likelihood to set ψ by (M8) or (M21); it changes
+// nothing of p.
+func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 	n, _ := p.phi.Dims()
 	k := p.k
 	phiA := make([]*mat.Dense, k)
@@ -700,7 +712,7 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 	col := make([]float64, n)
 	for j, c := range p.cls {
 		phiA[j] = selectCols(p.phi, c.act)
-		mus[j] = c.mean()
+		mus[j] = c.vec()
 		if m := len(mus[j]); m > 0 {
 			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
 			ybar.SetCol(j, col)
@@ -804,15 +816,7 @@ func (p *mcProblem) solveMean(rounds int) float64 {
 			break
 		}
 	}
-	if p.adapt {
-		return p.adaptiveMeans(mus, ybar, before)
-	}
-	dpsi := psiChange(p.psi, ybar)
-	p.psi = ybar // (M8)
-	for j, c := range p.cls {
-		c.fixed = mus[j]
-	}
-	return dpsi
+	return mus, ybar
 }
 
 // lseRest holds the exponentials of the activations, eₙₗ = exp(ȳₙₗ − hiₙ)
@@ -894,7 +898,7 @@ func (r *lseRest) lse(i int, y float64) float64 {
 	return y + math.Log1p(s*math.Exp(hi-y))
 }
 
-// mcJointMax is the largest number of means (Σₖ Mₖ) for which solveMean
+// mcJointMax is the largest number of means (Σₖ Mₖ) for which softmaxMeans
 // takes joint Newton steps over every class (M18); above it (the paper's
 // schedule starts with every function in every class) it takes one
 // class's step at a time.

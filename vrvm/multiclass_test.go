@@ -133,10 +133,10 @@ func TestMultiAdditionGain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newMCProblem(phi, y, len(classes), s, false)
+		p := newMCProblem(phi, y, len(classes), s, Softmax)
 		p.thr = math.Inf(1)
 		for kc := range p.k {
-			p.cls = append(p.cls, &mcClass{mcActive: mcActive{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}}})
+			p.cls = append(p.cls, &mcBlock{mcActive: mcActive{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}}, q: 1})
 		}
 		for kc := range p.k {
 			if err := p.fresh(kc, 0, true); err != nil {
@@ -255,20 +255,23 @@ func multiBoundMonteCarlo(t *testing.T, adapt bool) {
 	const n, k, m, samples = 6, 3, 3, 200000
 	phi, y := tinyMultiDesign(rnd, n, k, m)
 	prior := Prior{A: 1.5, B: 0.7}
-	p := newMCProblem(phi, y, k, settings{prior: prior}, false)
+	lik := Softmax
+	if adapt {
+		lik = SoftmaxAdaptive
+	}
+	p := newMCProblem(phi, y, k, settings{prior: prior}, lik)
 	for i := range n {
 		for j := range k {
 			p.psi.Set(i, j, rnd.NormFloat64())
 		}
 	}
 	asc := make([]bool, n)
-	if adapt {
-		p.adapt = true
-		p.setCurv()
+	if l, ok := p.lik.(*jcLik); ok {
+		l.setCurv()
 		order := make([]int, k)
 		for i := range n {
 			asc[i] = rnd.IntN(2) == 1
-			jcCurvature(p.curvRow(i), order, p.psi.RawRowView(i), asc[i])
+			jcCurvature(l.curvRow(i), order, p.psi.RawRowView(i), asc[i])
 		}
 	}
 	// Each class: every function active, random Σₖ, ⟨α⟩ and μₖ (via h = Σₖ⁻¹μₖ).
@@ -288,7 +291,7 @@ func multiBoundMonteCarlo(t *testing.T, adapt bool) {
 		if err := chols[c].SolveVecTo(&h, mu); err != nil {
 			t.Fatal(err)
 		}
-		cl := &mcClass{mcActive: mcActive{act: seq(m), alpha: make([]float64, m), sig: mat.DenseCopyOf(sigma), logDet: chols[c].LogDet(), h: mat.NewDense(m, 1, h.RawVector().Data)}, d: make([]float64, m)}
+		cl := &mcBlock{mcActive: mcActive{act: seq(m), alpha: make([]float64, m), sig: mat.DenseCopyOf(sigma), logDet: chols[c].LogDet(), h: mat.NewDense(m, 1, h.RawVector().Data)}, q: 1, d: make([]float64, m)}
 		for i := range m {
 			cl.alpha[i] = 0.5 + rnd.Float64()
 		}
@@ -315,11 +318,11 @@ func multiBoundMonteCarlo(t *testing.T, adapt bool) {
 			w[c] = mat.NewVecDense(m, nil)
 			w[c].AddVec(mus[c], &d)
 			for i := range m {
-				al := gammaSample(rnd, p.at, p.at/p.cls[c].alpha[i])
+				al := gammaSample(rnd, p.aTil(1), p.aTil(1)/p.cls[c].alpha[i])
 				v := w[c].AtVec(i)
 				// ln p(wₘₖ|α) + ln p(α) − ln Q_α(α)
 				l += -0.5*ln2Pi + 0.5*math.Log(al) - 0.5*al*v*v
-				l += gammaLogPDF(al, prior.A, prior.B) - gammaLogPDF(al, p.at, p.at/p.cls[c].alpha[i])
+				l += gammaLogPDF(al, prior.A, prior.B) - gammaLogPDF(al, p.aTil(1), p.aTil(1)/p.cls[c].alpha[i])
 			}
 		}
 		for i := range n {
