@@ -83,6 +83,13 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("default width", func(t *testing.T) {
+		_, errOut, code := run(t, "fit", "-target", "t", "-inputs", "x1,x2", "-o", "default.json", "reg.csv")
+		if code != 0 || !strings.Contains(errOut, "kernel width chosen by the dense model's evidence: Gaussian(width=") {
+			t.Errorf("fit with the default kernel: status %d, no chosen width in the summary: %q", code, errOut)
+		}
+	})
+
 	t.Run("learned kernel", func(t *testing.T) {
 		for _, c := range []struct {
 			args []string

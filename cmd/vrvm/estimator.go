@@ -149,8 +149,9 @@ type fitSummary struct {
 	Bound         float64
 	NoiseSD       float64 // regression, in the units the model was fitted in
 	TrainingError float64 // regression: RMS error of the mean; classification: error rate
-	Kernel        string  // the learned kernel (-width auto, -kernel ard), "" otherwise
+	Kernel        string  // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
 	Fits          int     // the fits kernel learning made
+	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
 }
 
 // learned is what a model fitted with LearnKernel reports.
@@ -177,6 +178,10 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	s.IterLimit = s.Status == vrvm.IterationLimit
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
+	} else if r, ok := m.(*vrvm.Regressor); ok && r.Kernel == nil && !r.LearnKernel {
+		// The default width: the dense model's evidence (doc.go, "The
+		// default width").
+		s.Kernel, s.Evidence = fmt.Sprint(r.FittedKernel()), true
 	}
 	p, err := e.predict(x)
 	if err != nil {

@@ -521,7 +521,11 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		if meta.Standardized {
 			units = " (in standardised input units)"
 		}
-		say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
+		if s.Evidence {
+			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
+		} else {
+			say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
+		}
 	}
 	if s.IterLimit {
 		limit := o.MaxIter
