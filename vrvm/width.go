@@ -103,7 +103,7 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 		}
 	}
 	if fc > fb {
-		return math.Exp(c), fc, nil // still rising at the edge of the range
+		return math.Exp(c), fc + d.shift, nil // still rising at the edge of the range
 	}
 	if a > c {
 		a, c, fa, fc = c, a, fc, fa
@@ -135,7 +135,7 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 			c, fc = v, fv
 		}
 	}
-	return math.Exp(b), fb, nil
+	return math.Exp(b), fb + d.shift, nil
 }
 
 // parabolaVertex returns the abscissa of the vertex of the parabola
@@ -151,29 +151,37 @@ func parabolaVertex(a, b, c, fa, fb, fc float64) float64 {
 
 // denseModel holds the rows and centred targets of (W1).
 type denseModel struct {
-	rows [][]float64
-	t    []float64 // t̃ = Pt
-	k    *mat.Dense
+	rows  [][]float64
+	t     []float64 // t̃ = Pt, divided by max|t̃ₙ|
+	shift float64   // ln p of the targets in their units minus that of t
+	k     *mat.Dense
 }
 
 // newDenseModel returns the dense model of x and t, or nil if t does not
-// vary.
+// vary (or its spread is not finite). The targets are centred and scaled
+// by s = max|t̃ₙ|, which keeps (W2)–(W3) in range whatever their units and
+// shifts E by (m − 1) ln s at every width (added back by denseWidth).
 func newDenseModel(x mat.Matrix, t []float64) *denseModel {
-	var mean float64
-	for _, v := range t {
-		mean += v
-	}
-	mean /= float64(len(t))
-	tc := make([]float64, len(t))
-	var ss float64
-	for i, v := range t {
-		tc[i] = v - mean
-		ss += tc[i] * tc[i]
-	}
-	if !(ss > 0) || len(t) < 3 {
+	if len(t) < 3 {
 		return nil
 	}
-	return &denseModel{rows: rowsOf(x), t: tc}
+	var mean float64
+	for i, v := range t {
+		mean += (v - mean) / float64(i+1) // no overflow of a sum
+	}
+	tc := make([]float64, len(t))
+	var scale float64
+	for i, v := range t {
+		tc[i] = v - mean
+		scale = math.Max(scale, math.Abs(tc[i]))
+	}
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil
+	}
+	for i := range tc {
+		tc[i] /= scale
+	}
+	return &denseModel{rows: rowsOf(x), t: tc, shift: -float64(len(t)-1) * math.Log(scale)}
 }
 
 // evidence returns E(r) (W4) and the α and β that reach it.

@@ -62,12 +62,12 @@ func TestDenseEvidence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := directEvidence(t, x, y, r, alpha, beta)
+		want := directEvidence(t, x, d.t, r, alpha, beta) // d.t: centred and scaled
 		if math.Abs(e-want) > 1e-4*math.Max(1, math.Abs(want)) {
 			t.Errorf("width %g: (W2) %.8g, direct %.8g", r, e, want)
 		}
 		for _, f := range [][2]float64{{1.01, 1}, {0.99, 1}, {1, 1.01}, {1, 0.99}} {
-			if o := directEvidence(t, x, y, r, alpha*f[0], beta*f[1]); o > want+1e-6 {
+			if o := directEvidence(t, x, d.t, r, alpha*f[0], beta*f[1]); o > want+1e-6 {
 				t.Errorf("width %g: α×%g, β×%g raises the evidence %.8g → %.8g: (W3) not at its maximum", r, f[0], f[1], want, o)
 			}
 		}
@@ -76,7 +76,8 @@ func TestDenseEvidence(t *testing.T) {
 
 // TestDefaultWidth checks the width search (W4): the width returned has
 // a higher evidence than the widths 10% either side of it and than the
-// starting width, and flat targets are an error the default handles.
+// starting width, does not depend on the targets' units, and flat
+// targets are an error the default handles.
 func TestDefaultWidth(t *testing.T) {
 	x, y := benchSinc(120, 4)
 	r0 := MedianDistance(x)
@@ -92,6 +93,18 @@ func TestDefaultWidth(t *testing.T) {
 	}
 	if math.Abs(math.Log(r/3)) > math.Log(2) {
 		t.Errorf("sinc: chosen width %g, want within a factor 2 of the paper's 3", r)
+	}
+	// The targets' units do not change the width (they shift E by a
+	// constant), even where their squares overflow.
+	for _, f := range []float64{1e-200, 1e200} {
+		scaled := make([]float64, len(y))
+		for i, v := range y {
+			scaled[i] = f * v
+		}
+		rs, es, err := denseWidth(context.Background(), x, scaled, r0)
+		if err != nil || math.Abs(rs-r) > 1e-9*r || math.IsNaN(es) || math.IsInf(es, 0) {
+			t.Errorf("targets ×%g: width %g, evidence %g, error %v; want width %g and a finite evidence", f, rs, es, err, r)
+		}
 	}
 	flat := make([]float64, len(y))
 	if _, _, err := denseWidth(context.Background(), x, flat, r0); !errors.Is(err, errFlatTargets) {
