@@ -180,7 +180,7 @@ const (
 // likelihood's factor as it is (see seqTauEvery).
 func (s *seqFit) deferLikelihood(k int, maxDl float64, removed bool) bool {
 	return s.uniform() && len(s.bnorm) >= seqShortlistMin && len(s.act) >= seqTauActive &&
-		!s.annealing && k%seqTauEvery != 0 && (removed || maxDl > seqSettled)
+		k%seqTauEvery != 0 && (removed || maxDl > seqSettled)
 }
 
 // seqSettled is the largest change of ln⟨αₘ⟩ and of the relative noise
@@ -1571,6 +1571,17 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	x := squarem(h)
 	if x == nil {
 		return nil
+	}
+	if s.uniform() {
+		// The bound after the sweep: ln|Σ| and diag Σ follow its rank-one
+		// updates, and the likelihood sees its moments (refresh), so that
+		// the extrapolation is judged against the point it leaves.
+		s.q.logDet += s.ldSweep
+		s.ldSweep = 0
+		s.syncDiag()
+		if err := s.refresh(iter); err != nil {
+			return err
+		}
 	}
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
