@@ -146,7 +146,9 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 // evidence of the dense model (W4) on at most lo.MaxRows rows of x spread
 // evenly through it, from the inputs' MedianDistance. Inputs whose rows
 // are all equal get Gaussian{Width: 1} (every width gives the same
-// constant functions), and so do targets that do not vary.
+// constant functions), and so do targets that do not vary. A context
+// cancelled during the search leaves the best width so far, so that the
+// fit that follows stops at once and keeps its state.
 func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t []float64, lo KernelLearning) error {
 	if err := checkInputs(x, t); err != nil {
 		return err
@@ -167,7 +169,11 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	r, e, err := denseWidth(ctx, xs, ts, r0)
 	switch {
 	case errors.Is(err, errFlatTargets):
-		r = r0
+		r, e = r0, 0
+	case err != nil && ctx != nil && ctx.Err() != nil:
+		// Stopped during the search: the best width so far, whose fit
+		// stops at once and keeps the state it reached, as any fit does.
+		e = 0
 	case err != nil:
 		return err
 	}
