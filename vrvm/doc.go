@@ -287,7 +287,7 @@
 //	diabetes      RMSE 57.02, ±2σ coverage 0.925, width 5.37   (59.68, 0.902, width 3.43)
 //	Friedman #1   RMSE 0.898 (N = 1,000, width 1.28)             (1.044, width 0.94)
 //	25 sinc sets  RMS error 0.0387, 5.4 vectors                  (0.0433, 7.3)
-//	sinc N = 4,000, seeds 1–5: RMS error 0.0059, widths 2.2–2.8   (seed 1: 0.0117, width 0.55)
+//	sinc N = 4,000, seeds 1–5: RMS error 0.00534, widths 2.5–3.2, 13–20 vectors   (seed 1: 0.0117, width 0.55)
 //	Boston (command line, 99 rows, 40 held out): RMS 5.43, 36 of 40 inside ±2σ, width 8.56
 //	    (6.93, 28 of 40, width 2.29); raw inputs RMS 9.27, 37 of 40 (9.53, 36 of 40)
 //

@@ -78,8 +78,10 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if design && v.augment {
 		return nil, &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
 	}
-	// A nil Kernel without LearnKernel is the default: a Gaussian width
-	// learned from the inputs' median distance (defaultKernel).
+	// A nil Kernel without LearnKernel is the default: for regression the
+	// width of the dense model's evidence (defaultWidth), otherwise a
+	// Gaussian width learned from the inputs' median distance
+	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
 	if implicit && f.task == "regression" {
 		// Regression's default: the width of the dense model's evidence
@@ -109,10 +111,8 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		if err != nil {
 			return nil, err
 		}
-		xs, ts := x, t
-		if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
-			rows := spread(n, lo.MaxRows)
-			xs, ts = selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
+		xs, ts := learnRows(x, t, lo.MaxRows)
+		if xs != x {
 			if _, err := newLik(s, ts); err != nil {
 				xs, ts = x, t // e.g. one class only in the rows kept
 			}
@@ -161,11 +161,7 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	if lo.MaxRows == 0 {
 		lo.MaxRows = defaultLearnRows
 	}
-	xs, ts := x, t
-	if n, _ := x.Dims(); lo.MaxRows > 0 && n > lo.MaxRows {
-		rows := spread(n, lo.MaxRows)
-		xs, ts = selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
-	}
+	xs, ts := learnRows(x, t, lo.MaxRows)
 	r, e, err := denseWidth(ctx, xs, ts, r0)
 	switch {
 	case errors.Is(err, errFlatTargets):

@@ -485,8 +485,8 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		if k == nil {
 			k = defaultKernel
 		}
-		if (f.learnTrace != nil || f.widthEvidence != 0) && f.status != NotFitted {
-			k = f.b.kernel // the learned kernel
+		if _, dflt := k.(learnedWidth); (f.learnTrace != nil || dflt) && f.status != NotFitted {
+			k = f.b.kernel // the learned or chosen kernel
 		}
 		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
 	}

@@ -80,6 +80,16 @@ func spread(n, m int) []int {
 	return r
 }
 
+// learnRows returns x and t or, with more than max > 0 rows, max of them
+// spread evenly through x: the rows the kernel is learned or chosen on.
+func learnRows(x mat.Matrix, t []float64, max int) (mat.Matrix, []float64) {
+	if n, _ := x.Dims(); max > 0 && n > max {
+		rows := spread(n, max)
+		return selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
+	}
+	return x, t
+}
+
 // learnable is a kernel whose parameters can be learned: it exposes their
 // logarithms u and the derivatives of K in them.
 type learnable interface {
