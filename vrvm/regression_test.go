@@ -1,8 +1,11 @@
 package vrvm
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 // Named tolerances, relative to the expected value.
@@ -70,4 +73,43 @@ func TestClassificationFixture(t *testing.T) {
 	checkClose(t, "plug-in", pp, f.ProbPlugin, predTol)
 	pm, _ := c.ProbModerated(xt)
 	checkClose(t, "moderated", pm, f.ProbModerated, predTol)
+}
+
+// TestEffectiveParameters checks γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ): between 0 and
+// the number of active weights, above half the rows where a kernel far
+// narrower than the inputs' spacing nearly interpolates the targets (the
+// noise estimate then far below the true sd 1), and a small fraction of
+// them at a sensible width.
+func TestEffectiveParameters(t *testing.T) {
+	tr, err := datasets.Friedman1(120, 5, 1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := float64(len(tr.T))
+	for _, c := range []struct {
+		name   string
+		est    interface{ EffectiveParameters() float64 }
+		narrow bool
+	}{
+		{"vrvm narrow", &Regressor{Kernel: Gaussian{Width: 0.05}}, true},
+		{"vrvm default", &Regressor{}, false},
+		{"rvm narrow", &RVMRegressor{Kernel: Gaussian{Width: 0.05}}, true},
+		{"rvm wide", &RVMRegressor{Kernel: Gaussian{Width: 1.5}}, false},
+	} {
+		e := c.est.(Estimator)
+		if err := e.FitContext(context.Background(), tr.X, tr.T); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		g := c.est.EffectiveParameters()
+		t.Logf("%s: γ = %.1f of %d rows, %d active, noise sd %.3g", c.name, g, len(tr.T), len(e.ActiveSet()), e.NoiseSD())
+		if !(g >= 0) || g > float64(len(e.ActiveSet()))+1 {
+			t.Errorf("%s: γ = %v outside [0, %d]", c.name, g, len(e.ActiveSet())+1)
+		}
+		if c.narrow && (g <= n/2 || e.NoiseSD() > 0.5) {
+			t.Errorf("%s: γ = %v, noise sd %v: want γ > N/2 and a collapsed noise estimate", c.name, g, e.NoiseSD())
+		}
+		if !c.narrow && (g >= n/4 || e.NoiseSD() < 0.7) {
+			t.Errorf("%s: γ = %v, noise sd %v: want γ < N/4 and noise near 1", c.name, g, e.NoiseSD())
+		}
+	}
 }

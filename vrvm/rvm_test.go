@@ -551,3 +551,38 @@ func TestSequentialIterations(t *testing.T) {
 		}
 	}
 }
+
+// TestRVMNoiseCap fits both RVM regression algorithms with a kernel far
+// narrower than the inputs' spacing, where the evidence keeps rising as
+// β → ∞: β must stop at rvmBetaMaxFactor/var(t) and the fit converge,
+// where uncapped it swung for minutes (rvmBetaMaxFactor).
+func TestRVMNoiseCap(t *testing.T) {
+	tr, err := datasets.Friedman1(80, 5, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := math.Sqrt(variance(tr.T) / rvmBetaMaxFactor)
+	for _, solver := range []Solver{Sequential, PaperSchedule} {
+		r := &RVMRegressor{Kernel: Gaussian{Width: 0.01}, Solver: solver, MaxIter: 2000}
+		if err := r.Fit(tr.X, tr.T); err != nil {
+			t.Fatalf("%v: %v", solver, err)
+		}
+		sd := r.NoiseSD()
+		t.Logf("%v: %v after %d iterations, %d active, noise sd %.4g (floor %.4g), γ = %.1f", solver, r.Status(), r.Iterations(), len(r.ActiveSet()), sd, floor, r.EffectiveParameters())
+		if r.Status() != Converged {
+			t.Errorf("%v: status %v after %d iterations", solver, r.Status(), r.Iterations())
+		}
+		if !(sd >= floor*(1-1e-9)) {
+			t.Errorf("%v: noise sd %v below the floor %v", solver, sd, floor)
+		}
+		if solver == Sequential && sd > 1.01*floor {
+			// The maximum the sequential algorithm reaches here, from the
+			// function most aligned with t, is at β → ∞ (the schedule
+			// prunes to 64 functions and another maximum).
+			t.Errorf("%v: noise sd %v, want the floor %v", solver, sd, floor)
+		}
+		if ev := r.LowerBound(); math.IsNaN(ev) || math.IsInf(ev, 0) {
+			t.Errorf("%v: log evidence %v", solver, ev)
+		}
+	}
+}

@@ -37,8 +37,11 @@ type rvmState struct {
 	active []int     // candidate indices, in the order added
 	alpha  []float64 // αₘ of the active functions
 	beta   float64
-	q      gaussQ
-	ba     *mat.Dense // rows of B of the active functions
+	// betaMax caps β (rvmBetaMax for regression; +∞ for classification,
+	// which has no β).
+	betaMax float64
+	q       gaussQ
+	ba      *mat.Dense // rows of B of the active functions
 	// gram holds, for each active function j (in the order of active),
 	// Φᵀφⱼ = B Bⱼᵀ over every candidate: computed once when j is added
 	// (O(M r)), so that neither ΦᵀΦ_A (R5) nor Φ_AᵀΦ_A (eq. 45) is
@@ -372,12 +375,27 @@ func (st *rvmState) updateBetaWith(alpha []float64) float64 {
 		gamma += 1 - a*st.q.diag[j]
 	}
 	nb := (float64(st.n) - gamma) / st.rss
-	if !(nb > 0) || math.IsInf(nb, 0) {
+	if !(nb > 0) || math.IsNaN(nb) {
 		return 0
 	}
+	nb = math.Min(nb, st.betaMax)
 	d := math.Abs(math.Log(nb / st.beta))
 	st.beta = nb
 	return d
+}
+
+// atBetaCap reports whether β is held at betaMax with the evidence rising
+// in β there, ∂L/∂ln β = ½(N − Σγₘ − β rss) > 0 (rvmNewton): the polish
+// then leaves ln β out of its step.
+func (st *rvmState) atBetaCap() bool {
+	if st.beta < st.betaMax {
+		return false
+	}
+	var gamma float64
+	for j, a := range st.alpha {
+		gamma += 1 - a*st.q.diag[j]
+	}
+	return float64(st.n)-gamma-st.beta*st.rss > 0
 }
 
 // maxPolish bounds the joint re-estimation steps of one polish.
@@ -425,7 +443,7 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 			return steps, betaChange, nil
 		}
 		// The step in ln αₘ (free) and, last, ln β.
-		dir, ok := st.rvmNewton(free)
+		dir, ok := st.rvmNewton(free, st.atBetaCap())
 		if !ok {
 			dir = make([]float64, len(free)+1)
 			for i, j := range free {
@@ -452,14 +470,14 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 			for i, j := range free {
 				st.alpha[j] = oldAlpha[j] * math.Exp(f*dir[i])
 			}
-			st.beta = oldBeta * math.Exp(f*dir[len(free)])
+			st.beta = math.Min(oldBeta*math.Exp(f*dir[len(free)]), st.betaMax)
 			if err := st.posterior(iter); err != nil {
 				return steps, betaChange, err
 			}
 			if l := st.logEvidence(); l >= cur-1e-12*math.Abs(cur) {
 				cur, accepted = l, true
 				change *= f
-				betaChange = math.Abs(f * dir[len(free)])
+				betaChange = math.Abs(math.Log(st.beta / oldBeta))
 				break
 			}
 		}
@@ -532,7 +550,9 @@ func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, beta
 //	∂²L/∂ln αᵢ∂ln αⱼ = ½αᵢαⱼ(Σᵢⱼ² + 2μᵢμⱼΣᵢⱼ) − δᵢⱼ ½αᵢ(Σᵢᵢ + μᵢ²),
 //	∂²L/∂ln αᵢ∂ln β = ½αᵢ[(Σ − ΣAΣ)ᵢᵢ − 2μᵢ(ΣAμ)ᵢ],
 //	∂²L/∂ln β² = ½[2(Aμ)ᵀΣAμ − β rss − Σₘ αₘ(Σ − ΣAΣ)ₘₘ].
-func (st *rvmState) rvmNewton(free []int) (dir []float64, ok bool) {
+//
+// With fixBeta the step leaves ln β out (its component is 0).
+func (st *rvmState) rvmNewton(free []int, fixBeta bool) (dir []float64, ok bool) {
 	k := len(st.alpha)
 	sig := st.q.sigma()
 	mu, alpha := st.q.mu, st.alpha
@@ -576,6 +596,11 @@ func (st *rvmState) rvmNewton(free []int) (dir []float64, ok bool) {
 	}
 	g[nf] = 0.5 * (float64(st.n) - gammaSum - st.beta*st.rss)
 	neg.SetSym(nf, nf, -0.5*(2*amSam-st.beta*st.rss-trB))
+	if fixBeta {
+		// The leading block, and ln β's component 0 (last, from g).
+		g[nf], n = 0, nf
+		neg = neg.SliceSym(0, nf).(*mat.SymDense)
+	}
 	// Far from a maximum the Hessian can be indefinite (the evidence is
 	// not concave in ln αₘ where an optimum is near ∞): then the step of
 	// Levenberg–Marquardt, −H + λI for the least λ = 10ʲλ₀ that is
@@ -600,10 +625,13 @@ func (st *rvmState) rvmNewton(free []int) (dir []float64, ok bool) {
 		}
 	}
 	d := mat.NewVecDense(n, nil)
-	if err := ch.SolveVecTo(d, mat.NewVecDense(n, g)); err != nil {
+	if err := ch.SolveVecTo(d, mat.NewVecDense(n, g[:n])); err != nil {
 		return nil, false
 	}
-	return d.RawVector().Data, true
+	if dir = d.RawVector().Data; fixBeta {
+		dir = append(dir, 0)
+	}
+	return dir, true
 }
 
 // fitSequential fits the regression RVM by the sequential algorithm.
@@ -612,7 +640,7 @@ func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis,
 	if err != nil {
 		return err
 	}
-	st.beta = beta
+	st.beta, st.betaMax = beta, rvmBetaMax(t)
 	// Start from the function most aligned with t, |φₘᵀt|/‖φₘ‖, with αₘ
 	// at its optimum (R3) for C = β⁻¹I, or Alpha0 if it has none
 	// (Tipping & Faul, section 4; SparseBayes).
@@ -674,7 +702,7 @@ func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64) (*rvmS
 	}
 	n := len(t)
 	m, rank := f.b.Dims()
-	st := &rvmState{f: f, n: n, q: gaussQ{ctx: ctx}}
+	st := &rvmState{f: f, n: n, q: gaussQ{ctx: ctx}, betaMax: math.Inf(1)}
 	st.z = make([]float64, rank)
 	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: rank, Inc: 1, Data: st.z})
 	st.tt = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})

@@ -152,6 +152,7 @@ type fitSummary struct {
 	Kernel        string  // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
 	Fits          int     // the fits kernel learning made
 	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
+	Gamma         float64 // regression: the effective number of parameters γ (EffectiveParameters)
 }
 
 // learned is what a model fitted with LearnKernel reports.
@@ -176,6 +177,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	m := e.m
 	s := fitSummary{Status: m.Status(), Iterations: m.Iterations(), Relevance: len(m.RelevanceVectors()), Bias: m.HasBias(), Bound: m.LowerBound(), NoiseSD: m.NoiseSD()}
 	s.IterLimit = s.Status == vrvm.IterationLimit
+	if g, ok := m.(interface{ EffectiveParameters() float64 }); ok {
+		s.Gamma = g.EffectiveParameters()
+	}
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
 	} else if r, ok := m.(*vrvm.Regressor); ok && r.Kernel == nil && !r.LearnKernel {

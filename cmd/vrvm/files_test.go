@@ -306,6 +306,12 @@ func TestFitSummary(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Errorf("default: status %d, stderr %q", code, errOut)
 	}
+	// A kernel far narrower than the rows' spacing: the model nearly
+	// interpolates, and its noise estimate collapses.
+	_, errOut, code = runIn(t, dir, append(base, "-width", "0.05", "-o", "n.json", "boston_train_r.csv")...)
+	if want := "vrvm fit: warning: the model spends γ = "; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "degrees of freedom on the mean") {
+		t.Errorf("narrow kernel: status %d, stderr %q; want a warning %q…", code, errOut, want)
+	}
 	_, _, code = runIn(t, dir, append(base, "-standardize", "-o", "s.json", "boston_train_r.csv")...)
 	d, _ := os.ReadFile(filepath.Join(dir, "d.json"))
 	s, _ := os.ReadFile(filepath.Join(dir, "s.json"))

@@ -103,8 +103,10 @@ Output files are written atomically (a temporary file, synced, renamed);
 -o never overwrites the data file. At the end fit prints a summary:
 status, relevance vectors, noise and training error, the lower bound (log
 evidence for -model rvm), and
-a warning if the fit stopped at the iteration limit or kept no relevance
-vector. Progress goes to standard error (every second for long fits).
+a warning if the fit stopped at the iteration limit, kept no relevance
+vector, or (regression) spends more than half the rows' degrees of
+freedom on the mean (effective number of parameters γ > N/2), where the
+noise estimate is too small and the kernel probably too narrow. Progress goes to standard error (every second for long fits).
 Ctrl-C stops the fit ("stopping…") and exits with status 130 without
 writing a model; a second Ctrl-C exits at once.
 Exit status: 0 on success, 1 for bad data or a failed fit, 2 for bad
@@ -507,12 +509,14 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if s.Bias {
 		rv += " and the bias"
 	}
+	noiseSD := s.NoiseSD // in target units
 	if *task == "regression" {
 		sd := 1.0
 		if meta.Standardized {
 			sd = meta.TargetSD
 		}
-		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); %s %.6g", rv, nRows, s.NoiseSD*sd, s.TrainingError*sd, objective, s.Bound)
+		noiseSD *= sd
+		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); %s %.6g", rv, nRows, noiseSD, s.TrainingError*sd, objective, s.Bound)
 	} else {
 		say("%s of %d rows; training error %.2f%%; %s %.6g", rv, nRows, 100*s.TrainingError, objective, s.Bound)
 	}
@@ -534,6 +538,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		warn("stopped at the iteration limit (%d) before converging; raise -max-iter", limit)
 	}
+	if *task == "regression" && s.Gamma > interpolating*float64(nRows) {
+		warn("the model spends γ = %.1f of the %d rows' degrees of freedom on the mean: its noise estimate (sd %.4g) rests on the other %.1f and is probably too small, and the model overfits; the kernel is probably too narrow (try a wider -width, or leave -width out for the default)", s.Gamma, nRows, noiseSD, float64(nRows)-s.Gamma)
+	}
 	if s.Relevance == 0 {
 		warn("no relevance vector: the model predicts a constant; try another -width or -kernel, or check the inputs")
 	}
@@ -549,6 +556,15 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// interpolating is the fraction of the training rows above which the
+// effective number of parameters γ (vrvm's EffectiveParameters) draws a
+// warning: the noise estimate then rests on fewer than half the rows'
+// degrees of freedom. Measured on 95 rows of Boston (4 standardised
+// inputs): Gaussian widths 0.01, 0.05 and 0.2 give γ = 81.6, 81.6 and
+// 69.9 with noise sd 0.57–1.08, width 1 gives γ = 20.0 and 2.27, the
+// default width fewer still.
+const interpolating = 0.5
 
 func totalCells(m missingCounts) int {
 	n := 0
