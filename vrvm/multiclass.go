@@ -239,13 +239,24 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		if err != nil || tg.x == x {
 			// Learned on every row, or stopped: the best fit so far is
 			// the model.
-			return c.record(best.(*mcFit).b, best.(*mcFit).sol, classes, c.Likelihood, trace, err)
+			fb, fs := best.(*mcFit).b, best.(*mcFit).sol
+			if err == nil {
+				if fs, err = c.secondStart(ctx, &fb, x, y, len(classes), s, fs); fs == nil {
+					return err
+				}
+			}
+			return c.record(fb, fs, classes, c.Likelihood, trace, err)
 		}
 		learned = trace
 	}
 	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, c.Likelihood, false, hook)
 	if sol == nil {
 		return err
+	}
+	if err == nil {
+		if sol, err = c.secondStart(ctx, &b, x, y, len(classes), s, sol); sol == nil {
+			return err
+		}
 	}
 	return c.record(b, sol, classes, c.Likelihood, learned, err)
 }
