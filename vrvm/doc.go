@@ -634,7 +634,7 @@
 // than the paper's schedule, which starts every class from every
 // function. When mcRestartIter = 5 iterations of the schedule cost at
 // most 1e8 flops per class (5·(NP² + P³/3) for P = N + 1 candidates: up
-// to about 230 rows), the fit is repeated once, after the kernel is
+// to about 245 rows), the fit is repeated once, after the kernel is
 // learned, from the schedule's state after those iterations, converged
 // by the sequential solver, and
 //
@@ -699,15 +699,16 @@
 //	shared-α refit on the contrasts (below)             4   (another model)
 //
 // Every fit keeps one function per class (no bias): three weighted
-// prototypes, yₙₖ = wₖφₘ₍ₖ₎(xₙ), with weights 24–48, and the bound
+// prototypes, yₙₖ = wₖφₘ₍ₖ₎(xₙ), with weights 24–49, and the bound
 // differs by about a nat between prototype sets with 1 and 4 errors. The
 // cross-class weights and the bias are switched off by their α
 // (1,200–3,200 where forced in), although the same three functions with
 // every class's weights and an intercept in a dense kernel logistic
 // regression (scikit-learn, the ceiling below; rows:16,72,86) give 0
-// errors at every C from 10 to 10⁴ (3–4 errors without the intercept). So the failure was a local
-// maximum of the bound, which the second start escapes, not the width
-// (0.75√d, √d: 1 error; 1.5√d: 0; 0.5√d: 2 with the second start).
+// errors at every C from 10 to 10⁴ (3–4 errors without the intercept).
+// So the failure was a local maximum of the bound, which the second start
+// escapes, not the width (0.75√d, √d: 1 error; 1.5√d: 0; 0.5√d: 2 with
+// the second start).
 // The adaptive bound, tighter, prefers the 4-error prototypes when it
 // starts from them: it does not separate the two sets either.
 //

@@ -20,7 +20,7 @@ import (
 // relevant for the classes that need it, Böhning's fixed-curvature bound
 // on the softmax (M3), which keeps every update in closed form, and a
 // posterior factorised over classes, one M × M problem per class (M4).
-// On small problems (up to about 230 rows) the default solver fits the
+// On small problems (up to about 245 rows) the default solver fits the
 // softmax model a second time from a few iterations of the paper's
 // schedule and keeps the fit with the higher bound (M23).
 // With Likelihood Probit it is instead the multinomial probit with

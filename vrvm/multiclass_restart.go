@@ -13,14 +13,14 @@ import (
 // every class from every function. On wine (learned width) the default
 // fit keeps one function per class, three prototypes, with 4 test errors
 // of 54 and bound −4671.26; the schedule's fit keeps three other
-// prototypes, 1 error, −4670.34. When seqRestartIter iterations of the
-// schedule cost at most seqRestartFlops per class (classification up to
-// about 130 rows, as (S6)), the fit of the default softmax model is
-// therefore repeated from the schedule's state after seqRestartIter
-// iterations (every class from every function, ⟨αₘₖ⟩ = Alpha0; pruned at
-// PruneAlpha), converged by the sequential solver, and the fit with the
-// higher full-model bound is kept. It runs once, after the kernel is
-// learned (the width is chosen by the first start's bound).
+// prototypes, 1 error, −4670.34. When mcRestartIter iterations of the
+// schedule cost at most seqRestartFlops per class (up to about 245 rows),
+// the fit of the default softmax model is therefore repeated from the
+// schedule's state after mcRestartIter iterations (every class from every
+// function, ⟨αₘₖ⟩ = Alpha0; pruned at PruneAlpha), converged by the
+// sequential solver, and the fit with the higher full-model bound is
+// kept. It runs once, after the kernel is learned (the width is chosen by
+// the first start's bound).
 
 // mcRestart switches the second start on (tests compare it with the first
 // fit alone).
