@@ -20,6 +20,9 @@ import (
 // relevant for the classes that need it, Böhning's fixed-curvature bound
 // on the softmax (M3), which keeps every update in closed form, and a
 // posterior factorised over classes, one M × M problem per class (M4).
+// On small problems (up to about 245 rows) the default solver fits the
+// softmax model a second time from a few iterations of the paper's
+// schedule and keeps the fit with the higher bound (M23).
 // With Likelihood Probit it is instead the multinomial probit with
 // auxiliary variables and one precision per function shared by the
 // classes (doc.go, "Multi-class probit", (P1)–(P13)).
@@ -239,13 +242,24 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 		if err != nil || tg.x == x {
 			// Learned on every row, or stopped: the best fit so far is
 			// the model.
-			return c.record(best.(*mcFit).b, best.(*mcFit).sol, classes, c.Likelihood, trace, err)
+			fb, fs := best.(*mcFit).b, best.(*mcFit).sol
+			if err == nil {
+				if fs, err = c.secondStart(ctx, &fb, x, y, len(classes), s, fs); fs == nil {
+					return err
+				}
+			}
+			return c.record(fb, fs, classes, c.Likelihood, trace, err)
 		}
 		learned = trace
 	}
 	sol, _, err = solveMulti(ctx, &b, x, y, len(classes), s, c.Likelihood, false, hook)
 	if sol == nil {
 		return err
+	}
+	if err == nil {
+		if sol, err = c.secondStart(ctx, &b, x, y, len(classes), s, sol); sol == nil {
+			return err
+		}
 	}
 	return c.record(b, sol, classes, c.Likelihood, learned, err)
 }

@@ -488,13 +488,17 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	paper := p.set.solver == PaperSchedule
 	q := p.lik.outputs()
-	p.cls = make([]*mcBlock, p.k/q)
 	p.thr = p.set.pruneAt
-	for k := range p.cls {
-		c := &mcBlock{mcActive: mcActive{del: map[int]int{}}, q: q}
-		c.act = p.startSet(k, paper)
-		c.alpha = constant(len(c.act), p.set.alpha0)
-		p.cls[k] = c
+	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (mcSecondStart)
+		p.cls = make([]*mcBlock, p.k/q)
+	}
+	for k, c := range p.cls {
+		if c == nil {
+			c = &mcBlock{mcActive: mcActive{del: map[int]int{}}, q: q}
+			c.act = p.startSet(k, paper)
+			c.alpha = constant(len(c.act), p.set.alpha0)
+			p.cls[k] = c
+		}
 		if err := p.fresh(k, 0, !paper && p.set.prune); err != nil {
 			return nil, err
 		}
