@@ -16,7 +16,9 @@ import (
 //     (crossColumn), instead of M dot products of length N (activeProducts);
 //   - the complete row of a function that is removed is kept
 //     (keepCrossRow) and reused if the function is added again
-//     (keptCrossRow), up to crossKeptMax values in all.
+//     (keptCrossRow), up to crossKeptMax values in all;
+//   - a new row takes its products with the functions whose complete rows
+//     are at hand from those rows (knownCross).
 //
 // Measured on Friedman #1 (width 1, N = 100,000, 2,000 centres): the
 // dot products of activeProducts were 17 % of the fit's CPU time and
@@ -79,17 +81,48 @@ func (s *seqFit) keptCrossRow(j int) []float64 {
 // rows of a stay in cache while every row of B passes.
 const crossChunk = 4096
 
+// knownCross sets, in the rows out of cross for the pending rows at
+// positions rows, the products with the functions whose complete rows are
+// at hand (active ones not pending, and those kept by keepCrossRow), by
+// symmetry, bₐᵀbⱼ = bⱼᵀbₐ, and returns the other candidates, whose
+// products remain to be computed.
+func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
+	p := len(s.bnorm)
+	known := make([]bool, p)
+	set := func(j int, row []float64) {
+		known[j] = true
+		for k, i := range rows {
+			out[k][j] = row[s.act[i]]
+		}
+	}
+	for i, row := range s.cross {
+		if !s.pending[i] {
+			set(s.act[i], row)
+		}
+	}
+	for j, row := range s.crossKept {
+		set(j, row)
+	}
+	var rest []int
+	for j, kn := range known {
+		if !kn {
+			rest = append(rest, j)
+		}
+	}
+	return rest
+}
+
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
-// bⱼ of b, in parallel over the rows of b, four rows of a at a time. It
+// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time. It
 // replaces the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block
 // of 64) ran at 0.7 GFlop/s on the explicit design of Friedman #1 against
 // 1.0–1.2 here (N = 20,000, P = 2,000, eight rows; one core).
-func crossProducts(a [][]float64, b *mat.Dense, out [][]float64) {
-	p, r := b.Dims()
-	_ = parallelRange(p, func(jlo, jhi int) error {
+func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
+	_, r := b.Dims()
+	_ = parallelRange(len(cols), func(clo, chi int) error {
 		for lo := 0; lo < r; lo += crossChunk {
 			hi := min(r, lo+crossChunk)
-			for j := jlo; j < jhi; j++ {
+			for _, j := range cols[clo:chi] {
 				bj := b.RawRowView(j)[lo:hi]
 				k := 0
 				for ; k+4 <= len(a); k += 4 {

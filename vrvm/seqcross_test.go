@@ -31,7 +31,7 @@ func TestCrossKernels(t *testing.T) {
 				rows[i] = a.RawRowView(i)
 				out[i] = make([]float64, sz.p)
 			}
-			crossProducts(rows, b, out)
+			crossProducts(rows, b, out, seq(sz.p))
 			var want mat.Dense
 			want.Mul(a, b.T())
 			for i := range out {

@@ -1806,7 +1806,9 @@ func (s *seqFit) completeCross() {
 		a[k] = s.f.bFull.RawRowView(s.act[i])
 		out[k] = s.cross[i]
 		clear(out[k])
+	}
+	crossProducts(a, s.f.bFull, out, s.knownCross(rows, out))
+	for _, i := range rows {
 		s.pending[i] = false
 	}
-	crossProducts(a, s.f.bFull, out)
 }
