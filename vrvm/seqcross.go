@@ -22,8 +22,13 @@ import (
 //
 // Measured on Friedman #1 (width 1, N = 100,000, 2,000 centres): the
 // dot products of activeProducts were 17 % of the fit's CPU time and
-// the rows of cross 43 %.
-const crossKeptMax = 1 << 23 // 64 MB
+// the rows of cross 43 %. With these changes, crossProducts, quadForms
+// and sampleRankAbove (scalebench, one session, loaded machine): N =
+// 100,000 351 → 185 s CPU (1,187 → 1,252 iterations, bound −173,726 →
+// −173,693, RMSE 0.339 → 0.334), N = 20,000 (5,000 centres) 114 → 75 s,
+// N = 4,000 12.8 → 9.0 s, N = 1,000 1.5–1.8 → 1.3–1.4 s, with the same
+// iterations and bound below N = 100,000.
+const crossKeptMax = 1 << 21 // 16 MB
 
 // crossColumn sets out[i] = bₐᵀbⱼ for the active functions a = act[i]
 // and out[M] = ‖bⱼ‖² from the rows of cross and reports whether it could:
