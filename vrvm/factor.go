@@ -152,11 +152,42 @@ const (
 // needs only N × P memory, never N × N.
 func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
 	n, _ := x.Dims()
-	f, err := lowRankFactor(ctx, bs, x, min(seqMaxRank, max(64, n/seqRankFraction)))
-	if f != nil || err != nil {
-		return f, err
+	maxRank := min(seqMaxRank, max(64, n/seqRankFraction))
+	high, err := sampleRankAbove(ctx, bs, x, maxRank)
+	if err != nil {
+		return nil, err
+	}
+	if !high {
+		f, err := lowRankFactor(ctx, bs, x, maxRank)
+		if f != nil || err != nil {
+			return f, err
+		}
 	}
 	return explicitDesign(ctx, bs, x)
+}
+
+// sampleRankAbove reports whether the pivoted Cholesky factorisation of
+// the kernel matrix of an evenly spaced sample of 2·maxRank of the n
+// training rows (when n is larger) needs more than maxRank columns. The
+// kernel matrix of the sample is a principal submatrix of the full one,
+// whose eigenvalues it interlaces, so that the full matrix then has at
+// least as large a numerical rank, and the factorisation of all n rows,
+// O(n·maxRank²), would be abandoned after maxRank columns: on Friedman #1
+// (width 1) at N = 100,000 with 2,000 centres that was 12.6 s CPU, 5 % of
+// the fit, against 0.3 s for the sample.
+func sampleRankAbove(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (bool, error) {
+	n, _ := x.Dims()
+	k := 2 * maxRank
+	if n <= k || bs.kernel == nil || !isPSD(bs.kernel) {
+		return false, nil
+	}
+	all := rowsOf(x)
+	rows := make([][]float64, k)
+	for i := range rows {
+		rows[i] = all[i*n/k]
+	}
+	l, err := pivotedCholesky(ctx, bs.kernel, rows, factorTol, maxRank+1)
+	return len(l) > maxRank, err
 }
 
 // explicitDesign is the trivial factorisation Φ = U Bᵀ with U = I (not

@@ -118,22 +118,6 @@ func workDense(buf *[]float64, r, c int) *mat.Dense {
 	return mat.NewDense(r, c, *buf)
 }
 
-// fullSymTo returns the symmetric matrix a as a general matrix, both
-// triangles set from a's upper one, on the storage *buf (see workDense).
-func fullSymTo(buf *[]float64, a *mat.SymDense) *mat.Dense {
-	m := a.SymmetricDim()
-	out := workDense(buf, m, m)
-	raw := a.RawSymmetric()
-	od := out.RawMatrix().Data
-	for i := range m {
-		for j := i; j < m; j++ {
-			v := raw.Data[i*raw.Stride+j]
-			od[i*m+j], od[j*m+i] = v, v
-		}
-	}
-	return out
-}
-
 // rowsShared reports whether the rows of B of the active functions are
 // read from the full B in place instead of from a copy, B_A: with the
 // explicit design and uniform precisions, where B_A is used only for
@@ -142,19 +126,6 @@ func fullSymTo(buf *[]float64, a *mat.SymDense) *mat.Dense {
 // of M functions (0.5 GB for 600 functions at N = 100,000), all of it
 // live, which the garbage collector lets the heap exceed by as much.
 func (s *seqFit) rowsShared() bool { return s.f.ident && s.uniform() }
-
-// activeRows returns the rows of B of the active functions at positions
-// rows, as a new matrix.
-func (s *seqFit) activeRows(rows []int) *mat.Dense {
-	if !s.rowsShared() {
-		return selectRows(s.bA, rows)
-	}
-	idx := make([]int, len(rows))
-	for k, i := range rows {
-		idx[k] = s.act[i]
-	}
-	return selectRows(s.f.bFull, idx)
-}
 
 // activeProducts sets out[i] = bₐᵀx for the active functions a = act[i]
 // and out[M] = xᵀx (the column of G for a function with row x of B, added

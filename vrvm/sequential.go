@@ -265,7 +265,11 @@ type seqFit struct {
 	// bₘᵀbⱼ for every candidate j. bnorm holds ‖bⱼ‖².
 	cross   [][]float64
 	pending []bool // rows of cross not yet computed beyond the shortlist
-	bnorm   []float64
+	// crossKept holds the complete rows of cross of removed functions,
+	// crossKeptLen their number of values (seqcross.go).
+	crossKept    map[int][]float64
+	crossKeptLen int
+	bnorm        []float64
 	// The trace's terms of the excluded functions are kept at fixed
 	// factors between addition rounds (see holdExcluded): exV holds vⱼ
 	// and exC the terms of j that do not involve the precisions, exConst
@@ -342,9 +346,9 @@ type seqFit struct {
 	// functions in its first sweeps; for the first fit a rebuild per
 	// removal measured 13 % less peak memory at N = 20,000).
 	lazyRemove bool
-	// ctBuf, csBuf, symBuf and colBuf are work space of candidateStats
+	// ctBuf, csBuf and colBuf are work space of candidateStats
 	// and sweep, kept between calls (see workDense).
-	ctBuf, csBuf, symBuf, colBuf []float64
+	ctBuf, csBuf, colBuf []float64
 	// precBuf and sigBuf hold the precision and Σ of rebuild: Σ is
 	// written on the storage of the Σ before the last but one rebuild
 	// (see sigmaTo).
@@ -598,16 +602,18 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	default:
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), selectRows(bw, idx).RawMatrix(), 0, ct.RawMatrix())
 	}
-	// cs = Σ ct by Gemm on Σ with both triangles: gonum's Gemm is blocked
-	// and parallel, its Symm is neither (Symm took 29 % of a Friedman fit).
-	cs := workDense(&s.csBuf, m, p)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, fullSymTo(&s.symBuf, s.sig).RawMatrix(), ct.RawMatrix(), 0, cs.RawMatrix())
+	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
+	quad := resize(s.csBuf, p)
+	s.csBuf = quad
+	quadForms(s.sig.RawSymmetric(), ct, quad)
 	for i := range m {
-		cr, csr, mu := ct.RawRowView(i), cs.RawRowView(i), s.q.mu[i]
+		cr, mu := ct.RawRowView(i), s.q.mu[i]
 		for j := range p {
-			sv[j] -= cr[j] * csr[j]
 			qv[j] -= cr[j] * mu
 		}
+	}
+	for j, v := range quad {
+		sv[j] -= v
 	}
 	s.svRaw = append(s.svRaw[:0], sv...)
 	for j := range sv {
@@ -657,6 +663,9 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		idx = s.short
 	}
 	sv, qv := s.candidateStats(bw, dv, idx)
+	if idx == nil {
+	} else {
+	}
 	in := make(map[int]bool, len(s.act))
 	for _, a := range s.act {
 		in[a] = true
@@ -899,9 +908,10 @@ func (s *seqFit) add(j int, alpha float64) {
 			copy(g.RawSymmetric().Data[i*(m+1)+i:(i+1)*(m+1)-1], s.gram.RawSymmetric().Data[i*m+i:(i+1)*m])
 		}
 		col := make([]float64, m+1)
-		if nb != nil {
+		switch {
+		case nb != nil:
 			blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
-		} else {
+		case !s.crossColumn(j, col):
 			s.activeProducts(bj, col)
 		}
 		for i, v := range col {
@@ -1138,6 +1148,7 @@ func (s *seqFit) remove(i int) {
 	s.act = selectInts(s.act, keep)
 	s.alpha = selectVec(s.alpha, keep)
 	if s.uniform() {
+		s.keepCrossRow(i, j)
 		s.gram = selectSym(s.gram, keep)
 		s.bud = selectVec(s.bud, keep)
 		s.cross = append(s.cross[:i], s.cross[i+1:]...)
@@ -1759,6 +1770,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 // full round needs them (completeCross), so that a function added and
 // removed between two full rounds never costs O(P r).
 func (s *seqFit) appendCross(j int) {
+	if row := s.keptCrossRow(j); row != nil {
+		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
+		return
+	}
 	p, r := s.f.bFull.Dims()
 	row := make([]float64, p)
 	bj := s.f.bFull.RawRowView(j)
@@ -1773,9 +1788,8 @@ func (s *seqFit) appendCross(j int) {
 	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
 }
 
-// completeCross computes the pending rows of cross, all at once (a Gemm,
-// which is blocked and parallel, where one Gemv per row is bound by
-// memory bandwidth).
+// completeCross computes the pending rows of cross, all at once
+// (crossProducts, where one Gemv per row is bound by memory bandwidth).
 func (s *seqFit) completeCross() {
 	var rows []int
 	for i, pd := range s.pending {
@@ -1786,11 +1800,15 @@ func (s *seqFit) completeCross() {
 	if len(rows) == 0 {
 		return
 	}
-	p, _ := s.f.bFull.Dims()
-	out := mat.NewDense(len(rows), p, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.activeRows(rows).RawMatrix(), s.f.bFull.RawMatrix(), 0, out.RawMatrix())
+	a := make([][]float64, len(rows))
+	out := make([][]float64, len(rows))
 	for k, i := range rows {
-		copy(s.cross[i], out.RawRowView(k))
+		a[k] = s.f.bFull.RawRowView(s.act[i])
+		out[k] = s.cross[i]
+		clear(out[k])
+	}
+	crossProducts(a, s.f.bFull, out, s.knownCross(rows, out))
+	for _, i := range rows {
 		s.pending[i] = false
 	}
 }

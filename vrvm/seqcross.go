@@ -1,0 +1,194 @@
+package vrvm
+
+import (
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The rows of cross, B_A Bᵀ (uniform precisions), are the largest cost of
+// a fit with the explicit design and N ≫ P (a subset of centres): each
+// costs O(P N), for every function that becomes active, against O(M²)
+// for the rest of an addition. Two things keep that cost to one row per
+// function:
+//
+//   - the column of G = Φ_AᵀΦ_A for a function j being added is read
+//     from the rows of cross, which hold bₐᵀbⱼ for every active a
+//     (crossColumn), instead of M dot products of length N (activeProducts);
+//   - the complete row of a function that is removed is kept
+//     (keepCrossRow) and reused if the function is added again
+//     (keptCrossRow), up to crossKeptMax values in all;
+//   - a new row takes its products with the functions whose complete rows
+//     are at hand from those rows (knownCross).
+//
+// Measured on Friedman #1 (width 1, N = 100,000, 2,000 centres): the
+// dot products of activeProducts were 17 % of the fit's CPU time and
+// the rows of cross 43 %. With these changes, crossProducts, quadForms
+// and sampleRankAbove (scalebench, one session, loaded machine): N =
+// 100,000 351 → 185 s CPU (1,187 → 1,252 iterations, bound −173,726 →
+// −173,693, RMSE 0.339 → 0.334), N = 20,000 (5,000 centres) 114 → 75 s,
+// N = 4,000 12.8 → 9.0 s, N = 1,000 1.5–1.8 → 1.3–1.4 s, with the same
+// iterations and bound below N = 100,000.
+const crossKeptMax = 1 << 21 // 16 MB
+
+// crossColumn sets out[i] = bₐᵀbⱼ for the active functions a = act[i]
+// and out[M] = ‖bⱼ‖² from the rows of cross and reports whether it could:
+// a row still pending (appendCross) holds only the candidates of the
+// shortlist it was computed for, which is the current one (a full round,
+// which replaces the shortlist, completes every row first).
+func (s *seqFit) crossColumn(j int, out []float64) bool {
+	if len(s.cross) != len(s.act) {
+		return false
+	}
+	inShort := false
+	for _, c := range s.short {
+		if c == j {
+			inShort = true
+			break
+		}
+	}
+	for i, row := range s.cross {
+		if s.pending[i] && !inShort {
+			return false
+		}
+		out[i] = row[j]
+	}
+	out[len(s.act)] = s.bnorm[j]
+	return true
+}
+
+// keepCrossRow keeps row i of cross, of function j, removed from position
+// i of the active set, if it is complete and the kept rows leave room.
+func (s *seqFit) keepCrossRow(i, j int) {
+	if s.pending[i] || s.crossKeptLen+len(s.cross[i]) > crossKeptMax {
+		return
+	}
+	if s.crossKept == nil {
+		s.crossKept = map[int][]float64{}
+	}
+	s.crossKept[j] = s.cross[i]
+	s.crossKeptLen += len(s.cross[i])
+}
+
+// keptCrossRow returns the kept row of cross of function j, if any, and
+// forgets it (it becomes an active row again).
+func (s *seqFit) keptCrossRow(j int) []float64 {
+	row, ok := s.crossKept[j]
+	if !ok {
+		return nil
+	}
+	delete(s.crossKept, j)
+	s.crossKeptLen -= len(row)
+	return row
+}
+
+// crossChunk is the length of the pieces of the rows of B over which
+// crossProducts accumulates its dot products, so that the pieces of the
+// rows of a stay in cache while every row of B passes.
+const crossChunk = 4096
+
+// knownCross sets, in the rows out of cross for the pending rows at
+// positions rows, the products with the functions whose complete rows are
+// at hand (active ones not pending, and those kept by keepCrossRow), by
+// symmetry, bₐᵀbⱼ = bⱼᵀbₐ, and returns the other candidates, whose
+// products remain to be computed.
+func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
+	p := len(s.bnorm)
+	known := make([]bool, p)
+	set := func(j int, row []float64) {
+		known[j] = true
+		for k, i := range rows {
+			out[k][j] = row[s.act[i]]
+		}
+	}
+	for i, row := range s.cross {
+		if !s.pending[i] {
+			set(s.act[i], row)
+		}
+	}
+	for j, row := range s.crossKept {
+		set(j, row)
+	}
+	var rest []int
+	for j, kn := range known {
+		if !kn {
+			rest = append(rest, j)
+		}
+	}
+	return rest
+}
+
+// crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
+// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time. It
+// replaces the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block
+// of 64) ran at 0.7 GFlop/s on the explicit design of Friedman #1 against
+// 1.0–1.2 here (N = 20,000, P = 2,000, eight rows; one core).
+func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
+	_, r := b.Dims()
+	_ = parallelRange(len(cols), func(clo, chi int) error {
+		for lo := 0; lo < r; lo += crossChunk {
+			hi := min(r, lo+crossChunk)
+			for _, j := range cols[clo:chi] {
+				bj := b.RawRowView(j)[lo:hi]
+				k := 0
+				for ; k+4 <= len(a); k += 4 {
+					a0, a1, a2, a3 := a[k][lo:hi], a[k+1][lo:hi], a[k+2][lo:hi], a[k+3][lo:hi]
+					a0, a1, a2, a3 = a0[:len(bj)], a1[:len(bj)], a2[:len(bj)], a3[:len(bj)]
+					var s0, s1, s2, s3 float64
+					for l, v := range bj {
+						s0 += a0[l] * v
+						s1 += a1[l] * v
+						s2 += a2[l] * v
+						s3 += a3[l] * v
+					}
+					out[k][j] += s0
+					out[k+1][j] += s1
+					out[k+2][j] += s2
+					out[k+3][j] += s3
+				}
+				for ; k < len(a); k++ {
+					out[k][j] += blas64.Dot(blas64.Vector{N: len(bj), Inc: 1, Data: a[k][lo:hi]}, blas64.Vector{N: len(bj), Inc: 1, Data: bj})
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// quadBlock is the number of columns of C that quadForms takes at a time.
+const quadBlock = 256
+
+// quadForms sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
+// upper triangle of Σ, as Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ) with tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ,
+// by blocks of quadBlock columns, in parallel over the blocks: half the
+// products of the Gemm Σ C (gonum's blocked Gemm, one Axpy per block of
+// 64, was 12 % of the CPU time of Friedman #1 at N = 100,000 with 2,000
+// centres).
+func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
+	m, p := c.Dims()
+	// The range is of 256 per block, so that parallelRange (at most one
+	// worker per 256) may split the blocks among the processors.
+	blocks := (p + quadBlock - 1) / quadBlock
+	_ = parallelRange(blocks*256, func(blo, bhi int) error {
+		t := make([]float64, quadBlock)
+		for b := blo / 256; b < bhi/256; b++ {
+			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
+			o := out[lo:hi]
+			clear(o)
+			for i := range m {
+				ti := t[:hi-lo]
+				clear(ti)
+				row := sig.Data[i*sig.Stride : i*sig.Stride+m]
+				for k := i + 1; k < m; k++ {
+					if w := row[k]; w != 0 {
+						blas64.Axpy(w, blas64.Vector{N: hi - lo, Inc: 1, Data: c.RawRowView(k)[lo:hi]}, blas64.Vector{N: hi - lo, Inc: 1, Data: ti})
+					}
+				}
+				ci, d := c.RawRowView(i)[lo:hi], row[i]
+				for j, v := range ci {
+					o[j] += v * (d*v + 2*ti[j])
+				}
+			}
+		}
+		return nil
+	})
+}
