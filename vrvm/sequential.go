@@ -1421,6 +1421,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				return nil, 0, NotFitted, ErrZeroBasis
 			}
 			s.add(j, a)
+			if s.biasFirst(j, dv) {
+				s.add(0, s.ctl.alpha0) // (S8)
+			}
 		}
 		s.holdExcluded(bw, dv)
 	}
@@ -1434,6 +1437,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		every = seqAddEvery
 	}
 	quietKey, quietBound := "", math.NaN()
+	crawl := 0 // settled iterations, not quiet, without additions (S7)
 	var hist [][]float64
 	for k := 1; k <= s.ctl.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
@@ -1492,7 +1496,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		// An addition round follows when the active set has settled
 		// after an addition, when it has converged, and at least every
 		// seqAddEvery iterations.
-		noneToAdd, cycled := false, false
+		noneToAdd, cycled, addedNow := false, false, false
 		if quiet {
 			// Back at the fixed point reached before the last additions,
 			// which were all removed again (functions that duplicate
@@ -1511,11 +1515,27 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			if err != nil {
 				return trace, k, NotFitted, err
 			}
-			lastAdded, noneToAdd = added > 0, added == 0
+			lastAdded, noneToAdd, addedNow = added > 0, added == 0, added > 0
 			if added > 0 && s.uniform() && !removed && len(s.act) >= seqShortlistActive {
 				every = max(1, every/2)
 			}
 			if added > 0 {
+				hist = hist[:0]
+			}
+		}
+		// (S7): joint steps where coordinate ascent crawls.
+		if settled && !quiet && !addedNow {
+			crawl++
+		} else {
+			crawl = 0
+		}
+		if crawl >= seqNewtonAfter {
+			crawl = 0
+			kept, err := s.newtonTail(k)
+			if err != nil {
+				return trace, k, NotFitted, err
+			}
+			if kept {
 				hist = hist[:0]
 			}
 		}
