@@ -2,40 +2,6 @@ package vrvm
 
 import "math"
 
-// The bias from the first iteration (S8). With uniform precisions
-// (regression) and a bias function, the sequential solver starts from the
-// function of the largest gain (S2) and the bias at ⟨α⟩ = Alpha0, not
-// from the first alone: greedy additions otherwise spend early
-// functions on the targets' mean, and the fit ends in another local
-// maximum of the bound. A type-II RVM that centres the targets and the
-// kernel columns (sklearn-bayes' RVR, Tipping & Faul's algorithm) has
-// the bias in its model from the start with a flat prior. Measured on
-// sinc at N = 4,000 (Gaussian width 3, seeds 1–5, with (S7)): the full
-// bound is 0.44–1.83 nats higher on every seed, RMS error against the
-// true function 0.00458 with 13.4 functions against 0.00533 with 11.8;
-// with the default kernel (its width by (W4)) 0.2–4.1 nats higher on
-// every seed, RMS 0.00550 with 19.4 functions against 0.00534 with 15.6
-// (seed 2: 0.00803 against 0.00605 at a bound 1.65 nats higher).
-//
-// Measured and not kept: a second start from the path of the type-II
-// RVM (one move a step, the largest gain among every addition,
-// re-estimate and deletion, β after each; rvmseq.go's bestMove), with the
-// bias held at a flat prior, converged by this solver and kept if its
-// full bound is higher: at width 3 RMS 0.00483 with 12.6 functions (higher
-// bound on seeds 1, 2, 5); with the default kernel 0.00585 with 15.4.
-// Taking it whatever the bound gave 0.00450 at width 3 but 0.00573 with
-// the default kernel, and comparing the bounds before the polish (S5)
-// chose the same fits.
-
-// biasFirst reports whether the bias joins the first function j at the
-// start (S8); dv holds dⱼ = φⱼᵀBφⱼ of every candidate.
-func (s *seqFit) biasFirst(j int, dv []float64) bool {
-	return seqBiasFirst && s.uniform() && s.ctl.bias && j != 0 && len(dv) > 0 && dv[0] > 0 && s.f.cols[0] == 0
-}
-
-// seqBiasFirst switches (S8) on (tests compare).
-var seqBiasFirst = true
-
 // Joint steps for a crawling tail (S7). Coordinate ascent on ⟨αₘ⟩, one
 // function at a time, crawls where neighbouring functions share a weight:
 // each sweep moves their ln⟨αₘ⟩ by 10⁻⁴ or less, in opposite directions,

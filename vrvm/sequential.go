@@ -48,7 +48,11 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again), and then
 // once more after the polish of (S5), if its first addition round adds
-// anything. On small problems a second start follows (S6, seqrestart.go).
+// anything. On small problems a second start follows (S6, seqrestart.go),
+// and for regression with a bias and at most seqBiasStartActive
+// functions a start from the bias (S8, seqbias.go). Where coordinate
+// ascent crawls, joint Levenberg–Marquardt steps in ln⟨α⟩ are taken
+// (S7, seqnewton.go).
 //
 // The trace (BoundTrace, Monitor) holds the bound of the full model, the
 // active model's L plus the closed-form terms of the excluded functions
@@ -327,6 +331,10 @@ type seqFit struct {
 	// the active set is limited to maxActive functions.
 	keepGain  float64
 	maxActive int
+	// biasStart: the fit starts from the bias and the function of the
+	// largest gain (S8).
+	biasStart bool
+	first     int // the function the fit started from
 	polished  bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
@@ -1421,8 +1429,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				return nil, 0, NotFitted, ErrZeroBasis
 			}
 			s.add(j, a)
-			if s.biasFirst(j, dv) {
-				s.add(0, s.ctl.alpha0) // (S8)
+			s.first = j
+			if s.biasStart && j != 0 && dv[0] > 0 {
+				s.add(0, s.ctl.alpha0) // the bias start (S8)
 			}
 		}
 		s.holdExcluded(bw, dv)
@@ -1747,9 +1756,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	var second likelihood // the likelihood at its start, for (S6)
+	var second, third likelihood // the likelihood at its start, for (S6) and (S8)
 	if c == nil && p.warm == nil {
 		second = restartLik(p, f)
+		third = biasLik(p, f)
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
@@ -1770,6 +1780,9 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		full: s.bound() + s.excluded()}
 	if second != nil && err == nil {
 		sol = restartFit(ctx, p, f, second, sol)
+	}
+	if third != nil && err == nil {
+		sol = biasFit(ctx, p, f, third, sol, s.first)
 	}
 	return sol, err
 }
