@@ -11,8 +11,8 @@ import (
 // the bias at ⟨α⟩ = Alpha0 instead of the first function alone, when the
 // first fit did not start from the bias and kept at most
 // seqBiasStartActive functions, and keeps the fit with the higher
-// full-model bound (as the second start of (S6), seqrestart.go). Greedy
-// additions from one function spend the early functions on the targets'
+// full-model bound, by more than Tol relative (as the second start of
+// (S6), seqrestart.go). Greedy additions from one function spend the early functions on the targets'
 // mean and can end in another local maximum of the bound; a type-II RVM
 // that centres the targets and the kernel columns (sklearn-bayes' RVR,
 // Tipping & Faul's algorithm), which reaches a lower RMS error on sinc
@@ -67,9 +67,9 @@ func biasLik(p *problem, f *designFactor) likelihood {
 // and the function of the largest gain (S8), unless the first fit, sol,
 // started from the bias (first) or kept more than seqBiasStartActive
 // functions. It returns that fit if its full-model bound is higher than
-// sol's, with the trace extended by that bound (reported to the Monitor
-// as one more iteration, so that the trace does not decrease) and its
-// likelihood factor copied to p.lik; otherwise sol.
+// sol's by more than Tol relative, with the trace extended by that bound
+// (reported to the Monitor as one more iteration, so that the trace does
+// not decrease) and its likelihood factor copied to p.lik; otherwise sol.
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution, first int) *solution {
 	if sol.status != Converged || first == 0 || len(sol.cols) > seqBiasStartActive {
 		return sol
@@ -84,8 +84,10 @@ func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, s
 	if status != Converged || err != nil {
 		return sol
 	}
+	// Kept only if higher by more than Tol relative: the same optimum
+	// reached from both starts keeps the first fit.
 	full := s.bound() + s.excluded()
-	if !(full > sol.full) {
+	if !(full > sol.full+p.set.tol*math.Max(1, math.Abs(sol.full))) {
 		return sol
 	}
 	copyFactor(p.lik, lik)
