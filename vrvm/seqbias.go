@@ -9,8 +9,8 @@ import (
 // (regression) and a bias function, the sequential solver fits the
 // problem a second time, from the function of the largest gain (S2) and
 // the bias at ⟨α⟩ = Alpha0 instead of the first function alone, when the
-// first fit did not start from the bias and kept at most
-// seqBiasStartActive functions, and keeps the fit with the higher
+// first fit did not start from the bias and the work is small enough
+// (seqBiasStartWork), and keeps the fit with the higher
 // full-model bound, by more than Tol relative (as the second start of
 // (S6), seqrestart.go). Greedy additions from one function spend the early functions on the targets'
 // mean and can end in another local maximum of the bound; a type-II RVM
@@ -42,11 +42,15 @@ import (
 // 0.00573 with the default kernel; comparing the bounds before the polish
 // (S5) chose the same fits.
 //
-// seqBiasStartActive bounds the first fit's active set for the second
-// start, whose cost is about that of the first fit (O(M³ + P M²) an
-// iteration for M active functions and P candidates): Friedman #1 at
-// N = 1,000 (width 1, about 150 functions) does not get it.
-const seqBiasStartActive = 64
+// seqBiasStartWork bounds the work of the second start, whose cost is
+// about that of the first fit: it runs only if P·M² is at most
+// seqBiasStartWork for the P candidates and the M functions of the first
+// fit (the statistics of every candidate in an addition round cost
+// O(P M²)). Sinc at N = 4,000 (11–20 functions, at most 1.6·10⁶), at
+// N = 50,000 (5,000 centres, 13 functions: 1.7 → 3.3–4.1 s CPU, the same
+// fit) and the Boston splits (at most 1.3·10⁶) get it; Friedman #1 at
+// N = 1,000 (width 1, 158 functions, 2.5·10⁷) does not.
+const seqBiasStartWork = 2e6
 
 // seqBiasStart switches the second start of (S8) on (tests compare).
 var seqBiasStart = true
@@ -65,13 +69,14 @@ func biasLik(p *problem, f *designFactor) likelihood {
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
 // and the function of the largest gain (S8), unless the first fit, sol,
-// started from the bias (first) or kept more than seqBiasStartActive
-// functions. It returns that fit if its full-model bound is higher than
+// started from the bias (first) or the work exceeds seqBiasStartWork. It returns that fit if its full-model bound is higher than
 // sol's by more than Tol relative, with the trace extended by that bound
 // (reported to the Monitor as one more iteration, so that the trace does
 // not decrease) and its likelihood factor copied to p.lik; otherwise sol.
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution, first int) *solution {
-	if sol.status != Converged || first == 0 || len(sol.cols) > seqBiasStartActive {
+	pc, _ := f.bFull.Dims()
+	m := float64(len(sol.cols))
+	if sol.status != Converged || first == 0 || float64(pc)*m*m > seqBiasStartWork {
 		return sol
 	}
 	s := newSeqFit(f, lik, p.set)

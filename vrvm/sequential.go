@@ -49,8 +49,8 @@ import (
 // between, duplicates of active ones, were all removed again), and then
 // once more after the polish of (S5), if its first addition round adds
 // anything. On small problems a second start follows (S6, seqrestart.go),
-// and for regression with a bias and at most seqBiasStartActive
-// functions a start from the bias (S8, seqbias.go). Where coordinate
+// and for regression with a bias and a small active set
+// (seqBiasStartWork) a start from the bias (S8, seqbias.go). Where coordinate
 // ascent crawls, joint Levenberg–Marquardt steps in ln⟨α⟩ are taken
 // (S7, seqnewton.go).
 //
