@@ -49,7 +49,11 @@ import (
 // O(P M²)). Sinc at N = 4,000 (11–20 functions, at most 1.6·10⁶), at
 // N = 50,000 (5,000 centres, 13 functions: 1.7 → 3.3–4.1 s CPU, the same
 // fit) and the Boston splits (at most 1.3·10⁶) get it; Friedman #1 at
-// N = 1,000 (width 1, 158 functions, 2.5·10⁷) does not.
+// N = 1,000 (width 1, 158 functions, 2.5·10⁷) does not. Nor does a fit
+// without the joint steps of (S7) (seqNewtonWork: the explicit design,
+// or N·r above 4·10⁶, as sinc at N = 1,000,000): from the bias the fit
+// can crawl to its iteration limit without them (sinc at N = 4,000,
+// seed 5).
 const seqBiasStartWork = 2e6
 
 // seqBiasStart switches the second start of (S8) on (tests compare).
@@ -69,14 +73,16 @@ func biasLik(p *problem, f *designFactor) likelihood {
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
 // and the function of the largest gain (S8), unless the first fit, sol,
-// started from the bias (first) or the work exceeds seqBiasStartWork. It returns that fit if its full-model bound is higher than
+// started from the bias (first), the work exceeds seqBiasStartWork or
+// the fit would have no joint steps (S7). It returns that fit if its full-model bound is higher than
 // sol's by more than Tol relative, with the trace extended by that bound
 // (reported to the Monitor as one more iteration, so that the trace does
 // not decrease) and its likelihood factor copied to p.lik; otherwise sol.
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution, first int) *solution {
 	pc, _ := f.bFull.Dims()
 	m := float64(len(sol.cols))
-	if sol.status != Converged || first == 0 || float64(pc)*m*m > seqBiasStartWork {
+	d, _ := lik.data()
+	if sol.status != Converged || first == 0 || float64(pc)*m*m > seqBiasStartWork || !newtonAffordable(f, len(d)) {
 		return sol
 	}
 	s := newSeqFit(f, lik, p.set)
