@@ -168,6 +168,9 @@
 //	                        alphaRootUpTo, its optimum at ⟨αₘ⟩ ≤ PruneAlpha
 //	(S2), (S5)              seqFit.contribution, sweep, bestAddition
 //	(S6)                    restartFit: the second start from the schedule
+//	(S7)                    seqFit.newtonTail: joint steps on the collapsed
+//	                        bound where coordinate ascent crawls
+//	(S8)                    biasFit: the second start from the bias
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms
@@ -288,6 +291,7 @@
 //	Friedman #1   RMSE 0.898 (N = 1,000, width 1.28)             (1.044, width 0.94)
 //	25 sinc sets  RMS error 0.0387, 5.4 vectors                  (0.0433, 7.3)
 //	sinc N = 4,000, seeds 1–5: RMS error 0.00534, widths 2.5–3.2, 13–20 vectors   (seed 1: 0.0117, width 0.55)
+//	    (with the bias start, (S8) of seqbias.go: RMS 0.00550, 11–29 vectors)
 //	Boston (command line, 99 rows, 40 held out): RMS 5.43, 36 of 40 inside ±2σ, width 8.56
 //	    (6.93, 28 of 40, width 2.29); raw inputs RMS 9.27, 37 of 40 (9.53, 36 of 40)
 //

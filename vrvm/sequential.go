@@ -48,7 +48,11 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again), and then
 // once more after the polish of (S5), if its first addition round adds
-// anything. On small problems a second start follows (S6, seqrestart.go).
+// anything. On small problems a second start follows (S6, seqrestart.go),
+// and for regression with a bias and a small active set
+// (seqBiasStartWork) a start from the bias (S8, seqbias.go). Where coordinate
+// ascent crawls, joint Levenberg–Marquardt steps in ln⟨α⟩ are taken
+// (S7, seqnewton.go).
 //
 // The trace (BoundTrace, Monitor) holds the bound of the full model, the
 // active model's L plus the closed-form terms of the excluded functions
@@ -331,6 +335,10 @@ type seqFit struct {
 	// the active set is limited to maxActive functions.
 	keepGain  float64
 	maxActive int
+	// biasStart: the fit starts from the bias and the function of the
+	// largest gain (S8).
+	biasStart bool
+	first     int // the function the fit started from
 	polished  bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
@@ -1432,6 +1440,10 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				return nil, 0, NotFitted, ErrZeroBasis
 			}
 			s.add(j, a)
+			s.first = j
+			if s.biasStart && j != 0 && dv[0] > 0 {
+				s.add(0, s.ctl.alpha0) // the bias start (S8)
+			}
 		}
 		s.holdExcluded(bw, dv)
 	}
@@ -1445,6 +1457,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		every = seqAddEvery
 	}
 	quietKey, quietBound := "", math.NaN()
+	crawl := 0 // settled iterations, not quiet, without additions (S7)
 	var hist [][]float64
 	for k := 1; k <= s.ctl.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
@@ -1503,7 +1516,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		// An addition round follows when the active set has settled
 		// after an addition, when it has converged, and at least every
 		// seqAddEvery iterations.
-		noneToAdd, cycled := false, false
+		noneToAdd, cycled, addedNow := false, false, false
 		if quiet {
 			// Back at the fixed point reached before the last additions,
 			// which were all removed again (functions that duplicate
@@ -1522,11 +1535,27 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			if err != nil {
 				return trace, k, NotFitted, err
 			}
-			lastAdded, noneToAdd = added > 0, added == 0
+			lastAdded, noneToAdd, addedNow = added > 0, added == 0, added > 0
 			if added > 0 && s.uniform() && !removed && len(s.act) >= seqShortlistActive {
 				every = max(1, every/2)
 			}
 			if added > 0 {
+				hist = hist[:0]
+			}
+		}
+		// (S7): joint steps where coordinate ascent crawls.
+		if settled && !quiet && !addedNow {
+			crawl++
+		} else {
+			crawl = 0
+		}
+		if crawl >= seqNewtonAfter {
+			crawl = 0
+			kept, err := s.newtonTail(k)
+			if err != nil {
+				return trace, k, NotFitted, err
+			}
+			if kept {
 				hist = hist[:0]
 			}
 		}
@@ -1738,9 +1767,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	var second likelihood // the likelihood at its start, for (S6)
+	var second, third likelihood // the likelihood at its start, for (S6) and (S8)
 	if c == nil && p.warm == nil {
 		second = restartLik(p, f)
+		third = biasLik(p, f)
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
@@ -1761,6 +1791,9 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		full: s.bound() + s.excluded()}
 	if second != nil && err == nil {
 		sol = restartFit(ctx, p, f, second, sol)
+	}
+	if third != nil && err == nil {
+		sol = biasFit(ctx, p, f, third, sol, s.first)
 	}
 	return sol, err
 }
