@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 func fastCPUTime() time.Duration {
@@ -293,6 +295,45 @@ func BenchmarkDoubledRows(b *testing.B) {
 					b.Errorf("doubled: %v", m.Status())
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkSincSeeds is point 3 of the throughput issue: sinc regression
+// at N = 4,000 (datasets.Sinc, noise 0.1, seeds 1–5) with the default
+// solver, at Gaussian width 3 and with the default kernel; it reports
+// the mean over the seeds of the RMS error against sin(x)/x on 1,000
+// grid points (target at most 0.0048), of the relevance vectors (at most
+// 15) and of the CPU seconds per fit.
+//
+//	go test ./vrvm -run '^$' -bench SincSeeds -benchtime 1x
+func BenchmarkSincSeeds(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		kernel Kernel
+	}{{"width-3", Gaussian{Width: 3}}, {"default-kernel", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			var rms, rv, cpu float64
+			for b.Loop() {
+				rms, rv, cpu = 0, 0, 0
+				for seed := uint64(1); seed <= 5; seed++ {
+					d, err := datasets.Sinc(4000, 0.1, seed)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c0 := fastCPUTime()
+					r := &Regressor{Kernel: c.kernel}
+					if err := r.Fit(d.X, d.T); err != nil {
+						b.Fatal(err)
+					}
+					cpu += (fastCPUTime() - c0).Seconds() / 5
+					rms += sincRMSGrid(b, r) / 5
+					rv += float64(len(r.RelevanceVectors())) / 5
+				}
+			}
+			b.ReportMetric(rms, "mean-rms")
+			b.ReportMetric(rv, "mean-RVs")
+			b.ReportMetric(cpu, "cpu-s/fit")
 		})
 	}
 }
