@@ -671,9 +671,6 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		idx = s.short
 	}
 	sv, qv := s.candidateStats(bw, dv, idx)
-	if idx == nil {
-	} else {
-	}
 	in := make(map[int]bool, len(s.act))
 	for _, a := range s.act {
 		in[a] = true
