@@ -78,10 +78,9 @@ func biasLik(p *problem, f *designFactor) likelihood {
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
 // and the function of the largest gain (S8), unless the first fit, sol,
 // started from the bias (first), the work exceeds seqBiasStartWork or
-// the fit would have no joint steps (S7). It returns that fit if its full-model bound is higher than
-// sol's by more than Tol relative, with the trace extended by that bound
-// (reported to the Monitor as one more iteration, so that the trace does
-// not decrease) and its likelihood factor copied to p.lik; otherwise sol.
+// the fit would have no joint steps (S7). It returns that fit if its
+// full-model bound is higher than sol's by more than Tol relative
+// (secondFit); otherwise sol.
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution, first int) *solution {
 	pc, _ := f.bFull.Dims()
 	m := float64(len(sol.cols))
@@ -90,26 +89,8 @@ func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, s
 		return sol
 	}
 	s := newSeqFit(f, lik, p.set)
-	s.ctl.monitor = nil
-	// As the second start of (S6): abandoned if it has not converged in
-	// several times the first fit's iterations.
-	s.ctl.maxIter = min(s.ctl.maxIter, 4*sol.iters+200)
 	s.biasStart = true
-	_, _, status, err := s.run(ctx)
-	if status != Converged || err != nil {
-		return sol
-	}
 	// Kept only if higher by more than Tol relative: the same optimum
 	// reached from both starts keeps the first fit.
-	full := s.bound() + s.excluded()
-	if !(full > sol.full+p.set.tol*math.Max(1, math.Abs(sol.full))) {
-		return sol
-	}
-	copyFactor(p.lik, lik)
-	cols, mu, sig, alpha := s.sorted()
-	if p.set.monitor != nil {
-		p.set.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: (full - sol.full) / math.Max(1, math.Abs(full)), Active: len(cols)})
-	}
-	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: append(sol.trace, full),
-		iters: sol.iters + 1, status: Converged, full: full}
+	return secondFit(ctx, p, s, lik, sol, p.set.tol*math.Max(1, math.Abs(sol.full)))
 }

@@ -126,19 +126,28 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 		return sol
 	}
 	s := newSeqFit(f, lik, p.set)
-	s.ctl.monitor = nil
-	// A second start that has not converged in several times the first
-	// fit's iterations is abandoned (on one sinc set it cycled to the
-	// iteration limit).
-	s.ctl.maxIter = min(s.ctl.maxIter, 4*sol.iters+200)
 	s.warm = ws
 	s.lazyRemove = true
+	return secondFit(ctx, p, s, lik, sol, 0)
+}
+
+// secondFit runs s, a second start of p's fit with the likelihood lik
+// ((S6), (S8)), and returns it if it converges to a full-model bound
+// above sol's by more than margin, with sol's trace extended by that
+// bound (reported to the Monitor as one more iteration, so that the
+// trace does not decrease) and its likelihood factor copied to p.lik;
+// otherwise sol. A second start that has not converged in several times
+// the first fit's iterations is abandoned (on one sinc set it cycled to
+// the iteration limit).
+func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
+	s.ctl.monitor = nil
+	s.ctl.maxIter = min(s.ctl.maxIter, 4*sol.iters+200)
 	_, _, status, err := s.run(ctx)
 	if status != Converged || err != nil {
 		return sol
 	}
 	full := s.bound() + s.excluded()
-	if !(full > sol.full) {
+	if !(full > sol.full+margin) {
 		return sol
 	}
 	copyFactor(p.lik, lik)
@@ -146,6 +155,7 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	if p.set.monitor != nil {
 		p.set.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: (full - sol.full) / math.Max(1, math.Abs(full)), Active: len(cols)})
 	}
-	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: append(sol.trace, full),
+	trace := append(append(make([]float64, 0, len(sol.trace)+1), sol.trace...), full)
+	return &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace,
 		iters: sol.iters + 1, status: Converged, full: full}
 }
