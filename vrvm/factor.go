@@ -183,8 +183,8 @@ func sampleRankAbove(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (
 	}
 	all := rowsOf(x)
 	rows := make([][]float64, k)
-	for i := range rows {
-		rows[i] = all[i*n/k]
+	for i, r := range spread(n, k) {
+		rows[i] = all[r]
 	}
 	l, err := pivotedCholesky(ctx, bs.kernel, rows, factorTol, maxRank+1)
 	return len(l) > maxRank, err
