@@ -30,6 +30,8 @@ type jcLik struct {
 
 func (l *jcLik) outputs() int { return 1 }
 
+func (l *jcLik) uniform() (float64, bool) { return 0, false }
+
 func (l *jcLik) hold(b *basis) *mcFixedQ {
 	return newMCFixedQ(b, l.p, 0.5*(1-1/float64(l.p.k)), append([]float64(nil), l.curv...))
 }

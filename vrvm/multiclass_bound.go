@@ -3,11 +3,11 @@ package vrvm
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/mathext"
 )
 
 // The multi-class model's likelihood bound and lower bound, (M1)–(M15) of
@@ -99,6 +99,10 @@ type mcLikelihood interface {
 	// hold returns the fitted Q held fixed for kernel learning (K9) on
 	// basis b.
 	hold(b *basis) *mcFixedQ
+	// uniform returns the curvature b and true if every row and block
+	// has the same constant curvature b (Böhning's c₀ (M4), the probit's
+	// 1 (P3)), else false.
+	uniform() (float64, bool)
 }
 
 // newMCLikelihood returns the likelihood lik of problem p with its
@@ -122,6 +126,9 @@ func newMCLikelihood(lik MultiLikelihood, p *mcProblem) mcLikelihood {
 type bohningLik struct {
 	p  *mcProblem
 	c0 float64
+	// g caches softmax(ψₙ) of every row (N × K) until ψ moves (means);
+	// nil when not computed.
+	g *mat.Dense
 }
 
 func newBohningLik(p *mcProblem) *bohningLik {
@@ -130,9 +137,33 @@ func newBohningLik(p *mcProblem) *bohningLik {
 
 func (l *bohningLik) outputs() int { return 1 }
 
+func (l *bohningLik) uniform() (float64, bool) { return l.c0, true }
+
 func (l *bohningLik) curvature(int) []float64 {
 	n, _ := l.p.phi.Dims()
 	return constant(n, l.c0)
+}
+
+// softmaxPsi returns softmax(ψₙ) of every row (N × K), cached until ψ
+// moves.
+func (l *bohningLik) softmaxPsi() *mat.Dense {
+	if l.g == nil {
+		n, k := l.p.psi.Dims()
+		l.g = mat.NewDense(n, k, nil)
+		for i := range n {
+			softmaxTo(l.g.RawRowView(i), l.p.psi.RawRowView(i))
+		}
+	}
+	return l.g
+}
+
+// activation sets dst (N) to the activations Φ_act μ of the active
+// functions act with means mu, from the rows of Φᵀ.
+func (p *mcProblem) activation(dst []float64, act []int, mu []float64) {
+	clear(dst)
+	for i, a := range act {
+		floats.AddScaled(dst, mu[i], p.tphi.RawRowView(a))
+	}
 }
 
 // targets returns class k's targets (M5): zₙ = tₙₖ − gₖ(ψₙ) + c₀ψₙₖ +
@@ -142,7 +173,6 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 	p := l.p
 	n, _ := p.phi.Dims()
 	z := make([]float64, n)
-	g := make([]float64, p.k)
 	cross := make([]float64, n)
 	col := make([]float64, n)
 	kk := float64(p.k)
@@ -155,15 +185,14 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 			}
 			continue
 		}
-		mu := c.vec()
-		blas64.Gemv(blas.NoTrans, 1, selectCols(p.phi, c.act).RawMatrix(), blas64.Vector{N: len(mu), Inc: 1, Data: mu}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+		p.activation(col, c.act, c.vec())
 		for i := range n {
 			cross[i] += (col[i] - p.psi.At(i, j)) / (2 * kk)
 		}
 	}
+	g := l.softmaxPsi()
 	for i := range n {
-		softmaxTo(g, p.psi.RawRowView(i))
-		z[i] = l.c0*p.psi.At(i, k) - g[k] + cross[i]
+		z[i] = l.c0*p.psi.At(i, k) - g.At(i, k) + cross[i]
 		if p.y[i] == k {
 			z[i]++
 		}
@@ -196,6 +225,7 @@ func (l *bohningLik) means(rounds int) float64 {
 	mus, ybar := p.softmaxMeans(rounds)
 	dpsi := psiChange(p.psi, ybar)
 	p.psi = ybar // (M8)
+	l.g = nil
 	for j, c := range p.cls {
 		c.setVec(mus[j])
 	}

@@ -309,6 +309,8 @@ type probitLik struct {
 
 func (l *probitLik) outputs() int { return l.p.k }
 
+func (l *probitLik) uniform() (float64, bool) { return 1, true }
+
 func (l *probitLik) curvature(int) []float64 {
 	n, _ := l.p.phi.Dims()
 	return constant(n, 1) // (P3)

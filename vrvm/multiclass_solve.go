@@ -324,8 +324,21 @@ func psiChange(old, new *mat.Dense) float64 {
 // curvatures and targets, its terms of L and the step on the means and
 // its variational parameters.
 type mcProblem struct {
-	phi   *mat.Dense // N × P design of every candidate function
-	phi2  *mat.Dense // its elementwise square
+	phi  *mat.Dense // N × P design of every candidate function
+	phi2 *mat.Dense // its elementwise square
+	// tphi is Φᵀ (P × N): function m's column of Φ is its row m, so that
+	// the active functions' columns are read in place, not copied.
+	tphi *mat.Dense
+	// gram caches the columns ΦᵀΦⱼ (P) of the functions that were ever
+	// active, and sq the squared norms φₘᵀφₘ of every function: with a
+	// curvature b that is the same for every row (Böhning's c₀ (M4), 1
+	// for the probit (P3)), C = bΦᵀΦ_act and dₘ = bφₘᵀφₘ do not change
+	// between the updates of Q(W) (fresh).
+	gram map[int][]float64
+	sq   []float64
+	// ud caches dₘ = ub φₘᵀφₘ (uniformD).
+	ub    float64
+	ud    []float64
 	y     []int
 	k     int
 	set   settings
@@ -341,7 +354,13 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihoo
 	n, p := phi.Dims()
 	phi2 := mat.NewDense(n, p, nil)
 	phi2.MulElem(phi, phi)
-	pr := &mcProblem{phi: phi, phi2: phi2, y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
+	tphi := mat.NewDense(p, n, nil)
+	tphi.Copy(phi.T())
+	sq := make([]float64, p)
+	for m := range p {
+		sq[m] = dot(tphi.RawRowView(m), tphi.RawRowView(m))
+	}
+	pr := &mcProblem{phi: phi, phi2: phi2, tphi: tphi, gram: map[int][]float64{}, sq: sq, y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
 	pr.lik = newMCLikelihood(lik, pr)
 	return pr
 }
@@ -360,27 +379,118 @@ func (p *mcProblem) blockPrior(q int) (a, b, div float64) {
 // fresh recomputes Σ and the statistics of block k from its active set
 // and ⟨α⟩: the update of Q(W) (M4), (P3) for the current curvatures and
 // targets of the likelihood. With all the statistics of every candidate
-// are computed (O(NPM)), else those of the active functions only
-// (O(NM²)), enough to update their ⟨α⟩.
+// are computed (O(NPM), or O(NP) with a uniform curvature), else those of
+// the active functions only (O(NM²), or O(NM) with a uniform curvature),
+// enough to update their ⟨α⟩.
 func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	c := p.cls[k]
-	n, np := p.phi.Dims()
-	bw := p.lik.curvature(k)
 	z := p.lik.targets(k)
-	phiA := selectCols(p.phi, c.act)
-	bphi := mat.DenseCopyOf(phiA) // B Φ_act
-	for i := range n {
-		row := bphi.RawRowView(i)
-		for j := range row {
-			row[j] *= bw[i]
+	if b, ok := p.lik.uniform(); ok {
+		p.freshUniform(c, b, z, all)
+	} else {
+		n, np := p.phi.Dims()
+		bw := p.lik.curvature(k)
+		phiA := selectCols(p.phi, c.act)
+		bphi := mat.DenseCopyOf(phiA) // B Φ_act
+		for i := range n {
+			row := bphi.RawRowView(i)
+			for j := range row {
+				row[j] *= bw[i]
+			}
 		}
+		c.hold(p.phi, phiA, bphi, all)
+		c.h = phiT(p.phi, z)
+		c.d = make([]float64, np)
+		gemvT(c.d, p.phi2, bw)
 	}
-	c.hold(p.phi, phiA, bphi, all)
-	c.h = phiT(p.phi, z)
-	c.d = make([]float64, np)
-	gemvT(c.d, p.phi2, bw)
 	c.fixed = nil
 	return c.factor(iter, c.d)
+}
+
+// freshUniform sets what fresh needs of block c before its factor, for a
+// curvature b of every row: C = bΦ_rowsᵀΦ_act from the cached columns
+// ΦᵀΦⱼ, dₘ = bφₘᵀφₘ, and h = Φᵀz at the held rows (every function with
+// all, else the active ones; the other rows of h are not read).
+func (p *mcProblem) freshUniform(c *mcBlock, b float64, z *mat.Dense, all bool) {
+	np, n := p.tphi.Dims()
+	m := len(c.act)
+	p.cacheGram(c.act)
+	c.at = make([]int, np)
+	for j := range c.at {
+		c.at[j] = -1
+	}
+	if all {
+		c.rows = seq(np)
+	} else {
+		c.rows = append([]int(nil), c.act...)
+	}
+	for r, j := range c.rows {
+		c.at[j] = r
+	}
+	c.c = mat.NewDense(len(c.rows), m, nil)
+	for i, a := range c.act {
+		g := p.gram[a]
+		for r, j := range c.rows {
+			c.c.Set(r, i, b*g[j])
+		}
+	}
+	if all {
+		c.h = phiT(p.phi, z)
+	} else {
+		_, nq := z.Dims()
+		c.h = mat.NewDense(np, nq, nil)
+		if nq == 1 {
+			zc := z.RawMatrix().Data[:n]
+			for _, a := range c.act {
+				c.h.Set(a, 0, dot(p.tphi.RawRowView(a), zc))
+			}
+		} else {
+			for _, a := range c.act {
+				gemvT(c.h.RawRowView(a), z, p.tphi.RawRowView(a))
+			}
+		}
+	}
+	c.d = p.uniformD(b)
+}
+
+// uniformD returns dₘ = bφₘᵀφₘ of every function for the uniform
+// curvature b; the slice is shared and must not be modified.
+func (p *mcProblem) uniformD(b float64) []float64 {
+	if p.ub != b || p.ud == nil {
+		p.ud = make([]float64, len(p.sq))
+		for m, v := range p.sq {
+			p.ud[m] = b * v
+		}
+		p.ub = b
+	}
+	return p.ud
+}
+
+// cacheGram computes the columns ΦᵀΦⱼ of the functions in act not yet
+// cached: one product Φ_newᵀΦ for several, a matrix–vector product for
+// one.
+func (p *mcProblem) cacheGram(act []int) {
+	var miss []int
+	for _, a := range act {
+		if _, ok := p.gram[a]; !ok {
+			miss = append(miss, a)
+		}
+	}
+	switch len(miss) {
+	case 0:
+		return
+	case 1:
+		np, _ := p.tphi.Dims()
+		g := make([]float64, np)
+		gemvT(g, p.phi, p.tphi.RawRowView(miss[0]))
+		p.gram[miss[0]] = g
+		return
+	}
+	g := mat.NewDense(len(miss), len(p.sq), nil)
+	g.Mul(selectRows(p.tphi, miss), p.phi) // row i: φᵀΦ of miss[i]
+	for i, a := range miss {
+		p.gram[a] = g.RawRowView(i)
+	}
 }
 
 // phiT returns Φᵀz (P × q).
@@ -400,12 +510,20 @@ func phiT(phi, z *mat.Dense) *mat.Dense {
 // statistics of every candidate must be held (fresh with all).
 func (p *mcProblem) add(k, j int, a float64) {
 	n, np := p.phi.Dims()
+	cn := make([]float64, np)
+	if b, ok := p.lik.uniform(); ok {
+		p.cacheGram([]int{j})
+		for r, v := range p.gram[j] {
+			cn[r] = b * v // ΦᵀBφⱼ = bΦᵀφⱼ
+		}
+		p.cls[k].add(j, a, cn)
+		return
+	}
 	bw := p.lik.curvature(k)
 	col := make([]float64, n)
-	for r := range n {
-		col[r] = p.phi.At(r, j) * bw[r]
+	for r, v := range p.tphi.RawRowView(j) {
+		col[r] = v * bw[r]
 	}
-	cn := make([]float64, np)
 	gemvT(cn, p.phi, col) // ΦᵀBφⱼ
 	p.cls[k].add(j, a, cn)
 }
