@@ -609,3 +609,9 @@ func gemvT(dst []float64, a *mat.Dense, x []float64) {
 	r, c := a.Dims()
 	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: x}, 0, blas64.Vector{N: c, Inc: 1, Data: dst})
 }
+
+// gemv sets dst = ax.
+func gemv(dst []float64, a *mat.Dense, x []float64) {
+	r, c := a.Dims()
+	blas64.Gemv(blas.NoTrans, 1, a.RawMatrix(), blas64.Vector{N: c, Inc: 1, Data: x}, 0, blas64.Vector{N: r, Inc: 1, Data: dst})
+}

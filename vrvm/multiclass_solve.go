@@ -828,19 +828,33 @@ const (
 func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 	n, _ := p.phi.Dims()
 	k := p.k
-	phiA := make([]*mat.Dense, k)
+	// xa[j] = Φ_actᵀ of class j (Mⱼ × N, nil if empty): rows of Φᵀ,
+	// stacked in x (Σₖ Mₖ × N).
+	mt := 0
+	for _, c := range p.cls {
+		mt += len(c.act)
+	}
+	x := mat.NewDense(max(mt, 1), n, nil)
+	xa := make([]*mat.Dense, k)
 	mus := make([][]float64, k)
 	ybar := mat.NewDense(n, k, nil)
 	col := make([]float64, n)
+	off := 0
 	for j, c := range p.cls {
-		phiA[j] = selectCols(p.phi, c.act)
 		mus[j] = c.vec()
-		if m := len(mus[j]); m > 0 {
-			blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mus[j]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
-			ybar.SetCol(j, col)
+		m := len(c.act)
+		if m == 0 {
+			continue
 		}
+		xa[j] = x.Slice(off, off+m, 0, n).(*mat.Dense)
+		off += m
+		for q, a := range c.act {
+			copy(xa[j].RawRowView(q), p.tphi.RawRowView(a))
+		}
+		gemvT(col, xa[j], mus[j]) // Φ_act μ
+		ybar.SetCol(j, col)
 	}
-	if p.jointMeans(phiA, mus, ybar, rounds) {
+	if p.jointMeans(xa, x, mus, ybar, rounds) {
 		rounds = 0 // at the maximum: no class steps
 	}
 	// While class j moves, the other classes' part of each row's lse is
@@ -885,19 +899,16 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 			}
 			g0 := obj(j, y, mus[j])
 			grad := make([]float64, m)
-			gemvT(grad, phiA[j], r)
+			gemv(grad, xa[j], r)
 			for i, al := range c.alpha {
 				grad[i] -= al * mus[j][i]
 			}
-			wphi := mat.DenseCopyOf(phiA[j])
-			for i := range n {
-				wr := wphi.RawRowView(i)
-				for q := range wr {
-					wr[q] *= w[i]
-				}
+			wx := mat.DenseCopyOf(xa[j]) // Φ_actᵀ diag(w)
+			for q := range m {
+				floats.Mul(wx.RawRowView(q), w)
 			}
 			var hh mat.Dense
-			hh.Mul(phiA[j].T(), wphi)
+			hh.Mul(xa[j], wx.T())
 			hess := mat.NewSymDense(m, nil)
 			for q := range m {
 				for t := q; t < m; t++ {
@@ -922,7 +933,7 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 				for q := range m {
 					trial[q] = mus[j][q] + t*step.AtVec(q)
 				}
-				blas64.Gemv(blas.NoTrans, 1, phiA[j].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial}, 0, blas64.Vector{N: n, Inc: 1, Data: yt})
+				gemvT(yt, xa[j], trial)
 				if obj(j, yt, trial) > g0 {
 					for q := range m {
 						dmu = math.Max(dmu, math.Abs(trial[q]-mus[j][q])/math.Max(1, math.Abs(trial[q])))
@@ -1029,11 +1040,12 @@ const mcJointMax = 2000
 // jointMeans takes up to rounds joint Newton steps on G of (M18) over
 // every class's means, Hessian blocks Φₖᵀdiag(pₖ(δₖₗ − pₗ))Φₗ +
 // δₖₗdiag αₖ, each kept only if it raises G (halved otherwise), updating
-// mus and ybar (the activations, N × K) in place. It reports whether G is
-// at its maximum (the last step changed no mean by more than 1e-10
-// relative, or did not ascend); false leaves the class-wise steps to go
-// on from where it stopped.
-func (p *mcProblem) jointMeans(phiA []*mat.Dense, mus [][]float64, ybar *mat.Dense, rounds int) bool {
+// mus and ybar (the activations, N × K) in place. xa[k] is Φ_Aₖᵀ (Mₖ × N,
+// nil if class k has no active function), the row blocks of x in class
+// order. It reports whether G is at its maximum (the last step changed
+// no mean by more than 1e-10 relative, or did not ascend); false leaves
+// the class-wise steps to go on from where it stopped.
+func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, ybar *mat.Dense, rounds int) bool {
 	n, k := ybar.Dims()
 	off := make([]int, k+1)
 	for j, m := range mus {
@@ -1060,53 +1072,49 @@ func (p *mcProblem) jointMeans(phiA []*mat.Dense, mus [][]float64, ybar *mat.Den
 	g0 := g(ybar, mus)
 	hess := mat.NewSymDense(mt, nil)
 	grad := make([]float64, mt)
-	r, wt := make([]float64, n), make([]float64, n)
+	r, pa := make([]float64, n), make([]float64, n)
+	v := mat.NewDense(mt, n, nil) // Φ_Aₖᵀdiag(pₖ), stacked as x
 	var blk mat.Dense
 	trial := make([][]float64, k)
+	for a := range k {
+		trial[a] = make([]float64, off[a+1]-off[a])
+	}
 	ty := mat.NewDense(n, k, nil)
 	col := make([]float64, n)
 	for range rounds {
-		// Gradient Φₖᵀ(tₖ − pₖ) − αₖμₖ and the Hessian's blocks.
+		// Gradient Φₖᵀ(tₖ − pₖ) − αₖμₖ and the Hessian
+		// Σₙ Φ_Aᵀ(diag pₙ − pₙpₙᵀ)Φ_A + diag α = −VVᵀ + blockdiag(Φₖᵀdiag(pₖ)Φₖ) + diag α,
+		// with the rows of V = Φ_Aₖᵀdiag(pₖ) stacked over the classes.
 		for a := range k {
+			if xa[a] == nil {
+				continue
+			}
 			for i := range n {
-				r[i] = -prob.At(i, a)
+				pa[i] = prob.At(i, a)
+				r[i] = -pa[i]
 				if p.y[i] == a {
 					r[i]++
 				}
 			}
-			if off[a+1] == off[a] {
-				continue
-			}
-			gemvT(grad[off[a]:off[a+1]], phiA[a], r)
+			gemv(grad[off[a]:off[a+1]], xa[a], r)
 			for q, al := range p.cls[a].alpha {
 				grad[off[a]+q] -= al * mus[a][q]
 			}
-			for b := a; b < k; b++ {
-				if off[b+1] == off[b] {
-					continue
-				}
-				for i := range n {
-					pa := prob.At(i, a)
-					wt[i] = -pa * prob.At(i, b)
-					if a == b {
-						wt[i] += pa
-					}
-				}
-				wphi := mat.DenseCopyOf(phiA[b])
-				for i := range n {
-					row := wphi.RawRowView(i)
-					for q := range row {
-						row[q] *= wt[i]
-					}
-				}
-				blk.Reset()
-				blk.Mul(phiA[a].T(), wphi)
-				for q := range off[a+1] - off[a] {
-					for t := range off[b+1] - off[b] {
-						if a < b || q <= t {
-							hess.SetSym(off[a]+q, off[b]+t, blk.At(q, t))
-						}
-					}
+			for q := off[a]; q < off[a+1]; q++ {
+				floats.MulTo(v.RawRowView(q), x.RawRowView(q), pa)
+			}
+		}
+		hess.SymOuterK(-1, v)
+		for a := range k {
+			m := off[a+1] - off[a]
+			if m == 0 {
+				continue
+			}
+			blk.Reset()
+			blk.Mul(xa[a], v.Slice(off[a], off[a+1], 0, n).T())
+			for q := range m {
+				for t := q; t < m; t++ {
+					hess.SetSym(off[a]+q, off[a]+t, hess.At(off[a]+q, off[a]+t)+blk.At(q, t))
 				}
 			}
 			for q, al := range p.cls[a].alpha {
@@ -1128,16 +1136,12 @@ func (p *mcProblem) jointMeans(phiA []*mat.Dense, mus [][]float64, ybar *mat.Den
 		accepted := false
 		for t := 1.0; t > 1e-8; t /= 2 {
 			for a := range k {
-				m := off[a+1] - off[a]
-				trial[a] = make([]float64, m)
-				for q := range m {
+				for q := range trial[a] {
 					trial[a][q] = mus[a][q] + t*step[off[a]+q]
 				}
-				for i := range col {
-					col[i] = 0
-				}
-				if m > 0 {
-					blas64.Gemv(blas.NoTrans, 1, phiA[a].RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: trial[a]}, 0, blas64.Vector{N: n, Inc: 1, Data: col})
+				clear(col)
+				if xa[a] != nil {
+					gemvT(col, xa[a], trial[a])
 				}
 				ty.SetCol(a, col)
 			}
