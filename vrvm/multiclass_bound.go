@@ -215,8 +215,8 @@ func (l *bohningLik) terms(ybar, v *mat.Dense) float64 {
 
 // excluded returns (M15) with s = c₀φₘᵀφₘ (the block's dₘ).
 func (l *bohningLik) excluded(k int) float64 {
-	c := l.p.cls[k]
-	return excludedBound(l.p.prior, c.d, c.act) // (M15)
+	// (M15), each term computed once per problem: dₘ = c₀φₘᵀφₘ is fixed.
+	return excludedSum(l.p.uniformExcluded(l.c0).term, l.p.cls[k].act)
 }
 
 // means sets the means and ψ = ȳ at their joint optimum (M18), (M8).

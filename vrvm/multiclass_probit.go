@@ -323,18 +323,8 @@ func (l *probitLik) targets(int) *mat.Dense { return l.ytil }
 // −ã ln(ã/α) − bα − (K/2)ln(α + s) + a ln b − ln Γ(a) + ln Γ(ã) + ã, α the
 // maximiser of ã ln α − bα − (K/2)ln(α + s), s = φₘᵀφₘ.
 func (l *probitLik) excluded(k int) float64 {
-	c := l.p.cls[k]
-	in := make([]bool, len(c.d))
-	for _, a := range c.act {
-		in[a] = true
-	}
-	var sum float64
-	for j, s := range c.d {
-		if !in[j] {
-			sum += probitExcluded(l.p.prior, l.p.k, math.Max(s, 0))
-		}
-	}
-	return sum
+	// Each term computed once per problem: dₘ = φₘᵀφₘ is fixed.
+	return excludedSum(l.p.uniformExcluded(1).term, l.p.cls[k].act)
 }
 
 // probitExcluded is excludedTerm for k outputs sharing α (P13).

@@ -336,9 +336,11 @@ type mcProblem struct {
 	// between the updates of Q(W) (fresh).
 	gram map[int][]float64
 	sq   []float64
-	// ud caches dₘ = ub φₘᵀφₘ (uniformD).
+	// ud caches dₘ = ub φₘᵀφₘ (uniformD), ex the excluded functions'
+	// terms (uniformExcluded).
 	ub    float64
 	ud    []float64
+	ex    *mcExcluded
 	y     []int
 	k     int
 	set   settings
@@ -466,6 +468,55 @@ func (p *mcProblem) uniformD(b float64) []float64 {
 	return p.ud
 }
 
+// mcExcluded holds, for a uniform curvature, what the excluded functions
+// contribute, which depends on dₘ alone: term[m] is the term of L of
+// function m outside the active set at its optimal ⟨α⟩ ((M15), or (P13)
+// for the probit's block of K outputs), f0[m] the value at that ⟨α⟩ of
+// the one-output (S1) of the block's prior (blockPrior), with q = 0,
+// from which (M16), (P13) measure an addition's gain.
+type mcExcluded struct {
+	b        float64
+	term, f0 []float64
+}
+
+// uniformExcluded returns the excluded functions' terms for the uniform
+// curvature b, computed once per problem (dₘ = bφₘᵀφₘ does not change).
+func (p *mcProblem) uniformExcluded(b float64) *mcExcluded {
+	if p.ex != nil && p.ex.b == b {
+		return p.ex
+	}
+	d := p.uniformD(b)
+	q := p.lik.outputs()
+	ka, kb, _ := p.blockPrior(q)
+	ex := &mcExcluded{b: b, term: make([]float64, len(d)), f0: make([]float64, len(d))}
+	for m, v := range d {
+		v = math.Max(v, 0)
+		if q == 1 {
+			ex.term[m] = excludedTerm(p.prior, v) // (M15)
+		} else {
+			ex.term[m] = probitExcluded(p.prior, q, v) // (P13)
+		}
+		ex.f0[m] = fval(ka, kb, alphaRoot(ka, kb, v, 0), v, 0)
+	}
+	p.ex = ex
+	return ex
+}
+
+// excludedSum returns the sum of term over the functions not in act.
+func excludedSum(term []float64, act []int) float64 {
+	in := make([]bool, len(term))
+	for _, a := range act {
+		in[a] = true
+	}
+	var sum float64
+	for m, v := range term {
+		if !in[m] {
+			sum += v
+		}
+	}
+	return sum
+}
+
 // cacheGram computes the columns ΦᵀΦⱼ of the functions in act not yet
 // cached: one product Φ_newᵀΦ for several, a matrix–vector product for
 // one.
@@ -534,6 +585,10 @@ func (p *mcProblem) add(k, j int, a float64) {
 func (p *mcProblem) bestAddition(k int) (int, float64) {
 	c := p.cls[k]
 	ka, kb, div := p.blockPrior(c.q)
+	var base []float64
+	if b, ok := p.lik.uniform(); ok {
+		base = p.uniformExcluded(b).f0
+	}
 	in := make([]bool, len(c.d))
 	for _, a := range c.act {
 		in[a] = true
@@ -548,9 +603,14 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 		if a > p.thr/2 {
 			continue
 		}
-		d := math.Max(c.d[j], 0)
-		a0 := alphaRoot(ka, kb, d, 0)
-		gain := fval(ka, kb, a, c.ss[r], q2) - fval(ka, kb, a0, d, 0) // (M16), (P13) divided by q
+		var f0 float64
+		if base != nil {
+			f0 = base[j]
+		} else {
+			d := math.Max(c.d[j], 0)
+			f0 = fval(ka, kb, alphaRoot(ka, kb, d, 0), d, 0)
+		}
+		gain := fval(ka, kb, a, c.ss[r], q2) - f0 // (M16), (P13) divided by q
 		if gain > bestGain {
 			best, bestA, bestGain = j, a, gain
 		}
