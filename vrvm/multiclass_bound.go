@@ -3,8 +3,6 @@ package vrvm
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
@@ -235,11 +233,16 @@ func (l *bohningLik) means(rounds int) float64 {
 func (l *bohningLik) hold(b *basis) *mcFixedQ { return newMCFixedQ(b, l.p, l.c0, nil) }
 
 // moments returns the mean activations ȳ (N × K) and the variances
-// vₙₖ = φₙᵀΣₖφₙ of the active weights, with each block's means (M × q).
+// vₙₖ = φₙᵀΣₖφₙ of the active weights, with each block's means (M × q),
+// from the active rows of Φᵀ: with A = Φ_actᵀ (M × N), ȳ = Aᵀμ and
+// vₙ = Σᵢ Aᵢₙ(ΣA)ᵢₙ.
 func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 	n, _ := p.phi.Dims()
 	ybar, v = mat.NewDense(n, p.k, nil), mat.NewDense(n, p.k, nil)
 	mus = make([]*mat.Dense, len(p.cls))
+	yb, vi := make([]float64, n), make([]float64, n)
+	var w mat.Dense
+	var ybq mat.Dense
 	k := 0
 	for b, c := range p.cls {
 		mu := c.mean()
@@ -249,20 +252,31 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 			k += c.q
 			continue
 		}
-		phiA := selectCols(p.phi, c.act)
-		var ps mat.Dense
-		ps.Mul(phiA, c.sig)
-		yb := mat.NewDense(n, c.q, nil)
+		a := selectRows(p.tphi, c.act)
+		w.Reset()
+		w.Mul(c.sig, a)
+		clear(vi)
+		for i := range m {
+			ar, wr := a.RawRowView(i), w.RawRowView(i)
+			for j, x := range ar {
+				vi[j] += x * wr[j]
+			}
+		}
 		if c.q == 1 {
-			blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu.RawMatrix().Data[:m]}, 0, blas64.Vector{N: n, Inc: 1, Data: yb.RawMatrix().Data})
+			gemvT(yb, a, mu.RawMatrix().Data[:m])
 		} else {
-			yb.Mul(phiA, mu)
+			ybq.Reset()
+			ybq.Mul(a.T(), mu)
 		}
 		for i := range n {
-			vi := math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i)))
+			vv := math.Max(0, vi[i])
 			for o := range c.q {
-				ybar.Set(i, k+o, yb.At(i, o))
-				v.Set(i, k+o, vi)
+				if c.q == 1 {
+					ybar.Set(i, k, yb[i])
+				} else {
+					ybar.Set(i, k+o, ybq.At(i, o))
+				}
+				v.Set(i, k+o, vv)
 			}
 		}
 		k += c.q

@@ -196,11 +196,14 @@ func TestMultiLearnKernel(t *testing.T) {
 // setDesign replaces the design of p by phi, with every block's dₘ and,
 // for the bound (M19), the cached excluded terms for it.
 func setDesign(p *mcProblem, phi *mat.Dense) {
-	n, np := phi.Dims()
-	p.phi = phi
-	p.phi2 = mat.NewDense(n, np, nil)
-	p.phi2.MulElem(phi, phi)
+	_, np := phi.Dims()
+	p.setDesign(phi)
 	for k, c := range p.cls {
+		if b, ok := p.lik.uniform(); ok {
+			c.d = p.uniformD(b)
+			continue
+		}
+		c.d = make([]float64, np)
 		gemvT(c.d, p.phi2, p.lik.curvature(k))
 	}
 	if l, ok := p.lik.(*jcLik); ok {

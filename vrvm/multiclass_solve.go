@@ -353,18 +353,28 @@ type mcProblem struct {
 }
 
 func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihood) *mcProblem {
-	n, p := phi.Dims()
-	phi2 := mat.NewDense(n, p, nil)
-	phi2.MulElem(phi, phi)
-	tphi := mat.NewDense(p, n, nil)
-	tphi.Copy(phi.T())
-	sq := make([]float64, p)
-	for m := range p {
-		sq[m] = dot(tphi.RawRowView(m), tphi.RawRowView(m))
-	}
-	pr := &mcProblem{phi: phi, phi2: phi2, tphi: tphi, gram: map[int][]float64{}, sq: sq, y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
+	n, _ := phi.Dims()
+	pr := &mcProblem{y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
+	pr.setDesign(phi)
 	pr.lik = newMCLikelihood(lik, pr)
 	return pr
+}
+
+// setDesign sets the design Φ of every candidate function and what is
+// derived from it (Φ², Φᵀ, φₘᵀφₘ), and drops the caches of a former
+// design.
+func (p *mcProblem) setDesign(phi *mat.Dense) {
+	n, np := phi.Dims()
+	p.phi = phi
+	p.phi2 = mat.NewDense(n, np, nil)
+	p.phi2.MulElem(phi, phi)
+	p.tphi = mat.NewDense(np, n, nil)
+	p.tphi.Copy(phi.T())
+	p.sq = make([]float64, np)
+	for m := range np {
+		p.sq[m] = dot(p.tphi.RawRowView(m), p.tphi.RawRowView(m))
+	}
+	p.gram, p.ud, p.ex = map[int][]float64{}, nil, nil
 }
 
 // aTil returns ã = a + q/2 of a block of q outputs (M6), (P11).
