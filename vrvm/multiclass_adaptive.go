@@ -304,7 +304,7 @@ func (l *jcLik) targets(k int) *mat.Dense {
 func (l *jcLik) means(rounds int) float64 {
 	p := l.p
 	before := p.bound()
-	mus, ybar := p.softmaxMeans(rounds)
+	mus, ybar, _ := p.softmaxMeans(rounds)
 	oldPsi := mat.DenseCopyOf(p.psi)
 	oldCurv := append([]float64(nil), l.curv...)
 	oldMu := make([]*mat.Dense, len(p.cls))

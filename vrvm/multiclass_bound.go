@@ -220,10 +220,10 @@ func (l *bohningLik) excluded(k int) float64 {
 // means sets the means and ψ = ȳ at their joint optimum (M18), (M8).
 func (l *bohningLik) means(rounds int) float64 {
 	p := l.p
-	mus, ybar := p.softmaxMeans(rounds)
+	mus, ybar, prob := p.softmaxMeans(rounds)
 	dpsi := psiChange(p.psi, ybar)
 	p.psi = ybar // (M8)
-	l.g = nil
+	l.g = prob   // softmax(ψₙ) if known, else computed when needed
 	for j, c := range p.cls {
 		c.setVec(mus[j])
 	}

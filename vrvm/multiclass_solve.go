@@ -893,9 +893,10 @@ const (
 // Dₖ = diag(pₖ(1 − pₖ))), each kept only if it raises G; alternating ψ and Q(W) instead is Böhning's
 // minorise–maximise iteration, which crawls where the classes are well
 // separated. It returns the means at the maximum and their activations
-// ȳ (N × K), for the likelihood to set ψ by (M8) or (M21); it changes
-// nothing of p.
-func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
+// ȳ (N × K), for the likelihood to set ψ by (M8) or (M21), and, if the
+// joint steps reached the maximum, softmax(ȳₙ) of every row (N × K),
+// else nil; it changes nothing of p.
+func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense, *mat.Dense) {
 	n, _ := p.phi.Dims()
 	k := p.k
 	// xa[j] = Φ_actᵀ of class j (Mⱼ × N, nil if empty): rows of Φᵀ,
@@ -924,8 +925,9 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 		gemvT(col, xa[j], mus[j]) // Φ_act μ
 		ybar.SetCol(j, col)
 	}
-	if p.jointMeans(xa, x, mus, ybar, rounds) {
-		rounds = 0 // at the maximum: no class steps
+	at, prob := p.jointMeans(xa, x, mus, ybar, rounds)
+	if at {
+		return mus, ybar, prob // at the maximum: no class steps
 	}
 	// While class j moves, the other classes' part of each row's lse is
 	// fixed: rest.lse(i, y) = ln(Σ_{l≠j} exp(ȳₙₗ) + exp(y)) costs one exp
@@ -1019,7 +1021,7 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 			break
 		}
 	}
-	return mus, ybar
+	return mus, ybar, nil
 }
 
 // lseRest holds the exponentials of the activations, eₙₗ = exp(ȳₙₗ − hiₙ)
@@ -1114,8 +1116,10 @@ const mcJointMax = 2000
 // nil if class k has no active function), the row blocks of x in class
 // order. It reports whether G is at its maximum (the last step changed
 // no mean by more than 1e-10 relative, or did not ascend); false leaves
-// the class-wise steps to go on from where it stopped.
-func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, ybar *mat.Dense, rounds int) bool {
+// the class-wise steps to go on from where it stopped. It also returns
+// softmax(ȳₙ) of every row at the activations left in ybar, or nil if
+// it took no step (no means, or more than mcJointMax).
+func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, ybar *mat.Dense, rounds int) (bool, *mat.Dense) {
 	n, k := ybar.Dims()
 	off := make([]int, k+1)
 	for j, m := range mus {
@@ -1123,7 +1127,7 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 	}
 	mt := off[k]
 	if mt == 0 || mt > mcJointMax {
-		return false
+		return false, nil
 	}
 	prob := mat.NewDense(n, k, nil)
 	// g returns G at activations y and means w, and sets prob.
@@ -1152,23 +1156,39 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 	ty := mat.NewDense(n, k, nil)
 	col := make([]float64, n)
 	for range rounds {
-		// Gradient Φₖᵀ(tₖ − pₖ) − αₖμₖ and the Hessian
-		// Σₙ Φ_Aᵀ(diag pₙ − pₙpₙᵀ)Φ_A + diag α = −VVᵀ + blockdiag(Φₖᵀdiag(pₖ)Φₖ) + diag α,
-		// with the rows of V = Φ_Aₖᵀdiag(pₖ) stacked over the classes.
+		// Gradient Φₖᵀ(tₖ − pₖ) − αₖμₖ.
+		var dec float64 // gᵀdiag(α)⁻¹g ≥ gᵀH⁻¹g, H ⪰ diag α
+		for a := range k {
+			if xa[a] == nil {
+				continue
+			}
+			for i := range n {
+				r[i] = -prob.At(i, a)
+				if p.y[i] == a {
+					r[i]++
+				}
+			}
+			ga := grad[off[a]:off[a+1]]
+			gemv(ga, xa[a], r)
+			for q, al := range p.cls[a].alpha {
+				ga[q] -= al * mus[a][q]
+				dec += ga[q] * ga[q] / al
+			}
+		}
+		if dec <= 1e-12*math.Max(1, math.Abs(g0)) {
+			// The Newton decrement gᵀH⁻¹g below is at most dec: G is
+			// at its maximum without forming H.
+			return true, prob
+		}
+		// The Hessian Σₙ Φ_Aᵀ(diag pₙ − pₙpₙᵀ)Φ_A + diag α =
+		// −VVᵀ + blockdiag(Φₖᵀdiag(pₖ)Φₖ) + diag α, with the rows of
+		// V = Φ_Aₖᵀdiag(pₖ) stacked over the classes.
 		for a := range k {
 			if xa[a] == nil {
 				continue
 			}
 			for i := range n {
 				pa[i] = prob.At(i, a)
-				r[i] = -pa[i]
-				if p.y[i] == a {
-					r[i]++
-				}
-			}
-			gemv(grad[off[a]:off[a+1]], xa[a], r)
-			for q, al := range p.cls[a].alpha {
-				grad[off[a]+q] -= al * mus[a][q]
 			}
 			for q := off[a]; q < off[a+1]; q++ {
 				floats.MulTo(v.RawRowView(q), x.RawRowView(q), pa)
@@ -1193,15 +1213,15 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 		}
 		var chol mat.Cholesky
 		if !chol.Factorize(hess) {
-			return false
+			return false, prob
 		}
 		var st mat.VecDense
 		if err := chol.SolveVecTo(&st, mat.NewVecDense(mt, grad)); err != nil {
-			return false
+			return false, prob
 		}
 		step := st.RawVector().Data
 		if dot(grad, step) <= 1e-12*math.Max(1, math.Abs(g0)) {
-			return true
+			return true, prob
 		}
 		accepted := false
 		for t := 1.0; t > 1e-8; t /= 2 {
@@ -1226,15 +1246,15 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 				ybar.Copy(ty)
 				g0, accepted = gt, true
 				if dmu <= 1e-10 {
-					return true
+					return true, prob
 				}
 				break
 			}
 		}
 		if !accepted {
 			g(ybar, mus) // prob at the kept means
-			return true
+			return true, prob
 		}
 	}
-	return false
+	return false, prob
 }
