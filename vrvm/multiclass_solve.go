@@ -609,6 +609,9 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 			continue
 		}
 		q2 := c.qsq(r) / div
+		if !maxBelow(ka, kb, c.ss[r], q2, p.thr/2) {
+			continue // its optimal ⟨α⟩ is above thr/2
+		}
 		a := alphaRoot(ka, kb, c.ss[r], q2)
 		if a > p.thr/2 {
 			continue
@@ -626,6 +629,23 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 		}
 	}
 	return best, bestA
+}
+
+// maxBelow reports whether the maximiser of (S1),
+// f(α) = (a+½) ln α − bα − ½ ln(α + s) + ½ q2/(α + s), s > 0, may lie at
+// or below t; false means it is above t, without finding it. αf'(α) =
+// ã − bα − ½α/(α + s) − ½q2·α/(α + s)² is at least
+// a + ½s/(t + s) − bt − ½q2·h on (0, t], h the largest α/(α + s)² there
+// (1/4s at α = s, or t/(t + s)² if s > t): if that is positive, f rises
+// on all of (0, t] and its maximum is above t. For s > t the test is
+// exact without the prior (a = b = 0): the maximiser s²/(q2 − s) is at
+// most t just when q2 ≥ s(t + s)/t.
+func maxBelow(a, b, s, q2, t float64) bool {
+	h := t / ((t + s) * (t + s))
+	if s <= t {
+		h = 1 / (4 * s)
+	}
+	return a+0.5*s/(t+s)-b*t-0.5*q2*h <= 0
 }
 
 func (p *mcProblem) step(name string) {

@@ -666,3 +666,35 @@ func TestMultiModeration(t *testing.T) {
 	}
 	t.Logf("mean |p − p_MC|: moderated %.4f, plug-in %.4f (largest v %.3g)", dMod/float64(n*k), dPlug/float64(n*k), mat.Max(v))
 }
+
+// TestMaxBelow checks the screen of bestAddition: whenever maxBelow says
+// the maximiser of (S1) is above t, alphaRoot finds it above t; and the
+// screen keeps the candidates at or below t, on random priors, s, q² and t
+// spanning many decades, and on the exact boundary of the prior-free
+// case.
+func TestMaxBelow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	screened := 0
+	for range 200000 {
+		a, b := math.Pow(10, -8+6*rnd.Float64()), math.Pow(10, -8+6*rnd.Float64())
+		s := math.Pow(10, -3+6*rnd.Float64())
+		q2 := s * math.Pow(10, -3+6*rnd.Float64())
+		th := math.Pow(10, -2+4*rnd.Float64())
+		alpha := alphaRoot(a, b, s, q2)
+		if !maxBelow(a, b, s, q2, th) {
+			screened++
+			if alpha <= th {
+				t.Fatalf("a=%g b=%g s=%g q²=%g t=%g: screened out, but α = %g ≤ t", a, b, s, q2, th, alpha)
+			}
+		}
+	}
+	if screened == 0 {
+		t.Fatal("nothing screened out: the test does not exercise the screen")
+	}
+	// s > t, no prior to speak of: the screen is exact up to rounding,
+	// α = s²/(q² − s) = t at q² = s(t + s)/t.
+	s, th := 20.0, 5.0
+	if q2 := s * (th + s) / th; !maxBelow(1e-12, 1e-12, s, q2*(1+1e-9), th) || maxBelow(1e-12, 1e-12, s, q2*(1-1e-6), th) {
+		t.Errorf("maxBelow is not sharp at q² = s(t + s)/t")
+	}
+}
