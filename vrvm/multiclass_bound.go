@@ -30,13 +30,29 @@ func logSumExp(y []float64) float64 {
 }
 
 // softmaxTo sets dst to the softmax of y, exp(yₖ)/Σⱼ exp(yⱼ), and returns
-// ln Σⱼ exp(yⱼ).
+// ln Σⱼ exp(yⱼ), with one exponential per element.
 func softmaxTo(dst, y []float64) float64 {
-	l := logSumExp(y)
-	for k, v := range y {
-		dst[k] = math.Exp(v - l)
+	hi := math.Inf(-1)
+	for _, v := range y {
+		hi = math.Max(hi, v)
 	}
-	return l
+	if math.IsInf(hi, 0) {
+		for k, v := range y {
+			dst[k] = math.Exp(v - hi)
+		}
+		return hi
+	}
+	var s float64
+	for k, v := range y {
+		e := math.Exp(v - hi)
+		dst[k] = e
+		s += e
+	}
+	inv := 1 / s
+	for k := range y {
+		dst[k] *= inv
+	}
+	return hi + math.Log(s)
 }
 
 // BohningBound returns the logarithm of Böhning's lower bound (M3) on the
