@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -143,6 +144,38 @@ type bohningLik struct {
 	// g caches softmax(ψₙ) of every row (N × K) until ψ moves (means);
 	// nil when not computed.
 	g *mat.Dense
+	// acts caches each class's activations Φ_act μ with the active set
+	// and means they were computed for.
+	acts []mcActivation
+}
+
+// mcActivation is a class's activations y = Φ_act μ at active set act
+// and means mu.
+type mcActivation struct {
+	act   []int
+	mu, y []float64
+}
+
+// activationOf returns the activations Φ_act μ of block j with its
+// current means, recomputed only if its active set or means changed
+// since the last call.
+func (l *bohningLik) activationOf(j int) []float64 {
+	p := l.p
+	if l.acts == nil {
+		l.acts = make([]mcActivation, len(p.cls))
+	}
+	c, e := p.cls[j], &l.acts[j]
+	mu := c.vec()
+	if e.y != nil && slices.Equal(e.act, c.act) && slices.Equal(e.mu, mu) {
+		return e.y
+	}
+	if e.y == nil {
+		n, _ := p.phi.Dims()
+		e.y = make([]float64, n)
+	}
+	e.act, e.mu = append(e.act[:0], c.act...), mu
+	p.activation(e.y, c.act, mu)
+	return e.y
 }
 
 func newBohningLik(p *mcProblem) *bohningLik {
@@ -188,7 +221,6 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 	n, _ := p.phi.Dims()
 	z := make([]float64, n)
 	cross := make([]float64, n)
-	col := make([]float64, n)
 	kk := float64(p.k)
 	for j, c := range p.cls {
 		if j == k || c == nil || c.sig == nil || len(c.act) == 0 {
@@ -199,7 +231,7 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 			}
 			continue
 		}
-		p.activation(col, c.act, c.vec())
+		col := l.activationOf(j)
 		for i := range n {
 			cross[i] += (col[i] - p.psi.At(i, j)) / (2 * kk)
 		}
