@@ -224,7 +224,7 @@ func (l *jcLik) excluded(k int) float64 {
 	if l.exVer[k] != l.curvVer {
 		_, np := p.phi.Dims()
 		d, term := make([]float64, np), make([]float64, np)
-		gemvT(d, p.phi2, l.curvature(k))
+		gemvT(d, p.square(), l.curvature(k))
 		for m, v := range d {
 			term[m] = excludedTerm(p.prior, math.Max(v, 0))
 		}

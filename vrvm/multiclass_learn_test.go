@@ -204,7 +204,7 @@ func setDesign(p *mcProblem, phi *mat.Dense) {
 			continue
 		}
 		c.d = make([]float64, np)
-		gemvT(c.d, p.phi2, p.lik.curvature(k))
+		gemvT(c.d, p.square(), p.lik.curvature(k))
 	}
 	if l, ok := p.lik.(*jcLik); ok {
 		l.curvVer++ // the cached excluded terms of (M19) are stale

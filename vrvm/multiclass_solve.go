@@ -325,7 +325,7 @@ func psiChange(old, new *mat.Dense) float64 {
 // its variational parameters.
 type mcProblem struct {
 	phi  *mat.Dense // N × P design of every candidate function
-	phi2 *mat.Dense // its elementwise square
+	phi2 *mat.Dense // its elementwise square, nil until needed (square)
 	// tphi is Φᵀ (P × N): function m's column of Φ is its row m, so that
 	// the active functions' columns are read in place, not copied.
 	tphi *mat.Dense
@@ -361,13 +361,11 @@ func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihoo
 }
 
 // setDesign sets the design Φ of every candidate function and what is
-// derived from it (Φ², Φᵀ, φₘᵀφₘ), and drops the caches of a former
-// design.
+// derived from it (Φᵀ, φₘᵀφₘ), and drops the caches of a former design.
 func (p *mcProblem) setDesign(phi *mat.Dense) {
 	n, np := phi.Dims()
 	p.phi = phi
-	p.phi2 = mat.NewDense(n, np, nil)
-	p.phi2.MulElem(phi, phi)
+	p.phi2 = nil
 	p.tphi = mat.NewDense(np, n, nil)
 	p.tphi.Copy(phi.T())
 	p.sq = make([]float64, np)
@@ -413,7 +411,7 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 		c.hold(p.phi, phiA, bphi, all)
 		c.h = phiT(p.phi, z)
 		c.d = make([]float64, np)
-		gemvT(c.d, p.phi2, bw)
+		gemvT(c.d, p.square(), bw)
 	}
 	c.fixed = nil
 	return c.factor(iter, c.d)
@@ -463,6 +461,17 @@ func (p *mcProblem) freshUniform(c *mcBlock, b float64, z *mat.Dense, all bool) 
 		}
 	}
 	c.d = p.uniformD(b)
+}
+
+// square returns Φ², the elementwise square of the design (N × P), for
+// the curvatures that differ between rows; computed on first use.
+func (p *mcProblem) square() *mat.Dense {
+	if p.phi2 == nil {
+		n, np := p.phi.Dims()
+		p.phi2 = mat.NewDense(n, np, nil)
+		p.phi2.MulElem(p.phi, p.phi)
+	}
+	return p.phi2
 }
 
 // uniformD returns dₘ = bφₘᵀφₘ of every function for the uniform
@@ -665,9 +674,14 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 	case p.set.bias:
 		return []int{0}
 	}
-	bw := p.lik.curvature(k)
-	h, d := phiT(p.phi, p.lik.targets(k)), make([]float64, np)
-	gemvT(d, p.phi2, bw)
+	h := phiT(p.phi, p.lik.targets(k))
+	var d []float64 // φₘᵀBφₘ
+	if b, ok := p.lik.uniform(); ok {
+		d = p.uniformD(b)
+	} else {
+		d = make([]float64, np)
+		gemvT(d, p.square(), p.lik.curvature(k))
+	}
 	best, bestV := 0, -1.0
 	for j := range np {
 		if d[j] <= 0 {
