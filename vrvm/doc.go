@@ -561,14 +561,21 @@
 // and, every fifth iteration (when every candidate's statistics are
 // computed, O(NPM) per class; the others cost O(NM²)), up to eight
 // additions by (M16); then ψ and the means jointly at their optimum given
-// the Σₖ,
+// the Σₖ. Under Böhning's bound (and for the probit) the curvature is one
+// constant, so c₀ΦᵀΦ_act and dₘ = c₀φₘᵀφₘ do not change between the
+// updates: the columns ΦᵀΦⱼ are computed once per fit, when function j
+// first becomes active, the excluded functions' terms (M15) once, and an
+// update of Q(wₖ) costs O(NP) for Φᵀzₖ when every candidate's statistics
+// are computed, O(NM) otherwise. The means solve
 //
 //	ψ = ȳ,  μ* = argmax_μ Σₙ{ȳₙ,tₙ − lse(ȳₙ)} − ½ Σₖ μₖᵀdiag⟨αₖ⟩μₖ      (M18)
 //
 // (with ψ at its optimum (M8), (M3) is tight and L is this concave
 // function of μ plus terms of the Σₖ alone), found by joint Newton steps
 // over every class's means (Hessian blocks Φₖᵀdiag(pₖ(δₖₗ − pₗ))Φₗ +
-// δₖₗdiag αₖ, while Σₖ Mₖ ≤ 2,000; above, as in the paper's schedule,
+// δₖₗdiag αₖ, formed only if gᵀdiag(α)⁻¹g, which bounds the Newton
+// decrement gᵀH⁻¹g as H ⪰ diag α, is above the tolerance; while
+// Σₖ Mₖ ≤ 2,000; above, as in the paper's schedule,
 // by Newton steps on one class at a time, which converge linearly:
 // 54 rounds of K class steps per call on digits, 22 s CPU against 5.5 s
 // for the joint steps), each kept only if it raises the objective: alternating
