@@ -338,18 +338,21 @@ type mcProblem struct {
 	sq   []float64
 	// ud caches dₘ = ub φₘᵀφₘ (uniformD), ex the excluded functions'
 	// terms (uniformExcluded).
-	ub    float64
-	ud    []float64
-	ex    *mcExcluded
-	y     []int
-	k     int
-	set   settings
-	prior Prior
-	lik   mcLikelihood
-	psi   *mat.Dense // ψ (N × K): the expansion points (M8), (M21) or Q(Y)'s means (P5)
-	cls   []*mcBlock // the Q(W) blocks: K of one class each, or one of every class
-	thr   float64
-	hook  func(step string, bound func() float64)
+	ub float64
+	ud []float64
+	ex *mcExcluded
+	// xbuf and vbuf are the means step's scratch (softmaxMeans,
+	// jointMeans), reused between its calls.
+	xbuf, vbuf []float64
+	y          []int
+	k          int
+	set        settings
+	prior      Prior
+	lik        mcLikelihood
+	psi        *mat.Dense // ψ (N × K): the expansion points (M8), (M21) or Q(Y)'s means (P5)
+	cls        []*mcBlock // the Q(W) blocks: K of one class each, or one of every class
+	thr        float64
+	hook       func(step string, bound func() float64)
 }
 
 func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihood) *mcProblem {
@@ -461,6 +464,15 @@ func (p *mcProblem) freshUniform(c *mcBlock, b float64, z *mat.Dense, all bool) 
 		}
 	}
 	c.d = p.uniformD(b)
+}
+
+// grow returns (*buf)[:n], reallocating *buf if it is shorter; the
+// elements are not cleared.
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return (*buf)[:n]
 }
 
 // square returns Φ², the elementwise square of the design (N × P), for
@@ -939,7 +951,7 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense, *mat.Dens
 	for _, c := range p.cls {
 		mt += len(c.act)
 	}
-	x := mat.NewDense(max(mt, 1), n, nil)
+	x := mat.NewDense(max(mt, 1), n, grow(&p.xbuf, max(mt, 1)*n)) // every row set below
 	xa := make([]*mat.Dense, k)
 	mus := make([][]float64, k)
 	ybar := mat.NewDense(n, k, nil)
@@ -1181,7 +1193,7 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 	hess := mat.NewSymDense(mt, nil)
 	grad := make([]float64, mt)
 	r, pa := make([]float64, n), make([]float64, n)
-	v := mat.NewDense(mt, n, nil) // Φ_Aₖᵀdiag(pₖ), stacked as x
+	v := mat.NewDense(mt, n, grow(&p.vbuf, mt*n)) // Φ_Aₖᵀdiag(pₖ), stacked as x; every row set below
 	var blk mat.Dense
 	trial := make([][]float64, k)
 	for a := range k {
