@@ -941,7 +941,7 @@ const (
 // separated. It returns the means at the maximum and their activations
 // ȳ (N × K), for the likelihood to set ψ by (M8) or (M21), and, if the
 // joint steps reached the maximum, softmax(ȳₙ) of every row (N × K),
-// else nil; it changes nothing of p.
+// else nil; it changes nothing of p but its scratch.
 func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense, *mat.Dense) {
 	n, _ := p.phi.Dims()
 	k := p.k
