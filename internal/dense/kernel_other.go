@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package dense
+
+// hasKernel is false: without the assembly micro-kernel every product
+// goes to gonum.
+const hasKernel = false
+
+// kernel is never called without the assembly micro-kernel.
+func kernel(k int, a, b, c *float64, ldc int, alpha float64) {
+	panic("dense: no micro-kernel on this platform")
+}
