@@ -13,8 +13,8 @@ import (
 // classification design at rank 262, B W̃ and B L over P candidates, and
 // the multi-class products.
 var benchShapes = []struct {
-	name   string
-	tA, tB blas.Transpose
+	name    string
+	tA, tB  blas.Transpose
 	m, n, k int
 }{
 	{"gram/20000x262", blas.Trans, blas.NoTrans, 262, 262, 20000},

@@ -131,16 +131,16 @@ func scale(beta float64, c blas64.General, upper bool) {
 // product is one call's C += α op(A) op(B): the operands' storage, their
 // transposes and the inner dimension k.
 type product struct {
-	alpha  float64
-	a      []float64
-	lda    int
-	ta     bool
-	b      []float64
-	ldb    int
-	tb     bool
-	c      []float64
-	ldc    int
-	k      int
+	alpha float64
+	a     []float64
+	lda   int
+	ta    bool
+	b     []float64
+	ldb   int
+	tb    bool
+	c     []float64
+	ldc   int
+	k     int
 }
 
 // split runs the m × n product on up to GOMAXPROCS goroutines: along the

@@ -193,8 +193,12 @@ func TestGram(t *testing.T) {
 
 func TestGemmPanics(t *testing.T) {
 	for _, f := range []func(){
-		func() { Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: 2, Cols: 3, Stride: 3, Data: make([]float64, 6)}, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)}, 0, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)}) },
-		func() { Gram(1, blas64.General{Rows: 2, Cols: 3, Stride: 3, Data: make([]float64, 6)}, 0, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)}) },
+		func() {
+			Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: 2, Cols: 3, Stride: 3, Data: make([]float64, 6)}, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)}, 0, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)})
+		},
+		func() {
+			Gram(1, blas64.General{Rows: 2, Cols: 3, Stride: 3, Data: make([]float64, 6)}, 0, blas64.General{Rows: 2, Cols: 2, Stride: 2, Data: make([]float64, 4)})
+		},
 	} {
 		func() {
 			defer func() {
