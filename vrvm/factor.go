@@ -437,44 +437,6 @@ func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
 	return gramBlocks(uw)
 }
 
-// gramBlocks returns aᵀa (both triangles) by dense.Gram, which computes
-// the tiles on and above the diagonal with the packed, vectorised product
-// and runs on all processors, where gonum's Syrk is neither blocked nor
-// parallel.
-func gramBlocks(a *mat.Dense) *mat.Dense {
-	_, r := a.Dims()
-	out := mat.NewDense(max(r, 1), max(r, 1), nil)
-	if r == 0 {
-		return &mat.Dense{}
-	}
-	dense.Gram(1, a.RawMatrix(), 0, out.RawMatrix())
-	return out
-}
-
-// mulTri returns y·T for the triangular t, as dense.Gemm with the other
-// triangle of t zero: twice the flops of blas64.Trmm, but the product is
-// packed, vectorised and parallel where gonum's Trmm is none of these.
-func mulTri(y *mat.Dense, t blas64.Triangular) *mat.Dense {
-	n, m := y.Dims()
-	out := mat.NewDense(max(n, 1), max(m, 1), nil)
-	if n == 0 || m == 0 {
-		return &mat.Dense{}
-	}
-	full := mat.NewDense(m, m, nil)
-	for i := range m {
-		lo, hi := 0, i+1
-		if t.Uplo == blas.Upper {
-			lo, hi = i, m
-		}
-		copy(full.RawRowView(i)[lo:hi], t.Data[i*t.Stride+lo:i*t.Stride+hi])
-		if t.Diag == blas.Unit {
-			full.Set(i, i, 1)
-		}
-	}
-	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, y.RawMatrix(), full.RawMatrix(), 0, out.RawMatrix())
-	return out
-}
-
 // weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
 // the factored design (not the explicit one) with non-uniform precisions,
 // as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (weighted).
@@ -495,7 +457,7 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 	}
 	var l mat.TriDense
 	ch.LTo(&l)
-	y := mulTri(bf, l.RawTriangular())
+	y := mulTri(nil, bf, l.RawTriangular())
 	dv := make([]float64, p)
 	for j := range p {
 		row := y.RawRowView(j)

@@ -243,7 +243,7 @@ func (s *seqFit) heldShares() {
 	if ch.Factorize(mat.NewSymDense(r, vm.RawMatrix().Data)) {
 		var l mat.TriDense
 		ch.LTo(&l)
-		y := mulTri(s.f.uFull, l.RawTriangular())
+		y := mulTri(nil, s.f.uFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
 			s.exE[i] = dot(row, row)

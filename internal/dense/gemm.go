@@ -284,12 +284,19 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 	for ip := 0; ip < mb; ip += mr {
 		h := min(mr, mb-ip)
 		d := dst[ip*kb : ip*kb+kb*mr]
-		if trans {
+		switch {
+		case trans && h == mr:
+			// Fixed-size copies compile to moves, where copy calls memmove.
+			for p := range kb {
+				s := (p0+p)*lda + i0 + ip
+				*(*[mr]float64)(d[p*mr:]) = *(*[mr]float64)(a[s:])
+			}
+		case trans:
 			for p := range kb {
 				s := (p0+p)*lda + i0 + ip
 				copy(d[p*mr:p*mr+h], a[s:s+h])
 			}
-		} else {
+		default:
 			for i := range h {
 				s := (i0+ip+i)*lda + p0
 				for p, v := range a[s : s+kb] {
@@ -318,6 +325,11 @@ func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
 				for p, v := range b[s : s+kb] {
 					d[p*nr+j] = v
 				}
+			}
+		} else if w == nr {
+			for p := range kb {
+				s := (p0+p)*ldb + j0 + jp
+				*(*[nr]float64)(d[p*nr:]) = *(*[nr]float64)(b[s:])
 			}
 		} else {
 			for p := range kb {
