@@ -313,11 +313,11 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 		return nil, nil, err
 	}
 	ybar := mat.NewDense(n, k, nil)
-	ybar.Mul(phi, f.w)
+	mul(ybar, phi, f.w)
 	v := mat.NewDense(n, k, nil)
 	var ps mat.Dense
 	for c, s := range f.sigmas {
-		ps.Mul(phi, s)
+		mul(&ps, phi, s)
 		for i := range n {
 			v.Set(i, c, math.Max(0, dot(ps.RawRowView(i), phi.RawRowView(i))))
 		}

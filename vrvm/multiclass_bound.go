@@ -221,12 +221,12 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 		}
 		phiA := selectCols(p.phi, c.act)
 		var ps mat.Dense
-		ps.Mul(phiA, c.sig)
+		mul(&ps, phiA, c.sig)
 		yb := mat.NewDense(n, c.q, nil)
 		if c.q == 1 {
 			blas64.Gemv(blas.NoTrans, 1, phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: mu.RawMatrix().Data[:m]}, 0, blas64.Vector{N: n, Inc: 1, Data: yb.RawMatrix().Data})
 		} else {
-			yb.Mul(phiA, mu)
+			mul(yb, phiA, mu)
 		}
 		for i := range n {
 			vi := math.Max(0, dot(ps.RawRowView(i), phiA.RawRowView(i)))

@@ -96,11 +96,11 @@ func (s *mcActive) hold(phi, phiA, bphiA *mat.Dense, all bool) {
 	if all {
 		s.rows = seq(np)
 		s.c = mat.NewDense(np, m, nil)
-		s.c.Mul(phi.T(), bphiA)
+		mul(s.c, phi.T(), bphiA)
 	} else {
 		s.rows = append([]int(nil), s.act...)
 		s.c = mat.NewDense(m, m, nil)
-		s.c.Mul(phiA.T(), bphiA)
+		mul(s.c, phiA.T(), bphiA)
 	}
 	for r, j := range s.rows {
 		s.at[j] = r
@@ -130,8 +130,8 @@ func (s *mcActive) factor(iter int, d []float64) error {
 	s.e = mat.NewDense(nr, m, nil)
 	s.qq = mat.NewDense(nr, nq, nil)
 	if m > 0 {
-		s.e.Mul(s.c, s.sig)
-		s.qq.Mul(s.e, selectRows(s.h, s.act))
+		mul(s.e, s.c, s.sig)
+		mul(s.qq, s.e, selectRows(s.h, s.act))
 	}
 	s.ss = make([]float64, nr)
 	for r, j := range s.rows {
@@ -152,7 +152,7 @@ func (s *mcActive) meanAct() *mat.Dense {
 	if m == 0 {
 		return mu
 	}
-	mu.Mul(s.sig, selectRows(s.h, s.act))
+	mul(mu, s.sig, selectRows(s.h, s.act))
 	return mu
 }
 
@@ -391,7 +391,7 @@ func phiT(phi, z *mat.Dense) *mat.Dense {
 	if q == 1 {
 		gemvT(h.RawMatrix().Data, phi, z.RawMatrix().Data)
 	} else {
-		h.Mul(phi.T(), z)
+		mul(h, phi.T(), z)
 	}
 	return h
 }
@@ -779,7 +779,7 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense) {
 				}
 			}
 			var hh mat.Dense
-			hh.Mul(phiA[j].T(), wphi)
+			mul(&hh, phiA[j].T(), wphi)
 			hess := mat.NewSymDense(m, nil)
 			for q := range m {
 				for t := q; t < m; t++ {
@@ -982,7 +982,7 @@ func (p *mcProblem) jointMeans(phiA []*mat.Dense, mus [][]float64, ybar *mat.Den
 					}
 				}
 				blk.Reset()
-				blk.Mul(phiA[a].T(), wphi)
+				mul(&blk, phiA[a].T(), wphi)
 				for q := range off[a+1] - off[a] {
 					for t := range off[b+1] - off[b] {
 						if a < b || q <= t {
