@@ -284,6 +284,9 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 	for ip := 0; ip < mb; ip += mr {
 		h := min(mr, mb-ip)
 		d := dst[ip*kb : ip*kb+kb*mr]
+		if h < mr {
+			clear(d) // the padding rows
+		}
 		switch {
 		case trans && h == mr:
 			// Fixed-size copies compile to moves, where copy calls memmove.
@@ -294,7 +297,9 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 		case trans:
 			for p := range kb {
 				s := (p0+p)*lda + i0 + ip
-				copy(d[p*mr:p*mr+h], a[s:s+h])
+				for i, v := range a[s : s+h] {
+					d[p*mr+i] = v
+				}
 			}
 		default:
 			for i := range h {
@@ -302,11 +307,6 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 				for p, v := range a[s : s+kb] {
 					d[p*mr+i] = v
 				}
-			}
-		}
-		if h < mr {
-			for p := range kb {
-				clear(d[p*mr+h : p*mr+mr])
 			}
 		}
 	}
@@ -319,6 +319,9 @@ func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
 	for jp := 0; jp < nb; jp += nr {
 		w := min(nr, nb-jp)
 		d := dst[jp*kb : jp*kb+kb*nr]
+		if w < nr {
+			clear(d) // the padding columns
+		}
 		if trans {
 			for j := range w {
 				s := (j0+jp+j)*ldb + p0
@@ -334,12 +337,9 @@ func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
 		} else {
 			for p := range kb {
 				s := (p0+p)*ldb + j0 + jp
-				copy(d[p*nr:p*nr+w], b[s:s+w])
-			}
-		}
-		if w < nr {
-			for p := range kb {
-				clear(d[p*nr+w : p*nr+nr])
+				for j, v := range b[s : s+w] {
+					d[p*nr+j] = v
+				}
 			}
 		}
 	}

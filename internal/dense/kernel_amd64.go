@@ -45,3 +45,10 @@ func xgetbv() (eax, edx uint32)
 //
 //go:noescape
 func kernel(k int, a, b, c *float64, ldc int, alpha float64)
+
+// gemvT4 adds x[0]·a[j] + x[1]·a[lda+j] + x[2]·a[2lda+j] + x[3]·a[3lda+j]
+// into y[j] for j < n: four rows of a row-major matrix at a, weighted by
+// x, added into y. n must be a positive multiple of 4.
+//
+//go:noescape
+func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)

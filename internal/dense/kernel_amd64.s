@@ -115,3 +115,37 @@ store:
 	STORE(Y14, Y15)
 	VZEROUPPER
 	RET
+
+// func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
+TEXT ·gemvT4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ x+24(FP), AX
+	MOVQ y+32(FP), DI
+	SHLQ $3, R8
+	VBROADCASTSD (AX), Y0
+	VBROADCASTSD 8(AX), Y1
+	VBROADCASTSD 16(AX), Y2
+	VBROADCASTSD 24(AX), Y3
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	XORQ BX, BX
+	SHRQ $2, CX
+
+gemvloop:
+	// Two chains, (y + x0 a0) + x2 a2 and x1 a1 + x3 a3, then their sum.
+	VMOVUPD     (DI)(BX*8), Y4
+	VMULPD      (R9)(BX*8), Y1, Y5
+	VFMADD231PD (SI)(BX*8), Y0, Y4
+	VFMADD231PD (R11)(BX*8), Y3, Y5
+	VFMADD231PD (R10)(BX*8), Y2, Y4
+	VADDPD      Y5, Y4, Y4
+	VMOVUPD     Y4, (DI)(BX*8)
+	ADDQ        $4, BX
+	DECQ        CX
+	JNZ         gemvloop
+
+	VZEROUPPER
+	RET

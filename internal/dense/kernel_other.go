@@ -10,3 +10,8 @@ const hasKernel = false
 func kernel(k int, a, b, c *float64, ldc int, alpha float64) {
 	panic("dense: no micro-kernel on this platform")
 }
+
+// gemvT4 is never called without the assembly kernels.
+func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64) {
+	panic("dense: no Gemv kernel on this platform")
+}
