@@ -289,10 +289,12 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 		}
 		switch {
 		case trans && h == mr:
-			// Fixed-size copies compile to moves, where copy calls memmove.
+			// Element by element: copy (and array assignment) call
+			// memmove, which costs more than six moves.
 			for p := range kb {
 				s := (p0+p)*lda + i0 + ip
-				*(*[mr]float64)(d[p*mr:]) = *(*[mr]float64)(a[s:])
+				src, dp := a[s:s+mr:s+mr], d[p*mr:p*mr+mr:p*mr+mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
 			}
 		case trans:
 			for p := range kb {
@@ -332,7 +334,9 @@ func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
 		} else if w == nr {
 			for p := range kb {
 				s := (p0+p)*ldb + j0 + jp
-				*(*[nr]float64)(d[p*nr:]) = *(*[nr]float64)(b[s:])
+				src, dp := b[s:s+nr:s+nr], d[p*nr:p*nr+nr:p*nr+nr]
+				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
 			}
 		} else {
 			for p := range kb {
