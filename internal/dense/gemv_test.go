@@ -68,7 +68,7 @@ func TestGemv(t *testing.T) {
 
 func BenchmarkGemvT(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 1))
-	for _, s := range [][2]int{{1800, 1800}, {20000, 262}, {1800, 8}} {
+	for _, s := range [][2]int{{1257, 1257}, {1800, 1800}, {20000, 262}, {1257, 8}} {
 		a := general(rnd, s[0], s[1], 0)
 		x, y := general(rnd, 1, s[0], 0).Data[:s[0]], make([]float64, s[1])
 		name := fmt.Sprintf("%dx%d", s[0], s[1])
