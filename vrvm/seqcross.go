@@ -3,6 +3,8 @@ package vrvm
 import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // The rows of cross, B_A Bᵀ (uniform precisions), are the largest cost of
@@ -118,10 +120,13 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 }
 
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
-// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time. It
-// replaces the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block
-// of 64) ran at 0.7 GFlop/s on the explicit design of Friedman #1 against
-// 1.0–1.2 here (N = 20,000, P = 2,000, eight rows; one core).
+// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time
+// (dense.Dots4: AVX2 and FMA where the processor has them). It replaces
+// the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block of 64)
+// ran at 0.7 GFlop/s on the explicit design of Friedman #1 against 1.0–1.2
+// here with the dot products in Go (N = 20,000, P = 2,000, eight rows; one
+// core); dense.Gemm, which packs the selected rows of b, was slower still
+// (Friedman #1, N = 4,000: 14.4 s CPU against 10.9).
 func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 	_, r := b.Dims()
 	_ = parallelRange(len(cols), func(clo, chi int) error {
@@ -132,14 +137,7 @@ func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 				k := 0
 				for ; k+4 <= len(a); k += 4 {
 					a0, a1, a2, a3 := a[k][lo:hi], a[k+1][lo:hi], a[k+2][lo:hi], a[k+3][lo:hi]
-					a0, a1, a2, a3 = a0[:len(bj)], a1[:len(bj)], a2[:len(bj)], a3[:len(bj)]
-					var s0, s1, s2, s3 float64
-					for l, v := range bj {
-						s0 += a0[l] * v
-						s1 += a1[l] * v
-						s2 += a2[l] * v
-						s3 += a3[l] * v
-					}
+					s0, s1, s2, s3 := dense.Dots4(a0, a1, a2, a3, bj)
 					out[k][j] += s0
 					out[k+1][j] += s1
 					out[k+2][j] += s2

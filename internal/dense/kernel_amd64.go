@@ -52,3 +52,9 @@ func kernel(k int, a, b, c *float64, ldc int, alpha float64)
 //
 //go:noescape
 func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
+
+// dots4 sets s[k] = Σⱼ aₖ[j] b[j] for j < n and the four rows a0…a3. n
+// must be a positive multiple of 8.
+//
+//go:noescape
+func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)

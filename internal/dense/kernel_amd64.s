@@ -149,3 +149,54 @@ gemvloop:
 
 	VZEROUPPER
 	RET
+
+// func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)
+TEXT ·dots4(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), CX
+	MOVQ a0+8(FP), R8
+	MOVQ a1+16(FP), R9
+	MOVQ a2+24(FP), R10
+	MOVQ a3+32(FP), R11
+	MOVQ b+40(FP), DI
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ BX, BX
+	SHRQ $3, CX
+
+dotloop:
+	// Eight values of b against each row, in two accumulators per row.
+	VMOVUPD     (DI)(BX*8), Y0
+	VMOVUPD     32(DI)(BX*8), Y1
+	VFMADD231PD (R8)(BX*8), Y0, Y4
+	VFMADD231PD 32(R8)(BX*8), Y1, Y8
+	VFMADD231PD (R9)(BX*8), Y0, Y5
+	VFMADD231PD 32(R9)(BX*8), Y1, Y9
+	VFMADD231PD (R10)(BX*8), Y0, Y6
+	VFMADD231PD 32(R10)(BX*8), Y1, Y10
+	VFMADD231PD (R11)(BX*8), Y0, Y7
+	VFMADD231PD 32(R11)(BX*8), Y1, Y11
+	ADDQ        $8, BX
+	DECQ        CX
+	JNZ         dotloop
+
+	// Y4..Y7 ← row sums by lanes; then reduce each to one value.
+	VADDPD Y8, Y4, Y4
+	VADDPD Y9, Y5, Y5
+	VADDPD Y10, Y6, Y6
+	VADDPD Y11, Y7, Y7
+	// Horizontal: [s0 lanes], [s1 lanes] → pairwise sums.
+	VHADDPD Y5, Y4, Y0     // (a0+a1 of row0, row1, a2+a3 of row0, row1)
+	VHADDPD Y7, Y6, Y1     // same for rows 2, 3
+	VPERM2F128 $0x21, Y1, Y0, Y2 // high half of Y0, low half of Y1
+	VBLENDPD   $0x0c, Y1, Y0, Y3 // low half of Y0, high half of Y1
+	VADDPD     Y2, Y3, Y3        // (s0, s1, s2, s3)
+	MOVQ       s+48(FP), AX
+	VMOVUPD    Y3, (AX)
+	VZEROUPPER
+	RET
