@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -152,41 +153,31 @@ func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 	})
 }
 
-// quadBlock is the number of columns of C that quadForms takes at a time.
-const quadBlock = 256
-
 // quadForms sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
-// upper triangle of Σ, as Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ) with tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ,
-// by blocks of quadBlock columns, in parallel over the blocks: half the
-// products of the Gemm Σ C (gonum's blocked Gemm, one Axpy per block of
-// 64, was 12 % of the CPU time of Friedman #1 at N = 100,000 with 2,000
-// centres).
+// upper triangle of Σ, as Σᵢ cᵢⱼ (ΣC)ᵢⱼ with ΣC by one dense.Gemm (Σ
+// filled on both sides from its upper triangle): twice the products of
+// the Axpy loop over the upper triangle it replaces, but faster (Friedman
+// #1, N = 4,000: 6.6–6.8 s CPU against 7.8–8.2).
 func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
-	// The range is of 256 per block, so that parallelRange (at most one
-	// worker per 256) may split the blocks among the processors.
-	blocks := (p + quadBlock - 1) / quadBlock
-	_ = parallelRange(blocks*256, func(blo, bhi int) error {
-		t := make([]float64, quadBlock)
-		for b := blo / 256; b < bhi/256; b++ {
-			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
-			o := out[lo:hi]
-			clear(o)
-			for i := range m {
-				ti := t[:hi-lo]
-				clear(ti)
-				row := sig.Data[i*sig.Stride : i*sig.Stride+m]
-				for k := i + 1; k < m; k++ {
-					if w := row[k]; w != 0 {
-						blas64.Axpy(w, blas64.Vector{N: hi - lo, Inc: 1, Data: c.RawRowView(k)[lo:hi]}, blas64.Vector{N: hi - lo, Inc: 1, Data: ti})
-					}
-				}
-				ci, d := c.RawRowView(i)[lo:hi], row[i]
-				for j, v := range ci {
-					o[j] += v * (d*v + 2*ti[j])
-				}
-			}
+	clear(out[:p])
+	if m == 0 || p == 0 {
+		return
+	}
+	full := mat.NewDense(m, m, nil)
+	fd := full.RawMatrix().Data
+	for i := range m {
+		copy(fd[i*m+i:(i+1)*m], sig.Data[i*sig.Stride+i:i*sig.Stride+m])
+		for k := i + 1; k < m; k++ {
+			fd[k*m+i] = fd[i*m+k]
 		}
-		return nil
-	})
+	}
+	t := mat.NewDense(m, p, nil)
+	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, full.RawMatrix(), c.RawMatrix(), 0, t.RawMatrix())
+	for i := range m {
+		ci, ti := c.RawRowView(i), t.RawRowView(i)
+		for j := range p {
+			out[j] += ci[j] * ti[j]
+		}
+	}
 }

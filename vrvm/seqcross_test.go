@@ -11,7 +11,7 @@ import (
 
 // TestCrossKernels checks crossProducts and quadForms against mat's
 // products on random matrices of several shapes (row lengths across
-// crossChunk, column counts across quadBlock).
+// crossChunk, column counts across the micro-kernel's tiles).
 func TestCrossKernels(t *testing.T) {
 	const tol = 1e-12
 	rnd := rand.New(rand.NewPCG(1, 1))
