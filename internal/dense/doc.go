@@ -1,6 +1,8 @@
-// Package dense holds the dense matrix products that dominate the solver's
+// Package dense holds the dense matrix products that dominate the solvers'
 // cost: a general product Gemm with the semantics of gonum's blas64.Gemm,
-// and the Gram matrix Gram, aᵀa with both triangles filled.
+// the Gram matrix Gram, aᵀa with both triangles filled, the matrix–vector
+// product Gemv (vectorised for aᵀx), and Dots4, four dot products against
+// one row.
 //
 // # Why
 //
@@ -45,6 +47,15 @@
 // accumulators keep both FMA units of a current core busy through the
 // FMA latency. At the end it adds α times the tile into C with one more
 // FMA per register.
+//
+// # Matrix–vector products
+//
+// Gemv with aᵀx adds four rows of a, weighted by four values of x, into y
+// per pass (gemvT4: four FMA per four values of y), where gonum adds one
+// row per pass, so y is read and written a quarter as often; large
+// products split y's columns among goroutines. Dots4 reads b once for
+// four dot products, with two ymm accumulators per row. Both are bound by
+// memory on large operands, so they gain less than the matrix product.
 //
 // # Parallelism
 //

@@ -64,6 +64,9 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 		blas64.Gemm(tA, tB, alpha, a, b, beta, c)
 		return
 	}
+	// The micro-kernel writes c through a pointer: check its storage as
+	// gonum does (a and b are read through bounds-checked slices).
+	checkStorage(c)
 	scale(beta, c, false)
 	if alpha == 0 || k == 0 {
 		return
@@ -88,12 +91,21 @@ func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 		mirror(c)
 		return
 	}
+	checkStorage(c)
 	scale(beta, c, true)
 	if alpha != 0 && n != 0 {
 		p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
 		p.split(r, r, true)
 	}
 	mirror(c)
+}
+
+// checkStorage panics if the non-empty c's stride is shorter than its
+// rows or its data shorter than its last row's end.
+func checkStorage(c blas64.General) {
+	if c.Stride < c.Cols || len(c.Data) < (c.Rows-1)*c.Stride+c.Cols {
+		panic("dense: c's storage is too short")
+	}
 }
 
 // mirror copies the upper triangle of the square c into its lower one.
