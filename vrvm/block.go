@@ -7,8 +7,9 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // Kernels evaluated by blocks. Design matrices (for fits) and predictions
@@ -54,7 +55,7 @@ func checkBlock(dst, x, c *mat.Dense) {
 func innerBlock(dst, x, c *mat.Dense) {
 	_, d := x.Dims()
 	if d >= gemmDim {
-		dst.Mul(x, c.T())
+		mul(dst, x, c.T())
 		return
 	}
 	m, _ := c.Dims()
@@ -125,7 +126,7 @@ func (k Gaussian) EvalBlock(dst, x, c *mat.Dense) {
 	}
 	xs, xn := shifted(x, shift)
 	cs, cn := shifted(c, shift)
-	blas64.Gemm(blas.NoTrans, blas.Trans, -2, xs.RawMatrix(), cs.RawMatrix(), 0, dst.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, -2, xs.RawMatrix(), cs.RawMatrix(), 0, dst.RawMatrix())
 	for i := range n {
 		row := dst.RawRowView(i)[:m]
 		for j, v := range row {

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // The Sequential and Newton solvers work with a factorisation of the design
@@ -371,7 +373,7 @@ func (f *designFactor) compact() {
 	}
 	n, _ := f.u.Dims()
 	phi := mat.NewDense(n, m, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, f.u.RawMatrix(), f.b.RawMatrix(), 0, phi.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, f.u.RawMatrix(), f.b.RawMatrix(), 0, phi.RawMatrix())
 	q, rr := thinQR(phi)
 	f.u = q
 	f.b = mat.DenseCopyOf(rr.T())
@@ -402,10 +404,10 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 			}
 		}
 	default:
-		// Gemm rather than Syrk and Symm: gonum's Gemm is blocked and
+		// Gemm rather than Symm: dense.Gemm is blocked, vectorised and
 		// runs on all processors, and these two products dominate.
 		wt := f.weightedGram(beta)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
+		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
 	}
 	for j := range p {
 		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
@@ -435,33 +437,6 @@ func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
 	return gramBlocks(uw)
 }
 
-// gramBlocks returns aᵀa by Gemm on the blocks on and above the diagonal
-// (mirrored below it): about (k+1)/2k of the flops of one Gemm for k
-// blocks, where Syrk is neither blocked nor parallel in gonum.
-func gramBlocks(a *mat.Dense) *mat.Dense {
-	const bs = 64
-	n, r := a.Dims()
-	out := mat.NewDense(r, r, nil)
-	if n == 0 || r == 0 {
-		return out
-	}
-	for i := 0; i < r; i += bs {
-		ie := min(r, i+bs)
-		for j := i; j < r; j += bs {
-			je := min(r, j+bs)
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.Slice(0, n, i, ie).(*mat.Dense).RawMatrix(),
-				a.Slice(0, n, j, je).(*mat.Dense).RawMatrix(), 0, out.Slice(i, ie, j, je).(*mat.Dense).RawMatrix())
-		}
-	}
-	od := out.RawMatrix().Data
-	for i := range r {
-		for j := i + 1; j < r; j++ {
-			od[j*r+i] = od[i*r+j]
-		}
-	}
-	return out
-}
-
 // weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
 // the factored design (not the explicit one) with non-uniform precisions,
 // as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (weighted).
@@ -482,8 +457,7 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 	}
 	var l mat.TriDense
 	ch.LTo(&l)
-	y := mat.DenseCopyOf(bf)
-	blas64.Trmm(blas.Right, blas.NoTrans, 1, l.RawTriangular(), y.RawMatrix())
+	y := mulTri(nil, bf, l.RawTriangular())
 	dv := make([]float64, p)
 	for j := range p {
 		row := y.RawRowView(j)

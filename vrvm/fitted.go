@@ -166,7 +166,7 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 			return nil, nil, err
 		}
 		var ps mat.Dense
-		ps.Mul(phi, f.sigma.get())
+		mul(&ps, phi, f.sigma.get())
 		if err := f.aug.adjust(f, x, phi, &ps, mean, variance); err != nil {
 			return nil, nil, err
 		}

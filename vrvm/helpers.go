@@ -43,15 +43,27 @@ func dims(a *mat.Dense) (r, c int) {
 	return a.Dims()
 }
 
+// selectCols returns the columns keep of a, in that order.
+//
+// The gather misses the cache once per element of a wide a, so large
+// selections run on all processors (parallelRange): the misses overlap.
 func selectCols(a *mat.Dense, keep []int) *mat.Dense {
 	n, _ := a.Dims()
 	out := mat.NewDense(n, len(keep), nil)
-	for i := range n {
-		src, dst := a.RawRowView(i), out.RawRowView(i)
-		for j, k := range keep {
-			dst[j] = src[k]
+	gather := func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			src, dst := a.RawRowView(i), out.RawRowView(i)
+			for j, k := range keep {
+				dst[j] = src[k]
+			}
 		}
+		return nil
 	}
+	if n*len(keep) < 1<<12 {
+		_ = gather(0, n)
+		return out
+	}
+	_ = parallelRange(n, gather)
 	return out
 }
 

@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // Lambda is the Jaakkola–Jordan coefficient λ(ξ) = tanh(ξ/2) / (4ξ) of the
@@ -173,9 +175,9 @@ func (l *logitLik) hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.
 	sb := mat.NewDense(m, r, nil)
 	blas64.Symm(blas.Left, 1, sig.RawSymmetric(), s.f.b.RawMatrix(), 0, sb.RawMatrix())
 	tm := mat.NewDense(n, m, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.u.RawMatrix(), sb.RawMatrix(), 0, tm.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.u.RawMatrix(), sb.RawMatrix(), 0, tm.RawMatrix())
 	sm := mat.NewDense(n, n, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.uy.RawMatrix(), s.f.u.RawMatrix(), 0, sm.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.uy.RawMatrix(), s.f.u.RawMatrix(), 0, sm.RawMatrix())
 	d1 := make([]float64, n)
 	d2 := make([]float64, n)
 	for i, xi := range l.xi {

@@ -285,7 +285,7 @@ func (q *fixedQ) eval(k learnable, grad []float64) float64 {
 		}
 	}
 	var t mat.Dense // T = Φ_A Σ
-	t.Mul(phi, q.sigma)
+	mul(&t, phi, q.sigma)
 	m := make([]float64, n)
 	var f float64
 	for i := range n {

@@ -314,7 +314,7 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 			gemvT(yb, a, mu.RawMatrix().Data[:m])
 		} else {
 			ybq.Reset()
-			ybq.Mul(a.T(), mu)
+			mul(&ybq, a.T(), mu)
 		}
 		for i := range n {
 			vv := math.Max(0, vi[i])

@@ -118,7 +118,7 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 			}
 		}
 		var t mat.Dense
-		t.Mul(phi, cl.sig)
+		mul(&t, phi, cl.sig)
 		for i := range n {
 			pr, tr := phi.RawRowView(i), t.RawRowView(i)
 			var mi, vi float64

@@ -452,7 +452,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	n, m := phiA.Dims()
 	k := p.k
 	ybar := mat.NewDense(n, k, nil)
-	ybar.Mul(phiA, mu)
+	mul(ybar, phiA, mu)
 	prior := func(w *mat.Dense) float64 {
 		var s float64
 		for i, al := range alpha {
@@ -477,7 +477,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	}
 	for range rounds {
 		r.Sub(ytil, ybar)
-		grad.Mul(phiA.T(), r)
+		mul(grad, phiA.T(), r)
 		for i, al := range alpha {
 			g := grad.RawRowView(i)
 			for c := range k {
@@ -509,7 +509,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 					trial.Set(q, c, mu.At(q, c)+t*step[c*m+q])
 				}
 			}
-			tYbar.Mul(phiA, trial)
+			mul(tYbar, phiA, trial)
 			f := l.probitPass(tYbar, tYtil, tH, tLnZ) + prior(trial)
 			if f > f0 {
 				f0 = f
@@ -584,7 +584,7 @@ func weightedCross(dst, phiA, h *mat.Dense, col int, wphi *mat.Dense) {
 			out[q] = w * v
 		}
 	}
-	dst.Mul(phiA.T(), wphi)
+	mul(dst, phiA.T(), wphi)
 }
 
 // blockStep returns the Newton step of (P8) with each class's diagonal

@@ -96,11 +96,11 @@ func (s *mcActive) hold(phi, phiA, bphiA *mat.Dense, all bool) {
 	if all {
 		s.rows = seq(np)
 		s.c = mat.NewDense(np, m, nil)
-		s.c.Mul(phi.T(), bphiA)
+		mul(s.c, phi.T(), bphiA)
 	} else {
 		s.rows = append([]int(nil), s.act...)
 		s.c = mat.NewDense(m, m, nil)
-		s.c.Mul(phiA.T(), bphiA)
+		mul(s.c, phiA.T(), bphiA)
 	}
 	for r, j := range s.rows {
 		s.at[j] = r
@@ -130,8 +130,8 @@ func (s *mcActive) factor(iter int, d []float64) error {
 	s.e = mat.NewDense(nr, m, nil)
 	s.qq = mat.NewDense(nr, nq, nil)
 	if m > 0 {
-		s.e.Mul(s.c, s.sig)
-		s.qq.Mul(s.e, selectRows(s.h, s.act))
+		mul(s.e, s.c, s.sig)
+		mul(s.qq, s.e, selectRows(s.h, s.act))
 	}
 	s.ss = make([]float64, nr)
 	for r, j := range s.rows {
@@ -152,7 +152,7 @@ func (s *mcActive) meanAct() *mat.Dense {
 	if m == 0 {
 		return mu
 	}
-	mu.Mul(s.sig, selectRows(s.h, s.act))
+	mul(mu, s.sig, selectRows(s.h, s.act))
 	return mu
 }
 
@@ -569,7 +569,7 @@ func (p *mcProblem) cacheGram(act []int) {
 		return
 	}
 	g := mat.NewDense(len(miss), len(p.sq), nil)
-	g.Mul(selectRows(p.tphi, miss), p.phi) // row i: φᵀΦ of miss[i]
+	mul(g, selectRows(p.tphi, miss), p.phi) // row i: φᵀΦ of miss[i]
 	for i, a := range miss {
 		p.gram[a] = g.RawRowView(i)
 	}
@@ -583,7 +583,7 @@ func phiT(phi, z *mat.Dense) *mat.Dense {
 	if q == 1 {
 		gemvT(h.RawMatrix().Data, phi, z.RawMatrix().Data)
 	} else {
-		h.Mul(phi.T(), z)
+		mul(h, phi.T(), z)
 	}
 	return h
 }
@@ -1026,7 +1026,7 @@ func (p *mcProblem) softmaxMeans(rounds int) ([][]float64, *mat.Dense, *mat.Dens
 				floats.Mul(wx.RawRowView(q), w)
 			}
 			var hh mat.Dense
-			hh.Mul(xa[j], wx.T())
+			mul(&hh, xa[j], wx.T())
 			hess := mat.NewSymDense(m, nil)
 			for q := range m {
 				for t := q; t < m; t++ {
@@ -1247,7 +1247,7 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 				continue
 			}
 			blk.Reset()
-			blk.Mul(xa[a], v.Slice(off[a], off[a+1], 0, n).T())
+			mul(&blk, xa[a], v.Slice(off[a], off[a+1], 0, n).T())
 			for q := range m {
 				for t := q; t < m; t++ {
 					hess.SetSym(off[a]+q, off[a]+t, hess.At(off[a]+q, off[a]+t)+blk.At(q, t))

@@ -192,13 +192,13 @@ func conditionOK(err error) error {
 // ‖φₙᵀ U⁻¹‖². work must be a scratch matrix of phi's shape (or nil).
 func (q *gaussQ) quadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.Dense {
 	n, m := phi.Dims()
-	if work == nil || work.IsEmpty() {
-		work = mat.NewDense(n, m, nil)
-	} else if r, c := work.Dims(); r != n || c != m {
-		work = mat.NewDense(n, m, nil)
+	if n == 0 || m == 0 {
+		for i := range n {
+			out[i] = 0
+		}
+		return work
 	}
-	work.Copy(phi)
-	blas64.Trmm(blas.Right, blas.NoTrans, 1, q.uinv.RawTriangular(), work.RawMatrix())
+	work = mulTri(work, phi, q.uinv.RawTriangular())
 	for i := range n {
 		row := work.RawRowView(i)
 		out[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: row}, blas64.Vector{N: m, Inc: 1, Data: row})

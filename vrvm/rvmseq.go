@@ -132,7 +132,7 @@ func (st *rvmState) laplace(iter int) error {
 	n, _ := st.f.u.Dims()
 	k := len(st.active)
 	phi := mat.NewDense(n, k, nil)
-	phi.Mul(st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
+	mul(phi, st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
 	lg := st.logit
 	logp, err := laplaceMode(phi, lg.t, st.alpha, lg.w, &st.q, iter)
 	if err != nil {
@@ -214,14 +214,14 @@ func (st *rvmState) factors() (s, q []float64, pos []int) {
 			e[i] = lg.t[i] - y
 		}
 		var kw, bk mat.Dense
-		kw.Mul(st.f.u.T(), wu) // UᵀWU
-		bk.Mul(st.f.b, &kw)
+		mul(&kw, st.f.u.T(), wu) // UᵀWU
+		mul(&bk, st.f.b, &kw)
 		wDiag = make([]float64, m)
 		for i := range m {
 			wDiag[i] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bk.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: st.f.b.RawRowView(i)})
 		}
 		x = mat.NewDense(m, k, nil)
-		x.Mul(&bk, st.ba.T())
+		mul(x, &bk, st.ba.T())
 		qv = make([]float64, r)
 		blas64.Gemv(blas.Trans, 1, st.f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: e}, 0, blas64.Vector{N: r, Inc: 1, Data: qv})
 	} else {

@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // Work kept between steps of the sequential solver with non-uniform
@@ -204,9 +206,9 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 		}
 	}
 	aw := mat.NewDense(k, r, nil)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
+	dense.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
 	out := mat.NewDense(k, p, nil)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, out.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, out.RawMatrix())
 	for i, a := range miss {
 		row := out.RawRowView(i)
 		copy(ct.RawRowView(a), row)
@@ -241,8 +243,7 @@ func (s *seqFit) heldShares() {
 	if ch.Factorize(mat.NewSymDense(r, vm.RawMatrix().Data)) {
 		var l mat.TriDense
 		ch.LTo(&l)
-		y := mat.DenseCopyOf(s.f.uFull)
-		blas64.Trmm(blas.Right, blas.NoTrans, 1, l.RawTriangular(), y.RawMatrix())
+		y := mulTri(nil, s.f.uFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
 			s.exE[i] = dot(row, row)
@@ -250,7 +251,7 @@ func (s *seqFit) heldShares() {
 		return
 	}
 	uv := mat.NewDense(s.n, r, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
 	for i := range s.n {
 		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
 	}

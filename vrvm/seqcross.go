@@ -1,8 +1,11 @@
 package vrvm
 
 import (
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // The rows of cross, B_A Bᵀ (uniform precisions), are the largest cost of
@@ -118,10 +121,13 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 }
 
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
-// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time. It
-// replaces the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block
-// of 64) ran at 0.7 GFlop/s on the explicit design of Friedman #1 against
-// 1.0–1.2 here (N = 20,000, P = 2,000, eight rows; one core).
+// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time
+// (dense.Dots4: AVX2 and FMA where the processor has them). It replaces
+// the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block of 64)
+// ran at 0.7 GFlop/s on the explicit design of Friedman #1 against 1.0–1.2
+// here with the dot products in Go (N = 20,000, P = 2,000, eight rows; one
+// core); dense.Gemm, which packs the selected rows of b, was slower still
+// (Friedman #1, N = 4,000: 14.4 s CPU against 10.9).
 func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 	_, r := b.Dims()
 	_ = parallelRange(len(cols), func(clo, chi int) error {
@@ -132,14 +138,7 @@ func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 				k := 0
 				for ; k+4 <= len(a); k += 4 {
 					a0, a1, a2, a3 := a[k][lo:hi], a[k+1][lo:hi], a[k+2][lo:hi], a[k+3][lo:hi]
-					a0, a1, a2, a3 = a0[:len(bj)], a1[:len(bj)], a2[:len(bj)], a3[:len(bj)]
-					var s0, s1, s2, s3 float64
-					for l, v := range bj {
-						s0 += a0[l] * v
-						s1 += a1[l] * v
-						s2 += a2[l] * v
-						s3 += a3[l] * v
-					}
+					s0, s1, s2, s3 := dense.Dots4(a0, a1, a2, a3, bj)
 					out[k][j] += s0
 					out[k+1][j] += s1
 					out[k+2][j] += s2
@@ -154,16 +153,56 @@ func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 	})
 }
 
-// quadBlock is the number of columns of C that quadForms takes at a time.
-const quadBlock = 256
+// quadGemmMin is the number of rows of C from which quadForms uses one
+// dense.Gemm.
+const quadGemmMin = 64
 
 // quadForms sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
+// upper triangle of Σ, as Σᵢ cᵢⱼ (ΣC)ᵢⱼ with ΣC by one dense.Gemm (Σ
+// filled on both sides from its upper triangle): twice the products of
+// the Axpy loop over the upper triangle it replaces, but faster (Friedman
+// #1, N = 4,000: 6.6–6.8 s CPU against 7.8–8.2). Below quadGemmMin
+// active functions it calls quadFormsAxpy, which costs less there (sinc:
+// the Gemm's copies and doubled products were 1 % of the CPU time).
+func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
+	m, p := c.Dims()
+	if m < quadGemmMin {
+		quadFormsAxpy(sig, c, out)
+		return
+	}
+	clear(out[:p])
+	if m == 0 || p == 0 {
+		return
+	}
+	full := mat.NewDense(m, m, nil)
+	fd := full.RawMatrix().Data
+	for i := range m {
+		copy(fd[i*m+i:(i+1)*m], sig.Data[i*sig.Stride+i:i*sig.Stride+m])
+		for k := i + 1; k < m; k++ {
+			fd[k*m+i] = fd[i*m+k]
+		}
+	}
+	t := mat.NewDense(m, p, nil)
+	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, full.RawMatrix(), c.RawMatrix(), 0, t.RawMatrix())
+	for i := range m {
+		ci, ti := c.RawRowView(i), t.RawRowView(i)
+		for j := range p {
+			out[j] += ci[j] * ti[j]
+		}
+	}
+}
+
+// quadBlock is the number of columns of C that quadFormsAxpy takes at a
+// time.
+const quadBlock = 256
+
+// quadFormsAxpy sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
 // upper triangle of Σ, as Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ) with tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ,
 // by blocks of quadBlock columns, in parallel over the blocks: half the
 // products of the Gemm Σ C (gonum's blocked Gemm, one Axpy per block of
 // 64, was 12 % of the CPU time of Friedman #1 at N = 100,000 with 2,000
 // centres).
-func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
+func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
 	// The range is of 256 per block, so that parallelRange (at most one
 	// worker per 256) may split the blocks among the processors.

@@ -11,7 +11,7 @@ import (
 
 // TestCrossKernels checks crossProducts and quadForms against mat's
 // products on random matrices of several shapes (row lengths across
-// crossChunk, column counts across quadBlock).
+// crossChunk, column counts across quadBlock, rows across quadGemmMin).
 func TestCrossKernels(t *testing.T) {
 	const tol = 1e-12
 	rnd := rand.New(rand.NewPCG(1, 1))
@@ -43,7 +43,7 @@ func TestCrossKernels(t *testing.T) {
 			}
 		})
 	}
-	for _, sz := range []struct{ m, p int }{{1, 1}, {3, 5}, {20, 255}, {33, 600}} {
+	for _, sz := range []struct{ m, p int }{{1, 1}, {3, 5}, {20, 255}, {33, 600}, {quadGemmMin, 100}, {90, 600}} {
 		t.Run("quad/"+strconv.Itoa(sz.m)+"x"+strconv.Itoa(sz.p), func(t *testing.T) {
 			l := randDense(sz.m, sz.m)
 			var sig mat.SymDense

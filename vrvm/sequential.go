@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // sequential is the Sequential solver: it maximises the bound one basis
@@ -606,9 +608,9 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 		beta, _ := s.lik.weights()
 		ct = s.activeCross(beta, idx)
 	case idx == nil:
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
+		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
 	default:
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), selectRows(bw, idx).RawMatrix(), 0, ct.RawMatrix())
+		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), selectRows(bw, idx).RawMatrix(), 0, ct.RawMatrix())
 	}
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
@@ -1176,7 +1178,7 @@ func (s *seqFit) setPhiA() {
 		s.phiA.Copy(s.bA.T())
 		return
 	}
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
 // nm returns an N × m matrix, b itself if it has that shape (its

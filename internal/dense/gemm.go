@@ -1,0 +1,362 @@
+package dense
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// Block sizes of the packed product (see the package documentation). mr
+// and nr are the micro-kernel's tile; mc and nc are multiples of them.
+const (
+	mr = 6
+	nr = 8
+	kc = 256
+	mc = 96
+	nc = 2048
+)
+
+// Work thresholds, in multiply–adds m·n·k: below smallWork a product goes
+// to gonum, above parallelWork it is split among goroutines.
+const (
+	smallWork    = 8 * 8 * 8
+	parallelWork = 1 << 20
+)
+
+// accelerated reports whether the packed product with the assembly
+// micro-kernel is used; it is set once from the processor's features and
+// switched off by tests that check the fallback.
+var accelerated = hasKernel
+
+// Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
+// tA and tB say (blas.ConjTrans is blas.Trans), with the semantics of
+// blas64.Gemm: c is m × n, op(a) m × k and op(b) k × n, any strides, and
+// beta = 0 sets c to zero whatever it held (NaN included). It panics if the
+// sizes do not agree.
+func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
+	m, n := c.Rows, c.Cols
+	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
+	var k int
+	if ta {
+		if a.Cols != m {
+			panic("dense: Gemm: rows of op(a) differ from rows of c")
+		}
+		k = a.Rows
+	} else {
+		if a.Rows != m {
+			panic("dense: Gemm: rows of op(a) differ from rows of c")
+		}
+		k = a.Cols
+	}
+	if tb {
+		if b.Cols != k || b.Rows != n {
+			panic("dense: Gemm: op(b) is not k × n")
+		}
+	} else {
+		if b.Rows != k || b.Cols != n {
+			panic("dense: Gemm: op(b) is not k × n")
+		}
+	}
+	if !accelerated || m*n*k < smallWork {
+		blas64.Gemm(tA, tB, alpha, a, b, beta, c)
+		return
+	}
+	// The micro-kernel writes c through a pointer: check its storage as
+	// gonum does (a and b are read through bounds-checked slices).
+	checkStorage(c)
+	scale(beta, c, false)
+	if alpha == 0 || k == 0 {
+		return
+	}
+	p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
+	p.split(m, n, false)
+}
+
+// Gram computes the symmetric c = alpha·aᵀa + beta·c for an n × r matrix
+// a and an r × r matrix c, like blas64.Syrk(blas.Trans, …) on the upper
+// triangle, and then copies the upper triangle into the lower one, so c
+// is filled on both sides. With beta ≠ 0 only the upper triangle of c is
+// read. It panics if c is not r × r.
+func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
+	r := a.Cols
+	if c.Rows != r || c.Cols != r {
+		panic("dense: Gram: c is not a.Cols × a.Cols")
+	}
+	n := a.Rows
+	if !accelerated || r*r*n < smallWork {
+		blas64.Syrk(blas.Trans, alpha, a, beta, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: c.Stride, Data: c.Data})
+		mirror(c)
+		return
+	}
+	checkStorage(c)
+	scale(beta, c, true)
+	if alpha != 0 && n != 0 {
+		p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
+		p.split(r, r, true)
+	}
+	mirror(c)
+}
+
+// checkStorage panics if the non-empty c's stride is shorter than its
+// rows or its data shorter than its last row's end.
+func checkStorage(c blas64.General) {
+	if c.Stride < c.Cols || len(c.Data) < (c.Rows-1)*c.Stride+c.Cols {
+		panic("dense: c's storage is too short")
+	}
+}
+
+// mirror copies the upper triangle of the square c into its lower one.
+func mirror(c blas64.General) {
+	for i := 1; i < c.Rows; i++ {
+		row := c.Data[i*c.Stride : i*c.Stride+i]
+		for j := range row {
+			row[j] = c.Data[j*c.Stride+i]
+		}
+	}
+}
+
+// scale sets c = beta·c (c = 0 when beta is 0), on the upper triangle
+// only if upper.
+func scale(beta float64, c blas64.General, upper bool) {
+	if beta == 1 {
+		return
+	}
+	for i := range c.Rows {
+		lo := 0
+		if upper {
+			lo = i
+		}
+		row := c.Data[i*c.Stride+lo : i*c.Stride+c.Cols]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// product is one call's C += α op(A) op(B): the operands' storage, their
+// transposes and the inner dimension k.
+type product struct {
+	alpha float64
+	a     []float64
+	lda   int
+	ta    bool
+	b     []float64
+	ldb   int
+	tb    bool
+	c     []float64
+	ldc   int
+	k     int
+}
+
+// split runs the m × n product on up to GOMAXPROCS goroutines: along the
+// longer side of C, or for the upper triangle (upper) along the columns
+// with equal shares of the triangle's area.
+func (p *product) split(m, n int, upper bool) {
+	w := runtime.GOMAXPROCS(0)
+	work := float64(m) * float64(n) * float64(p.k)
+	if upper {
+		work /= 2
+	}
+	w = min(w, int(work/parallelWork)+1)
+	switch {
+	case upper:
+		w = min(w, (n+nr-1)/nr)
+	case m >= n:
+		w = min(w, (m+mr-1)/mr)
+	default:
+		w = min(w, (n+nr-1)/nr)
+	}
+	if w <= 1 {
+		p.block(0, m, 0, n, upper)
+		return
+	}
+	var wg sync.WaitGroup
+	prev := 0
+	for i := 1; i <= w; i++ {
+		var end int
+		switch {
+		case i == w && upper || i == w && m < n:
+			end = n
+		case i == w:
+			end = m
+		case upper:
+			end = roundUp(int(float64(n)*math.Sqrt(float64(i)/float64(w))), nr)
+		case m >= n:
+			end = roundUp(i*m/w, mr)
+		default:
+			end = roundUp(i*n/w, nr)
+		}
+		lo := prev
+		prev = end
+		if end <= lo {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch {
+			case upper:
+				p.block(0, end, lo, end, true)
+			case m >= n:
+				p.block(lo, end, 0, n, false)
+			default:
+				p.block(0, m, lo, end, false)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// roundUp returns x rounded up to a multiple of q.
+func roundUp(x, q int) int { return (x + q - 1) / q * q }
+
+// buffers are one goroutine's packing buffers.
+type buffers struct {
+	a, b []float64
+	tile [mr * nr]float64
+}
+
+var pool = sync.Pool{New: func() any { return new(buffers) }}
+
+// grow returns s with length n, reallocated if its capacity is short.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// block computes C[i0:i1, j0:j1] += α op(A)[i0:i1, :] op(B)[:, j0:j1]; with
+// upper it skips the tiles wholly below the diagonal of C.
+func (p *product) block(i0, i1, j0, j1 int, upper bool) {
+	buf := pool.Get().(*buffers)
+	defer pool.Put(buf)
+	kb := min(kc, p.k)
+	buf.a = grow(buf.a, kb*roundUp(min(mc, i1-i0), mr))
+	buf.b = grow(buf.b, kb*roundUp(min(nc, j1-j0), nr))
+	for jc := j0; jc < j1; jc += nc {
+		nb := min(nc, j1-jc)
+		iEnd := i1
+		if upper {
+			iEnd = min(i1, jc+nb)
+		}
+		for pc := 0; pc < p.k; pc += kc {
+			kb := min(kc, p.k-pc)
+			packB(buf.b, p.b, p.ldb, p.tb, pc, kb, jc, nb)
+			for ic := i0; ic < iEnd; ic += mc {
+				mb := min(mc, iEnd-ic)
+				packA(buf.a, p.a, p.lda, p.ta, ic, mb, pc, kb)
+				p.macro(buf, ic, mb, jc, nb, kb, upper)
+			}
+		}
+	}
+}
+
+// macro runs the micro-kernel over the packed mb × kb block of A and
+// kb × nb block of B, adding into C at (ic, jc).
+func (p *product) macro(buf *buffers, ic, mb, jc, nb, kb int, upper bool) {
+	for jr := 0; jr < nb; jr += nr {
+		w := min(nr, nb-jr)
+		bp := &buf.b[jr*kb]
+		for ir := 0; ir < mb; ir += mr {
+			if upper && ic+ir >= jc+jr+nr {
+				break
+			}
+			h := min(mr, mb-ir)
+			ap := &buf.a[ir*kb]
+			off := (ic+ir)*p.ldc + jc + jr
+			if h == mr && w == nr {
+				kernel(kb, ap, bp, &p.c[off], p.ldc, p.alpha)
+				continue
+			}
+			t := &buf.tile
+			clear(t[:])
+			kernel(kb, ap, bp, &t[0], nr, p.alpha)
+			for i := range h {
+				row := p.c[off+i*p.ldc : off+i*p.ldc+w]
+				for j := range row {
+					row[j] += t[i*nr+j]
+				}
+			}
+		}
+	}
+}
+
+// packA copies op(A)[i0:i0+mb, p0:p0+kb] into dst as panels of mr rows:
+// panel q holds, for each p, the mr values op(A)[i0+q·mr+i, p0+p], zero
+// past row i0+mb.
+func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
+	for ip := 0; ip < mb; ip += mr {
+		h := min(mr, mb-ip)
+		d := dst[ip*kb : ip*kb+kb*mr]
+		if h < mr {
+			clear(d) // the padding rows
+		}
+		switch {
+		case trans && h == mr:
+			// Element by element: copy (and array assignment) call
+			// memmove, which costs more than six moves.
+			for p := range kb {
+				s := (p0+p)*lda + i0 + ip
+				src, dp := a[s:s+mr:s+mr], d[p*mr:p*mr+mr:p*mr+mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
+			}
+		case trans:
+			for p := range kb {
+				s := (p0+p)*lda + i0 + ip
+				for i, v := range a[s : s+h] {
+					d[p*mr+i] = v
+				}
+			}
+		default:
+			for i := range h {
+				s := (i0+ip+i)*lda + p0
+				for p, v := range a[s : s+kb] {
+					d[p*mr+i] = v
+				}
+			}
+		}
+	}
+}
+
+// packB copies op(B)[p0:p0+kb, j0:j0+nb] into dst as panels of nr
+// columns: panel q holds, for each p, the nr values op(B)[p0+p, j0+q·nr+j],
+// zero past column j0+nb.
+func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
+	for jp := 0; jp < nb; jp += nr {
+		w := min(nr, nb-jp)
+		d := dst[jp*kb : jp*kb+kb*nr]
+		if w < nr {
+			clear(d) // the padding columns
+		}
+		if trans {
+			for j := range w {
+				s := (j0+jp+j)*ldb + p0
+				for p, v := range b[s : s+kb] {
+					d[p*nr+j] = v
+				}
+			}
+		} else if w == nr {
+			for p := range kb {
+				s := (p0+p)*ldb + j0 + jp
+				src, dp := b[s:s+nr:s+nr], d[p*nr:p*nr+nr:p*nr+nr]
+				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
+			}
+		} else {
+			for p := range kb {
+				s := (p0+p)*ldb + j0 + jp
+				for j, v := range b[s : s+w] {
+					d[p*nr+j] = v
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,60 @@
+//go:build !purego
+
+package dense
+
+// hasKernel reports whether the processor and the operating system support
+// AVX2 and FMA, which the micro-kernel needs.
+var hasKernel = cpuHasAVX2FMA()
+
+// cpuHasAVX2FMA reads CPUID (AVX, FMA, OSXSAVE, AVX2) and XCR0 (the
+// operating system saves the ymm registers).
+func cpuHasAVX2FMA() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const (
+		fma     = 1 << 12
+		osxsave = 1 << 27
+		avx     = 1 << 28
+	)
+	if ecx1&(fma|osxsave|avx) != fma|osxsave|avx {
+		return false
+	}
+	if lo, _ := xgetbv(); lo&6 != 6 {
+		return false
+	}
+	if max, _, _, _ := cpuid(0, 0); max < 7 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const avx2 = 1 << 5
+	return ebx7&avx2 != 0
+}
+
+// cpuid executes CPUID with EAX = eaxArg and ECX = ecxArg.
+//
+//go:noescape
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+// xgetbv executes XGETBV with ECX = 0 (XCR0).
+//
+//go:noescape
+func xgetbv() (eax, edx uint32)
+
+// kernel adds alpha times the 6 × 8 product of the packed panels a (k
+// groups of 6) and b (k groups of 8) into the tile of C at c with row
+// stride ldc: c[i·ldc+j] += alpha Σₚ a[6p+i] b[8p+j]. k must be positive.
+//
+//go:noescape
+func kernel(k int, a, b, c *float64, ldc int, alpha float64)
+
+// gemvT4 adds x[0]·a[j] + x[1]·a[lda+j] + x[2]·a[2lda+j] + x[3]·a[3lda+j]
+// into y[j] for j < n: four rows of a row-major matrix at a, weighted by
+// x, added into y. n must be a positive multiple of 4.
+//
+//go:noescape
+func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
+
+// dots4 sets s[k] = Σⱼ aₖ[j] b[j] for j < n and the four rows a0…a3. n
+// must be a positive multiple of 8.
+//
+//go:noescape
+func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)

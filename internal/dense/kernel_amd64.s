@@ -1,0 +1,202 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// One step p of the inner dimension: Y0, Y1 ← b[8p : 8p+8]; for each row
+// i of the tile, broadcast a[6p+i] and accumulate into the row's two
+// registers (Y4+2i, Y5+2i). SI and DI point at a[6p] and b[8p].
+#define STEP(aoff, boff) \
+	VMOVUPD      boff(DI), Y0         \
+	VMOVUPD      boff+32(DI), Y1      \
+	VBROADCASTSD aoff(SI), Y2         \
+	VFMADD231PD  Y0, Y2, Y4           \
+	VFMADD231PD  Y1, Y2, Y5           \
+	VBROADCASTSD aoff+8(SI), Y3       \
+	VFMADD231PD  Y0, Y3, Y6           \
+	VFMADD231PD  Y1, Y3, Y7           \
+	VBROADCASTSD aoff+16(SI), Y2      \
+	VFMADD231PD  Y0, Y2, Y8           \
+	VFMADD231PD  Y1, Y2, Y9           \
+	VBROADCASTSD aoff+24(SI), Y3      \
+	VFMADD231PD  Y0, Y3, Y10          \
+	VFMADD231PD  Y1, Y3, Y11          \
+	VBROADCASTSD aoff+32(SI), Y2      \
+	VFMADD231PD  Y0, Y2, Y12          \
+	VFMADD231PD  Y1, Y2, Y13          \
+	VBROADCASTSD aoff+40(SI), Y3      \
+	VFMADD231PD  Y0, Y3, Y14          \
+	VFMADD231PD  Y1, Y3, Y15
+
+// Row i of the tile: C[i, 0:8] = alpha·acc + C[i, 0:8], then DX to the
+// next row.
+#define STORE(lo, hi) \
+	VFMADD213PD (DX), Y0, lo   \
+	VMOVUPD     lo, (DX)       \
+	VFMADD213PD 32(DX), Y0, hi \
+	VMOVUPD     hi, 32(DX)     \
+	ADDQ        R8, DX
+
+// func kernel(k int, a, b, c *float64, ldc int, alpha float64)
+TEXT ·kernel(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $3, R8
+
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+
+	// Four steps at a time, then the remaining k mod 4 one at a time.
+	MOVQ CX, BX
+	SHRQ $2, BX
+	ANDQ $3, CX
+	TESTQ BX, BX
+	JZ   tail
+
+loop4:
+	STEP(0, 0)
+	STEP(48, 64)
+	STEP(96, 128)
+	STEP(144, 192)
+	ADDQ $192, SI
+	ADDQ $256, DI
+	DECQ BX
+	JNZ  loop4
+
+tail:
+	TESTQ CX, CX
+	JZ    store
+
+loop1:
+	STEP(0, 0)
+	ADDQ $48, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop1
+
+store:
+	VBROADCASTSD alpha+40(FP), Y0
+	STORE(Y4, Y5)
+	STORE(Y6, Y7)
+	STORE(Y8, Y9)
+	STORE(Y10, Y11)
+	STORE(Y12, Y13)
+	STORE(Y14, Y15)
+	VZEROUPPER
+	RET
+
+// func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
+TEXT ·gemvT4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ x+24(FP), AX
+	MOVQ y+32(FP), DI
+	SHLQ $3, R8
+	VBROADCASTSD (AX), Y0
+	VBROADCASTSD 8(AX), Y1
+	VBROADCASTSD 16(AX), Y2
+	VBROADCASTSD 24(AX), Y3
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	XORQ BX, BX
+	SHRQ $2, CX
+
+gemvloop:
+	// Two chains, (y + x0 a0) + x2 a2 and x1 a1 + x3 a3, then their sum.
+	VMOVUPD     (DI)(BX*8), Y4
+	VMULPD      (R9)(BX*8), Y1, Y5
+	VFMADD231PD (SI)(BX*8), Y0, Y4
+	VFMADD231PD (R11)(BX*8), Y3, Y5
+	VFMADD231PD (R10)(BX*8), Y2, Y4
+	VADDPD      Y5, Y4, Y4
+	VMOVUPD     Y4, (DI)(BX*8)
+	ADDQ        $4, BX
+	DECQ        CX
+	JNZ         gemvloop
+
+	VZEROUPPER
+	RET
+
+// func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)
+TEXT ·dots4(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), CX
+	MOVQ a0+8(FP), R8
+	MOVQ a1+16(FP), R9
+	MOVQ a2+24(FP), R10
+	MOVQ a3+32(FP), R11
+	MOVQ b+40(FP), DI
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ BX, BX
+	SHRQ $3, CX
+
+dotloop:
+	// Eight values of b against each row, in two accumulators per row.
+	VMOVUPD     (DI)(BX*8), Y0
+	VMOVUPD     32(DI)(BX*8), Y1
+	VFMADD231PD (R8)(BX*8), Y0, Y4
+	VFMADD231PD 32(R8)(BX*8), Y1, Y8
+	VFMADD231PD (R9)(BX*8), Y0, Y5
+	VFMADD231PD 32(R9)(BX*8), Y1, Y9
+	VFMADD231PD (R10)(BX*8), Y0, Y6
+	VFMADD231PD 32(R10)(BX*8), Y1, Y10
+	VFMADD231PD (R11)(BX*8), Y0, Y7
+	VFMADD231PD 32(R11)(BX*8), Y1, Y11
+	ADDQ        $8, BX
+	DECQ        CX
+	JNZ         dotloop
+
+	// Y4..Y7 ← row sums by lanes; then reduce each to one value.
+	VADDPD Y8, Y4, Y4
+	VADDPD Y9, Y5, Y5
+	VADDPD Y10, Y6, Y6
+	VADDPD Y11, Y7, Y7
+	// Horizontal: [s0 lanes], [s1 lanes] → pairwise sums.
+	VHADDPD Y5, Y4, Y0     // (a0+a1 of row0, row1, a2+a3 of row0, row1)
+	VHADDPD Y7, Y6, Y1     // same for rows 2, 3
+	VPERM2F128 $0x21, Y1, Y0, Y2 // high half of Y0, low half of Y1
+	VBLENDPD   $0x0c, Y1, Y0, Y3 // low half of Y0, high half of Y1
+	VADDPD     Y2, Y3, Y3        // (s0, s1, s2, s3)
+	MOVQ       s+48(FP), AX
+	VMOVUPD    Y3, (AX)
+	VZEROUPPER
+	RET

@@ -1,0 +1,22 @@
+//go:build !amd64 || purego
+
+package dense
+
+// hasKernel is false: without the assembly micro-kernel every product
+// goes to gonum.
+const hasKernel = false
+
+// kernel is never called without the assembly micro-kernel.
+func kernel(k int, a, b, c *float64, ldc int, alpha float64) {
+	panic("dense: no micro-kernel on this platform")
+}
+
+// gemvT4 is never called without the assembly kernels.
+func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64) {
+	panic("dense: no Gemv kernel on this platform")
+}
+
+// dots4 is never called without the assembly kernels.
+func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64) {
+	panic("dense: no dot kernel on this platform")
+}
