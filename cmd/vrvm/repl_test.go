@@ -7,11 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -576,6 +578,12 @@ func TestREADMESession(t *testing.T) {
 	if out.String() == block {
 		return
 	}
+	if !*updateREADME && sameUpToRounding(out.String(), block, 1e-9) {
+		// The session's numbers come from fits whose last digits depend on
+		// the processor's products (internal/dense: FMA or gonum's BLAS).
+		t.Logf("the session matches the README up to rounding (relative 1e-9); -update-readme re-records it")
+		return
+	}
 	if *updateREADME {
 		updated := append(append(append([]byte{}, readme[:start]...), out.Bytes()...), readme[start+n:]...)
 		if err := os.WriteFile(path, updated, 0o644); err != nil {
@@ -585,4 +593,52 @@ func TestREADMESession(t *testing.T) {
 		return
 	}
 	t.Errorf("the session of the README (update it with -update-readme) prints\n%s\nthe README shows\n%s", out.String(), block)
+}
+
+// numberRE matches a decimal number, with an optional exponent.
+var numberRE = regexp.MustCompile(`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`)
+
+// sameUpToRounding reports whether got and want are the same text but for
+// numbers, and their numbers agree to tol relative to the larger
+// magnitude (absolute below 1e-300).
+func sameUpToRounding(got, want string, tol float64) bool {
+	if numberRE.ReplaceAllString(got, "#") != numberRE.ReplaceAllString(want, "#") {
+		return false
+	}
+	g, w := numberRE.FindAllString(got, -1), numberRE.FindAllString(want, -1)
+	if len(g) != len(w) {
+		return false
+	}
+	for i := range g {
+		a, errA := strconv.ParseFloat(g[i], 64)
+		b, errB := strconv.ParseFloat(w[i], 64)
+		if errA != nil || errB != nil {
+			if g[i] != w[i] {
+				return false
+			}
+			continue
+		}
+		if math.Abs(a-b) > tol*math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSameUpToRounding(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+		same      bool
+	}{
+		{"x = 0.12345678901234\n", "x = 0.12345678901233\n", true},
+		{"x = 0.1234\n", "x = 0.1235\n", false},
+		{"x = 1.5e-3 y\n", "x = 1.5000000000001e-03 y\n", true},
+		{"x = 1\n", "y = 1\n", false},
+		{"[1 2 3]", "[1 2]", false},
+		{"converged after 12 iterations", "converged after 13 iterations", false},
+	} {
+		if got := sameUpToRounding(tc.got, tc.want, 1e-9); got != tc.same {
+			t.Errorf("sameUpToRounding(%q, %q) = %v, want %v", tc.got, tc.want, got, tc.same)
+		}
+	}
 }
