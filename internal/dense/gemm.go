@@ -193,6 +193,14 @@ func (p *product) split(m, n int, upper bool) {
 		default:
 			end = roundUp(i*n/w, nr)
 		}
+		// Rounding up to whole tiles may overshoot C (the square-root
+		// split does for n = 13: 16 > 13); past C there is nothing to
+		// compute and the kernel would read a and write c out of bounds.
+		if upper || m < n {
+			end = min(end, n)
+		} else {
+			end = min(end, m)
+		}
 		lo := prev
 		prev = end
 		if end <= lo {
