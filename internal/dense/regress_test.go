@@ -2,6 +2,7 @@ package dense
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -87,4 +88,124 @@ func TestGemmSplitBounds(t *testing.T) {
 	})
 }
 
+// TestGemmAlias checks that c sharing storage with a or b (which BLAS
+// forbids) gives the product of the operands as they were, on both paths.
+func TestGemmAlias(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(7, 7))
+		for _, n := range []int{3, 8, 30, 70} {
+			x := general(rnd, n, n, 1)
+			y := general(rnd, n, n, 0)
+			for _, which := range []string{"c=a", "c=b", "c=a=b"} {
+				c := clone(x)
+				a, b := clone(x), clone(y)
+				want := clone(c)
+				blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, a, b, 0.25, want)
+				switch which {
+				case "c=a":
+					Gemm(blas.NoTrans, blas.Trans, 0.5, c, b, 0.25, c)
+				case "c=b":
+					want = clone(c)
+					blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, b, a, 0.25, want)
+					Gemm(blas.NoTrans, blas.Trans, 0.5, b, c, 0.25, c)
+				default:
+					want = clone(c)
+					blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, a, a, 0.25, want)
+					Gemm(blas.NoTrans, blas.Trans, 0.5, c, c, 0.25, c)
+				}
+				compare(t, fmt.Sprintf("%s n=%d", which, n), c, want, magnitude(blas.NoTrans, blas.Trans, 0.5, a, b, 0.25, x), c)
+			}
+			// Gram with c inside a's storage.
+			big := general(rnd, n+n, n, 0)
+			a := blas64.General{Rows: n + n, Cols: n, Stride: n, Data: clone(big).Data}
+			c := blas64.General{Rows: n, Cols: n, Stride: n, Data: a.Data[n*n:]}
+			want := clone(c)
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, big, big, 0, want)
+			Gram(1, a, 0, c)
+			compare(t, fmt.Sprintf("Gram c in a n=%d", n), c, want, magnitude(blas.Trans, blas.NoTrans, 1, big, big, 0, c), c)
+		}
+	})
+}
 
+// TestGemmBadStorage checks that operands whose stride is shorter than
+// their rows or whose data is shorter than their last row panic, as in
+// gonum, rather than reading past them.
+func TestGemmBadStorage(t *testing.T) {
+	ok := func(r, c int) blas64.General {
+		return blas64.General{Rows: r, Cols: c, Stride: c, Data: make([]float64, r*c)}
+	}
+	short := blas64.General{Rows: 20, Cols: 20, Stride: 20, Data: make([]float64, 399, 1000)}
+	narrow := blas64.General{Rows: 20, Cols: 20, Stride: 19, Data: make([]float64, 1000)}
+	paths(t, func(t *testing.T) {
+		for i, f := range []func(){
+			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, short, ok(20, 20), 0, ok(20, 20)) },
+			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), short, 0, ok(20, 20)) },
+			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), ok(20, 20), 0, short) },
+			func() { Gemm(blas.Trans, blas.NoTrans, 1, narrow, ok(20, 20), 0, ok(20, 20)) },
+			func() { Gemm(blas.NoTrans, blas.Trans, 1, ok(20, 20), narrow, 0, ok(20, 20)) },
+			func() { Gram(1, short, 0, ok(20, 20)) },
+			func() { Gram(1, narrow, 0, ok(20, 20)) },
+			func() { Gram(1, ok(20, 20), 0, narrow) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("case %d: no panic on bad storage", i)
+					}
+				}()
+				f()
+			}()
+		}
+	})
+}
+
+// TestGemmSpecial checks NaN and Inf propagation and alpha = 0.
+func TestGemmSpecial(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 8))
+		for _, n := range []int{5, 13, 40} {
+			a, b := general(rnd, n, n, 0), general(rnd, n, n, 0)
+			a.Data[2*n+1] = math.NaN()  // row 2
+			b.Data[3*n+4] = math.Inf(1) // row 3: column 4 of op(b) = bᵀ… here b is NoTrans: column 4
+			c := general(rnd, n, n, 0)
+			Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
+			for i := range n {
+				for j := range n {
+					v := c.Data[i*n+j]
+					switch {
+					case i == 2 && !math.IsNaN(v):
+						t.Fatalf("n=%d: c[2,%d] = %v, want NaN", n, j, v)
+					case i != 2 && j == 4 && !math.IsInf(v, 0):
+						t.Fatalf("n=%d: c[%d,4] = %v, want ±Inf", n, i, v)
+					case i != 2 && j != 4 && (math.IsNaN(v) || math.IsInf(v, 0)):
+						t.Fatalf("n=%d: c[%d,%d] = %v", n, i, j, v)
+					}
+				}
+			}
+			// alpha = 0: c = beta·c, a and b not read.
+			c = general(rnd, n, n, 0)
+			want := clone(c)
+			for i := range want.Data {
+				want.Data[i] *= 0.5
+			}
+			Gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, c)
+			for i := range c.Data {
+				if c.Data[i] != want.Data[i] {
+					t.Fatalf("n=%d alpha=0: c.Data[%d] = %v, want %v", n, i, c.Data[i], want.Data[i])
+				}
+			}
+		}
+	})
+}
+
+// TestGemmEmpty checks that an empty c with a short backing slice is
+// left alone, as gonum does.
+func TestGemmEmpty(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		e := blas64.General{Rows: 3, Cols: 0, Stride: 1}
+		a := blas64.General{Rows: 3, Cols: 2, Stride: 2, Data: make([]float64, 6)}
+		b := blas64.General{Rows: 2, Cols: 0, Stride: 1}
+		Gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, e)
+		Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0.5, e)
+	})
+}
