@@ -22,10 +22,10 @@ const (
 
 // Work thresholds, in multiply–adds m·n·k: below smallWork a product goes
 // to gonum, above parallelWork it is split among goroutines.
-const (
-	smallWork    = 8 * 8 * 8
-	parallelWork = 1 << 20
-)
+const smallWork = 8 * 8 * 8
+
+// parallelWork is a variable only so that tests can split small products.
+var parallelWork = 1 << 20
 
 // accelerated reports whether the packed product with the assembly
 // micro-kernel is used; it is set once from the processor's features and
@@ -218,7 +218,7 @@ func (p *product) split(m, n int, upper bool) {
 	if upper {
 		work /= 2
 	}
-	w = min(w, int(work/parallelWork)+1)
+	w = min(w, int(work/float64(parallelWork))+1)
 	switch {
 	case upper:
 		w = min(w, (n+nr-1)/nr)
