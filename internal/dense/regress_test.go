@@ -209,3 +209,35 @@ func TestGemmEmpty(t *testing.T) {
 		Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0.5, e)
 	})
 }
+
+// TestShortVectors checks that Gemv and Dots4 panic on slices shorter
+// than their sizes even where the capacity would cover them.
+func TestShortVectors(t *testing.T) {
+	a := blas64.General{Rows: 20, Cols: 20, Stride: 20, Data: make([]float64, 400)}
+	shortA := blas64.General{Rows: 20, Cols: 20, Stride: 20, Data: make([]float64, 399, 400)}
+	v := make([]float64, 20)
+	short := make([]float64, 19, 20)
+	paths(t, func(t *testing.T) {
+		for i, f := range []func(){
+			func() {
+				Gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: short}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
+			},
+			func() {
+				Gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: short})
+			},
+			func() {
+				Gemv(blas.Trans, 1, shortA, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
+			},
+			func() { Dots4(v, v, short, v, v) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("case %d: no panic", i)
+					}
+				}()
+				f()
+			}()
+		}
+	})
+}
