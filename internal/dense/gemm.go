@@ -35,8 +35,10 @@ var accelerated = hasKernel
 // Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
 // tA and tB say (blas.ConjTrans is blas.Trans), with the semantics of
 // blas64.Gemm: c is m × n, op(a) m × k and op(b) k × n, any strides, and
-// beta = 0 sets c to zero whatever it held (NaN included). It panics if the
-// sizes do not agree.
+// beta = 0 sets c to zero whatever it held (NaN included), and alpha = 0
+// sets c = beta·c without reading a and b. Unlike BLAS, c may share
+// storage with a or b: such an operand is copied first. It panics if the
+// sizes do not agree or an operand's storage is too short for its shape.
 func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
 	m, n := c.Rows, c.Cols
 	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
@@ -100,7 +102,8 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 // a and an r × r matrix c, like blas64.Syrk(blas.Trans, …) on the upper
 // triangle, and then copies the upper triangle into the lower one, so c
 // is filled on both sides. With beta ≠ 0 only the upper triangle of c is
-// read. It panics if c is not r × r.
+// read. c may share storage with a (a is then copied first). It panics if
+// c is not r × r or a's or c's storage is too short for its shape.
 func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	r := a.Cols
 	if c.Rows != r || c.Cols != r {
