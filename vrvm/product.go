@@ -29,11 +29,16 @@ func gramBlocks(a *mat.Dense) *mat.Dense {
 // mulTri returns dst = y·T for the triangular t, as dense.Gemm with the
 // other triangle of t zero: twice the flops of blas64.Trmm, but the
 // product is packed, vectorised and parallel where gonum's Trmm is none of
-// these. A nil dst, or one of the wrong shape, is allocated.
+// these. A nil dst, or one of the wrong shape, is allocated; dst may be y.
+// It panics with mat.ErrShape if the non-empty y's columns are not t's
+// size.
 func mulTri(dst, y *mat.Dense, t blas64.Triangular) *mat.Dense {
 	n, m := y.Dims()
 	if n == 0 || m == 0 {
 		return &mat.Dense{}
+	}
+	if t.N != m {
+		panic(mat.ErrShape)
 	}
 	if dst == nil || dst.IsEmpty() {
 		dst = mat.NewDense(n, m, nil)
@@ -57,8 +62,9 @@ func mulTri(dst, y *mat.Dense, t blas64.Triangular) *mat.Dense {
 
 // mul sets dst = a·b like dst.Mul(a, b), by dense.Gemm when a and b are
 // *mat.Dense or their transposes (mat.Transpose of a *mat.Dense) and by
-// dst.Mul otherwise. dst must not share storage with a or b; an empty dst
-// is sized to the product, any other must have its shape.
+// dst.Mul otherwise. dst may share storage with a or b (dense.Gemm then
+// copies the operand first, as dst.Mul does); an empty dst is sized to the
+// product, any other must have its shape.
 func mul(dst *mat.Dense, a, b mat.Matrix) {
 	ra, ta, okA := rawOperand(a)
 	rb, tb, okB := rawOperand(b)

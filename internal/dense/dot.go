@@ -6,6 +6,10 @@ package dense
 // accumulators per row, eight values of b per step.
 func Dots4(a0, a1, a2, a3, b []float64) (s0, s1, s2, s3 float64) {
 	n := len(b)
+	// a0[:n] would only check n against the capacity of a0.
+	if len(a0) < n || len(a1) < n || len(a2) < n || len(a3) < n {
+		panic("dense: Dots4: a row is shorter than b")
+	}
 	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
 	body := 0
 	if accelerated && n >= 8 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -21,10 +22,10 @@ const (
 
 // Work thresholds, in multiply–adds m·n·k: below smallWork a product goes
 // to gonum, above parallelWork it is split among goroutines.
-const (
-	smallWork    = 8 * 8 * 8
-	parallelWork = 1 << 20
-)
+const smallWork = 8 * 8 * 8
+
+// parallelWork is a variable only so that tests can split small products.
+var parallelWork = 1 << 20
 
 // accelerated reports whether the packed product with the assembly
 // micro-kernel is used; it is set once from the processor's features and
@@ -34,8 +35,10 @@ var accelerated = hasKernel
 // Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
 // tA and tB say (blas.ConjTrans is blas.Trans), with the semantics of
 // blas64.Gemm: c is m × n, op(a) m × k and op(b) k × n, any strides, and
-// beta = 0 sets c to zero whatever it held (NaN included). It panics if the
-// sizes do not agree.
+// beta = 0 sets c to zero whatever it held (NaN included), and alpha = 0
+// sets c = beta·c without reading a and b. Unlike BLAS, c may share
+// storage with a or b: such an operand is copied first. It panics if the
+// sizes do not agree or an operand's storage is too short for its shape.
 func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
 	m, n := c.Rows, c.Cols
 	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
@@ -60,17 +63,37 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 			panic("dense: Gemm: op(b) is not k × n")
 		}
 	}
+	// The micro-kernel writes c through a pointer, and the packing reads
+	// a and b through slices that are checked against their capacity, not
+	// their length: check all three as gonum does.
+	checkStorage(a, "a")
+	checkStorage(b, "b")
+	checkStorage(c, "c")
+	// BLAS forbids c to share storage with a or b; here an operand that
+	// does is copied first (as mat.Dense.Mul does), since scaling c by
+	// beta and adding into it would otherwise change the operand under
+	// the product.
+	if overlaps(c, a) {
+		a = copyGeneral(a)
+	}
+	if overlaps(c, b) {
+		b = copyGeneral(b)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	// alpha = 0 (or k = 0) is c = beta·c without reading a and b, as in
+	// the reference BLAS; gonum's Dgemm multiplies by alpha and so makes
+	// c NaN where a or b holds NaN or Inf, so it is not left to gonum.
+	if alpha == 0 || k == 0 {
+		scale(beta, c, false)
+		return
+	}
 	if !accelerated || m*n*k < smallWork {
 		blas64.Gemm(tA, tB, alpha, a, b, beta, c)
 		return
 	}
-	// The micro-kernel writes c through a pointer: check its storage as
-	// gonum does (a and b are read through bounds-checked slices).
-	checkStorage(c)
 	scale(beta, c, false)
-	if alpha == 0 || k == 0 {
-		return
-	}
 	p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
 	p.split(m, n, false)
 }
@@ -79,19 +102,24 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 // a and an r × r matrix c, like blas64.Syrk(blas.Trans, …) on the upper
 // triangle, and then copies the upper triangle into the lower one, so c
 // is filled on both sides. With beta ≠ 0 only the upper triangle of c is
-// read. It panics if c is not r × r.
+// read. c may share storage with a (a is then copied first). It panics if
+// c is not r × r or a's or c's storage is too short for its shape.
 func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	r := a.Cols
 	if c.Rows != r || c.Cols != r {
 		panic("dense: Gram: c is not a.Cols × a.Cols")
 	}
 	n := a.Rows
+	checkStorage(a, "a")
+	checkStorage(c, "c")
+	if overlaps(c, a) {
+		a = copyGeneral(a)
+	}
 	if !accelerated || r*r*n < smallWork {
 		blas64.Syrk(blas.Trans, alpha, a, beta, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: c.Stride, Data: c.Data})
 		mirror(c)
 		return
 	}
-	checkStorage(c)
 	scale(beta, c, true)
 	if alpha != 0 && n != 0 {
 		p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
@@ -100,12 +128,41 @@ func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	mirror(c)
 }
 
-// checkStorage panics if the non-empty c's stride is shorter than its
-// rows or its data shorter than its last row's end.
-func checkStorage(c blas64.General) {
-	if c.Stride < c.Cols || len(c.Data) < (c.Rows-1)*c.Stride+c.Cols {
-		panic("dense: c's storage is too short")
+// checkStorage panics if g's dimensions are negative, or g is not empty
+// and its stride is shorter than its rows or its data shorter than its
+// last row's end.
+func checkStorage(g blas64.General, name string) {
+	if g.Rows < 0 || g.Cols < 0 {
+		panic("dense: negative dimension of " + name)
 	}
+	if g.Rows == 0 || g.Cols == 0 {
+		return
+	}
+	if g.Stride < g.Cols || len(g.Data) < (g.Rows-1)*g.Stride+g.Cols {
+		panic("dense: " + name + "'s storage is too short")
+	}
+}
+
+// overlaps reports whether the storage spans of the non-empty c and g,
+// from their first element to their last, share memory.
+func overlaps(c, g blas64.General) bool {
+	if c.Rows == 0 || c.Cols == 0 || g.Rows == 0 || g.Cols == 0 {
+		return false
+	}
+	c0 := uintptr(unsafe.Pointer(&c.Data[0]))
+	c1 := uintptr(unsafe.Pointer(&c.Data[(c.Rows-1)*c.Stride+c.Cols-1]))
+	g0 := uintptr(unsafe.Pointer(&g.Data[0]))
+	g1 := uintptr(unsafe.Pointer(&g.Data[(g.Rows-1)*g.Stride+g.Cols-1]))
+	return c0 <= g1 && g0 <= c1
+}
+
+// copyGeneral returns a compact copy of g.
+func copyGeneral(g blas64.General) blas64.General {
+	d := make([]float64, g.Rows*g.Cols)
+	for i := range g.Rows {
+		copy(d[i*g.Cols:(i+1)*g.Cols], g.Data[i*g.Stride:i*g.Stride+g.Cols])
+	}
+	return blas64.General{Rows: g.Rows, Cols: g.Cols, Stride: g.Cols, Data: d}
 }
 
 // mirror copies the upper triangle of the square c into its lower one.
@@ -164,7 +221,7 @@ func (p *product) split(m, n int, upper bool) {
 	if upper {
 		work /= 2
 	}
-	w = min(w, int(work/parallelWork)+1)
+	w = min(w, int(work/float64(parallelWork))+1)
 	switch {
 	case upper:
 		w = min(w, (n+nr-1)/nr)
@@ -192,6 +249,14 @@ func (p *product) split(m, n int, upper bool) {
 			end = roundUp(i*m/w, mr)
 		default:
 			end = roundUp(i*n/w, nr)
+		}
+		// Rounding up to whole tiles may overshoot C (the square-root
+		// split does for n = 13: 16 > 13); past C there is nothing to
+		// compute and the kernel would read a and write c out of bounds.
+		if upper || m < n {
+			end = min(end, n)
+		} else {
+			end = min(end, m)
 		}
 		lo := prev
 		prev = end

@@ -28,6 +28,12 @@ func Gemv(tA blas.Transpose, alpha float64, a blas64.General, x blas64.Vector, b
 	if x.N != a.Rows || y.N != a.Cols {
 		panic("dense: Gemv: x or y does not match a")
 	}
+	// Slicing checks against capacity, not length: check the lengths as
+	// gonum does.
+	checkStorage(a, "a")
+	if len(x.Data) < x.N || len(y.Data) < y.N {
+		panic("dense: Gemv: x or y is shorter than its N")
+	}
 	yd := y.Data[:y.N]
 	switch beta {
 	case 0:
