@@ -230,18 +230,7 @@ func (l *jcLik) excluded(k int) float64 {
 		}
 		l.exK[k], l.exVer[k] = [2][]float64{d, term}, l.curvVer
 	}
-	term := l.exK[k][1]
-	in := make([]bool, len(term))
-	for _, a := range p.cls[k].act {
-		in[a] = true
-	}
-	var sum float64
-	for m, v := range term {
-		if !in[m] {
-			sum += v
-		}
-	}
-	return sum
+	return excludedSum(l.exK[k][1], p.cls[k].act)
 }
 
 // targets returns class k's targets for the bound (M19) (M22)
