@@ -56,13 +56,14 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 // prior variance of a relevant weight), or of every active function when
 // no kernel function is active.
 func alphaStar(b basis, sol *solution) float64 {
+	alpha := unscaleVec(sol.alpha, b.divisors(sol.cols), unscaleAlpha) // in the kernel's units (U2)
 	var s float64
 	var n int
 	for i, c := range sol.cols {
 		if b.bias && c == 0 && len(sol.cols) > 1 {
 			continue
 		}
-		s += 1 / sol.alpha[i]
+		s += 1 / alpha[i]
 		n++
 	}
 	return float64(n) / s

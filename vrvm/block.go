@@ -188,6 +188,9 @@ func (Linear) EvalBlock(dst, x, c *mat.Dense) {
 // blockKernel returns the BlockKernel behind k (looking through a
 // registered kernel's name), or nil.
 func blockKernel(k Kernel) BlockKernel {
+	if sk, ok := k.(scaledKernel); ok {
+		k = sk.k
+	}
 	if nk, ok := k.(namedKernel); ok {
 		k = nk.k
 	}
@@ -212,6 +215,18 @@ func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int, byCols 
 	rs, cs := raw.Stride, 1 // dst[i, j] at i·rs + j·cs
 	if byCols {
 		rs, cs = 1, raw.Stride
+	}
+	if sk, ok := k.(scaledKernel); ok {
+		// The kernel's block divided by its scale (U1).
+		if err := kernelBlock(sk.k, dst, x, c, row0, centre, byCols); err != nil {
+			return err
+		}
+		for i := range n {
+			for j := range m {
+				raw.Data[i*rs+j*cs] /= sk.s
+			}
+		}
+		return nil
 	}
 	bk := blockKernel(k)
 	if bk == nil {

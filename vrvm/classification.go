@@ -42,7 +42,9 @@ type Classifier struct {
 	// input as a centre.
 	Centres int
 	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Solver are
-	// as for Regressor, except that a zero PruneAlpha means 10 and that
+	// as for Regressor, except that a zero PruneAlpha means 10, that it
+	// applies to the basis functions divided to a root mean square of at
+	// most 1 (doc.go, "Pruning and convergence", (U1)), and that
 	// ParamTol monitors the ξₙ where a regression monitors ⟨τ⟩.
 	NoPrune    bool
 	PruneAlpha float64

@@ -136,6 +136,51 @@
 // Solver. Whatever the solver, FullModelBound is the bound of the full
 // model, every pruned function held at its own closed-form optimum.
 //
+// PruneAlpha compares ⟨αₘ⟩, whose scale is that of 1/wₘ²: multiplying a
+// basis function by c divides its weight by c and multiplies its ⟨αₘ⟩ by
+// c². The thresholds above were measured on Gaussian kernels, whose
+// values are at most 1. So that classification's threshold means the
+// same for any kernel and any scale of the inputs, the classifiers'
+// solvers (Classifier, MultiClassifier) see every basis function with a
+// root mean square over the training inputs at most about 1:
+//
+//	K̃ = K/s,  s² = mean of K(xᵢ, xⱼ)² over up to 256 training inputs
+//	             spread through them, if s > 1; a user design's column
+//	             φₘ/sₘ, sₘ² = (1/N)Σₙφₘ(xₙ)², if sₘ > 1        (U1)
+//
+// (the bias is not divided; Gaussian kernels are never divided, so every
+// Gaussian fit is unchanged). The Gamma prior Γ(a, b) is then on the
+// precision of the divided function's weight, whose contribution to the
+// activations has variance mean(φ̃ₘ²)/αₘ: the model is the same whatever
+// the scale of a large kernel or design column, and the inputs times 10
+// with a linear kernel give the bound, relevance vectors and predictions
+// of the inputs (TestUnitScaleKernel). The fitted model is stated in the
+// units of the kernel given: with dₘ the divisor,
+//
+//	wₘ = w̃ₘ/dₘ:  μₘ = μ̃ₘ/dₘ,  Σₘₗ = Σ̃ₘₗ/(dₘdₗ),  ⟨αₘ⟩ = dₘ²⟨α̃ₘ⟩      (U2)
+//
+// and RelevanceThreshold applies to dₘ|μₘ| (the divisors are saved with
+// the model). Measured with the linear kernel on the standardised
+// real-world splits (test error and log loss, before → after (U1)):
+// digits, 10 classes, 64 inputs, s = 13.6: no relevance vector (every
+// ⟨αₘ⟩ above 10: a constant model, 89.8%) → 15, 13.2%, 0.378; iris 20.0%
+// → 15.6%; wine 0% → 7.4% (4 test rows; the bound rises from −4,686.7
+// to −4,672.7); digits 3 vs 8 4.63% → 4.63%, log loss 0.131 → 0.261
+// (bound −3,149.0 → −3,115.7); breast 3.51% → 3.51%. On raw,
+// unstandardised inputs breast went from the bias alone to 10 test
+// errors of 171. The sparse linear-kernel model stays weaker than a dense
+// linear one: its functions are N directions in a d-dimensional space,
+// and ARD keeps few of them.
+//
+// Regression keeps its functions at their own scale (as the type-II RVM,
+// whose estimate does not depend on it): its threshold is 10 times
+// higher, and (U1) on the paper's Boston problem (the cubic polynomial
+// kernel, s = 5.0, dominated by a few outlying rows) made the paper's
+// schedule converge 10 times slower (4 of the 10 Table 2 fits reached
+// 10,000 iterations) and left the default solver below the schedule's
+// bound on 7 of the 10 splits, with test MSE 10.74 and 10.76 against
+// 10.40 and 10.95.
+//
 // A fit converges when, over one iteration, the bound changes by at most
 // Tol·max(1, |L|) and every monitored parameter (⟨αₘ⟩, ⟨τ⟩ or ξ) by at most
 // ParamTol relative. Reaching MaxIter is reported as the Status
@@ -187,6 +232,9 @@
 //	(W4)                    denseWidth, fitted.defaultWidth
 //	(K9)–(K10)              mcFixedQ.eval, .excludedSlope
 //	(A1)–(A5)               augmentation.adjust, alphaStar
+//	(U1)                    unitKernel, scaledKernel, designScales
+//	(U2)                    basis.divisors, unscaleMean, unscaleAlpha,
+//	                        unscaleSym; fitted.unitWeight
 //
 // # Learning the kernel
 //

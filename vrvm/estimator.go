@@ -222,7 +222,11 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	}
 	_, d := x.Dims()
 	if design {
-		return s, basis{dim: d}, nil
+		b := basis{dim: d}
+		if !o.ownScale {
+			b.scales = designScales(x) // (U1)
+		}
+		return s, b, nil
 	}
 	if err := checkKernelDim(s.kernel, d); err != nil {
 		return s, basis{}, err
@@ -234,5 +238,18 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	} else {
 		b.centers = mat.DenseCopyOf(x)
 	}
-	return s, b, b.checkScale()
+	if err := b.checkScale(); err != nil {
+		return s, b, err
+	}
+	if o.ownScale {
+		return s, b, nil
+	}
+	// The solvers see the kernel divided by its scale if above 1 (U1);
+	// the fitted model is stated in the kernel's own units (U2).
+	k, err := unitKernel(b.kernel, b.centers)
+	if err != nil {
+		return s, b, err
+	}
+	s.kernel, b.kernel = k, k
+	return s, b, nil
 }

@@ -61,13 +61,19 @@ type fitted struct {
 	// aug is the state of predictions augmented at the test point
 	// (Augment); nil without augmentation.
 	aug *augmentation
+	// unit holds the divisor (U1) of each active function, in the order
+	// of mu (or the rows of w): its weight in the solver's units is
+	// unit[m]·⟨wₘ⟩, which RelevanceVectors compares with
+	// RelevanceThreshold. nil when every divisor is 1.
+	unit []float64
 }
 
 // record stores a solver's solution for the full basis b.
 func (f *fitted) record(b basis, s *solution) {
-	f.setPosterior(b, s.cols, s.mu, s.sigma, s.alpha)
+	dv := b.divisors(s.cols) // (U2)
+	f.setPosterior(b.unscaled(), s.cols, unscaleVec(s.mu, dv, unscaleMean), unscaleSym(s.sigma, dv), unscaleVec(s.alpha, dv, unscaleAlpha), dv)
 	if s.sigma == nil {
-		f.sigma = &lazySigma{f: s.sigmaOf}
+		f.sigma = &lazySigma{f: func() *mat.SymDense { return unscaleSym(s.sigmaOf(), dv) }}
 	}
 	f.trace, f.iters, f.status, f.full = s.trace, s.iters, s.status, s.full
 	f.checkRelevance()
@@ -101,8 +107,8 @@ func (l *lazySigma) get() *mat.SymDense {
 
 // setPosterior stores the active basis in compact form: the centres of the
 // active kernel functions are copied out of the training inputs.
-func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha []float64) {
-	f.mu, f.sigma, f.alpha = mu, &lazySigma{v: sigma}, alpha
+func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha, unit []float64) {
+	f.mu, f.sigma, f.alpha, f.unit = mu, &lazySigma{v: sigma}, alpha, unit
 	if b.kernel == nil {
 		f.b = b
 		f.rows = append([]int(nil), cols...)
@@ -420,11 +426,20 @@ func (f *fitted) RelevanceVectors() []int {
 		first = 1
 	}
 	for i, r := range f.rows {
-		if math.Abs(f.mu[first+i]) > RelevanceThreshold {
+		if f.unitWeight(first+i, f.mu[first+i]) > RelevanceThreshold {
 			idx = append(idx, r)
 		}
 	}
 	return idx
+}
+
+// unitWeight returns |v|, the mean weight of active function i, in the
+// units of the function the solver saw, divided by its scale (U1).
+func (f *fitted) unitWeight(i int, v float64) float64 {
+	if f.unit != nil {
+		v *= f.unit[i]
+	}
+	return math.Abs(v)
 }
 
 // ActiveSet returns the training rows (design columns for FitDesign) of the

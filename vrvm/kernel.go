@@ -319,6 +319,9 @@ type basis struct {
 	// input is a centre, in order.
 	sub []int
 	dim int // input columns (kernel) or design columns (user design)
+	// scales divides the columns of a user design (designScales, (U1));
+	// nil for none or for a kernel, which is scaled by scaledKernel.
+	scales []float64
 }
 
 // design evaluates the basis functions with indices cols (indices into the
@@ -341,8 +344,12 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 			return nil, &DimensionError{What: "design matrix columns", Got: d, Want: b.dim}
 		}
 		for j, c := range cols {
+			d := 1.0
+			if b.scales != nil {
+				d = b.scales[c]
+			}
 			for i := range n {
-				phi.Set(i, j, x.At(i, c))
+				phi.Set(i, j, x.At(i, c)/d)
 			}
 		}
 		return phi, nil
@@ -468,7 +475,7 @@ func (b *basis) full(x mat.Matrix) (*mat.Dense, error) { return b.fullCtx(contex
 
 // fullCtx is full with a context, as designCtx.
 func (b *basis) fullCtx(ctx context.Context, x mat.Matrix) (*mat.Dense, error) {
-	if b.kernel == nil {
+	if b.kernel == nil && b.scales == nil {
 		return mat.DenseCopyOf(x), nil
 	}
 	return b.designCtx(ctx, x, seq(b.size()))

@@ -269,6 +269,16 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 // record sets the fitted state from the solution sol on basis b; err is
 // the solver's, returned.
 func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik MultiLikelihood, learned []float64, err error) error {
+	dv := b.divisors(sol.cols)
+	if dv != nil { // (U2)
+		sol.mu, sol.alphaK = unscaleMean(sol.mu, dv), unscaleAlpha(sol.alphaK, dv)
+		sigmas := make([]*mat.SymDense, len(sol.sigmas))
+		for i, s := range sol.sigmas {
+			sigmas[i] = unscaleSym(s, dv)
+		}
+		sol.sigmas = sigmas
+		b = b.unscaled()
+	}
 	m := len(sol.cols)
 	sol.alpha = make([]float64, m)
 	for i := range m {
@@ -282,7 +292,7 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik
 	sol.sigma = sol.sigmas[0]
 	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
-	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha)
+	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha, dv)
 	f.sigmas, f.alphaK, f.multiLik = sol.sigmas, sol.alphaK, lik
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
@@ -533,7 +543,7 @@ func (f *multiFit) RelevanceVectors() []int {
 	var idx []int
 	for i, r := range f.rows {
 		for _, v := range f.w.RawRowView(first + i) {
-			if math.Abs(v) > RelevanceThreshold {
+			if f.unitWeight(first+i, v) > RelevanceThreshold {
 				idx = append(idx, r)
 				break
 			}

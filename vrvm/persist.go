@@ -57,6 +57,9 @@ type payload struct {
 	Beta       float64      `json:"beta,omitempty"`
 	Xi         []float64    `json:"xi,omitempty"`
 	Augment    *augmentFile `json:"augment,omitempty"`
+	// Unit is the divisor (U1) of each active function, in the order of
+	// Mu (or Weights); absent when every one is 1.
+	Unit []float64 `json:"unit,omitempty"`
 	// Multi-class models (task "multiclass"): the class labels and the
 	// M × K weight means; Mu is empty.
 	Classes []string    `json:"classes,omitempty"`
@@ -94,7 +97,7 @@ func (f *fitted) encode() (*payload, error) {
 	full := f.full
 	p := &payload{Task: f.task, Estimator: f.estimator, Kernel: spec, InputDim: f.b.dim,
 		Mu: f.mu, Alpha: f.alpha, Trace: f.trace, Iterations: f.iters, Status: int(f.status), FullBound: &full,
-		TauShape: f.ct, TauRate: f.dt, Xi: f.xi}
+		TauShape: f.ct, TauRate: f.dt, Xi: f.xi, Unit: f.unit}
 	if f.estimator == "rvm" && f.task == "regression" {
 		p.Beta = 1 / f.noise
 	}
@@ -355,11 +358,19 @@ func (p *payload) decode() (*fitted, error) {
 			return nil, bad("non-positive precision alpha %v", a)
 		}
 	}
+	if p.Unit != nil && len(p.Unit) != m {
+		return nil, bad("%d unit divisors for %d weights", len(p.Unit), m)
+	}
+	for _, u := range p.Unit {
+		if !(u >= 1) || math.IsInf(u, 0) {
+			return nil, bad("unit divisor %v, want finite and at least 1", u)
+		}
+	}
 	if p.FullBound != nil && (math.IsNaN(full) || math.IsInf(full, 0)) {
 		return nil, bad("non-finite full-model bound %v", full)
 	}
 	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full,
-		task: p.Task, estimator: p.Estimator}
+		task: p.Task, estimator: p.Estimator, unit: p.Unit}
 	if k == nil {
 		if len(p.Columns) != m {
 			return nil, bad("%d design columns for %d weights", len(p.Columns), m)

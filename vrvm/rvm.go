@@ -89,7 +89,7 @@ func (c *RVMClassifier) options() options {
 // rvmOptions are the options of the RVM estimators, with their defaults.
 func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol float64, monitor func(Progress) bool) options {
 	return options{kernel: k, noBias: noBias, alpha0: alpha0, pruneAlpha: prune, maxIter: maxIter,
-		tol: tol, monitor: monitor, defPrune: defaultRVMPrune, defTol: defaultRVMTol}
+		tol: tol, monitor: monitor, defPrune: defaultRVMPrune, defTol: defaultRVMTol, ownScale: true}
 }
 
 // prepareRVM records the kind of an RVM model in f and checks its
@@ -287,7 +287,9 @@ func (f *fitted) recordRVM(ctx context.Context, b basis, res rvmResult, q *gauss
 	if len(res.trace) == 0 {
 		return stopped(ctx, 0)
 	}
-	f.setPosterior(b, res.cols, append([]float64(nil), q.mu...), q.sigma(), res.alpha)
+	dv := b.divisors(res.cols) // (U2)
+	f.setPosterior(b.unscaled(), res.cols, unscaleVec(append([]float64(nil), q.mu...), dv, unscaleMean), unscaleSym(q.sigma(), dv),
+		unscaleVec(res.alpha, dv, unscaleAlpha), dv)
 	f.trace, f.iters, f.status = res.trace, res.iters, res.status
 	f.full = res.trace[len(res.trace)-1]
 	f.checkRelevance()

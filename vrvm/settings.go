@@ -118,6 +118,10 @@ type options struct {
 	hasCentres bool
 	// Defaults that differ between estimators.
 	defPrune, defTol float64
+	// ownScale leaves the basis functions at their own scale (no (U1)):
+	// the RVM, whose type-II estimate does not depend on it, and
+	// regression (doc.go, "Pruning and convergence").
+	ownScale bool
 }
 
 // settings are the resolved options shared by every estimator and solver.
