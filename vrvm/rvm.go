@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -416,10 +417,21 @@ func (l *rvmLogistic) keep(keep []int, q *gaussQ) {
 
 func (l *rvmLogistic) carry(q *gaussQ) { copy(l.w, q.mu) }
 
+// laplaceDecrement is the Newton decrement gᵀH⁻¹g, relative to
+// max(1, |log joint|), below which laplaceMode takes one last full Newton
+// step and stops: twice the rise a further step would give, below the
+// rounding of the log joint's N terms, where the step's error is the
+// square of the one before. Without it the mode search ended only when a
+// step failed to raise the log joint at every one of 27 halvings (36 s
+// CPU for Ripley at N = 4,000, most of it there).
+const laplaceDecrement = 1e-14
+
 // laplaceMode finds the mode of ln p(t|w) + ln p(w|α) by Newton's method
 // (IRLS) from w, with step halving, and leaves in q the Gaussian with mean
-// at the mode and covariance (ΦᵀBΦ + A)⁻¹, B = diag(yₙ(1 − yₙ)). It returns
-// the log joint ln p(t|w*) − ½w*ᵀAw* at the mode.
+// at the mode and covariance (ΦᵀBΦ + A)⁻¹, B = diag(yₙ(1 − yₙ)). Once the
+// Newton decrement is below laplaceDecrement (relative) it takes a last
+// full step and stops. It returns the log joint ln p(t|w*) − ½w*ᵀAw* at
+// the mode.
 func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (float64, error) {
 	n, m := phi.Dims()
 	y := make([]float64, n)
@@ -446,6 +458,7 @@ func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (fl
 	cur := obj(w)
 	step := make([]float64, m)
 	trial := make([]float64, m)
+	polished := false
 	for range 100 {
 		act := mat.NewVecDense(n, nil)
 		act.MulVec(phi, mat.NewVecDense(m, w))
@@ -477,6 +490,18 @@ func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (fl
 		}
 		if err := conditionOK(q.chol.SolveVecTo(mat.NewVecDense(m, step), mat.NewVecDense(m, grad))); err != nil {
 			return 0, err
+		}
+		if polished {
+			break
+		}
+		if dec := floats.Dot(grad, step); dec <= laplaceDecrement*math.Max(1, math.Abs(cur)) {
+			// Close enough for Newton's quadratic model to be exact to
+			// rounding: a last full step without the line search, whose
+			// Hessian is then factorised for q.
+			floats.Add(w, step)
+			cur = obj(w)
+			polished = true
+			continue
 		}
 		improved := false
 		for lr := 1.0; lr > 1e-8; lr /= 2 {
