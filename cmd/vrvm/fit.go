@@ -451,6 +451,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		standardizeInPlace(x, meta.InputMean, meta.InputSD)
 		if *task == "regression" {
 			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
+			if err := targetScaleError(*target, s[0]); err != nil {
+				return fail(stderr, "fit", fmt.Errorf("%s: %w", tab.name, err), 1)
+			}
 			meta.TargetMean, meta.TargetSD = m[0], s[0]
 			for i, v := range tt {
 				tt[i] = (v - m[0]) / s[0]
