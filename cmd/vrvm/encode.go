@@ -175,12 +175,24 @@ func oneHot(b *cliMeta) []bool {
 }
 
 // meanSD returns the mean and population standard deviation of each
-// column of x; a constant column gets standard deviation 1. Columns whose
+// column of x; a constant column gets standard deviation 1.
+func meanSD(x mat.Matrix) (mean, sd []float64) {
+	mean, sd = popMeanSD(x)
+	for j, v := range sd {
+		if v == 0 {
+			sd[j] = 1
+		}
+	}
+	return mean, sd
+}
+
+// popMeanSD returns the mean and population standard deviation of each
+// column of x (0 for a constant column). Columns whose
 // deviations from the mean square outside the normal range of float64
 // (beyond sdSafe) are summed scaled by their largest deviation, so that
 // values of 1e200 or 1e-300 are standardised like any other; the others
 // are summed plainly (the same results as before that case existed).
-func meanSD(x mat.Matrix) (mean, sd []float64) {
+func popMeanSD(x mat.Matrix) (mean, sd []float64) {
 	n, d := x.Dims()
 	mean, sd = make([]float64, d), make([]float64, d)
 	for j := range d {
@@ -209,9 +221,6 @@ func meanSD(x mat.Matrix) (mean, sd []float64) {
 			}
 		}
 		sd[j] = scale * math.Sqrt(sd[j]/float64(n))
-		if sd[j] == 0 {
-			sd[j] = 1
-		}
 	}
 	return mean, sd
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
@@ -609,12 +608,11 @@ func shortList(names []string) string {
 func scaleWarning(x *mat.Dense, hot []bool, names []string) string {
 	_, d := x.Dims()
 	lo, hi := -1, -1
-	sds := make([]float64, d)
+	_, sds := popMeanSD(x) // not stat.PopMeanStdDev: NaN for columns of 1e200
 	for j := range d {
 		if hot[j] {
 			continue
 		}
-		_, sds[j] = stat.PopMeanStdDev(mat.Col(nil, j, x), nil)
 		if sds[j] == 0 {
 			continue
 		}

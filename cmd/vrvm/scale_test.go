@@ -83,3 +83,16 @@ func TestExtremeColumnScales(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleWarningHuge: the warning of -standardize=false about the
+// inputs' scales gives finite standard deviations for a column of 1e200
+// (stat.PopMeanStdDev gave NaN).
+func TestScaleWarningHuge(t *testing.T) {
+	dir := t.TempDir()
+	data := scaleCSV(t, dir, "hugex.csv", 1e200, 1)
+	var out, errb bytes.Buffer
+	run([]string{"fit", "-target", "y", "-quiet", "-width", "2", "-standardize=false", "-o", filepath.Join(dir, "m.json"), data}, &out, &errb)
+	if s := errb.String(); !strings.Contains(s, "differ in scale by a factor") || strings.Contains(s, "NaN") {
+		t.Errorf("stderr %q: want the scale warning with finite numbers", s)
+	}
+}
