@@ -290,7 +290,8 @@ type seqFit struct {
 	// dd = ‖d‖².
 	dperp, dd float64
 	deleted   map[int]int
-	// twin marks the candidates whose column equals, bit for bit, that of
+	// twin marks the candidates whose column equals, bit for bit or to
+	// within twinTol, that of
 	// an earlier candidate (duplicated training inputs). They are never
 	// added: two identical functions share one weight, and coordinate
 	// ascent between them crawls (a doubled data set stalled at the
