@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
@@ -176,6 +177,22 @@ func oneHot(b *cliMeta) []bool {
 // meanSD returns the mean and population standard deviation of each
 // column of x; a constant column gets standard deviation 1.
 func meanSD(x mat.Matrix) (mean, sd []float64) {
+	mean, sd = popMeanSD(x)
+	for j, v := range sd {
+		if v == 0 {
+			sd[j] = 1
+		}
+	}
+	return mean, sd
+}
+
+// popMeanSD returns the mean and population standard deviation of each
+// column of x (0 for a constant column). Columns whose
+// deviations from the mean square outside the normal range of float64
+// (beyond sdSafe) are summed scaled by their largest deviation, so that
+// values of 1e200 or 1e-300 are standardised like any other; the others
+// are summed plainly (the same results as before that case existed).
+func popMeanSD(x mat.Matrix) (mean, sd []float64) {
 	n, d := x.Dims()
 	mean, sd = make([]float64, d), make([]float64, d)
 	for j := range d {
@@ -183,16 +200,44 @@ func meanSD(x mat.Matrix) (mean, sd []float64) {
 			mean[j] += x.At(i, j)
 		}
 		mean[j] /= float64(n)
+		if math.IsInf(mean[j], 0) { // the sum overflowed: sum the shares
+			mean[j] = 0
+			for i := range n {
+				mean[j] += x.At(i, j) / float64(n)
+			}
+		}
+		var top float64
 		for i := range n {
-			v := x.At(i, j) - mean[j]
-			sd[j] += v * v
+			top = math.Max(top, math.Abs(x.At(i, j)-mean[j]))
 		}
-		sd[j] = math.Sqrt(sd[j] / float64(n))
-		if sd[j] == 0 {
-			sd[j] = 1
+		scale := 1.0
+		if top > sdSafe || top < 1/sdSafe {
+			scale = top
 		}
+		if scale > 0 && !math.IsInf(scale, 0) {
+			for i := range n {
+				v := (x.At(i, j) - mean[j]) / scale
+				sd[j] += v * v
+			}
+		}
+		sd[j] = scale * math.Sqrt(sd[j]/float64(n))
 	}
 	return mean, sd
+}
+
+// sdSafe bounds the deviations from the mean that meanSD squares without
+// scaling: their squares stay within the normal range of float64.
+const sdSafe = 1e150
+
+// targetScaleError returns an error naming the regression target column
+// if its standard deviation sd is one whose square (the variance, and the
+// scale of the predictive variance in the target's units) overflows or
+// underflows float64, as vrvm.ErrTargetScale; nil otherwise.
+func targetScaleError(name string, sd float64) error {
+	if v := sd * sd; math.IsInf(v, 0) || v < 0x1p-1022 {
+		return fmt.Errorf("target column %q (standard deviation %g): %w", name, sd, vrvm.ErrTargetScale)
+	}
+	return nil
 }
 
 // standardizeInPlace maps x to (x − mean)/sd column by column.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
@@ -451,6 +450,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		standardizeInPlace(x, meta.InputMean, meta.InputSD)
 		if *task == "regression" {
 			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
+			if err := targetScaleError(*target, s[0]); err != nil {
+				return fail(stderr, "fit", fmt.Errorf("%s: %w", tab.name, err), 1)
+			}
 			meta.TargetMean, meta.TargetSD = m[0], s[0]
 			for i, v := range tt {
 				tt[i] = (v - m[0]) / s[0]
@@ -606,12 +608,11 @@ func shortList(names []string) string {
 func scaleWarning(x *mat.Dense, hot []bool, names []string) string {
 	_, d := x.Dims()
 	lo, hi := -1, -1
-	sds := make([]float64, d)
+	_, sds := popMeanSD(x) // not stat.PopMeanStdDev: NaN for columns of 1e200
 	for j := range d {
 		if hot[j] {
 			continue
 		}
-		_, sds[j] = stat.PopMeanStdDev(mat.Col(nil, j, x), nil)
 		if sds[j] == 0 {
 			continue
 		}
