@@ -42,11 +42,24 @@ import (
 // over ln r, by doubling and halving from the inputs' MedianDistance until
 // E falls on both sides, then successive parabolic interpolation (golden-section steps where
 // the parabola fails) until the bracket on ln r is narrower than widthTol.
+// The search halves up to 4 times but doubles at most once: for a target
+// nearly linear in the inputs E keeps rising with r, toward a global
+// polynomial, and at widths of several times the MedianDistance every
+// kernel function is nearly the bias plus a small linear term, which the
+// sparse solver, adding one function at a time, does not assemble
+// (y = 3x₀ − 2x₁ + 0.1ε, 3 inputs, 280 rows: at 14 times the median
+// distance 1 relevance vector, noise sd 3.9 and test RMSE 3.19 against
+// ridge regression's 0.109; at twice it, 4.36, 41 relevance vectors, noise
+// sd 0.108, test RMSE 0.123). The sinc, Friedman #1 and diabetes widths
+// (at most 1.3 times the MedianDistance) are unchanged. With 50 inputs
+// (y linear in them) the fit at twice the MedianDistance is still nearly
+// constant (an open problem of the sparse solver on such targets).
 
 // Settings of the width search.
 const (
 	widthTol       = 0.05 // the search stops when the bracket on ln r is this narrow
-	widthMaxSteps  = 4    // doublings or halvings from the MedianDistance, at most
+	widthMaxSteps  = 4    // halvings from the MedianDistance, at most
+	widthMaxUp     = 1    // doublings from the MedianDistance, at most
 	widthFixIter   = 500  // iterations of (W3), at most
 	widthMaxSearch = 40   // evaluations of E inside the bracket, at most
 )
@@ -94,7 +107,11 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 		dir = -1
 		a, c, fa, fc = c, a, fc, fa // walk toward smaller widths
 	}
-	for step := 1; fc > fb && step < widthMaxSteps; step++ {
+	steps := widthMaxSteps
+	if dir > 0 {
+		steps = widthMaxUp
+	}
+	for step := 1; fc > fb && step < steps; step++ {
 		a, fa = b, fb
 		b, fb = c, fc
 		c = b + dir*h
