@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,13 +64,11 @@ func unitKernel(k Kernel, centres *mat.Dense) (Kernel, error) {
 	return scaledKernel{k: k, s: s}, nil
 }
 
-// rms returns the root mean square of v.
+// rms returns the root mean square of v, by floats.Norm, which scales
+// so that values whose squares overflow (a design column of 1e200) still
+// give a finite result.
 func rms(v []float64) float64 {
-	var ms float64
-	for _, x := range v {
-		ms += x * x
-	}
-	return math.Sqrt(ms / float64(len(v)))
+	return floats.Norm(v, 2) / math.Sqrt(float64(len(v)))
 }
 
 // designScales returns, for a user design x, the root mean square of each
