@@ -36,9 +36,9 @@ func ExampleRegressor() {
 	fmt.Printf("y(0.5) = %.2f ± %.2f (true %.2f)\n", mean[0], 2*math.Sqrt(variance[0]), math.Sin(0.5)/0.5)
 	// Output:
 	// status: converged
-	// relevance vectors: 6
+	// relevance vectors: 3
 	// noise sd: 0.10
-	// y(0.5) = 0.94 ± 0.20 (true 0.96)
+	// y(0.5) = 0.93 ± 0.21 (true 0.96)
 }
 
 func ExampleClassifier() {

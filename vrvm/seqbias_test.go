@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -17,10 +21,10 @@ import (
 // bound reported to the Monitor never decreases from the last value of
 // the first fit on, and the trace ends at the bound FullModelBound
 // reports when the bias start is kept. On the sinc sets (drawn from the
-// first 40 seeds, where it is kept on 8) it must find the higher bound.
+// first 40 seeds, where it is kept on 19) it must find the higher bound.
 func TestSequentialBiasStart(t *testing.T) {
 	improved := 0
-	sincSeeds := []uint64{19, 23, 31, 35, 39} // the bias start is kept on these
+	sincSeeds := []uint64{11, 19, 21, 26, 30} // the bias start is kept on these
 	for i := range 15 {
 		p := newFastProblem(700+uint64(i), false)
 		name := p.name
@@ -79,8 +83,7 @@ func TestSequentialBiasStart(t *testing.T) {
 // TestSequentialBiasStartSteps checks the fit from the bias (S8) step by
 // step on 15 seeded regression problems with a bias, as
 // TestSequentialMonotone does for the first fit: the first iteration
-// starts with the bias and one other function active (unless the bias is
-// the best first function), and no ⟨αₘ⟩ step, extrapolation, joint step
+// starts with the bias and one other function active, and no ⟨αₘ⟩ step, extrapolation, joint step
 // (S7) or update of Q_τ decreases L of the active model.
 func TestSequentialBiasStartSteps(t *testing.T) {
 	const tol = 1e-9
@@ -98,7 +101,7 @@ func TestSequentialBiasStartSteps(t *testing.T) {
 		s.hook = func(step string) {
 			if first {
 				first = false
-				if s.first != 0 && !slices.Contains(s.act, 0) {
+				if len(s.act) != 2 || !slices.Contains(s.act, 0) {
 					t.Fatalf("%s: the fit from the bias started with %v", p.name, s.act)
 				}
 			}
@@ -120,17 +123,16 @@ func TestSequentialBiasStartSteps(t *testing.T) {
 	}
 }
 
-// TestNewtonTailSinc fits sinc at N = 4,000 (Gaussian width 3, seed 5),
-// where the fit from the bias (S8) crawls without the joint steps of
-// (S7): four neighbouring functions share a weight and their ln⟨αₘ⟩
-// move by 10⁻⁴ an iteration. With (S7) that fit converges, is kept, and
-// ends at least a nat above the fit without (S7), whose bias start
-// reaches its iteration limit and is abandoned.
+// TestNewtonTailSinc fits sinc at N = 4,000 (Gaussian width 3, seed 4),
+// where coordinate ascent crawls without the joint steps of (S7):
+// neighbouring functions share a weight and their ln⟨αₘ⟩ move by 10⁻⁴
+// an iteration. With (S7) the fit reaches the same full-model bound in
+// less than half the iterations (527 against 3,929 measured).
 func TestNewtonTailSinc(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two fits at N = 4,000")
 	}
-	d, err := datasets.Sinc(4000, 0.1, 5)
+	d, err := datasets.Sinc(4000, 0.1, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,9 +149,109 @@ func TestNewtonTailSinc(t *testing.T) {
 		return r
 	}
 	with, without := fit(true), fit(false)
-	if fw, fo := with.FullModelBound(), without.FullModelBound(); !(fw > fo+1) {
-		t.Errorf("full-model bound %.3f with the joint steps, %.3f without", fw, fo)
+	fw, fo := with.FullModelBound(), without.FullModelBound()
+	if math.Abs(fw-fo) > 1e-6*math.Abs(fo) {
+		t.Errorf("full-model bound %.6f with the joint steps, %.6f without", fw, fo)
 	}
-	t.Logf("full-model bound %.3f with the joint steps (%d functions), %.3f without (%d)",
-		with.FullModelBound(), len(with.ActiveSet()), without.FullModelBound(), len(without.ActiveSet()))
+	if 2*with.Iterations() > without.Iterations() {
+		t.Errorf("%d iterations with the joint steps, %d without", with.Iterations(), without.Iterations())
+	}
+	t.Logf("%d iterations with the joint steps, %d without; full-model bound %.6f, %.6f", with.Iterations(), without.Iterations(), fw, fo)
+}
+
+// TestBiasStartManyInputs fits the default Regressor to a target linear in
+// 10 of 50 standard normal inputs (420 rows, noise sd 5, the form of
+// scikit-learn's make_regression). In 50 dimensions the distances
+// concentrate: every kernel function is nearly the same constant plus a
+// small variation, and the targets have mean 0, so that no function alone
+// raises the bound and the fit from the best single function ends at the
+// mean (test RMSE 185.7 against ridge regression's 5.37 on the robustness
+// sweep's set). From the bias at a nearly flat prior (S8) the candidates
+// are judged by their variation: the fit must explain the targets (test
+// RMSE against the function 0.0085 of the targets' sd, against 0.95
+// without the bias start).
+func TestBiasStartManyInputs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(50, 10))
+	const n, d, nt = 420, 50, 180
+	beta := make([]float64, d)
+	for j := range 10 {
+		beta[j] = 100 * rnd.Float64()
+	}
+	draw := func(m int) (*mat.Dense, []float64, []float64) {
+		x := mat.NewDense(m, d, nil)
+		f, y := make([]float64, m), make([]float64, m)
+		for i := range m {
+			for j := range d {
+				x.Set(i, j, rnd.NormFloat64())
+				f[i] += beta[j] * x.At(i, j)
+			}
+			y[i] = f[i] + 5*rnd.NormFloat64()
+		}
+		return x, y, f
+	}
+	x, y, _ := draw(n)
+	xt, _, ft := draw(nt)
+	// Standardised targets, as vrvm fit gives them (the Gamma priors and
+	// PruneAlpha are not invariant to the targets' scale).
+	mean, sd := stat.PopMeanStdDev(y, nil)
+	for i := range y {
+		y[i] = (y[i] - mean) / sd
+	}
+	for i := range ft {
+		ft[i] = (ft[i] - mean) / sd
+	}
+	fit := func(on bool) (rmse float64, r *Regressor) {
+		seqBiasStart = on
+		defer func() { seqBiasStart = true }()
+		r = &Regressor{}
+		if err := r.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := r.Predict(xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range m {
+			rmse += (m[i] - ft[i]) * (m[i] - ft[i])
+		}
+		return math.Sqrt(rmse / nt), r
+	}
+	with, r := fit(true)
+	without, _ := fit(false)
+	if with > 0.05 || r.Status() != Converged {
+		t.Errorf("test RMSE %.3g of the targets' sd, %d relevance vectors, %v; without the bias start %.3g", with, len(r.RelevanceVectors()), r.Status(), without)
+	}
+	t.Logf("test RMSE against the function %.3g of the targets' sd with the bias start (%d relevance vectors, width %.3g), %.3g without",
+		with, len(r.RelevanceVectors()), r.FittedKernel().(Gaussian).Width, without)
+}
+
+// TestStalled checks the stall rule (S9) on made-up traces: a bound that
+// goes up and down by 10⁻¹² relative over the window has stalled; one that
+// rises by as little monotonically (a crawl, (S7)) has not, nor one that
+// rises by more than the tolerance, nor a window that spans a change of
+// the active set.
+func TestStalled(t *testing.T) {
+	const tol = 1e-10
+	flat, crawl, rising := make([]float64, 150), make([]float64, 150), make([]float64, 150)
+	for i := range flat {
+		flat[i] = -3313.0922697 + 3e-9*math.Sin(float64(i))
+		crawl[i] = -3313.0922697 + 1e-12*float64(i)
+		rising[i] = -3313 + 1e-4*float64(i) + 3e-9*math.Sin(float64(i))
+	}
+	for _, c := range []struct {
+		name  string
+		trace []float64
+		span  int
+		want  bool
+	}{
+		{"flat", flat, 120, true},
+		{"flat, active set changed", flat, seqStallWindow - 1, false},
+		{"monotone crawl", crawl, 120, false},
+		{"rising", rising, 120, false},
+		{"short trace", flat[:seqStallWindow], 120, false},
+	} {
+		if got := stalled(c.trace, c.span, tol); got != c.want {
+			t.Errorf("%s: stalled %v, want %v", c.name, got, c.want)
+		}
+	}
 }

@@ -115,9 +115,12 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	if sch == nil || err != nil {
 		return sol
 	}
+	// The schedule splits a weight among identical functions (twins,
+	// duplicated rows); the sequential fit keeps one of each, the first.
+	s := newSeqFit(f, lik, p.set)
 	ws := &warmStart{}
 	for i, j := range sch.cols {
-		if sch.alpha[i] < p.set.pruneAt {
+		if sch.alpha[i] < p.set.pruneAt && !s.twin[j] {
 			ws.cols = append(ws.cols, j)
 			ws.alpha = append(ws.alpha, sch.alpha[i])
 		}
@@ -125,7 +128,6 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	if len(ws.cols) == 0 {
 		return sol
 	}
-	s := newSeqFit(f, lik, p.set)
 	s.warm = ws
 	s.lazyRemove = true
 	return secondFit(ctx, p, s, lik, sol, 0)
@@ -136,12 +138,23 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 // above sol's by more than margin, with sol's trace extended by that
 // bound (reported to the Monitor as one more iteration, so that the
 // trace does not decrease) and its likelihood factor copied to p.lik;
-// otherwise sol. A second start that has not converged in several times
-// the first fit's iterations is abandoned (on one sinc set it cycled to
-// the iteration limit).
+// otherwise sol. A second start whose bound is not above sol's after
+// several times the first fit's iterations (secondBudget) is abandoned
+// (on one sinc set it cycled to the iteration limit); one that is
+// already above it goes on to the iteration limit, since it would be
+// kept if it converged (a first fit that ends at the mean, from which a
+// second start needs hundreds of iterations, (S8)).
+// secondBudget is the number of iterations after which a second start
+// whose bound (the trace's, a lower bound on its full-model bound (S4))
+// is not above the first fit's is abandoned, for a first fit of iters
+// iterations.
+func secondBudget(iters int) int { return 4*iters + 200 }
+
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
-	s.ctl.monitor = nil
-	s.ctl.maxIter = min(s.ctl.maxIter, 4*sol.iters+200)
+	budget := secondBudget(sol.iters)
+	s.ctl.monitor = func(pr Progress) bool {
+		return pr.Iteration >= budget && !(pr.Bound > sol.full+margin)
+	}
 	_, _, status, err := s.run(ctx)
 	if status != Converged || err != nil {
 		return sol

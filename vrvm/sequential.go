@@ -341,8 +341,10 @@ type seqFit struct {
 	// biasStart: the fit starts from the bias and the function of the
 	// largest gain (S8).
 	biasStart bool
-	first     int // the function the fit started from
-	polished  bool
+	// holdBias keeps the bias at ⟨α₀⟩ = seqBiasHold·d₀ in the sweeps of
+	// the bias start's first phase (S8).
+	holdBias bool
+	polished bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
@@ -1360,6 +1362,10 @@ func (s *seqFit) sqResid() float64 {
 // ln⟨αₘ⟩ and whether a function was removed.
 func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 	for i := 0; i < len(s.act); {
+		if s.holdBias && s.act[i] == 0 {
+			i++
+			continue
+		}
 		sii := s.sig.At(i, i)
 		sm := math.Max(0, 1/sii-s.alpha[i])
 		qm := s.q.mu[i] / sii
@@ -1483,14 +1489,22 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if s.warm != nil {
 			s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
 		} else {
+			if s.biasStart && dv[0] > 0 {
+				// The bias start (S8): the bias, held at a nearly flat
+				// prior through the first phase, and the function of the
+				// largest gain given it.
+				s.add(0, seqBiasHold*dv[0])
+				s.holdBias = true
+				if err := s.rebuild(0); err != nil {
+					return nil, 0, NotFitted, err
+				}
+			}
 			j, a, ok := s.bestAddition(bw, dv, true, true)
-			if !ok {
+			if !ok && len(s.act) == 0 {
 				return nil, 0, NotFitted, ErrZeroBasis
 			}
-			s.add(j, a)
-			s.first = j
-			if s.biasStart && j != 0 && dv[0] > 0 {
-				s.add(0, s.ctl.alpha0) // the bias start (S8)
+			if ok {
+				s.add(j, a)
 			}
 		}
 		s.holdExcluded(bw, dv)
@@ -1506,6 +1520,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	}
 	quietKey, quietBound := "", math.NaN()
 	crawl := 0 // settled iterations, not quiet, without additions (S7)
+	still := 0 // the last iteration that changed the active set or annealed (S9)
 	var hist [][]float64
 	for k := 1; k <= s.ctl.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
@@ -1620,10 +1635,16 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		annealing := s.ctl.pruneAt > target*1.000001
 		if annealing && (phaseIter >= seqPhaseIter || quiet && noneToAdd && change <= s.ctl.tol) {
 			s.ctl.pruneAt = math.Max(target, s.ctl.pruneAt/seqAnnealStep)
+			s.holdBias = false
 			phaseIter = 0
 			continue
 		}
-		if quiet && noneToAdd && change <= s.ctl.tol {
+		if removed || addedNow || annealing {
+			still = k
+		}
+		// Converged: ⟨α⟩ and Q_τ have stopped moving (ParamTol), or the
+		// bound has stalled at its rounding errors (S9).
+		if (quiet || stalled(trace, k-still, s.ctl.tol)) && noneToAdd && change <= s.ctl.tol {
 			if !s.polished && s.ctl.prune {
 				// The polish (S5): functions worth more than
 				// seqPolishGain to the full bound, up to
@@ -1647,6 +1668,32 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	}
 	return trace, s.ctl.maxIter, IterationLimit, nil
 }
+
+// stalled reports whether the bound has stalled at the level of its
+// rounding errors (S9): over the last seqStallWindow iterations of the
+// trace, all within the span of an unchanged active set (span iterations
+// long), it rose by at most tol relative and decreased at least once.
+// Coordinate ascent never lowers the bound; that it goes up and down by
+// 10⁻¹¹ relative means that the remaining changes of ⟨α⟩ are along
+// directions the bound cannot tell apart in floating point, which
+// ParamTol would wait for forever. A slow monotone crawl (S7) is not a
+// stall.
+func stalled(trace []float64, span int, tol float64) bool {
+	if span < seqStallWindow || len(trace) <= seqStallWindow {
+		return false
+	}
+	w := trace[len(trace)-seqStallWindow-1:]
+	top, down := w[0], false
+	for i := 1; i < len(w); i++ {
+		top = math.Max(top, w[i])
+		down = down || w[i] < w[i-1]
+	}
+	return down && top-w[0] <= tol*math.Max(1, math.Abs(w[0]))
+}
+
+// seqStallWindow is the number of iterations over which stalled judges
+// the bound.
+const seqStallWindow = 100
 
 func logs(a []float64) []float64 {
 	l := make([]float64, len(a))
@@ -1841,7 +1888,7 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 		sol = restartFit(ctx, p, f, second, sol)
 	}
 	if third != nil && err == nil {
-		sol = biasFit(ctx, p, f, third, sol, s.first)
+		sol = biasFit(ctx, p, f, third, sol)
 	}
 	return sol, err
 }
