@@ -16,6 +16,15 @@ import (
 // The exported fields configure the fit; their zero values mean the
 // defaults. Fit never modifies them. The fitted state is read through the
 // methods.
+//
+// The model is not invariant to the targets' scale: multiplying them by c
+// multiplies every weight by c and divides its ⟨αₘ⟩ by c², while
+// PruneAlpha, Alpha0 and the priors stay where they are. The defaults
+// were measured on targets of about unit scale; standardise targets of
+// a much larger scale (vrvm fit does). A target linear in 10 of 50
+// inputs with standard deviation 194 got the mean (test RMSE 184.6, 420
+// functions held at ⟨αₘ⟩ ≈ 20); the same targets standardised, RMSE
+// 1.65 in the original units.
 type Regressor struct {
 	// Kernel generates one basis function per training input.
 	// If nil, a Gaussian kernel whose width maximises the evidence of the
