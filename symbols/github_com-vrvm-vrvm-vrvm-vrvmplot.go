@@ -46,12 +46,13 @@ func init() {
 
 // _github_com_vrvm_vrvm_vrvm_vrvmplot_Model is an interface wrapper for Model type
 type _github_com_vrvm_vrvm_vrvm_vrvmplot_Model struct {
-	IValue   interface{}
-	WAlpha   func() []float64
-	WHasBias func() bool
-	WInputs  func() *mat.Dense
-	WMean    func() []float64
-	WStatus  func() vrvm.Status
+	IValue            interface{}
+	WAlpha            func() []float64
+	WHasBias          func() bool
+	WInputs           func() *mat.Dense
+	WMean             func() []float64
+	WRelevanceVectors func() []int
+	WStatus           func() vrvm.Status
 }
 
 func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Alpha() []float64 {
@@ -65,6 +66,9 @@ func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Inputs() *mat.Dense {
 }
 func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Mean() []float64 {
 	return W.WMean()
+}
+func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_Model) RelevanceVectors() []int {
+	return W.WRelevanceVectors()
 }
 func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Status() vrvm.Status {
 	return W.WStatus()

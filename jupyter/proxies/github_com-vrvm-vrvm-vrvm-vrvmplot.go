@@ -16,12 +16,13 @@ func init() {
 
 // proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model is the gomacro proxy for Model.
 type proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model struct {
-	Object   interface{}
-	Alpha_   func(_proxy_obj_ interface{}) []float64
-	HasBias_ func(_proxy_obj_ interface{}) bool
-	Inputs_  func(_proxy_obj_ interface{}) *mat.Dense
-	Mean_    func(_proxy_obj_ interface{}) []float64
-	Status_  func(_proxy_obj_ interface{}) vrvm.Status
+	Object            interface{}
+	Alpha_            func(_proxy_obj_ interface{}) []float64
+	HasBias_          func(_proxy_obj_ interface{}) bool
+	Inputs_           func(_proxy_obj_ interface{}) *mat.Dense
+	Mean_             func(_proxy_obj_ interface{}) []float64
+	RelevanceVectors_ func(_proxy_obj_ interface{}) []int
+	Status_           func(_proxy_obj_ interface{}) vrvm.Status
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Alpha() []float64 {
@@ -38,6 +39,10 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Inputs() *mat.Dense {
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Mean() []float64 {
 	return P.Mean_(P.Object)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model) RelevanceVectors() []int {
+	return P.RelevanceVectors_(P.Object)
 }
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model) Status() vrvm.Status {

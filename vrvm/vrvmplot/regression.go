@@ -46,8 +46,8 @@ type FitOptions struct {
 // (x, t) and the relevance vectors circled.
 //
 // x and t must be the training set r was fitted on: one input column, one
-// row per target. The relevance vectors are the active kernel functions
-// with |⟨wₘ⟩| > vrvm.RelevanceThreshold, found in x by their centres.
+// row per target. The relevance vectors are those r.RelevanceVectors
+// reports, found in x by their centres.
 // RegressionFit returns an error, and draws nothing, if r is not fitted
 // or was fitted with FitDesign, if x has more than one column, if the
 // centre of an active kernel function is not a row of x, if x or t hold

@@ -247,15 +247,16 @@ type active struct {
 	biasW float64   // its mean weight ⟨w₀⟩
 	rows  []int     // the training row of each active kernel function
 	w     []float64 // their mean weights ⟨wₘ⟩
+	rel   []bool    // whether each is a relevance vector (the model's RelevanceVectors)
 }
 
-// relevant returns the training rows of the relevance vectors: the active
-// kernel functions with |⟨wₘ⟩| > vrvm.RelevanceThreshold.
+// relevant returns the training rows of the relevance vectors, the active
+// kernel functions the model's RelevanceVectors reports.
 func (a *active) relevant() []int {
 	var rv []int
-	for k, w := range a.w {
-		if math.Abs(w) > vrvm.RelevanceThreshold {
-			rv = append(rv, a.rows[k])
+	for k, r := range a.rows {
+		if a.rel[k] {
+			rv = append(rv, r)
 		}
 	}
 	return rv
@@ -299,6 +300,23 @@ func activeFunctions(m Model, x *mat.Dense) (*active, error) {
 		}
 		if a.rows[k] < 0 {
 			return nil, fmt.Errorf("vrvmplot: x is not the training set of the model: no row of x equals the centre %v of active kernel function %d", centre, k)
+		}
+	}
+	// Relevance as the model judges it: |⟨wₘ⟩| > vrvm.RelevanceThreshold
+	// in the units of the function the solver saw, which differ from the
+	// weights' for a classifier's divided kernel (U1 in the vrvm package
+	// documentation). Matched by centre, so that a duplicated training row
+	// counts whichever copy the model reports.
+	a.rel = make([]bool, len(mean))
+	for _, n := range m.RelevanceVectors() {
+		if n < 0 || n >= r {
+			return nil, fmt.Errorf("vrvmplot: x is not the training set of the model: it has %d rows, the model a relevance vector at row %d", r, n)
+		}
+		for k := range a.rel {
+			if !a.rel[k] && floats.Equal(x.RawRowView(n), inputs.RawRowView(k)) {
+				a.rel[k] = true
+				break
+			}
 		}
 	}
 	return a, nil

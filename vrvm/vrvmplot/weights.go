@@ -22,11 +22,12 @@ type Model interface {
 	Inputs() *mat.Dense
 	Mean() []float64
 	Alpha() []float64
+	RelevanceVectors() []int
 }
 
 // Weights draws the posterior mean weights ⟨wₘ⟩ = μₘ of the active basis
 // functions of a fitted kernel model as stems, the paper's Figure 4
-// (right). Relevance vectors, |⟨wₘ⟩| > vrvm.RelevanceThreshold, are drawn
+// (right). Relevance vectors (the model's RelevanceVectors) are drawn
 // filled, the other active functions open; the bias, if active, is drawn
 // as a square.
 //
@@ -64,7 +65,7 @@ func Weights(m Model, x *mat.Dense) (*Figure, error) {
 	var relevant, other plotter.XYs
 	for k, w := range act.w {
 		xy := plotter.XY{X: pos(act.rows[k]), Y: w}
-		if math.Abs(w) > vrvm.RelevanceThreshold {
+		if act.rel[k] {
 			relevant = append(relevant, xy)
 		} else {
 			other = append(other, xy)
