@@ -133,6 +133,12 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	return secondFit(ctx, p, s, lik, sol, 0)
 }
 
+// secondBudget is the number of iterations after which a second start
+// whose bound (the trace's, a lower bound on its full-model bound (S4))
+// is not above the first fit's is abandoned, for a first fit of iters
+// iterations.
+func secondBudget(iters int) int { return 4*iters + 200 }
+
 // secondFit runs s, a second start of p's fit with the likelihood lik
 // ((S6), (S8)), and returns it if it converges to a full-model bound
 // above sol's by more than margin, with sol's trace extended by that
@@ -144,12 +150,6 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 // already above it goes on to the iteration limit, since it would be
 // kept if it converged (a first fit that ends at the mean, from which a
 // second start needs hundreds of iterations, (S8)).
-// secondBudget is the number of iterations after which a second start
-// whose bound (the trace's, a lower bound on its full-model bound (S4))
-// is not above the first fit's is abandoned, for a first fit of iters
-// iterations.
-func secondBudget(iters int) int { return 4*iters + 200 }
-
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
 	s.ctl.monitor = func(pr Progress) bool {
