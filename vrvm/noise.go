@@ -25,6 +25,14 @@ func newGaussLik(t []float64, p Prior, tau0 float64) *gaussLik {
 	return &gaussLik{t: t, prior: p, ct: ct, dt: ct / tau0}
 }
 
+// clone returns a copy of g that shares no state with it (the data t are
+// read only), for a second start of the sequential solver.
+func (g *gaussLik) clone() *gaussLik {
+	c := *g
+	c.resid = append([]float64(nil), g.resid...)
+	return &c
+}
+
 func (g *gaussLik) tau() float64       { return g.ct / g.dt }
 func (g *gaussLik) lnTau() float64     { return mathext.Digamma(g.ct) - math.Log(g.dt) }
 func (g *gaussLik) rowVariances() bool { return false }

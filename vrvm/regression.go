@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Regressor is the variational relevance vector machine for regression
@@ -17,14 +18,12 @@ import (
 // defaults. Fit never modifies them. The fitted state is read through the
 // methods.
 //
-// The model is not invariant to the targets' scale: multiplying them by c
-// multiplies every weight by c and divides its ⟨αₘ⟩ by c², while
-// PruneAlpha, Alpha0 and the priors stay where they are. The defaults
-// were measured on targets of about unit scale; standardise targets of
-// a much larger scale (vrvm fit does). A target linear in 10 of 50
-// inputs with standard deviation 194 got the mean (test RMSE 184.6, 420
-// functions held at ⟨αₘ⟩ ≈ 20); the same targets standardised, RMSE
-// 1.65 in the original units.
+// Multiplying the targets by c multiplies every weight by c and divides
+// ⟨αₘ⟩ and ⟨τ⟩ by c². For targets of population variance v > 1 the
+// zero-valued Prior.B, Prior.D, Alpha0 and PruneAlpha therefore mean
+// their defaults stated for the targets divided by √v (T1 in doc.go,
+// "Target scale"), and the fit does not depend on the targets' scale
+// above unit variance; values set explicitly are used as given.
 type Regressor struct {
 	// Kernel generates one basis function per training input.
 	// If nil, a Gaussian kernel whose width maximises the evidence of the
@@ -175,7 +174,9 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "vrvm"}}
-	lik, err := r.fitVariational(ctx, r.options(), x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
+	opts := r.options()
+	targetScale(&opts, r, t)
+	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
 		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {
@@ -189,6 +190,34 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 		r.noise = g.dt / g.ct
 	}
 	return err
+}
+
+// targetScale states the zero-valued defaults of o for targets t of
+// population variance v > 1 as for the targets divided by √v (T1): the
+// rates b and d of the Gamma priors times v, Alpha0 and PruneAlpha
+// divided by v. Multiplying the targets by c multiplies the weights by c
+// and divides ⟨αₘ⟩ and ⟨τ⟩ by c²; with the defaults so scaled every
+// update is the same as on the divided targets, so that the fit does not
+// depend on the targets' scale above unit variance.
+func targetScale(o *options, r *Regressor, t []float64) {
+	if len(t) < 2 {
+		return
+	}
+	_, sd := stat.PopMeanStdDev(t, nil)
+	v := sd * sd
+	if !(v > 1) || math.IsInf(v, 0) {
+		return
+	}
+	if r.Prior.B == 0 {
+		o.prior.B = DefaultPrior * v
+	}
+	if r.Prior.D == 0 {
+		o.prior.D = DefaultPrior * v
+	}
+	if r.Alpha0 == 0 {
+		o.alpha0 = 1 / v
+	}
+	o.defPrune = defaultRegressionPrune / v
 }
 
 // TauPosterior returns the shape c̃ and rate d̃ of Q_τ (26)–(27); the

@@ -97,9 +97,7 @@ func biasLik(p *problem, f *designFactor) likelihood {
 	if !seqBiasStart || !ok || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
-	c := *l
-	c.resid = append([]float64(nil), l.resid...)
-	return &c
+	return l.clone()
 }
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias

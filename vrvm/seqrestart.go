@@ -57,6 +57,10 @@ const (
 	// 0.39 nats); both at N = 250 are above the limit (with 40 schedule
 	// iterations there, 2.3× and 34×).
 	seqRestartFlops = 1e8
+	// seqRestartFlopsReg is the limit with uniform precisions
+	// (regression), about 460 functions; see (S10) in seqwide.go for
+	// what it changed.
+	seqRestartFlopsReg = 1e9
 )
 
 // seqRestart switches the second start on (tests compare it with the
@@ -74,19 +78,27 @@ func restartCost(n, p int, uniform bool) float64 {
 	return seqRestartIter * c
 }
 
+// restartLimit is the largest cost (restartCost) of a second start (S6)
+// or (S10): seqRestartFlopsReg with uniform precisions, seqRestartFlops
+// otherwise.
+func restartLimit(uniform bool) float64 {
+	if uniform {
+		return seqRestartFlopsReg
+	}
+	return seqRestartFlops
+}
+
 // restartLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the second start (S6), or nil if p does not get one.
 func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
 	b, _ := p.lik.weights()
-	if d, _ := p.lik.data(); !seqRestart || restartCost(len(d), pc, b == nil) > seqRestartFlops {
+	if d, _ := p.lik.data(); !seqRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
 	switch l := p.lik.(type) {
 	case *gaussLik:
-		c := *l
-		c.resid = append([]float64(nil), l.resid...)
-		return &c
+		return l.clone()
 	case *logitLik:
 		c := *l
 		for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
