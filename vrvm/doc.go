@@ -235,6 +235,31 @@
 // 0.917 and 12 relevance vectors; Friedman #1 (above the cost limit) and
 // the classifiers are unchanged, and the 25 sinc sets give 0.0379.
 //
+// # Repeated rows
+//
+// Under the noise model (2) two targets are never equal, so a row whose
+// inputs and target both equal an earlier row's is one observation
+// recorded twice, not a second measurement. Fitted as two, every such
+// pair is evidence that the noise is zero there: the likelihood of the
+// pair grows without bound as τ grows if the model passes through it,
+// and the dense model's evidence (W4) and the bound then prefer narrow
+// kernels that interpolate. Regressor.Fit therefore fits each distinct
+// row once (KeepDuplicates fits them all):
+//
+//	rows fitted = the first of each group of rows equal in x and t     (D1)
+//
+// Measured on Friedman #1 (d = 10, noise sd 1) with 300 of 800 rows
+// repeated, 770 training and 330 test rows (133 of them also training
+// rows; vrvm fit, default settings): every row fitted, width 1.85, 628
+// relevance vectors, noise sd 0.0006, test RMSE 1.591, ±2σ coverage
+// 0.403, 67 s CPU; each distinct row once (141 left out), width 4.81, 54
+// relevance vectors, noise sd 1.37, RMSE 1.359, coverage 0.955, 5 s
+// (TestRepeatedRows: noise sd 0.0006 against 1.02, the truth 1). Rows that
+// repeat the inputs with other targets are kept: they are repeated
+// measurements, and tell the noise level truly. Classification keeps
+// every row: its likelihood is bounded, and a repeated row only weighs
+// twice.
+//
 // # Layout
 //
 // The estimators (Regressor, Classifier, RVMRegressor, RVMClassifier,
@@ -287,6 +312,7 @@
 //	(A1)–(A5)               augmentation.adjust, alphaStar
 //	(U1)                    unitKernel, scaledKernel, designScales
 //	(T1)                    targetScale
+//	(D1)                    distinctData, Regressor.fit
 //	(U2)                    basis.divisors, unscaleMean, unscaleAlpha,
 //	                        unscaleSym; fitted.unitWeight
 //

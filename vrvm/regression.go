@@ -100,9 +100,22 @@ type Regressor struct {
 	// more for N training rows, d inputs and M active functions. Not
 	// available with FitDesign.
 	Augment bool
+	// KeepDuplicates fits every row. By default Fit leaves out a row whose
+	// inputs and target both equal an earlier row's (D1 in doc.go,
+	// "Repeated rows"): under Gaussian noise two targets are never equal,
+	// and each such pair pulls the noise estimate toward zero.
+	// RelevanceVectors and ActiveSet report rows of the x given either
+	// way; Duplicates reports how many were left out. FitDesign fits
+	// every row.
+	KeepDuplicates bool
 
 	regressionFit
+	duplicates int
 }
+
+// Duplicates returns the number of training rows the last Fit left out as
+// repeats of an earlier row, inputs and target (KeepDuplicates).
+func (r *Regressor) Duplicates() int { return r.duplicates }
 
 // regressionFit is the fitted state of a regression model.
 type regressionFit struct{ fitted }
@@ -174,6 +187,21 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "vrvm"}}
+	r.duplicates = 0
+	var kept []int
+	if !design && !r.KeepDuplicates {
+		if kept = distinctData(x, t); kept != nil {
+			r.duplicates = len(t) - len(kept)
+			x, t = selectData(x, t, kept)
+		}
+	}
+	defer func() {
+		for i, row := range r.rows {
+			if kept != nil {
+				r.rows[i] = kept[row]
+			}
+		}
+	}()
 	opts := r.options()
 	targetScale(&opts, r, t)
 	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},

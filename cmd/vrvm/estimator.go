@@ -153,6 +153,7 @@ type fitSummary struct {
 	Fits          int     // the fits kernel learning made
 	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
 	Gamma         float64 // regression: the effective number of parameters γ (EffectiveParameters)
+	Duplicates    int     // regression: rows left out as repeats of an earlier row (vrvm.Regressor.Duplicates)
 }
 
 // learned is what a model fitted with LearnKernel reports.
@@ -179,6 +180,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	s.IterLimit = s.Status == vrvm.IterationLimit
 	if g, ok := m.(interface{ EffectiveParameters() float64 }); ok {
 		s.Gamma = g.EffectiveParameters()
+	}
+	if r, ok := m.(*vrvm.Regressor); ok {
+		s.Duplicates = r.Duplicates()
 	}
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())

@@ -299,6 +299,22 @@ func TestFitSummary(t *testing.T) {
 		t.Errorf("constant model: status %d, stderr %q", code, errOut)
 	}
 
+	// Rows that repeat an earlier row, inputs and target, are fitted once
+	// (D1), with a warning.
+	b.Reset()
+	b.WriteString("x,t\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%v,%v\n", i, math.Sin(float64(i)/4))
+	}
+	for i := range 5 {
+		fmt.Fprintf(&b, "%v,%v\n", 3*i, math.Sin(float64(3*i)/4))
+	}
+	os.WriteFile(filepath.Join(dir, "rep.csv"), []byte(b.String()), 0o644)
+	_, errOut, code = runIn(t, dir, "fit", "-target", "t", "-quiet", "-o", "r.json", "rep.csv")
+	if want := "vrvm fit: warning: 5 of the 45 rows repeat an earlier row, inputs and target, and were fitted once each"; code != 0 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("repeated rows: status %d, stderr %q; want %q…", code, errOut, want)
+	}
+
 	// Standardisation is the default; off, inputs of different scales
 	// are warned about.
 	base := []string{"fit", "-target", "medv", "-inputs", "crim,rm,tax", "-missing", "drop", "-quiet"}

@@ -533,6 +533,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
 		}
 	}
+	if s.Duplicates > 0 {
+		warn("%d of the %d rows repeat an earlier row, inputs and target, and were fitted once each (D1 in the package documentation: two equal targets would tell the model the noise is zero)", s.Duplicates, nRows)
+	}
 	if s.IterLimit {
 		limit := o.MaxIter
 		if limit == 0 {
