@@ -196,10 +196,12 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 		}
 	}
 	defer func() {
+		if kept == nil {
+			return
+		}
+		// Rows of the data given (RelevanceVectors, ActiveSet).
 		for i, row := range r.rows {
-			if kept != nil {
-				r.rows[i] = kept[row]
-			}
+			r.rows[i] = kept[row]
 		}
 	}()
 	opts := r.options()

@@ -31,12 +31,14 @@ import (
 //	(S6), (S11) (seqCollinear)                   on 1 (8)
 //	(S6), (S10), (S11)                           on none (largest 0.119)
 //
-// at full bounds 80–240 nats above the fits that failed, in 3–28 s CPU a
-// fit against 2–9 s. (Without (T1), the targets unscaled, the solver
-// before these changes failed on 3 of 8: 3, 5 and 8.) The cost: the 25
-// sinc sets of internal/learneval 3.7 → 7.5 s CPU for a mean RMS error
-// of 0.0376 → 0.0379; the paper's 47 problems 6.7 → 10.6 s, the full
-// bound changed on one of them (sinc 11, 0.004 nats higher).
+// at full bounds 80–240 nats above the fits that failed, in 3–28 s a fit
+// against 2–9 s (wall clock, with another job on the second core; vrvm
+// fit on the sweep's 280-row linear set 0.53 → 3.18 s CPU, on 350 rows
+// of integer inputs 1.33 → 3.07 s). (Without (T1), the targets unscaled,
+// the solver before these changes failed on 3 of 8: 3, 5 and 8.) The
+// cost: the 25 sinc sets of internal/learneval 3.7 → 7.5 s CPU for a
+// mean RMS error of 0.0376 → 0.0379; the paper's 47 problems 6.7 → 10.6
+// s, the full bound changed on one of them (sinc 11, 0.004 nats higher).
 const seqWideAnneal = 10 * seqAnnealStart
 
 // seqWide switches the start of (S10) on (tests compare).
