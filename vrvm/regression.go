@@ -190,9 +190,9 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	r.duplicates = 0
 	var kept []int
 	if !design && !r.KeepDuplicates {
-		if kept = distinctData(x, t); kept != nil {
-			r.duplicates = len(t) - len(kept)
-			x, t = selectData(x, t, kept)
+		if xs, ts, k := distinctData(x, t); k != nil {
+			r.duplicates = len(t) - len(k)
+			x, t, kept = xs, ts, k
 		}
 	}
 	defer func() {

@@ -52,7 +52,7 @@ func wideLik(p *problem, f *designFactor) likelihood {
 		return nil
 	}
 	pc, _ := f.bFull.Dims()
-	if restartCost(len(l.resid), pc, true) > restartLimit(true) {
+	if restartCost(len(l.t), pc, true) > restartLimit(true) {
 		return nil
 	}
 	return l.clone()
