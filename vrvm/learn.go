@@ -445,6 +445,11 @@ type learnFit interface {
 	full() float64
 	// halted reports whether the Monitor stopped the fit.
 	halted() bool
+	// abandoned reports whether learning stopped the fit (learnBudget);
+	// full is then the bound its trace had reached.
+	abandoned() bool
+	// iters returns the fit's number of iterations.
+	iters() int
 	// gradient sets g to ∂L/∂u at the fit's Q held fixed, with kernel k
 	// (K5)–(K6).
 	gradient(k learnable, g []float64)
@@ -457,8 +462,10 @@ type learnTarget interface {
 	check(k learnable) error
 	// fit fits the model with kernel k: from an empty model if from is
 	// nil, else from the active set and likelihood factor of from, a fit
-	// of the same target (only if warmable).
-	fit(ctx context.Context, k learnable, from learnFit) (learnFit, error)
+	// of the same target (only if warmable). If abandon is not nil, the
+	// fit is stopped, and marked abandoned, after the first iteration
+	// for which it returns true.
+	fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error)
 	// warmable reports whether fit can start from another fit.
 	warmable() bool
 }
@@ -475,10 +482,18 @@ type binaryTarget struct {
 type binaryFit struct {
 	p   *problem
 	sol *solution
+	ab  *abandonment
 }
 
-func (f *binaryFit) full() float64 { return f.sol.full }
-func (f *binaryFit) halted() bool  { return f.sol.status == Stopped }
+func (f *binaryFit) full() float64 {
+	if f.ab.done {
+		return f.ab.bound
+	}
+	return f.sol.full
+}
+func (f *binaryFit) halted() bool    { return f.sol.status == Stopped && !f.ab.done }
+func (f *binaryFit) abandoned() bool { return f.ab.done }
+func (f *binaryFit) iters() int      { return f.sol.iters }
 func (f *binaryFit) gradient(k learnable, g []float64) {
 	newFixedQ(f.p, f.sol).eval(k, g) // (K5)–(K6)
 }
@@ -491,11 +506,12 @@ func (t *binaryTarget) check(k learnable) error {
 
 func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
 
-func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit) (learnFit, error) {
+func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
 	bb.kernel = k
 	p := &problem{basis: bb, x: t.x, lik: t.newLik(), set: t.s}
 	p.set.kernel = k
+	ab := p.set.abandonWhen(abandon)
 	if from != nil {
 		// Refit from the best fit's active set and likelihood factor.
 		bf := from.(*binaryFit)
@@ -506,7 +522,7 @@ func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit) (lea
 	if sol == nil {
 		return nil, err
 	}
-	return &binaryFit{p: p, sol: sol}, err
+	return &binaryFit{p: p, sol: sol, ab: ab}, err
 }
 
 // learnKernel is learnWith for Regressor and Classifier: newLik makes a
@@ -539,6 +555,48 @@ const (
 	offSlack   = 1    // switching inputs off is kept unless V falls by this many nats
 )
 
+// abandonment records whether learning stopped a fit (learnBudget), and
+// the bound its trace had reached then.
+type abandonment struct {
+	done  bool
+	bound float64
+}
+
+// abandonWhen makes s's Monitor also stop the fit after the first
+// iteration for which abandon (if not nil) returns true, and returns the
+// record of that. The user's Monitor is called first, and its stop is
+// not an abandonment.
+func (s *settings) abandonWhen(abandon func(Progress) bool) *abandonment {
+	ab := &abandonment{}
+	if abandon == nil {
+		return ab
+	}
+	user := s.monitor
+	s.monitor = func(p Progress) bool {
+		if user != nil && user(p) {
+			return true
+		}
+		if abandon(p) {
+			ab.done, ab.bound = true, p.Bound
+			return true
+		}
+		return false
+	}
+	return ab
+}
+
+// learnBudget returns the test that abandons a refit of kernel learning
+// (doc.go, after (K7)): after secondBudget(iters) iterations, iters the
+// most any finished fit took, a fit whose trace is not above floor (the
+// bound it must beat to be kept) is stopped. The trace is a lower bound on
+// the fit's full-model bound and never decreases (S4), but crawls near a
+// far optimum; such a refit is scored by the bound it has reached, below
+// the best, and its step is rejected.
+func learnBudget(iters int, floor float64) func(Progress) bool {
+	budget := secondBudget(iters)
+	return func(p Progress) bool { return p.Iteration >= budget && !(p.Bound > floor) }
+}
+
 // columnSDs returns the (population) standard deviation of every column
 // of x.
 func columnSDs(x mat.Matrix) []float64 {
@@ -569,6 +627,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 	var sd []float64      // the inputs' standard deviations
 	var triedAt []float64 // ℓₖ at which input k was last tried switched off
 	offTrial := false     // this refit tries inputs switched off, nothing else
+	longest := 0          // the most iterations a finished fit took
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		if err := target.check(k); err != nil {
 			if best != nil {
@@ -577,10 +636,18 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			return nil, nil, nil, err
 		}
 		warm := best != nil && target.warmable()
+		var abandon func(Progress) bool
+		if best != nil {
+			floor := bestV - o.scalePrior(u, nil)
+			if offTrial {
+				floor -= offSlack
+			}
+			abandon = learnBudget(longest, floor)
+		}
 		var fit learnFit
 		var err error
 		if !warm || refit%learnColdEvery == 0 {
-			fit, err = target.fit(ctx, k, nil)
+			fit, err = target.fit(ctx, k, nil, abandon)
 			if fit == nil {
 				if best != nil {
 					return best, bestK, trace, err
@@ -593,7 +660,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			// better of the two: a fit from an empty model can end in
 			// another local maximum, whose V jumps with θ; the warm
 			// fit's moves with θ.
-			fw, errw := target.fit(ctx, k, best)
+			fw, errw := target.fit(ctx, k, best, abandon)
 			if fit == nil && fw == nil {
 				return best, bestK, trace, errw
 			}
@@ -606,6 +673,9 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 		if err != nil || fit.halted() {
 			// Stopped or cancelled: keep what this fit reached.
 			return fit, k, trace, err
+		}
+		if !fit.abandoned() {
+			longest = max(longest, fit.iters())
 		}
 		// A fit is kept if it raises V, or, switching inputs off (the
 		// simpler model), if it lowers V by less than offSlack.
@@ -642,14 +712,18 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			// shorter steps (iRprop+) along the parameters whose
 			// gradient changed sign at the rejected θ (the step passed
 			// their maximum), or along every one if none did.
-			gr := make([]float64, len(u))
-			fit.gradient(k, gr) // (K5)–(K6)
-			o.scalePrior(u, gr)
+			// An abandoned fit's Q is not at a maximum of L: its
+			// gradient is not used.
 			flipped := false
-			for i, gi := range gr {
-				if gi*gBest[i] < 0 {
-					step[i] *= rpropDown
-					flipped = true
+			if !fit.abandoned() {
+				gr := make([]float64, len(u))
+				fit.gradient(k, gr) // (K5)–(K6)
+				o.scalePrior(u, gr)
+				for i, gi := range gr {
+					if gi*gBest[i] < 0 {
+						step[i] *= rpropDown
+						flipped = true
+					}
 				}
 			}
 			if !flipped {
@@ -752,7 +826,8 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
 
 // LearnTrace returns, for a fit with LearnKernel, the full-model bound
 // (plus the log hyperprior of the scales, if any) after each solver fit
-// of kernel learning, in order; the model kept is the one with the
+// of kernel learning, in order (for a refit that learning abandoned, the
+// bound its trace had reached); the model kept is the one with the
 // largest value, except that an ARD fit with inputs switched off is
 // preferred to one within a nat above it (doc.go, "Learning the
 // kernel"). It is nil for a fit without learning.

@@ -309,6 +309,7 @@ type mcFit struct {
 	b   basis
 	sol *mcSolution
 	q   *mcFixedQ
+	ab  *abandonment
 }
 
 func (f *mcFit) full() float64 {
@@ -317,7 +318,9 @@ func (f *mcFit) full() float64 {
 	}
 	return math.Inf(-1)
 }
-func (f *mcFit) halted() bool                      { return f.sol.status == Stopped }
+func (f *mcFit) halted() bool                      { return f.sol.status == Stopped && !f.ab.done }
+func (f *mcFit) abandoned() bool                   { return f.ab.done }
+func (f *mcFit) iters() int                        { return f.sol.iters }
 func (f *mcFit) gradient(k learnable, g []float64) { f.q.eval(k, g) }
 
 func (t *mcTarget) check(k learnable) error {
@@ -328,11 +331,12 @@ func (t *mcTarget) check(k learnable) error {
 
 func (t *mcTarget) warmable() bool { return false }
 
-func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, error) {
+func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
 	bb.kernel = k
 	s := t.s
 	s.kernel = k
+	ab := s.abandonWhen(abandon)
 	sol, q, err := solveMulti(ctx, &bb, t.x, t.y, t.nk, s, t.lik, true, nil)
 	if errors.Is(err, errBoundNaN) {
 		// A numerical failure at this θ (the kernel matrix nearly the
@@ -342,7 +346,7 @@ func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit) (learnFit, 
 	if sol == nil {
 		return nil, err
 	}
-	return &mcFit{b: bb, sol: sol, q: q}, err
+	return &mcFit{b: bb, sol: sol, q: q, ab: ab}, err
 }
 
 // solveMulti fits the multi-class model on basis b to inputs x and classes

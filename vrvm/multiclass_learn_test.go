@@ -19,7 +19,7 @@ func mcLearnProblem(t *testing.T, seed uint64, k learnable, lik MultiLikelihood)
 	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
 	s, b, classes, y := mcPrepared(t, o, x, labels)
 	tg := &mcTarget{s: s, b: b, x: x, y: y, nk: len(classes), lik: lik}
-	f, err := tg.fit(context.Background(), k, nil)
+	f, err := tg.fit(context.Background(), k, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
