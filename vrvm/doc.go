@@ -294,6 +294,8 @@
 //	                        threshold
 //	(S11)                   seqCollinear: candidates in the span of the
 //	                        active functions are not added
+//	(S12)                   seqFit.overrelax: overrelaxed steps in
+//	                        (ln⟨α⟩, ln ξ) where a classifier crawls
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms

@@ -1572,6 +1572,8 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	crawl := 0 // settled iterations, not quiet, without additions (S7)
 	still := 0 // the last iteration that changed the active set or annealed (S9)
 	var hist [][]float64
+	var prevPt, lastPt []float64 // the points of the last two sweeps (S12)
+	relaxAfter := seqRelaxFirst
 	for k := 1; k <= s.ctl.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
 			return trace, k - 1, Canceled, err
@@ -1590,6 +1592,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		// the SQUAREM extrapolation of ln⟨α⟩ over the last two sweeps and
 		// keep it if the bound does not decrease.
 		pt := s.extrapolationPoint()
+		prevPt, lastPt = lastPt, pt
 		if removed || len(hist) > 0 && len(hist[0]) != len(pt) {
 			hist = hist[:0]
 		}
@@ -1662,7 +1665,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		} else {
 			crawl = 0
 		}
-		if crawl >= seqNewtonAfter {
+		if crawl >= seqNewtonAfter && s.uniform() {
 			crawl = 0
 			kept, err := s.newtonTail(k)
 			if err != nil {
@@ -1670,6 +1673,18 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			}
 			if kept {
 				hist = hist[:0]
+			}
+		} else if crawl >= relaxAfter && !s.uniform() {
+			// (S12), waiting twice as long after each step refused.
+			crawl = 0
+			kept, err := s.overrelax(k, stepBetween(prevPt, lastPt))
+			if err != nil {
+				return trace, k, NotFitted, err
+			}
+			relaxAfter = min(2*relaxAfter, seqRelaxWait)
+			if kept {
+				hist = hist[:0]
+				relaxAfter = seqRelaxFirst
 			}
 		}
 		l := s.objective()
