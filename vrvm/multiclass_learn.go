@@ -364,6 +364,11 @@ func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s 
 	p := newMCProblem(phi, y, nk, s, lik)
 	p.hook = hook
 	sol, err := p.solve(ctx)
+	if err == nil && p.biasOnly() {
+		if p2, alt := heldRestart(ctx, phi, y, nk, s, lik, hook, sol); alt != nil {
+			p, sol = p2, alt
+		}
+	}
 	var q *mcFixedQ
 	if sol != nil && hold {
 		q = p.lik.hold(b)

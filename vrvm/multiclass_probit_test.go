@@ -282,8 +282,12 @@ func TestProbitPredictive(t *testing.T) {
 			t.Errorf("trial %d: probabilities sum to %v", trial, s)
 		}
 	}
-	// A fitted model on few uncertain points.
-	c, x := uncertainLine(t, Probit, 21)
+	// A fitted model on few uncertain points: every function kept, with a
+	// prior (⟨α⟩ near 0.1) that leaves the weights uncertain. The default
+	// fit keeps the bias and at most one function, whose activations'
+	// variances, about 10⁻³, are too small for the comparison below to
+	// tell the predictive probabilities from the plug-in ones.
+	c, x := uncertainLineWith(t, &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: Probit, NoPrune: true, Prior: Prior{A: 1, B: 10}}, 21)
 	ybar, v, _ := c.Latent(x)
 	pm, _ := c.Prob(x)
 	pp, _ := c.ProbPlugin(x)

@@ -91,3 +91,96 @@ func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s setti
 	alt.iters = sol.iters + 1
 	return alt
 }
+
+// A start from the held bias (M24). Where every kernel function is
+// nearly the same constant plus a small variation (wide kernels, and in
+// many dimensions, where distances concentrate; the linear kernel on
+// centred inputs), the sequential solver's additions from the bias judge
+// each function by its projection off the active ones, and with the
+// bias's ⟨α₀⟩ at Alpha0 or at its own optimum (with balanced classes the
+// bias's weights are near zero and its ⟨α₀⟩ large) the constant stays in
+// every candidate's sₘ. No function alone then raises the bound and the
+// fit ends at the bias alone, a constant model, as the binary models'
+// fits did before the bias start (S8). When the sequential fit ends with
+// no function but the bias, the problem is fitted again as (S8) does:
+// the bias held at ⟨α₀⟩ = seqBiasHold·d₀ in every class, the threshold
+// annealed from seqAnnealStartCls·PruneAlpha, the bias released at its
+// first lowering, and the fit with the higher full-model bound is kept.
+//
+// Measured on four balanced classes, 300 rows of 200 standard normal
+// inputs of which 8 carry the classes (TestHeldRestart; Gaussian width
+// the median distance, 20): the first start keeps the bias alone (bound
+// −15348.14, training error 75%, chance), the held restart 57 functions
+// (−15179.36, 10.3%); with 100 inputs 46 functions and 13.3%. The width
+// the learning starts from is that median distance. On four classes of
+// 490 rows of 200 standardised inputs, 8 informative (scikit-learn's
+// make_classification): at width 20 the bias alone (−25040.2, test
+// error 75.2%) against 85 functions (−24741.6, 42.4%; the paper's
+// schedule from every function reaches −24718.0, 46.7%, in 115 s CPU
+// against 1.2 s); the linear kernel, the bias alone against 32
+// functions (test error 50.0%, log loss 1.253 against 1.386); with the
+// width learned, 17.6 instead of 12.1, bound −24731.3 against −24743.7,
+// test error 45.2% against 49.5% (log loss 1.489 against 1.602: the
+// model fits these 200 inputs worse than a linear one, scikit-learn's
+// LogisticRegression 31.4%, 1.041). The shared splits (iris, wine,
+// ripley3, digits) and seven other generated problems never end at the
+// bias alone and are unchanged. Run from the start of every fit instead,
+// the held start changed the learned fits of the shared splits by a few
+// nats either way (wine −4672 against −4670 at another width, 4 test
+// errors of 54 against 1), so it is a fallback for the constant model.
+// A fit that keeps one or two functions where many would raise the bound
+// is not detected.
+
+// mcHeldRestart switches (M24) on (tests compare).
+var mcHeldRestart = true
+
+// biasOnly reports whether the sequential solver's fit kept nothing but
+// the bias in every block, from a start that was not (M24)'s.
+func (p *mcProblem) biasOnly() bool {
+	if !mcHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.solver == PaperSchedule {
+		return false
+	}
+	for _, c := range p.cls {
+		for _, a := range c.act {
+			if a != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// heldRestart fits the problem again from the held bias (M24) and returns
+// that problem and its solution if its full-model bound is higher than
+// sol's, with sol's trace extended by that bound (reported to the Monitor
+// as one more iteration, as (M23)); otherwise nil.
+func heldRestart(ctx context.Context, phi *mat.Dense, y []int, nk int, s settings, lik MultiLikelihood,
+	hook func(step string, bound func() float64), sol *mcSolution) (*mcProblem, *mcSolution) {
+	ss := s
+	ss.monitor = nil
+	p := newMCProblem(phi, y, nk, ss, lik)
+	p.heldStart = true
+	if hook != nil {
+		hook("restart", func() float64 { return sol.trace[len(sol.trace)-1] })
+	}
+	p.hook = hook
+	alt, err := p.solve(ctx)
+	if err != nil || alt.status == Canceled {
+		return nil, nil
+	}
+	prev, full := sol.trace[len(sol.trace)-1], alt.trace[len(alt.trace)-1]
+	if !(full > prev) {
+		return nil, nil
+	}
+	active := 0
+	for _, c := range p.cls {
+		active += len(c.act)
+	}
+	if s.monitor != nil {
+		s.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: relChange(prev, full), Active: active})
+	}
+	alt.trace = append(append([]float64(nil), sol.trace...), full)
+	alt.iters = sol.iters + alt.iters
+	p.set.monitor = s.monitor
+	return p, alt
+}

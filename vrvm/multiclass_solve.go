@@ -170,9 +170,30 @@ func (s *mcActive) qsq(r int) float64 {
 func (s *mcActive) stats(i int) (sv, q2 float64) {
 	r := s.at[s.act[i]]
 	a := s.alpha[i]
-	f := a / (a - s.ss[r])
-	return f * s.ss[r], f * f * s.qsq(r)
+	if den := a - s.ss[r]; den > mcStatsCut*a {
+		f := a / den
+		return f * s.ss[r], f * f * s.qsq(r)
+	}
+	// With its own terms, Sᵢ = αs/(α + s) ≈ α − α²/s when ⟨α⟩ is far
+	// below s (the bias held by (M24)), and α − Sᵢ has lost its digits:
+	// then s = 1/Σᵢᵢ − α and qₖ = μᵢₖ/Σᵢᵢ, μ = Σh_act.
+	sii := s.sig.At(i, i)
+	sv = math.Max(0, 1/sii-a)
+	_, nq := s.h.Dims()
+	si := s.sig.RawRowView(i)
+	for k := range nq {
+		var mu float64
+		for j, m := range s.act {
+			mu += si[j] * s.h.At(m, k)
+		}
+		q2 += (mu / sii) * (mu / sii)
+	}
+	return sv, q2
 }
+
+// mcStatsCut is the smallest (α − Sᵢ)/α for which stats uses Sᵢ and Qᵢ:
+// α above 10⁻⁴ s, where α − Sᵢ keeps all but about 8 of its digits.
+const mcStatsCut = 1e-4
 
 // rankOne applies Σ ← Σ − κσᵢσᵢᵀ to Σ, E, S and Q.
 func (s *mcActive) rankOne(i int, kappa float64) {
@@ -352,6 +373,8 @@ type mcProblem struct {
 	psi        *mat.Dense // ψ (N × K): the expansion points (M8), (M21) or Q(Y)'s means (P5)
 	cls        []*mcBlock // the Q(W) blocks: K of one class each, or one of every class
 	thr        float64
+	heldStart  bool // the start of (M24)
+	holdBias   bool // (M24): the bias held at a nearly flat prior
 	hook       func(step string, bound func() float64)
 }
 
@@ -725,6 +748,10 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	p.thr = p.set.pruneAt
 	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (mcSecondStart)
 		p.cls = make([]*mcBlock, p.k/q)
+		if p.heldStart {
+			p.thr *= seqAnnealStartCls // (M24)
+			p.holdBias = true
+		}
 	}
 	for k, c := range p.cls {
 		if c == nil {
@@ -743,6 +770,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 	status := IterationLimit
 	iters := 0
 	pending := false
+	phaseIter := 0
 	for it := 1; it <= p.set.maxIter; it++ {
 		if ctx.Err() != nil {
 			status = Canceled
@@ -775,6 +803,11 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			}
 			moved := false
 			for i := 0; i < len(c.act); i++ {
+				if p.holdBias && c.act[i] == 0 {
+					c.setAlpha(i, seqBiasHold*c.d[0]) // (M24)
+					p.step("hold")
+					continue
+				}
 				sv, q2 := c.stats(i)
 				a := alphaRoot(ka, kb, sv, q2/div) // (S1), (P12)
 				if p.set.prune && a > p.thr && len(c.act) > 1 {
@@ -860,7 +893,20 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 			break
 		}
 		pending = false
-		if !changed && change <= p.set.tol && dAlpha <= p.set.paramTol && dxi <= p.set.paramTol {
+		phaseIter++
+		settled := !changed && change <= p.set.tol && dAlpha <= p.set.paramTol && dxi <= p.set.paramTol
+		if p.thr > p.set.pruneAt*1.000001 || p.holdBias {
+			// (M24): lower the threshold when the phase has settled or
+			// run seqPhaseIter iterations; never converge above it.
+			if phaseIter >= seqPhaseIter || settled && full {
+				p.thr = math.Max(p.set.pruneAt, p.thr/seqAnnealStep)
+				p.holdBias = false
+				phaseIter = 0
+				pending = true
+			}
+			continue
+		}
+		if settled {
 			if paper || !p.set.prune || full {
 				status = Converged
 				break
