@@ -6,7 +6,8 @@ import (
 )
 
 // A second start from the bias (S8). With uniform precisions
-// (regression) and a bias function, the sequential solver fits the
+// (regression; classification only after a constant fit, (S13) below)
+// and a bias function, the sequential solver fits the
 // problem a second time, from the bias, held at a nearly flat prior
 // (⟨α₀⟩ = seqBiasHold·d₀) through the first phase of the annealing, and
 // the function of the largest gain given it, when the work is small
@@ -93,11 +94,10 @@ var seqBiasStart = true
 // biasLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the bias start (S8), or nil if p does not get one.
 func biasLik(p *problem, f *designFactor) likelihood {
-	l, ok := p.lik.(*gaussLik)
-	if !seqBiasStart || !ok || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
+	if !seqBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
-	return l.clone()
+	return startLik(p.lik)
 }
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
@@ -113,6 +113,9 @@ func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, s
 	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
+	if _, cls := lik.(*logitLik); cls && !nearlyConstant(sol.cols) {
+		return sol // (S13): classification only after a constant fit
+	}
 	s := newSeqFit(f, lik, p.set)
 	s.biasStart = true
 	// Kept only if higher by more than Tol relative: the same optimum
@@ -125,3 +128,42 @@ func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, s
 // common constant of the kernel functions is removed from the
 // candidates' statistics to a fraction 10⁻⁸ of it.
 const seqBiasHold = 1e-8
+
+// A constant classifier (S13). The binary classifier's fit can end where
+// the multi-class one did before (M24): with every kernel function nearly
+// the same constant plus a small variation (wide kernels, many inputs),
+// the constant stays in each candidate's statistics, no function alone
+// raises the bound, and the fit keeps the bias alone or a single function
+// that plays its part. On two balanced classes, 300 rows of 200 standard
+// normal inputs of which 8 carry the classes (heldProblem), at the median
+// distance the default fit kept one function (training error 50%,
+// chance; full bound −3940.96) where the paper's schedule keeps 40
+// (3.3%, −3846.99); at 2.5 times it, the bias alone. The classifier
+// therefore gets the bias start of (S8) too, but only after a fit that
+// kept at most one function besides the bias: run after every fit, it
+// would change fits whose local optimum is a matter of a nat or two, as
+// it did for the multi-class model. Measured: that problem at the median
+// distance 44 functions (−3849.79, training error 2.7%), at 2.5 times it
+// 36 (−3853.65, 7.0%; the schedule 38, −3850.65, 6.0%); with 100 inputs
+// at 2.5 times it 23 against one (−3872.46 against −3943.33). One class
+// against three of the four-class set of (M24) (490 rows, 200 inputs,
+// width 50): one function and training error 24.9% (the class
+// frequency) against 44 and 3.5%. The learned default on the 200-input
+// problem moves from width 12.1 to 12.9 (full bound −3847.62 against
+// −3843.41; test error on 300 further rows 31.7% against 32.0%), with 100
+// inputs it is unchanged (width 7.59, half the median distance); the
+// binary real-world splits (internal/learneval, Gaussian and ARD) and
+// the paper's Ripley and Pima problems (internal/solvercmp) never end at
+// a constant fit and are unchanged (TestConstantClassifierRestart).
+
+// nearlyConstant reports whether the active columns cols hold at most one
+// function besides the bias (column 0).
+func nearlyConstant(cols []int) bool {
+	n := 0
+	for _, c := range cols {
+		if c != 0 {
+			n++
+		}
+	}
+	return n <= 1
+}

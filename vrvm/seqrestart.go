@@ -96,7 +96,13 @@ func restartLik(p *problem, f *designFactor) likelihood {
 	if d, _ := p.lik.data(); !seqRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
-	switch l := p.lik.(type) {
+	return startLik(p.lik)
+}
+
+// startLik returns a copy of the likelihood l at its current factor, for
+// a second start, or nil if l is of another kind.
+func startLik(l likelihood) likelihood {
+	switch l := l.(type) {
 	case *gaussLik:
 		return l.clone()
 	case *logitLik:
