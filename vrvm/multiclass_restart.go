@@ -76,9 +76,20 @@ func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s setti
 	if err != nil || alt.status != Converged {
 		return sol
 	}
+	if kept := keepHigher(p, s, sol, alt, sol.iters+1); kept != nil {
+		return kept
+	}
+	return sol
+}
+
+// keepHigher returns alt, the solution of p, if its full-model bound is
+// higher than sol's, with sol's trace extended by that bound (reported
+// to s's Monitor as one more iteration) and iters as its iterations;
+// otherwise nil.
+func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSolution {
 	prev, full := sol.trace[len(sol.trace)-1], alt.trace[len(alt.trace)-1]
 	if !(full > prev) {
-		return sol
+		return nil
 	}
 	active := 0
 	for _, c := range p.cls {
@@ -88,7 +99,7 @@ func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s setti
 		s.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: relChange(prev, full), Active: active})
 	}
 	alt.trace = append(append([]float64(nil), sol.trace...), full)
-	alt.iters = sol.iters + 1
+	alt.iters = iters
 	return alt
 }
 
@@ -168,19 +179,10 @@ func heldRestart(ctx context.Context, phi *mat.Dense, y []int, nk int, s setting
 	if err != nil || alt.status == Canceled {
 		return nil, nil
 	}
-	prev, full := sol.trace[len(sol.trace)-1], alt.trace[len(alt.trace)-1]
-	if !(full > prev) {
+	kept := keepHigher(p, s, sol, alt, sol.iters+alt.iters)
+	if kept == nil {
 		return nil, nil
 	}
-	active := 0
-	for _, c := range p.cls {
-		active += len(c.act)
-	}
-	if s.monitor != nil {
-		s.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: relChange(prev, full), Active: active})
-	}
-	alt.trace = append(append([]float64(nil), sol.trace...), full)
-	alt.iters = sol.iters + alt.iters
 	p.set.monitor = s.monitor
-	return p, alt
+	return p, kept
 }
