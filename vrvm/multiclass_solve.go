@@ -895,7 +895,7 @@ func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
 		pending = false
 		phaseIter++
 		settled := !changed && change <= p.set.tol && dAlpha <= p.set.paramTol && dxi <= p.set.paramTol
-		if p.thr > p.set.pruneAt*1.000001 || p.holdBias {
+		if p.thr > p.set.pruneAt*1.000001 { // annealing; the hold ends with the first phase
 			// (M24): lower the threshold when the phase has settled or
 			// run seqPhaseIter iterations; never converge above it.
 			if phaseIter >= seqPhaseIter || settled && full {
