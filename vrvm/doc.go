@@ -296,8 +296,9 @@
 //	                        active functions are not added
 //	(S12)                   seqFit.overrelax: overrelaxed steps in
 //	                        (ln⟨α⟩, ln ξ) where a classifier crawls
-//	(S13)                   biasFit, nearlyConstant: the bias start (S8)
-//	                        after a classifier's constant fit
+//	(S13)                   biasFit, nearlyConstant, explainsLittle: the
+//	                        bias start (S8) after a classifier's nearly
+//	                        constant fit
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms

@@ -3,49 +3,95 @@ package vrvm
 import "testing"
 
 // TestConstantClassifierRestart checks (S13): on two balanced classes in
-// 200 inputs, 8 of which carry them, the binary classifier's default fit
-// at the median distance kept at most one function (training error near
-// 50%, chance); after such a fit the bias start (S8) keeps many, with a
-// full-model bound higher by far more than the restart's margin.
+// many inputs, a few of which carry them, the binary classifier's first
+// fit kept at most one function (training error 50%, chance), or two
+// functions without the bias that explain little (training error above
+// half the constant classifier's); after such a fit the bias start (S8)
+// keeps many, with a full-model bound higher by far more than the
+// restart's margin and a training error below half the constant's.
 func TestConstantClassifierRestart(t *testing.T) {
-	x, labels := heldProblem(1, 300, 200, 2, 8, 0.5)
-	y := make([]float64, len(labels))
-	for i, l := range labels {
-		if l == "c1" {
-			y[i] = 1
-		}
-	}
-	width := MedianDistance(x)
-	fit := func(on bool) (*Classifier, float64) {
-		defer func(v bool) { seqBiasStart = v }(seqBiasStart)
-		seqBiasStart = on
-		c := &Classifier{Kernel: Gaussian{Width: width}}
-		if err := c.Fit(x, y); err != nil {
-			t.Fatal(err)
-		}
-		p, err := c.ProbPlugin(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var e float64
-		for i, v := range p {
-			if (v > 0.5) != (y[i] == 1) {
-				e++
+	for _, c := range []struct {
+		name        string
+		seed        uint64
+		d, inf      int
+		sep, width  float64 // width in units of the MedianDistance
+		maxFirst    int     // the first fit's relevance vectors, at most
+		minFirstErr float64 // the first fit's training error, at least
+	}{
+		{"one function", 1, 200, 8, 0.5, 1, 1, 0.4},
+		{"two functions", 3, 50, 5, 0.5, 1.4, 2, 0.3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x, labels := heldProblem(c.seed, 300, c.d, 2, c.inf, c.sep)
+			y := make([]float64, len(labels))
+			for i, l := range labels {
+				if l == "c1" {
+					y[i] = 1
+				}
 			}
+			width := c.width * MedianDistance(x)
+			fit := func(on bool) (*Classifier, float64) {
+				defer func(v bool) { seqBiasStart = v }(seqBiasStart)
+				seqBiasStart = on
+				f := &Classifier{Kernel: Gaussian{Width: width}}
+				if err := f.Fit(x, y); err != nil {
+					t.Fatal(err)
+				}
+				p, err := f.ProbPlugin(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var e float64
+				for i, v := range p {
+					if (v > 0.5) != (y[i] == 1) {
+						e++
+					}
+				}
+				return f, e / float64(len(p))
+			}
+			off, eOff := fit(false)
+			on, eOn := fit(true)
+			t.Logf("width %.3g: without (S13) %d functions, full bound %.2f, training error %.3f; with %d, %.2f, %.3f",
+				width, len(off.ActiveSet()), off.FullModelBound(), eOff, len(on.ActiveSet()), on.FullModelBound(), eOn)
+			if len(off.RelevanceVectors()) > c.maxFirst || eOff < c.minFirstErr {
+				t.Fatalf("without (S13) %d relevance vectors and training error %.3f: the problem no longer shows the nearly constant fit",
+					len(off.RelevanceVectors()), eOff)
+			}
+			if len(on.RelevanceVectors()) < 5 || eOn > 0.25 {
+				t.Errorf("with (S13): %d relevance vectors, training error %.3f", len(on.RelevanceVectors()), eOn)
+			}
+			if !(on.FullModelBound() > off.FullModelBound()+20) {
+				t.Errorf("full bound %.2f with (S13), %.2f without", on.FullModelBound(), off.FullModelBound())
+			}
+		})
+	}
+}
+
+// TestExplainsLittle checks the gate of (S13) on activations given by
+// hand: a fit explains little when its training errors are at least
+// seqExplainsLittle times the smaller class's rows.
+func TestExplainsLittle(t *testing.T) {
+	lik := func(t, act []float64) *logitLik {
+		l := newLogitLik(t, 1)
+		copy(l.act, act)
+		return l
+	}
+	labels := []float64{0, 0, 0, 0, 0, 0, 1, 1, 1, 1} // the constant errs on 4 rows
+	for _, c := range []struct {
+		name string
+		act  []float64
+		want bool
+	}{
+		{"every row right", []float64{-1, -1, -1, -1, -1, -1, 1, 1, 1, 1}, false},
+		{"one error", []float64{-1, -1, -1, -1, -1, 1, 1, 1, 1, 1}, false},
+		{"two errors, half the constant's", []float64{1, -1, -1, -1, -1, -1, -1, 1, 1, 1}, true},
+		{"the constant", []float64{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, true},
+	} {
+		if got := explainsLittle(lik(labels, c.act)); got != c.want {
+			t.Errorf("%s: explainsLittle = %v, want %v", c.name, got, c.want)
 		}
-		return c, e / float64(len(p))
 	}
-	off, eOff := fit(false)
-	on, eOn := fit(true)
-	t.Logf("width %.3g: without (S13) %d functions, full bound %.2f, training error %.3f; with %d, %.2f, %.3f",
-		width, len(off.ActiveSet()), off.FullModelBound(), eOff, len(on.ActiveSet()), on.FullModelBound(), eOn)
-	if len(off.RelevanceVectors()) > 1 || eOff < 0.4 {
-		t.Fatalf("without (S13) %d functions and training error %.3f: the problem no longer shows the constant fit", len(off.ActiveSet()), eOff)
-	}
-	if len(on.RelevanceVectors()) < 5 || eOn > 0.1 {
-		t.Errorf("with (S13): %d relevance vectors, training error %.3f", len(on.RelevanceVectors()), eOn)
-	}
-	if !(on.FullModelBound() > off.FullModelBound()+20) {
-		t.Errorf("full bound %.2f with (S13), %.2f without", on.FullModelBound(), off.FullModelBound())
+	if explainsLittle(lik([]float64{1, 1, 1}, []float64{-1, -1, -1})) {
+		t.Error("one class: explainsLittle = true; with no errors to remove, the gate must stay shut")
 	}
 }
