@@ -56,14 +56,26 @@ func TestRepeatedRows(t *testing.T) {
 			t.Errorf("relevance vector %d: row %d, want %d", i, ra[i], rb[i])
 		}
 	}
-	all := &Regressor{KeepDuplicates: true}
-	if err := all.Fit(x, y); err != nil {
-		t.Fatal(err)
+	// Every row, at the width of (W4) alone: (W5), which doubles the
+	// width of a fit whose γ exceeds half the rows, hides part of the
+	// damage (checked below).
+	keepAll := func(widen bool) *Regressor {
+		defer func(v bool) { widthWiden = v }(widthWiden)
+		widthWiden = widen
+		r := &Regressor{KeepDuplicates: true}
+		if err := r.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
+	all, widened := keepAll(false), keepAll(true)
 	if all.Duplicates() != 0 {
 		t.Errorf("KeepDuplicates: Duplicates %d", all.Duplicates())
 	}
-	t.Logf("noise sd: distinct rows %.4g, every row %.4g (truth 1)", once.NoiseSD(), all.NoiseSD())
+	t.Logf("noise sd: distinct rows %.4g, every row %.4g (truth 1); with (W5) %.4g, %d doublings", once.NoiseSD(), all.NoiseSD(), widened.NoiseSD(), widened.WidthDoublings())
+	if widened.WidthDoublings() < 1 || !(math.Abs(math.Log(widened.NoiseSD())) < math.Abs(math.Log(all.NoiseSD()))) {
+		t.Errorf("every row fitted with (W5): %d doublings, noise sd %g (without: %g)", widened.WidthDoublings(), widened.NoiseSD(), all.NoiseSD())
+	}
 	if sd := once.NoiseSD(); math.Abs(sd-1) > 0.3 {
 		t.Errorf("noise sd %g, want about 1", sd)
 	}

@@ -83,13 +83,15 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// Gaussian width learned from the inputs' median distance
 	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
+	widen := false
 	if implicit && f.task == "regression" {
 		// Regression's default: the width of the dense model's evidence
-		// (width.go, (W1)–(W4)), then one fit at that width.
+		// (width.go, (W1)–(W4)), then one fit at that width, or at
+		// twice it if that fit keeps too many functions (W5).
 		if err := f.defaultWidth(ctx, &o, x, t, v.learning); err != nil {
 			return nil, err
 		}
-		implicit = false
+		implicit, widen = false, true
 	}
 	k0, err := startLearning(v.learn || implicit, implicit, design, &o, x, t)
 	if err != nil {
@@ -138,6 +140,9 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		s.kernel, b.kernel = res.kernel, res.kernel
 	}
 	p := &problem{basis: b, x: x, lik: first, set: s}
+	if widen {
+		return f.fitWidened(ctx, o, x, t, p, v, newLik)
+	}
 	sol, err := s.solver.method().fit(ctx, p)
 	return f.finish(p, sol, learned, v, err)
 }

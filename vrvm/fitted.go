@@ -58,6 +58,8 @@ type fitted struct {
 	// widthEvidence is, for Regressor's default kernel, the evidence of
 	// the dense model (W4) at the width chosen; 0 otherwise.
 	widthEvidence float64
+	// widthDoublings is the number of times (W5) doubled that width.
+	widthDoublings int
 	// aug is the state of predictions augmented at the test point
 	// (Augment); nil without augmentation.
 	aug *augmentation

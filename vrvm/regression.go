@@ -29,7 +29,9 @@ type Regressor struct {
 	// If nil, a Gaussian kernel whose width maximises the evidence of the
 	// dense model (every kernel function kept, one shared weight
 	// precision; doc.go, "The default width"), searched from the inputs'
-	// MedianDistance on at most Learning.MaxRows rows. Kernel: Gaussian{}
+	// MedianDistance on at most Learning.MaxRows rows, and doubled while
+	// the fit's EffectiveParameters exceed half the rows (W5; see
+	// WidthDoublings). Kernel: Gaussian{}
 	// with LearnKernel learns the width by the full-model bound instead.
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
@@ -116,6 +118,13 @@ type Regressor struct {
 // Duplicates returns the number of training rows the last Fit left out as
 // repeats of an earlier row, inputs and target (KeepDuplicates).
 func (r *Regressor) Duplicates() int { return r.duplicates }
+
+// WidthDoublings returns the number of times the last Fit with the
+// default kernel (a nil Kernel, LearnKernel false) doubled the width of
+// the dense model's evidence because the fit at the narrower width had
+// an effective number of parameters (EffectiveParameters) above half the
+// rows (doc.go, "The default width", (W5)); 0 for every other fit.
+func (r *Regressor) WidthDoublings() int { return r.widthDoublings }
 
 // regressionFit is the fitted state of a regression model.
 type regressionFit struct{ fitted }

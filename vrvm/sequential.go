@@ -1696,6 +1696,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if s.ctl.monitor != nil && s.ctl.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.act)}) {
 			return trace, k, Stopped, nil
 		}
+		if lim := s.ctl.gammaLimit; lim > 0 && float64(len(s.act)) > lim && s.effective() > lim {
+			return trace, k, Stopped, nil // (W5)
+		}
 		phaseIter++
 		annealing := s.ctl.pruneAt > target*1.000001
 		if annealing && (phaseIter >= seqPhaseIter || quiet && noneToAdd && change <= s.ctl.tol) {
@@ -1903,6 +1906,16 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 		}
 	}
 	return cols, mu, sig, alpha
+}
+
+// effective returns γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) over the active functions
+// (EffectiveParameters).
+func (s *seqFit) effective() float64 {
+	g := float64(len(s.act))
+	for i, a := range s.alpha {
+		g -= a * s.sig.At(i, i)
+	}
+	return g
 }
 
 // fit runs the sequential solver.

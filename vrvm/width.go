@@ -11,7 +11,8 @@ import (
 
 // The default width of Regressor (a nil Kernel): the Gaussian width that
 // maximises the evidence of the dense model, every kernel function kept
-// with one shared weight precision (doc.go, "The default width", (W1)–(W4)).
+// with one shared weight precision (doc.go, "The default width", (W1)–(W4)),
+// doubled while the sparse fit at it is crowded ((W5), fitWidened below).
 //
 // On m rows x₁ … xₘ with targets t, the dense model is
 //
@@ -277,4 +278,65 @@ func (d *denseModel) evidence(r float64) (e, alpha, beta float64, err error) {
 		return math.Inf(-1), 0, 0, fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
 	}
 	return e, alpha, beta, nil
+}
+
+// widthCrowded is the largest effective number of parameters γ, as a
+// fraction of the rows, of the fit at the default width (W5).
+const widthCrowded = 0.5
+
+// widthWiden switches (W5) on (tests compare it with the fit at the
+// width of (W4) alone).
+var widthWiden = true
+
+// fitWidened fits p, the problem at the default width of (W4), and
+// returns its fit unless the fit's effective number of parameters γ
+// exceeds widthCrowded times the rows; then it fits again at twice the
+// width, up to widthMaxUp times, and keeps the first fit that does not
+// (W5), or the last. The sequential solver stops a fit as soon as its γ
+// passes the limit, so that a crowded fit costs little; the other
+// solvers are judged by their final fit. o holds the kernel of p; x and
+// t are the training rows; v and newLik are as for fitVariational.
+func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []float64, p *problem, v variational,
+	newLik func(settings, []float64) (likelihood, error)) (likelihood, error) {
+	limit := widthCrowded * float64(len(t))
+	for {
+		guard := widthWiden && f.widthDoublings < widthMaxUp
+		if guard {
+			p.set.gammaLimit = limit
+		}
+		sol, err := p.set.solver.method().fit(ctx, p)
+		crowded := sol != nil && effectiveParameters(sol) > limit
+		if !guard || !crowded || err != nil || ctx != nil && ctx.Err() != nil {
+			return f.finish(p, sol, nil, v, err)
+		}
+		g, _ := o.kernel.(Gaussian)
+		o.kernel = Gaussian{Width: 2 * g.Width}
+		f.widthDoublings++
+		s, b, err := prepare(o, x, t, false)
+		if err != nil {
+			return nil, err
+		}
+		lik, err := newLik(s, t)
+		if err != nil {
+			return nil, err
+		}
+		p = &problem{basis: b, x: x, lik: lik, set: s}
+	}
+}
+
+// effectiveParameters returns γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) of the solution sol,
+// whose Σ it computes if the solver left it to be computed on use.
+func effectiveParameters(sol *solution) float64 {
+	if sol.sigma == nil && sol.sigmaOf != nil {
+		sol.sigma = sol.sigmaOf() // computed once, and recorded with the fit
+	}
+	sigma := sol.sigma
+	if sigma == nil {
+		return 0
+	}
+	g := float64(len(sol.alpha))
+	for m, a := range sol.alpha {
+		g -= a * sigma.At(m, m)
+	}
+	return g
 }

@@ -152,6 +152,7 @@ type fitSummary struct {
 	Kernel        string  // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
 	Fits          int     // the fits kernel learning made
 	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
+	Doublings     int     // times the default regression width was doubled (vrvm.Regressor.WidthDoublings)
 	Gamma         float64 // regression: the effective number of parameters γ (EffectiveParameters)
 	Duplicates    int     // regression: rows left out as repeats of an earlier row (vrvm.Regressor.Duplicates)
 }
@@ -189,7 +190,7 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	} else if r, ok := m.(*vrvm.Regressor); ok && r.Kernel == nil && !r.LearnKernel {
 		// The default width: the dense model's evidence (doc.go, "The
 		// default width").
-		s.Kernel, s.Evidence = fmt.Sprint(r.FittedKernel()), true
+		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()
 	}
 	p, err := e.predict(x)
 	if err != nil {

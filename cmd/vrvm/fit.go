@@ -82,7 +82,8 @@ the median distance between the (standardised) inputs. Without -width
 (and without another -kernel) the width is the library's default for
 -model vrvm: for regression the width that maximises the evidence of
 the dense model (every kernel function kept, one shared weight
-precision), for two classes and more learned by the bound as -width
+precision), doubled while the fit's effective number of parameters
+exceeds half the rows, for two classes and more learned by the bound as -width
 auto does; it is 1 for -model rvm. -kernel ard learns
 one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
@@ -527,7 +528,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		if meta.Standardized {
 			units = " (in standardised input units)"
 		}
-		if s.Evidence {
+		if s.Evidence && s.Doublings > 0 {
+			say("kernel width chosen by the dense model's evidence, doubled %d times (at the narrower widths the fit's effective number of parameters γ exceeded half the rows): %s%s", s.Doublings, s.Kernel, units)
+		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
 		} else {
 			say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
