@@ -90,6 +90,33 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("default width doubled", func(t *testing.T) {
+		// Friedman #1 with 45 irrelevant inputs: the sparse fit at the dense
+		// model's width interpolates (γ > N/2), and the summary says that
+		// the width was doubled ((W5) in the package documentation).
+		d, err := datasets.Friedman1(120, 50, 1, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for j := range 50 {
+			fmt.Fprintf(&b, "x%d,", j)
+		}
+		b.WriteString("y\n")
+		for i, y := range d.T {
+			for _, v := range d.X.RawRowView(i) {
+				fmt.Fprintf(&b, "%v,", v)
+			}
+			fmt.Fprintf(&b, "%v\n", y)
+		}
+		write("many.csv", b.String())
+		_, errOut, code := run(t, "fit", "-target", "y", "-o", "many.json", "many.csv")
+		if code != 0 || !strings.Contains(errOut, "kernel width chosen by the dense model's evidence, doubled 1 times") ||
+			strings.Contains(errOut, "degrees of freedom on the mean") {
+			t.Errorf("fit with many irrelevant inputs: status %d, summary %q", code, errOut)
+		}
+	})
+
 	t.Run("learned kernel", func(t *testing.T) {
 		for _, c := range []struct {
 			args []string
