@@ -835,11 +835,12 @@ func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(n
 
 // learnLine is the summary line of kernel learning, or "".
 func (f *fitted) learnLine() string {
-	if f.widthEvidence != 0 && f.widthDoublings > 0 {
-		return fmt.Sprintf("width chosen by the evidence of the dense model, %.4g (W4), doubled %d times (W5)", f.widthEvidence, f.widthDoublings)
-	}
 	if f.widthEvidence != 0 {
-		return fmt.Sprintf("width chosen by the evidence of the dense model, %.4g (W4)", f.widthEvidence)
+		l := fmt.Sprintf("width chosen by the evidence of the dense model, %.4g (W4)", f.widthEvidence)
+		if f.widthDoublings > 0 {
+			l += fmt.Sprintf(", doubled %d times (W5)", f.widthDoublings)
+		}
+		return l
 	}
 	if f.learnTrace == nil {
 		return ""

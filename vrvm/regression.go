@@ -158,10 +158,15 @@ func (f *regressionFit) Task() Task { return Regression }
 // 1; the default width gives γ = 42 and 1.4).
 func (f *regressionFit) EffectiveParameters() float64 {
 	f.mustFit()
-	sigma := f.sigma.get()
-	var g float64
-	for m, a := range f.alpha {
-		g += 1 - a*sigma.At(m, m)
+	return effectiveParams(f.alpha, f.sigma.get())
+}
+
+// effectiveParams returns γ = Σₘ(1 − αₘΣₘₘ) for the precisions alpha and
+// the posterior covariance sigma of the same weights.
+func effectiveParams(alpha []float64, sigma mat.Symmetric) float64 {
+	g := float64(len(alpha))
+	for m, a := range alpha {
+		g -= a * sigma.At(m, m)
 	}
 	return g
 }

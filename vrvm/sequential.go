@@ -1910,13 +1910,7 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 
 // effective returns γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) over the active functions
 // (EffectiveParameters).
-func (s *seqFit) effective() float64 {
-	g := float64(len(s.act))
-	for i, a := range s.alpha {
-		g -= a * s.sig.At(i, i)
-	}
-	return g
-}
+func (s *seqFit) effective() float64 { return effectiveParams(s.alpha, s.sig) }
 
 // fit runs the sequential solver.
 func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
@@ -63,5 +65,27 @@ func TestDefaultWidthWidened(t *testing.T) {
 	}
 	if cOn < 0.7 || rOn > 1.05*rOff {
 		t.Errorf("with (W5): coverage %.2f, RMSE %.3f (without: %.3f)", cOn, rOn, rOff)
+	}
+}
+
+// TestDefaultWidthMonitorStop checks that a fit the Monitor stops is the
+// model, crowded or not: (W5) does not fit again at twice the width. The
+// paper's schedule, stopped after 200 iterations on the problem of
+// TestDefaultWidthWidened, has γ above half the rows (70 of 120).
+func TestDefaultWidthMonitorStop(t *testing.T) {
+	tr, err := datasets.Friedman1(120, 50, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standardise(tr.X, mat.NewDense(1, 50, nil))
+	calls := 0
+	const stopAt = 200
+	r := &Regressor{Solver: PaperSchedule, Monitor: func(p Progress) bool { calls++; return p.Iteration >= stopAt }}
+	if err := r.Fit(tr.X, tr.T); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stopped: γ = %.1f of %d rows", r.EffectiveParameters(), 120)
+	if r.Status() != Stopped || r.WidthDoublings() != 0 || calls != stopAt {
+		t.Errorf("Monitor stopping at iteration %d: status %v, %d doublings, %d Monitor calls", stopAt, r.Status(), r.WidthDoublings(), calls)
 	}
 }

@@ -294,19 +294,24 @@ var widthWiden = true
 // width, up to widthMaxUp times, and keeps the first fit that does not
 // (W5), or the last. The sequential solver stops a fit as soon as its γ
 // passes the limit, so that a crowded fit costs little; the other
-// solvers are judged by their final fit. o holds the kernel of p; x and
+// solvers are judged by their final fit. The Monitor sees every fit, each
+// from iteration 1, and a fit it stops is the model. o holds the kernel of p; x and
 // t are the training rows; v and newLik are as for fitVariational.
 func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []float64, p *problem, v variational,
 	newLik func(settings, []float64) (likelihood, error)) (likelihood, error) {
 	limit := widthCrowded * float64(len(t))
+	userStop := false
+	if user := p.set.monitor; user != nil {
+		p.set.monitor = func(pr Progress) bool { userStop = user(pr); return userStop }
+	}
 	for {
 		guard := widthWiden && f.widthDoublings < widthMaxUp
 		if guard {
 			p.set.gammaLimit = limit
 		}
 		sol, err := p.set.solver.method().fit(ctx, p)
-		crowded := sol != nil && effectiveParameters(sol) > limit
-		if !guard || !crowded || err != nil || ctx != nil && ctx.Err() != nil {
+		if !guard || userStop || err != nil || sol == nil || ctx != nil && ctx.Err() != nil ||
+			!(effectiveParameters(sol) > limit) {
 			return f.finish(p, sol, nil, v, err)
 		}
 		g, _ := o.kernel.(Gaussian)
@@ -320,6 +325,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 		if err != nil {
 			return nil, err
 		}
+		s.monitor = p.set.monitor
 		p = &problem{basis: b, x: x, lik: lik, set: s}
 	}
 }
@@ -330,13 +336,8 @@ func effectiveParameters(sol *solution) float64 {
 	if sol.sigma == nil && sol.sigmaOf != nil {
 		sol.sigma = sol.sigmaOf() // computed once, and recorded with the fit
 	}
-	sigma := sol.sigma
-	if sigma == nil {
+	if sol.sigma == nil {
 		return 0
 	}
-	g := float64(len(sol.alpha))
-	for m, a := range sol.alpha {
-		g -= a * sigma.At(m, m)
-	}
-	return g
+	return effectiveParams(sol.alpha, sol.sigma)
 }
