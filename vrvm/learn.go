@@ -445,9 +445,13 @@ type learnFit interface {
 	full() float64
 	// halted reports whether the Monitor stopped the fit.
 	halted() bool
-	// abandoned reports whether learning stopped the fit (learnBudget);
-	// full is then the bound its trace had reached.
+	// abandoned reports whether learning stopped the fit (learnBudget),
+	// or the fit was stopped as crowded; full is then the bound its
+	// trace had reached.
 	abandoned() bool
+	// crowded reports whether the fit was stopped because its effective
+	// number of parameters passed the target's limit (C1).
+	crowded() bool
 	// iters returns the fit's number of iterations.
 	iters() int
 	// gradient sets g to ∂L/∂u at the fit's Q held fixed, with kernel k
@@ -468,6 +472,9 @@ type learnTarget interface {
 	fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error)
 	// warmable reports whether fit can start from another fit.
 	warmable() bool
+	// unlimit lifts the limit on the effective number of parameters
+	// (C1) from the fits that follow.
+	unlimit()
 }
 
 // binaryTarget is the learnTarget of Regressor and Classifier.
@@ -476,13 +483,17 @@ type binaryTarget struct {
 	b      basis
 	x      mat.Matrix
 	newLik func() likelihood
+	// limit, if positive, is the largest effective number of parameters
+	// γ of a fit (C1): regression's widthCrowded times the rows.
+	limit float64
 }
 
 // binaryFit is a fit of binaryTarget.
 type binaryFit struct {
-	p   *problem
-	sol *solution
-	ab  *abandonment
+	p    *problem
+	sol  *solution
+	ab   *abandonment
+	over bool // stopped by the limit on γ (C1)
 }
 
 func (f *binaryFit) full() float64 {
@@ -491,8 +502,9 @@ func (f *binaryFit) full() float64 {
 	}
 	return f.sol.full
 }
-func (f *binaryFit) halted() bool    { return f.sol.status == Stopped && !f.ab.done }
-func (f *binaryFit) abandoned() bool { return f.ab.done }
+func (f *binaryFit) halted() bool    { return f.sol.status == Stopped && !f.ab.done && !f.over }
+func (f *binaryFit) abandoned() bool { return f.ab.done || f.over }
+func (f *binaryFit) crowded() bool   { return f.over }
 func (f *binaryFit) iters() int      { return f.sol.iters }
 func (f *binaryFit) gradient(k learnable, g []float64) {
 	newFixedQ(f.p, f.sol).eval(k, g) // (K5)–(K6)
@@ -506,11 +518,14 @@ func (t *binaryTarget) check(k learnable) error {
 
 func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
 
+func (t *binaryTarget) unlimit() { t.limit = 0 }
+
 func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
 	bb.kernel = k
 	p := &problem{basis: bb, x: t.x, lik: t.newLik(), set: t.s}
 	p.set.kernel = k
+	p.set.gammaLimit = t.limit
 	ab := p.set.abandonWhen(abandon)
 	if from != nil {
 		// Refit from the best fit's active set and likelihood factor.
@@ -522,13 +537,18 @@ func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, aban
 	if sol == nil {
 		return nil, err
 	}
-	return &binaryFit{p: p, sol: sol, ab: ab}, err
+	over := t.limit > 0 && sol.status == Stopped && !ab.done && effectiveParameters(sol) > t.limit
+	return &binaryFit{p: p, sol: sol, ab: ab, over: over}, err
 }
 
 // learnKernel is learnWith for Regressor and Classifier: newLik makes a
 // fresh likelihood for each fit.
 func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
-	best, k, trace, err := learnWith(ctx, &binaryTarget{s: s, b: b, x: x, newLik: newLik}, x, k0, o)
+	tg := &binaryTarget{s: s, b: b, x: x, newLik: newLik}
+	if l, ok := newLik().(*gaussLik); ok && crowdLimit && s.prune && s.solver == Sequential {
+		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
+	}
+	best, k, trace, err := learnWith(ctx, tg, x, k0, o)
 	if best == nil {
 		return nil, err
 	}
@@ -628,6 +648,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 	var triedAt []float64 // ℓₖ at which input k was last tried switched off
 	offTrial := false     // this refit tries inputs switched off, nothing else
 	longest := 0          // the most iterations a finished fit took
+	widened := 0          // doublings of the start for a crowded first fit (C1)
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		if err := target.check(k); err != nil {
 			if best != nil {
@@ -668,6 +689,22 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 				fit, err = fw, errw
 			}
 		}
+		if fit.crowded() && best == nil && err == nil {
+			// (C1) The first fit is crowded: start from twice the
+			// scales, up to widthMaxUp times, then without the limit.
+			if widened < widthMaxUp {
+				widened++
+				for i := range u {
+					u0[i] += math.Ln2
+					u[i] = u0[i]
+				}
+			} else {
+				target.unlimit()
+			}
+			k = k.withLogParams(u)
+			refit--
+			continue
+		}
 		v := fit.full() + o.scalePrior(u, nil)
 		trace = append(trace, v)
 		if err != nil || fit.halted() {
@@ -679,7 +716,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 		}
 		// A fit is kept if it raises V, or, switching inputs off (the
 		// simpler model), if it lowers V by less than offSlack.
-		better := best == nil || v > bestV || offTrial && v > bestV-offSlack
+		better := !fit.crowded() && (best == nil || v > bestV || offTrial && v > bestV-offSlack)
 		if refit == o.MaxRefits-1 && !better {
 			break
 		}

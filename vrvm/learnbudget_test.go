@@ -33,12 +33,14 @@ func (f *crawlFit) full() float64   { return f.v }
 func (f *crawlFit) halted() bool    { return false }
 func (f *crawlFit) abandoned() bool { return f.ab }
 func (f *crawlFit) iters() int      { return f.n }
+func (f *crawlFit) crowded() bool   { return false }
 func (f *crawlFit) gradient(_ learnable, g []float64) {
 	g[0] = -20 * f.d
 }
 
 func (t *crawlTarget) check(learnable) error { return nil }
 func (t *crawlTarget) warmable() bool        { return false }
+func (t *crawlTarget) unlimit()              {}
 
 func (t *crawlTarget) fit(_ context.Context, k learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
 	d := k.logParams()[0] - math.Ln2

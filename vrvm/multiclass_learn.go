@@ -320,6 +320,7 @@ func (f *mcFit) full() float64 {
 }
 func (f *mcFit) halted() bool                      { return f.sol.status == Stopped && !f.ab.done }
 func (f *mcFit) abandoned() bool                   { return f.ab.done }
+func (f *mcFit) crowded() bool                     { return false }
 func (f *mcFit) iters() int                        { return f.sol.iters }
 func (f *mcFit) gradient(k learnable, g []float64) { f.q.eval(k, g) }
 
@@ -330,6 +331,8 @@ func (t *mcTarget) check(k learnable) error {
 }
 
 func (t *mcTarget) warmable() bool { return false }
+
+func (t *mcTarget) unlimit() {}
 
 func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b

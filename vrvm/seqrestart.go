@@ -151,6 +151,10 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	return secondFit(ctx, p, s, lik, sol, 0)
 }
 
+// crowdLimit switches (C1) on (tests compare it with the fits without
+// it).
+var crowdLimit = true
+
 // secondBudget is the number of iterations after which a second start
 // whose bound (the trace's, a lower bound on its full-model bound (S4))
 // is not above the first fit's is abandoned, for a first fit of iters
@@ -168,8 +172,19 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // already above it goes on to the iteration limit, since it would be
 // kept if it converged (a first fit that ends at the mean, from which a
 // second start needs hundreds of iterations, (S8)).
+//
+// A second start of a regression fit whose γ is at most widthCrowded
+// times the rows is stopped, and not kept, once its own γ passes that
+// (C1): with many inputs, where each narrow kernel column is a smooth
+// part plus a spike at its own row, a start from every function can
+// climb to a fit that spends one function on each row's noise.
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
+	if l, ok := lik.(*gaussLik); ok && crowdLimit && s.ctl.gammaLimit == 0 {
+		if lim := widthCrowded * float64(len(l.t)); !(effectiveParameters(sol) > lim) {
+			s.ctl.gammaLimit = lim
+		}
+	}
 	s.ctl.monitor = func(pr Progress) bool {
 		return pr.Iteration >= budget && !(pr.Bound > sol.full+margin)
 	}
