@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -98,5 +99,55 @@ func TestSecondStartCrowded(t *testing.T) {
 	}
 	if cover < 0.8 {
 		t.Errorf("coverage %.2f", cover)
+	}
+}
+
+// linearSet returns n rows of d standard normal inputs and a target
+// linear in the first k of them (weights 1…k scaled to sd 3 per input)
+// plus noise of sd noise, standardised like the command line does.
+func linearSet(n, d, k int, noise float64, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	x := mat.NewDense(n, d, nil)
+	t := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		for j := range k {
+			t[i] += 3 * float64(j+1) * x.At(i, j)
+		}
+		t[i] += noise * rng.NormFloat64()
+	}
+	return x, t
+}
+
+// TestLearnEvidenceStart checks (C2): learning a Gaussian width for a
+// target linear in 10 of 100 inputs from the median distance ends at a
+// constant model (one function, the noise sd that of the targets),
+// where every narrower width is crowded and rejected (C1); from the
+// dense model's evidence (W4), a wide width, it explains the targets.
+func TestLearnEvidenceStart(t *testing.T) {
+	x, y := linearSet(200, 100, 10, 5, 7)
+	var sd float64
+	for _, v := range y {
+		sd += v * v
+	}
+	sd = math.Sqrt(sd / float64(len(y)))
+	fit := func(on bool) *Regressor {
+		defer func(v bool) { learnFromEvidence = v }(learnFromEvidence)
+		learnFromEvidence = on
+		r := &Regressor{LearnKernel: true}
+		if err := r.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("(C2) %v: %v, %d functions, γ %.1f, noise sd %.3g (targets' sd %.3g)", on, r.FittedKernel(), len(r.RelevanceVectors()), r.EffectiveParameters(), r.NoiseSD(), sd)
+		return r
+	}
+	off, on := fit(false), fit(true)
+	if off.NoiseSD() < 0.5*sd {
+		t.Fatalf("from the median distance: noise sd %.3g of %.3g; the problem no longer shows the constant fit", off.NoiseSD(), sd)
+	}
+	if s := on.NoiseSD(); s < 2.5 || s > 10 {
+		t.Errorf("from the evidence's width: noise sd %.3g, true 5", s)
 	}
 }

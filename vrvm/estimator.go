@@ -93,6 +93,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		}
 		implicit, widen = false, true
 	}
+	given := o.kernel // the start the user gave, if any
 	k0, err := startLearning(v.learn || implicit, implicit, design, &o, x, t)
 	if err != nil {
 		return nil, err
@@ -118,6 +119,9 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 			if _, err := newLik(s, ts); err != nil {
 				xs, ts = x, t // e.g. one class only in the rows kept
 			}
+		}
+		if f.task == "regression" && learnFromEvidence {
+			k0 = evidenceStart(ctx, given, k0, xs, ts)
 		}
 		if xs == x && b.sub != nil {
 			// Learning on every row centres a function at every row.
@@ -181,6 +185,30 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	o.kernel = Gaussian{Width: r}
 	f.widthEvidence = e
 	return nil
+}
+
+// learnFromEvidence switches (C2) on (tests compare).
+var learnFromEvidence = true
+
+// evidenceStart returns the starting point of a regression's kernel
+// learning on the rows xs, ts: for a Gaussian width the user did not
+// give (a nil Kernel or Gaussian{}) the width of the dense model's
+// evidence (W4) on those rows (C2), otherwise k0 (from startKernel). If
+// the evidence cannot be computed (flat targets, a cancelled context, a
+// NaN evidence on a few rows), k0.
+func evidenceStart(ctx context.Context, given Kernel, k0 learnable, xs mat.Matrix, ts []float64) learnable {
+	if g, ok := given.(Gaussian); given != nil && (!ok || g.Width != 0) {
+		return k0
+	}
+	r0 := MedianDistance(xs)
+	if !(r0 > 0) || math.IsInf(r0*r0, 0) {
+		return k0
+	}
+	r, _, err := denseWidth(ctx, xs, ts, r0)
+	if err != nil || !(r > 0) || math.IsInf(r, 0) {
+		return k0
+	}
+	return Gaussian{Width: r}
 }
 
 // finish records the solution sol of problem p (and the learning trace)

@@ -309,7 +309,7 @@ func TestLearnMaxRows(t *testing.T) {
 	}
 	k := r.FittedKernel()
 	sub := spread(150, 50)
-	onSub := &Regressor{Kernel: Gaussian{Width: MedianDistance(x)}, LearnKernel: true} // the start is every row's
+	onSub := &Regressor{LearnKernel: true} // the start (C2) is the evidence's width on the same rows
 	if err := onSub.Fit(selectRows(x, sub), selectVec(y, sub)); err != nil {
 		t.Fatal(err)
 	}
