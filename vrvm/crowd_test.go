@@ -15,15 +15,7 @@ import (
 // test RMS error and ±2σ coverage on 1,000 points.
 func crowdFit(t *testing.T, n int, on bool, r *Regressor) (rmse, cover float64) {
 	t.Helper()
-	tr, err := datasets.Friedman1(n, 50, 1, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	te, err := datasets.Friedman1(1000, 50, 1, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	standardise(tr.X, te.X)
+	tr, te := friedman50(t, n)
 	defer func(v bool) { crowdLimit = v }(crowdLimit)
 	crowdLimit = on
 	if err := r.Fit(tr.X, tr.T); err != nil {
@@ -32,6 +24,25 @@ func crowdFit(t *testing.T, n int, on bool, r *Regressor) (rmse, cover float64) 
 	return crowdScore(t, r, te.X, te.T)
 }
 
+// friedman50 returns n training rows of Friedman #1 with 50 inputs (5
+// relevant, noise sd 1, seed 3) and 1,000 test rows (seed 4), the inputs
+// standardised with the training statistics.
+func friedman50(t *testing.T, n int) (tr, te *datasets.Dataset) {
+	t.Helper()
+	tr, err := datasets.Friedman1(n, 50, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err = datasets.Friedman1(1000, 50, 1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standardise(tr.X, te.X)
+	return tr, te
+}
+
+// crowdScore returns the RMS error and the ±2σ coverage of r's
+// predictions of y at x.
 func crowdScore(t *testing.T, r *Regressor, x *mat.Dense, y []float64) (rmse, cover float64) {
 	t.Helper()
 	m, v, err := r.Predict(x)

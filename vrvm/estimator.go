@@ -120,13 +120,13 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 				xs, ts = x, t // e.g. one class only in the rows kept
 			}
 		}
-		if f.task == "regression" && learnFromEvidence {
-			k0 = evidenceStart(ctx, given, k0, xs, ts)
-		}
 		if xs == x && b.sub != nil {
 			// Learning on every row centres a function at every row.
 			return nil, &OptionError{Field: "Centres", Value: float64(len(b.sub)),
 				Reason: "learning the kernel on every training row needs every row as a centre: set Centres to the number of rows, or Learning.MaxRows below it"}
+		}
+		if f.task == "regression" && learnFromEvidence {
+			k0 = evidenceStart(ctx, given, k0, xs, ts)
 		}
 		sl, bl := s, b
 		bl.centers, bl.sub = mat.DenseCopyOf(xs), nil

@@ -84,8 +84,10 @@ type Regressor struct {
 	// LearnKernel learns the kernel's parameters by maximising the
 	// full-model bound (FullModelBound): the width of a Gaussian kernel,
 	// or the length scales of an ARDGaussian kernel, starting from the
-	// kernel's values, or, where they are zero (Gaussian{}, a nil Kernel,
-	// ARDGaussian{}), from the inputs' MedianDistance. Fits alternate
+	// kernel's values, or, where they are zero, from the width of the
+	// dense model's evidence (Gaussian{}, a nil Kernel; doc.go (C2)) or
+	// the inputs' MedianDistance (ARDGaussian{}). A refit whose effective
+	// number of parameters passes half the rows is rejected (C1). Fits alternate
 	// with steps on the logarithms of the parameters (doc.go, "Learning
 	// the kernel"); FittedKernel reports the learned kernel, which Save
 	// writes with the model. Other kernels and FitDesign are errors.

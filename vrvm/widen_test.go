@@ -1,7 +1,6 @@
 package vrvm
 
 import (
-	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -19,15 +18,7 @@ import (
 // test error.
 func TestDefaultWidthWidened(t *testing.T) {
 	const n = 120
-	tr, err := datasets.Friedman1(n, 50, 1, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	te, err := datasets.Friedman1(1000, 50, 1, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	standardise(tr.X, te.X)
+	tr, te := friedman50(t, n)
 	fit := func(on bool) (r *Regressor, rmse, cover float64) {
 		defer func(v bool) { widthWiden = v }(widthWiden)
 		widthWiden = on
@@ -35,20 +26,8 @@ func TestDefaultWidthWidened(t *testing.T) {
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatal(err)
 		}
-		m, v, err := r.Predict(te.X)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var se float64
-		var in int
-		for i := range m {
-			e := m[i] - te.T[i]
-			se += e * e
-			if math.Abs(e) <= 2*math.Sqrt(v[i]) {
-				in++
-			}
-		}
-		return r, math.Sqrt(se / float64(len(m))), float64(in) / float64(len(m))
+		rmse, cover = crowdScore(t, r, te.X, te.T)
+		return r, rmse, cover
 	}
 	off, rOff, cOff := fit(false)
 	on, rOn, cOn := fit(true)

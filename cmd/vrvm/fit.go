@@ -78,7 +78,9 @@ inputs differ in scale more than 100×.
 
 Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
-the median distance between the (standardised) inputs. Without -width
+the median distance between the (standardised) inputs (for regression,
+from the default width's dense-model evidence, and refits that spend
+more than half the rows on the mean are rejected). Without -width
 (and without another -kernel) the width is the library's default for
 -model vrvm: for regression the width that maximises the evidence of
 the dense model (every kernel function kept, one shared weight
@@ -126,7 +128,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), ard exp(-Σₖ(xₖ-x'ₖ)²/ℓₖ²) with one length scale per input learned by the bound, polynomial (scale·x·x' + 1)^degree or linear x·x'")
-	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (default: auto for -model vrvm, 1 for -model rvm, as in the library)")
+	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (regression: from the dense model's evidence) (default: auto for -model vrvm, 1 for -model rvm, as in the library)")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
 	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
