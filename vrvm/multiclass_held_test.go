@@ -3,6 +3,7 @@ package vrvm
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -73,6 +74,79 @@ func TestHeldRestart(t *testing.T) {
 		t.Errorf("bound %.2f with the held restart, %.2f without", on.LowerBound(), off.LowerBound())
 	}
 	if !(eOn < eOff-0.1) {
+		t.Errorf("training error %.3f with the held restart, %.3f without", eOn, eOff)
+	}
+}
+
+// blobs returns n rows of k Gaussian clusters with standard deviation sd
+// in two dimensions, centres uniform in [−10, 10]² (scikit-learn's
+// make_blobs), standardised; row i is in cluster i mod k.
+func blobs(seed uint64, n, k int, sd float64) (*mat.Dense, []string) {
+	rnd := rand.New(rand.NewPCG(seed, 11))
+	centre := make([][2]float64, k)
+	for c := range centre {
+		centre[c] = [2]float64{-10 + 20*rnd.Float64(), -10 + 20*rnd.Float64()}
+	}
+	x := mat.NewDense(n, 2, nil)
+	labels := make([]string, n)
+	for i := range n {
+		c := i % k
+		x.Set(i, 0, centre[c][0]+sd*rnd.NormFloat64())
+		x.Set(i, 1, centre[c][1]+sd*rnd.NormFloat64())
+		labels[i] = fmt.Sprintf("c%d", c)
+	}
+	standardise(x, mat.NewDense(1, 2, nil))
+	return x, labels
+}
+
+// kernelFunctions returns the number of kernel functions (the bias not
+// counted) with a non-zero weight in each class of a fitted model.
+func kernelFunctions(c *MultiClassifier) []int {
+	w := c.Mean()
+	m, k := w.Dims()
+	per := make([]int, k)
+	for i := m - len(c.ActiveSet()); i < m; i++ { // the bias, if active, is row 0
+		for j := range k {
+			if w.At(i, j) != 0 {
+				per[j]++
+			}
+		}
+	}
+	return per
+}
+
+// TestHeldRestartEmptyClass checks (M24) for one class: on six
+// overlapping clusters (seed 8 of 30 seeded problems) the sequential fit
+// leaves one class with the bias alone, a probability flat in x; the
+// restart from the held bias gives every class a kernel function, at a
+// higher full-model bound and a lower training error.
+func TestHeldRestartEmptyClass(t *testing.T) {
+	x, labels := blobs(8, 300, 6, 2)
+	fit := func(on bool) *MultiClassifier {
+		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
+		mcHeldRestart = on
+		c := &MultiClassifier{}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	off, on := fit(false), fit(true)
+	eOff, _ := off.ErrorRate(x, labels)
+	eOn, _ := on.ErrorRate(x, labels)
+	pOff, pOn := kernelFunctions(off), kernelFunctions(on)
+	t.Logf("first start: functions per class %v, bound %.2f, training error %.3f; held restart %v, %.2f, %.3f",
+		pOff, off.LowerBound(), eOff, pOn, on.LowerBound(), eOn)
+	if !slices.Contains(pOff, 0) {
+		t.Fatalf("the first start gave every class a kernel function (%v): the problem no longer shows the empty class", pOff)
+	}
+	if slices.Contains(pOn, 0) {
+		t.Errorf("with the held restart a class has no kernel function: %v", pOn)
+	}
+	if !(on.LowerBound() > off.LowerBound()) {
+		t.Errorf("bound %.2f with the held restart, %.2f without", on.LowerBound(), off.LowerBound())
+	}
+	if !(eOn < eOff) {
 		t.Errorf("training error %.3f with the held restart, %.3f without", eOn, eOff)
 	}
 }
