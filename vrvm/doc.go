@@ -950,6 +950,17 @@
 // higher by 23 nats, test error 17.8% against 22.2%;
 // multiclass_restart.go gives the measurements).
 //
+// Repeated rows. As in the binary models' sequential solver, a function
+// whose column repeats an earlier one's (bit for bit or to twinTol: a
+// training row written more than once) is never added: the copies would
+// share one weight, and the solver crawls between them. On a three-class
+// problem of 210 rows in 10 inputs (make_classification, 5 informative)
+// with every row written three times, the fit took 28.6 s CPU, 491
+// iterations and 92 functions, bound −23676.7; without the copies as
+// candidates 1.5 s, 35 functions, −23668.3 (TestMultiRepeatedRows: no
+// two copies of a row active; 1,636 iterations before, 41 after). The
+// rows themselves are all fitted: each copy weighs as an observation.
+//
 // Measured (BenchmarkMultiLearned, learned width; error, log loss,
 // distinct relevance vectors, learned width; the softmax column the
 // default, re-measured in the same period; iris and wine with the second

@@ -150,3 +150,35 @@ func TestHeldRestartEmptyClass(t *testing.T) {
 		t.Errorf("training error %.3f with the held restart, %.3f without", eOn, eOff)
 	}
 }
+
+// TestMultiRepeatedRows checks that the multi-class solver never adds a
+// function whose column repeats an active one's (twin, as the binary
+// models' sequential solver): with every training row of a three-class
+// problem written three times, no two active functions share a centre,
+// and the fit converges.
+func TestMultiRepeatedRows(t *testing.T) {
+	x0, l0 := heldProblem(3, 150, 6, 3, 4, 1)
+	n, d := x0.Dims()
+	x := mat.NewDense(3*n, d, nil)
+	labels := make([]string, 3*n)
+	for i := range 3 * n {
+		x.SetRow(i, x0.RawRowView(i%n))
+		labels[i] = l0[i%n]
+	}
+	c := &MultiClassifier{Kernel: Gaussian{Width: 2}}
+	if err := c.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	act := c.ActiveSet()
+	seen := map[int]bool{}
+	for _, r := range act {
+		if seen[r%n] {
+			t.Errorf("rows %d and another copy of row %d are both active (active set %v)", r, r%n, act)
+		}
+		seen[r%n] = true
+	}
+	t.Logf("%d active functions, %d iterations, status %v, bound %.2f", len(act), c.Iterations(), c.Status(), c.LowerBound())
+	if c.Status() != Converged {
+		t.Errorf("status %v after %d iterations", c.Status(), c.Iterations())
+	}
+}

@@ -357,6 +357,10 @@ type mcProblem struct {
 	// between the updates of Q(W) (fresh).
 	gram map[int][]float64
 	sq   []float64
+	// twin marks the functions whose column equals that of an earlier
+	// one, bit for bit or to twinTol (repeated training rows): they are
+	// never added, as in the binary models' sequential solver.
+	twin []bool
 	// ud caches dₘ = ub φₘᵀφₘ (uniformD), ex the excluded functions'
 	// terms (uniformExcluded).
 	ub float64
@@ -398,6 +402,7 @@ func (p *mcProblem) setDesign(phi *mat.Dense) {
 	for m := range np {
 		p.sq[m] = dot(p.tphi.RawRowView(m), p.tphi.RawRowView(m))
 	}
+	p.twin = twins(p.tphi)
 	p.gram, p.ud, p.ex = map[int][]float64{}, nil, nil
 }
 
@@ -649,7 +654,7 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 	}
 	best, bestA, bestGain := -1, 0.0, 0.0
 	for r, j := range c.rows {
-		if in[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
+		if in[j] || p.twin[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
 			continue
 		}
 		q2 := c.qsq(r) / div
