@@ -403,7 +403,7 @@ func TestCLI(t *testing.T) {
 		{"unknown target", nil, []string{"fit", "-target", "price", "-o", "m.json", "reg.csv"},
 			1, `no such column "price" (-target); columns are id, x1, t, x2`},
 		{"labels 0, 1, 2: a multi-class model, whose classes need two rows each", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
-			1, `vrvm fit: labels.csv:2: vrvm: label "0" at row 0 is the only row of its class; every class needs at least 2`},
+			1, `vrvm fit: labels.csv:2: label "0" is the only row of its class; every class needs at least 2`},
 		{"non-integer numeric class label", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "halflabels.csv"},
 			1, `vrvm fit: halflabels.csv:3: column "t" (field 2): bad label "1.5": a numeric class label must be an integer (or write the labels as text)`},
 		{"unknown flag", nil, []string{"fit", "-frobnicate", "reg.csv"},

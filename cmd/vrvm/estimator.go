@@ -260,11 +260,11 @@ func (e *estimator) predict(x *mat.Dense) (*prediction, error) {
 	return p, nil
 }
 
-// labelRow returns the row of a label error of the library, if err is one.
-func labelRow(err error) (int, bool) {
+// labelError returns err's label error of the library, or nil.
+func labelError(err error) *vrvm.LabelError {
 	var le *vrvm.LabelError
 	if errors.As(err, &le) {
-		return le.Row, true
+		return le
 	}
-	return 0, false
+	return nil
 }

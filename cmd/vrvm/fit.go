@@ -500,8 +500,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
 			return 130
 		}
-		if row, ok := labelRow(err); ok {
-			err = fmt.Errorf("%s:%d: %w", tab.name, tab.lines[rows[row]], err)
+		if le := labelError(err); le != nil {
+			// The file's line in place of the library's 0-based row.
+			err = fmt.Errorf("%s:%d: label %q %s", tab.name, tab.lines[rows[le.Row]], le.Label, le.Reason)
 		}
 		return fail(stderr, "fit", err, 1)
 	}

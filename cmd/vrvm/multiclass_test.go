@@ -127,7 +127,7 @@ func TestMultiClassCLIErrors(t *testing.T) {
 		want string
 	}{
 		{"class with one row", []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "single.csv"},
-			`vrvm fit: single.csv:6: vrvm: label "c" at row 4 is the only row of its class; every class needs at least 2`},
+			`vrvm fit: single.csv:6: label "c" is the only row of its class; every class needs at least 2`},
 		{"non-integer label", []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "half.csv"},
 			`vrvm fit: half.csv:4: column "t" (field 2): bad label "2.5": a numeric class label must be an integer (or write the labels as text)`},
 		{"augment", []string{"fit", "-task", "classification", "-target", "t", "-augment", "-o", "m.json", "ok.csv"},
