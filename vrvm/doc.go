@@ -313,6 +313,7 @@
 //	(K7)–(K8), (K11)        learnWith, KernelLearning.scalePrior, .spreadPrior
 //	(W1)–(W3)               denseModel.evidence
 //	(W4)                    denseWidth, fitted.defaultWidth
+//	(W6)                    denseModel.evidence, denseWidth
 //	(W5)                    fitted.fitWidened, seqFit.effective
 //	(C1)                    learnWith, binaryTarget.fit, secondFit
 //	(C2)                    evidenceStart
@@ -429,7 +430,23 @@
 // solver does not assemble from functions nearly collinear with the bias
 // even from the bias start (S8); width.go) and then parabolic
 // interpolation to 5 %. The sparse model is then fitted at that width,
-// or at a multiple of it (W5, below).
+// or at a multiple of it (W5, below). The dense model includes the
+// noise alone (α = ∞), so E(r) is at least the evidence of the noise,
+// the same at every width:
+//
+//	E(r) ≥ E∞ = −½(m − 1)[ln 2π + ln(‖t̃‖²/(m − 1)) + 1]                  (W6)
+//
+// which it reaches where the targets project on the kernel's directions
+// no more than noise does (MacKay's fixed point then runs to α = ∞). If
+// E is E∞ at the MedianDistance and both its neighbours, the search
+// evaluates every width of its range and takes the best, or the
+// MedianDistance if none is above E∞. Before (W6) the iteration ran α
+// to overflow and the fit failed with "the evidence at width … is NaN":
+// vrvm fit on 2 of 7 sets of pure noise on 10 inputs measured 5 times
+// each (repeated measurements are kept, (D1)); now all 7 fit, noise sd
+// 0.78–1.04 (truth 1), and 8 such sets and 8 of sinc (20 inputs × 5,
+// noise sd 0.1) give noise sd 0.83–1.09 and 0.092–0.105
+// (TestDefaultWidthNoSignal); internal/learneval is unchanged.
 // The full-model bound of the sparse model, which learning by the bound
 // maximises, prefers narrower widths than predict best: its N excluded
 // terms tilt it by about √(2bs) each (above), and with one αₘ per

@@ -64,14 +64,37 @@ import (
 // MedianDistance) are unchanged. At 16 times the MedianDistance (width
 // 159 on the 50-input set) the fit from the bias start ends below the
 // mean's bound: 3 doublings is the limit.
+//
+// Since α = ∞ (every weight zero, the noise alone) is a limit of the
+// model, E(r) is at least its value there, the same at every width:
+//
+//	E(r) ≥ E∞ = −½(m − 1)[ln 2π + ln(‖t̃‖²/(m − 1)) + 1],   β = (m − 1)/‖t̃‖²   (W6)
+//
+// and (W3) runs to it where the targets' projections zᵢ on the kernel's
+// directions are no larger than noise: for large α it multiplies α by
+// about Σgᵢ/(βΣgᵢzᵢ²), above 1 when Σgᵢ(βzᵢ² − 1) < 0. evidence stops
+// the iteration once every ρᵢ = βgᵢ/(α + βgᵢ) is below widthNoSignal
+// (E then differs from E∞ by O(ρ) per direction) and returns E∞
+// with α = ∞; it returns E∞ too if the fixed point ends below it. Where
+// E is E∞ at r0 and at both neighbours, the evidence gives the search no
+// direction: it evaluates every width of its range (the halvings and
+// doublings) and brackets the best, or keeps r0 if none is above E∞.
+// This happens on targets with little signal on few distinct inputs,
+// such as pure noise on 10 inputs each measured 5 times (repeated
+// measurements are kept, (D1)); before (W6) the iteration ran α up
+// until α² overflowed, β became 0 and the fit failed with "the evidence
+// at width … is NaN" (2 of the robustness sweep's 7 sets of 10 inputs
+// × 5 rows; seed 4 of TestDefaultWidthNoSignal), or, on a plateau of E
+// level to rounding, walked the search by rounding errors.
 
 // Settings of the width search.
 const (
-	widthTol       = 0.05 // the search stops when the bracket on ln r is this narrow
-	widthMaxSteps  = 4    // halvings from the MedianDistance, at most
-	widthMaxUp     = 3    // doublings from the MedianDistance, at most
-	widthFixIter   = 500  // iterations of (W3), at most
-	widthMaxSearch = 40   // evaluations of E inside the bracket, at most
+	widthTol       = 0.05  // the search stops when the bracket on ln r is this narrow
+	widthMaxSteps  = 4     // halvings from the MedianDistance, at most
+	widthMaxUp     = 3     // doublings from the MedianDistance, at most
+	widthFixIter   = 500   // iterations of (W3), at most
+	widthMaxSearch = 40    // evaluations of E inside the bracket, at most
+	widthNoSignal  = 1e-12 // (W6): largest ρᵢ = βgᵢ/(α + βgᵢ) taken as α = ∞
 )
 
 // errFlatTargets is returned by denseEvidence for targets without
@@ -80,19 +103,21 @@ var errFlatTargets = errors.New("vrvm: the targets do not vary")
 
 // denseWidth returns the width r of the Gaussian kernel that maximises
 // E(r) (W4) on the rows of x, starting from r0 > 0, and the evidence it
-// reached.
+// reached; r0 where E is the noise alone's at every width (W6).
 func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (float64, float64, error) {
 	d := newDenseModel(x, t)
 	if d == nil {
 		return r0, math.NaN(), errFlatTargets
 	}
 	calls := 0
+	noise := false // the last E evaluated is the noise alone's (W6)
 	e := func(u float64) (float64, error) {
 		if err := stopped(ctx, calls); err != nil {
 			return 0, err
 		}
 		calls++
-		e, _, _, err := d.evidence(math.Exp(u))
+		e, alpha, _, err := d.evidence(math.Exp(u))
+		noise = math.IsInf(alpha, 1)
 		return e, err
 	}
 	// Bracket: step by ln 2 from u0 in the direction in which E rises.
@@ -102,35 +127,62 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 	if err != nil {
 		return r0, f0, err
 	}
+	flat := noise
 	fl, err := e(u0 - h)
 	if err != nil {
 		return r0, f0, err
 	}
+	flat = flat && noise
 	fr, err := e(u0 + h)
 	if err != nil {
 		return r0, f0, err
 	}
+	flat = flat && noise
 	a, b, c := u0-h, u0, u0+h
 	fa, fb, fc := fl, f0, fr
-	dir := 1.0
-	if fl > f0 && fl >= fr {
-		dir = -1
-		a, c, fa, fc = c, a, fc, fa // walk toward smaller widths
-	}
-	steps := widthMaxSteps
-	if dir > 0 {
-		steps = widthMaxUp
-	}
-	for step := 1; fc > fb && step < steps; step++ {
-		a, fa = b, fb
-		b, fb = c, fc
-		c = b + dir*h
-		if fc, err = e(c); err != nil {
-			return math.Exp(b), fb, err
+	if flat {
+		// E is the noise alone's at the three widths, which gives no
+		// direction: every width of the range, and the best (W6).
+		const lo, hi = -widthMaxSteps, widthMaxUp
+		var f [hi - lo + 1]float64
+		f[-1-lo], f[-lo], f[1-lo] = fl, f0, fr
+		best := 0
+		for k := lo; k <= hi; k++ {
+			if k < -1 || k > 1 {
+				if f[k-lo], err = e(u0 + float64(k)*h); err != nil {
+					return math.Exp(u0 + float64(best)*h), f[best-lo], err
+				}
+			}
+			if f[k-lo] > f[best-lo] {
+				best = k
+			}
 		}
-	}
-	if fc > fb {
-		return math.Exp(c), fc + d.shift, nil // still rising at the edge of the range
+		b, fb = u0+float64(best)*h, f[best-lo]
+		if best == lo || best == hi || best == 0 {
+			return math.Exp(b), fb + d.shift, nil // the edge, or r0 where E is flat
+		}
+		a, c, fa, fc = b-h, b+h, f[best-1-lo], f[best+1-lo]
+	} else {
+		dir := 1.0
+		if fl > f0 && fl >= fr {
+			dir = -1
+			a, c, fa, fc = c, a, fc, fa // walk toward smaller widths
+		}
+		steps := widthMaxSteps
+		if dir > 0 {
+			steps = widthMaxUp
+		}
+		for step := 1; fc > fb && step < steps; step++ {
+			a, fa = b, fb
+			b, fb = c, fc
+			c = b + dir*h
+			if fc, err = e(c); err != nil {
+				return math.Exp(b), fb, err
+			}
+		}
+		if fc > fb {
+			return math.Exp(c), fc + d.shift, nil // still rising at the edge of the range
+		}
 	}
 	if a > c {
 		a, c, fa, fc = c, a, fc, fa
@@ -248,36 +300,63 @@ func (d *denseModel) evidence(r float64) (e, alpha, beta float64, err error) {
 		gs += vals[i]
 	}
 	n := float64(m - 1)
-	// (W3) from α = 1/(prior variance of Kw ≈ var t̃), β = 10/var t̃.
+	// (W3) from α = 1/(prior variance of Kw ≈ var t̃), β = 10/var t̃, in
+	// terms of ρᵢ = βgᵢ/(α + βgᵢ) ∈ [0, 1), which do not overflow as α
+	// grows: γ = Σρᵢ, α‖μ‖² = βΣρᵢ(1 − ρᵢ)zᵢ², ‖t̃ − PKμ‖² = Σ(1 − ρᵢ)²zᵢ².
+	// Where the fixed point runs to α = ∞ (the targets' projections on the
+	// kernel's directions no larger than noise), it stops once every ρᵢ is
+	// below widthNoSignal, and E is its limit, that of the noise alone (W6).
 	beta = 10 * n / zz
 	alpha = gs / zz
+	var gmax float64
+	for _, v := range vals {
+		gmax = math.Max(gmax, v)
+	}
+	noSignal := !(gmax > 0)
 	for range widthFixIter {
-		var gamma, mu2, rss float64
-		for i := range m {
-			den := alpha + beta*vals[i]
-			gamma += beta * vals[i] / den
-			mu2 += beta * beta * vals[i] * z[i] * z[i] / (den * den)
-			rss += alpha * alpha * z[i] * z[i] / (den * den)
-		}
-		if !(mu2 > 0) || !(rss > 0) || gamma >= n {
+		if beta*gmax/(alpha+beta*gmax) < widthNoSignal {
+			noSignal = true
 			break
 		}
-		na, nb := gamma/mu2, (n-gamma)/rss
+		var gamma, amu2, rss float64
+		for i := range m {
+			rho := beta * vals[i] / (alpha + beta*vals[i])
+			gamma += rho
+			amu2 += beta * rho * (1 - rho) * z[i] * z[i]
+			rss += (1 - rho) * (1 - rho) * z[i] * z[i]
+		}
+		if !(amu2 > 0) || !(rss > 0) || gamma >= n {
+			break
+		}
+		na, nb := alpha*(gamma/amu2), (n-gamma)/rss
 		done := math.Abs(math.Log(na/alpha)) < 1e-9 && math.Abs(math.Log(nb/beta)) < 1e-9
 		alpha, beta = na, nb
 		if done {
 			break
 		}
 	}
-	e = 0.5 * (math.Log(2*math.Pi) - math.Log(beta))
-	for i := range m {
-		c := 1/beta + vals[i]/alpha // (W2)
-		e -= 0.5 * (math.Log(2*math.Pi) + math.Log(c) + z[i]*z[i]/c)
+	// (W6): the limit α = ∞, cᵢ = 1/β on the m − 1 directions orthogonal
+	// to 1 with β = (m − 1)/‖t̃‖², the same at every width; E(r) is at
+	// least this.
+	var tt float64
+	for _, v := range d.t {
+		tt += v * v
 	}
-	if math.IsNaN(e) || math.IsInf(e, 0) {
-		return math.Inf(-1), 0, 0, fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
+	eNoise := -0.5 * n * (math.Log(2*math.Pi) + math.Log(tt/n) + 1)
+	if !noSignal {
+		e = 0.5 * (math.Log(2*math.Pi) - math.Log(beta))
+		for i := range m {
+			c := 1/beta + vals[i]/alpha // (W2)
+			e -= 0.5 * (math.Log(2*math.Pi) + math.Log(c) + z[i]*z[i]/c)
+		}
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return math.Inf(-1), 0, 0, fmt.Errorf("vrvm: default width: the evidence at width %g is %v", r, e)
+		}
+		if e > eNoise {
+			return e, alpha, beta, nil
+		}
 	}
-	return e, alpha, beta, nil
+	return eNoise, math.Inf(1), n / tt, nil
 }
 
 // widthCrowded is the largest effective number of parameters γ, as a
