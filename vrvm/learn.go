@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -486,6 +487,15 @@ type binaryTarget struct {
 	// limit, if positive, is the largest effective number of parameters
 	// γ of a fit (C1): regression's widthCrowded times the rows.
 	limit float64
+	// labels, if not nil, are a classifier's labels, whose fits are
+	// limited by (C3): the effective number of parameters on the rows of
+	// either class at most widthCrowded times that class's rows.
+	labels []float64
+	// Under (C3): whether a fit was crowded, and the first fit that was
+	// not, the start of learning, with its kernel (C4).
+	sawCrowded bool
+	start      learnFit
+	startK     learnable
 }
 
 // binaryFit is a fit of binaryTarget.
@@ -493,7 +503,7 @@ type binaryFit struct {
 	p    *problem
 	sol  *solution
 	ab   *abandonment
-	over bool // stopped by the limit on γ (C1)
+	over bool // stopped by the limit on γ (C1), or crowded in a class (C3)
 }
 
 func (f *binaryFit) full() float64 {
@@ -518,7 +528,7 @@ func (t *binaryTarget) check(k learnable) error {
 
 func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
 
-func (t *binaryTarget) unlimit() { t.limit = 0 }
+func (t *binaryTarget) unlimit() { t.limit, t.labels = 0, nil }
 
 func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
@@ -538,7 +548,87 @@ func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, aban
 		return nil, err
 	}
 	over := t.limit > 0 && sol.status == Stopped && !ab.done && effectiveParameters(sol) > t.limit
-	return &binaryFit{p: p, sol: sol, ab: ab, over: over}, err
+	if t.labels != nil && err == nil && !ab.done && sol.status != Stopped {
+		over = classCrowded(p, sol, t.labels) // (C3)
+		t.sawCrowded = t.sawCrowded || over
+	}
+	f := &binaryFit{p: p, sol: sol, ab: ab, over: over}
+	if t.labels != nil && t.start == nil && err == nil && !over && !ab.done && sol.status != Stopped {
+		t.start, t.startK = f, k
+	}
+	return f, err
+}
+
+// memorising fits the model, without (C3), at the kernel k with every
+// scale divided by e^maxLogMove, the narrowest learning reaches, where
+// the kernel matrix is the identity to rounding for any inputs without
+// repeated rows: every kernel function is a spike at its own row, and a
+// fit memorises the labels it can (C4).
+func (t *binaryTarget) memorising(ctx context.Context, k learnable) (learnFit, learnable, error) {
+	u := k.logParams()
+	for i := range u {
+		u[i] -= maxLogMove
+	}
+	labels := t.labels
+	t.labels = nil
+	defer func() { t.labels = labels }()
+	ki := k.withLogParams(u)
+	f, err := t.fit(ctx, ki, nil, nil)
+	return f, ki, err
+}
+
+// classLeverage returns the effective number of parameters of the fit
+// sol of p on the rows of each class of the labels t (0 or 1): the sums
+// over those rows of the leverages hₙ = Bₙφₙᵀ Σ φₙ over the active
+// functions, whose sum over every row is γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) = tr(ΣΦᵀBΦ)
+// (C3). It returns zeros if Σ or the design cannot be had.
+func classLeverage(p *problem, sol *solution, t []float64) [2]float64 {
+	var g [2]float64
+	if sol.sigma == nil && sol.sigmaOf != nil {
+		sol.sigma = sol.sigmaOf()
+	}
+	if sol.sigma == nil || len(sol.cols) == 0 {
+		return g
+	}
+	phi, err := p.basis.design(p.x, sol.cols)
+	if err != nil {
+		return g
+	}
+	beta, uni := p.lik.weights()
+	var ps mat.Dense // ΦΣ
+	mul(&ps, phi, sol.sigma)
+	for i, c := range t {
+		b := uni
+		if beta != nil {
+			b = beta[i]
+		}
+		h := b * floats.Dot(phi.RawRowView(i), ps.RawRowView(i))
+		if c == 1 {
+			g[1] += h
+		} else {
+			g[0] += h
+		}
+	}
+	return g
+}
+
+// classCrowded reports whether the fit sol of a classifier's problem p,
+// with labels t, is crowded in a class (C3): its effective number of
+// parameters on the rows of class c passes widthCrowded times the Nc
+// rows of that class, more than one parameter for every two labels, so
+// that the fit spends functions on memorising those labels, each a spike
+// at its own row, rather than on how the class varies with the inputs.
+func classCrowded(p *problem, sol *solution, t []float64) bool {
+	var n [2]float64
+	for _, c := range t {
+		if c == 1 {
+			n[1]++
+		} else {
+			n[0]++
+		}
+	}
+	g := classLeverage(p, sol, t)
+	return g[0] > widthCrowded*n[0] || g[1] > widthCrowded*n[1]
 }
 
 // learnKernel is learnWith for Regressor and Classifier: newLik makes a
@@ -548,9 +638,31 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 	if l, ok := newLik().(*gaussLik); ok && crowdLimit && s.prune && s.solver == Sequential {
 		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
 	}
+	if l, ok := newLik().(*logitLik); ok && crowdLimit && s.prune && s.solver == Sequential {
+		tg.labels = l.t // (C3)
+	}
 	best, k, trace, err := learnWith(ctx, tg, x, k0, o)
 	if best == nil {
 		return nil, err
+	}
+	if tg.sawCrowded && tg.start != nil && err == nil {
+		// (C4) Learning met a fit crowded in a class (C3): does the
+		// bound prefer any fit it kept to memorising the labels, the
+		// limit of narrow widths where every kernel function is a spike
+		// at its own row? If not, it cannot tell the widths apart, and
+		// learning keeps its start. A memorising fit that failed or was
+		// stopped leaves the best fit; a cancelled context is reported.
+		fi, ki, errI := tg.memorising(ctx, tg.startK)
+		if fi != nil && errI == nil && !fi.halted() {
+			vi := fi.full() + o.scalePrior(ki.logParams(), nil)
+			trace = append(trace, vi)
+			if !(best.full()+o.scalePrior(k.logParams(), nil) > vi) {
+				best, k = tg.start, tg.startK
+			}
+		}
+		if errI != nil && ctx != nil && ctx.Err() != nil {
+			err = errI
+		}
 	}
 	bf := best.(*binaryFit)
 	return &learnResult{prob: bf.p, sol: bf.sol, kernel: k, trace: trace}, err
@@ -680,12 +792,14 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			// Refit from the best fit, and (on a cold refit) keep the
 			// better of the two: a fit from an empty model can end in
 			// another local maximum, whose V jumps with θ; the warm
-			// fit's moves with θ.
+			// fit's moves with θ. A crowded fit (C1), (C3) is not
+			// kept, so it loses to one that is not, whatever its V.
 			fw, errw := target.fit(ctx, k, best, abandon)
 			if fit == nil && fw == nil {
 				return best, bestK, trace, errw
 			}
-			if fw != nil && (fit == nil || errw != nil || fw.halted() || fw.full() > fit.full()) {
+			if fw != nil && (fit == nil || errw != nil || fw.halted() || fit.crowded() && !fw.crowded() ||
+				fw.full() > fit.full() && (!fw.crowded() || fit.crowded())) {
 				fit, err = fw, errw
 			}
 		}
@@ -866,8 +980,12 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
 // of kernel learning, in order (for a refit that learning abandoned, the
 // bound its trace had reached); the model kept is the one with the
 // largest value, except that an ARD fit with inputs switched off is
-// preferred to one within a nat above it (doc.go, "Learning the
-// kernel"). It is nil for a fit without learning.
+// preferred to one within a nat above it, that a crowded fit ((C1), (C3))
+// is not kept, and that a classifier's learning that met a crowded fit
+// ends with the bound at the narrowest width, where the kernel functions
+// are spikes at their own rows, and keeps its first fit unless a fit it
+// kept is above that (C4) (doc.go, "Learning the kernel"). It is nil for
+// a fit without learning.
 func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".

@@ -80,7 +80,10 @@ Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
 the median distance between the (standardised) inputs (for regression,
 from the default width's dense-model evidence, and refits that spend
-more than half the rows on the mean are rejected). Without -width
+more than half the rows on the mean are rejected; for two classes,
+refits that spend more than half the rows of a class on memorising its
+labels are rejected, and if the bound prefers memorising every label to
+every width kept, the start is kept). Without -width
 (and without another -kernel) the width is the library's default for
 -model vrvm: for regression the width that maximises the evidence of
 the dense model (every kernel function kept, one shared weight
