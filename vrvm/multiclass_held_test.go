@@ -42,6 +42,29 @@ func heldProblem(seed uint64, n, d, k, inf int, sep float64) (*mat.Dense, []stri
 	return x, labels
 }
 
+// fitHeld fits MultiClassifier{Kernel: k} to (x, labels) without and
+// with the held restart (M24) and returns both fits and their training
+// errors.
+func fitHeld(t *testing.T, k Kernel, x *mat.Dense, labels []string) (off, on *MultiClassifier, eOff, eOn float64) {
+	t.Helper()
+	fit := func(held bool) (*MultiClassifier, float64) {
+		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
+		mcHeldRestart = held
+		c := &MultiClassifier{Kernel: k}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		e, err := c.ErrorRate(x, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, e
+	}
+	off, eOff = fit(false)
+	on, eOn = fit(true)
+	return off, on, eOff, eOn
+}
+
 // TestHeldRestart checks (M24): on inputs where every Gaussian kernel
 // function at the median distance is nearly the same constant, the fit
 // from the bias alone keeps the bias alone (a constant model), and the
@@ -50,18 +73,7 @@ func heldProblem(seed uint64, n, d, k, inf int, sep float64) (*mat.Dense, []stri
 func TestHeldRestart(t *testing.T) {
 	x, labels := heldProblem(1, 300, 200, 4, 8, 1)
 	width := MedianDistance(x)
-	fit := func(on bool) *MultiClassifier {
-		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
-		mcHeldRestart = on
-		c := &MultiClassifier{Kernel: Gaussian{Width: width}}
-		if err := c.Fit(x, labels); err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	off, on := fit(false), fit(true)
-	eOff, _ := off.ErrorRate(x, labels)
-	eOn, _ := on.ErrorRate(x, labels)
+	off, on, eOff, eOn := fitHeld(t, Gaussian{Width: width}, x, labels)
 	t.Logf("width %.3g: first start %d functions, bound %.2f, training error %.3f; held restart %d, %.2f, %.3f",
 		width, len(off.ActiveSet()), off.LowerBound(), eOff, len(on.ActiveSet()), on.LowerBound(), eOn)
 	if n := len(off.RelevanceVectors()); n != 0 {
@@ -122,18 +134,7 @@ func kernelFunctions(c *MultiClassifier) []int {
 // higher full-model bound and a lower training error.
 func TestHeldRestartEmptyClass(t *testing.T) {
 	x, labels := blobs(8, 300, 6, 2)
-	fit := func(on bool) *MultiClassifier {
-		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
-		mcHeldRestart = on
-		c := &MultiClassifier{}
-		if err := c.Fit(x, labels); err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	off, on := fit(false), fit(true)
-	eOff, _ := off.ErrorRate(x, labels)
-	eOn, _ := on.ErrorRate(x, labels)
+	off, on, eOff, eOn := fitHeld(t, nil, x, labels)
 	pOff, pOn := kernelFunctions(off), kernelFunctions(on)
 	t.Logf("first start: functions per class %v, bound %.2f, training error %.3f; held restart %v, %.2f, %.3f",
 		pOff, off.LowerBound(), eOff, pOn, on.LowerBound(), eOn)
