@@ -299,6 +299,9 @@
 //	(S13)                   biasFit, nearlyConstant, explainsLittle: the
 //	                        bias start (S8) after a classifier's nearly
 //	                        constant fit
+//	(S14)                   exactBest, exactAddition: an addition's sₘ as
+//	                        the minimum it is where its plain form is
+//	                        mostly rounding (seqexact.go)
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms

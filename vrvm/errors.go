@@ -111,10 +111,12 @@ type NotPositiveDefiniteError struct {
 func (e *NotPositiveDefiniteError) Error() string {
 	if e.Jitter == 0 {
 		return fmt.Sprintf("vrvm: posterior precision has non-finite or non-positive entries at iteration %d; "+
-			"the basis may be badly scaled: rescale the inputs or the kernel", e.Iteration)
+			"the basis functions may be nearly collinear (a wide kernel on many rows) or badly scaled: "+
+			"try a narrower kernel, or standardise the inputs", e.Iteration)
 	}
 	return fmt.Sprintf("vrvm: posterior precision is not positive definite at iteration %d (jitter up to %g tried); "+
-		"the basis may be badly scaled: rescale the inputs or the kernel", e.Iteration, e.Jitter)
+		"the basis functions may be nearly collinear (a wide kernel on many rows) or badly scaled: "+
+		"try a narrower kernel, or standardise the inputs", e.Iteration, e.Jitter)
 }
 
 // ModelFileError reports a model file that cannot be loaded.

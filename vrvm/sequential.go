@@ -226,7 +226,9 @@ const seqAddMargin = 2
 // its regression limit and (S10)): noise sd above 0.15 on 2 of 8 seeds
 // without the rule (1 and 3, at 15 and 10 functions), on none with it;
 // at 10⁻¹⁰ on 1 (seed 8); at 10⁻⁶ seed 1 ended 38.7 nats below its fit
-// at 10⁻⁸.
+// at 10⁻⁸. The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
+// without cancellation; where it is not (nearly collinear active
+// functions), (S14) takes over.
 const seqCollinear = 1e-8
 
 // seqMaxDeletions is the number of times a function may leave the active
@@ -308,6 +310,10 @@ type seqFit struct {
 	// dd = ‖d‖².
 	dperp, dd float64
 	deleted   map[int]int
+	// sigUpdates counts the updates of the kept Σ (sig) since rebuild
+	// factorised the precision (rank one in sweep, the partitioned
+	// inverse in addUpdate and removeUpdate); see (S14).
+	sigUpdates int
 	// twin marks the candidates whose column equals, bit for bit or to
 	// within twinTol, that of
 	// an earlier candidate (duplicated training inputs). They are never
@@ -759,7 +765,8 @@ const (
 // false if there is none. With force, the best function is returned even
 // above the threshold (the first function of a fit). Unless full, the
 // candidates are those of the shortlist, if any (see seqShortlist).
-func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j int, alpha float64, ok bool) {
+func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
+	sj = math.NaN()
 	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
 	var idx []int
 	if !full {
@@ -780,6 +787,10 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		g float64
 	}
 	var all, elig []cand
+	// (S14): the eligible candidates, best first, are judged again by
+	// exactAddition with the kept Σ.
+	exact := seqExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	var fine []exactCand
 	for k := range sv {
 		m := k
 		if idx != nil {
@@ -819,6 +830,12 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 			elig = append(elig, cand{k, g})
 			continue
 		}
+		if exact {
+			if g > best {
+				fine = append(fine, exactCand{j: m, g: g, alpha: a, s: math.NaN()})
+			}
+			continue
+		}
 		if g > best {
 			best, j, alpha, ok = g, m, a, true
 		}
@@ -837,6 +854,11 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 			}
 		}
 	}
+	if exact {
+		if j, alpha, sj, ok, err = s.exactBest(fine, iter); err != nil {
+			return 0, 0, sj, false, err
+		}
+	}
 	if full {
 		s.sinceFull = 0
 		s.short = s.short[:0]
@@ -850,9 +872,9 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool) (j 
 		// With uniform precisions, only a round that can end the fit
 		// falls back to every candidate (the others wait for the next
 		// full computation, seqFullEvery).
-		return s.bestAddition(bw, dv, force, true)
+		return s.bestAddition(bw, dv, force, true, iter)
 	}
-	return j, alpha, ok
+	return j, alpha, sj, ok, nil
 }
 
 // seqVerify is the number of candidates, best first, whose gain is
@@ -880,11 +902,19 @@ func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g floa
 	if !(d > 0) {
 		return 0, 0, false
 	}
-	sm := math.Max(0, sRaw+d-dOld)
+	return s.judge(math.Max(0, sRaw+d-dOld), q*q, d, force)
+}
+
+// judge returns the optimal ⟨αₘ⟩ and the ranking gain of a candidate
+// with sparsity and quality factors sm and q2 = qₘ² (S1) and precision
+// d = dₘ, and whether it qualifies for addition, as in bestAddition:
+// sm above seqCollinear·d (S11), and an optimum below the threshold over
+// seqAddMargin or a contribution above keepGain (S5) at its best ⟨αₘ⟩
+// ≤ PruneAlpha, with room in the active set.
+func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool) {
 	if sm <= seqCollinear*d {
 		return 0, 0, false
 	}
-	q2 := q * q
 	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
 	strong := true
 	if a > s.ctl.pruneAt/seqAddMargin {
@@ -925,11 +955,14 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	s.sinceFull++
 	s.finalRound = final
 	for k := range batch {
-		j, a, ok := s.bestAddition(bw, dv, false, s.sinceFull >= seqFullEvery)
+		j, a, sj, ok, err := s.bestAddition(bw, dv, false, s.sinceFull >= seqFullEvery, iter)
+		if err != nil {
+			return k, err
+		}
 		if !ok {
 			return k, nil
 		}
-		if err := s.addUpdate(j, a, iter); err != nil {
+		if err := s.addUpdate(j, a, sj, iter); err != nil {
 			return k + 1, err
 		}
 		if s.hook != nil {
@@ -1043,8 +1076,9 @@ func (s *seqFit) add(j int, alpha float64) {
 //	Σ' = [Σ + σ Σc cᵀΣ, −σ Σc; −σ cᵀΣ, σ],   μ' = [μ − σqⱼ Σc; σqⱼ],
 //
 // and ln|Σ'| = ln|Σ| + ln σ. The factorisation is refreshed by the next
-// rebuild, once per iteration.
-func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
+// rebuild, once per iteration. exact, unless NaN, is sⱼ by (S14)
+// (bestAddition), used instead of the plain form.
+func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	if !s.uniform() || s.sig == nil || len(s.act) == 0 {
 		s.add(j, alpha)
 		return s.rebuild(iter)
@@ -1060,6 +1094,9 @@ func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
 	sc := make([]float64, m)
 	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
 	sj := uni*s.bnorm[j] - dot(c, sc)
+	if !math.IsNaN(exact) {
+		sj = exact
+	}
 	qj := scale*s.bud0[j] - dot(c, s.q.mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
 		return s.rebuild(iter)
@@ -1081,6 +1118,7 @@ func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
 	}
 	mu[m] = muj
 	s.sig, s.q.mu = ns, mu
+	s.sigUpdates++
 	s.q.logDet += math.Log(sig)
 	s.syncDiag()
 	return s.refresh(iter)
@@ -1123,6 +1161,7 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 		na++
 	}
 	s.sig, s.q.mu = ns, mu
+	s.sigUpdates++
 	s.q.logDet -= math.Log(sii)
 	s.syncDiag()
 	if !s.uniform() {
@@ -1332,6 +1371,7 @@ func (s *seqFit) rebuild(iter int) error {
 		return err
 	}
 	s.sig = s.q.sigmaTo(&s.sigBuf)
+	s.sigUpdates = 0
 	s.ldSweep = 0
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
@@ -1415,6 +1455,20 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 			continue
 		}
 		sii := s.sig.At(i, i)
+		if !(sii > 0 && 1/sii > s.alpha[i]) {
+			// sₘ = 1/Σₘₘ − ⟨αₘ⟩ > 0 in exact arithmetic: the kept Σ has
+			// lost it to rounding (S14). Refactorised, or, if that is
+			// what it is already, ⟨αₘ⟩ is left as it is: the clamped
+			// sₘ = 0 would drive ⟨αₘ⟩ to 0 and Σ indefinite.
+			if s.sigUpdates == 0 {
+				i++
+				continue
+			}
+			if err := s.rebuild(iter); err != nil {
+				return maxDl, removed, err
+			}
+			continue
+		}
 		sm := math.Max(0, 1/sii-s.alpha[i])
 		qm := s.q.mu[i] / sii
 		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
@@ -1453,6 +1507,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 			s.q.mu[j] -= k * mi * col[j]
 		}
 		syrUpper(-k, col, s.sig.RawSymmetric())
+		s.sigUpdates++
 		s.ldSweep -= math.Log1p(d * sii)
 		capped := s.alpha[i] > s.ctl.pruneAt
 		s.alpha[i] = na
@@ -1549,7 +1604,10 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 					return nil, 0, NotFitted, err
 				}
 			}
-			j, a, ok := s.bestAddition(bw, dv, true, true)
+			j, a, _, ok, err := s.bestAddition(bw, dv, true, true, 0)
+			if err != nil {
+				return nil, 0, NotFitted, err
+			}
 			if !ok && len(s.act) == 0 {
 				return nil, 0, NotFitted, ErrZeroBasis
 			}
@@ -1827,6 +1885,7 @@ type keptQ struct {
 	logDet, ldSwp  float64
 	jitter         float64
 	sqResid, sumVr float64
+	sigUpdates     int
 }
 
 // keepQ returns the current Q_w, with uniform precisions, for restoreQ
@@ -1836,7 +1895,7 @@ type keptQ struct {
 // not two.
 func (s *seqFit) keepQ() *keptQ {
 	return &keptQ{sig: s.sig, mu: append([]float64(nil), s.q.mu...), diag: append([]float64(nil), s.q.diag...),
-		logDet: s.q.logDet, ldSwp: s.ldSweep, jitter: s.q.jitter, sqResid: s.lat.sqResid, sumVr: s.lat.sumVar}
+		logDet: s.q.logDet, ldSwp: s.ldSweep, jitter: s.q.jitter, sqResid: s.lat.sqResid, sumVr: s.lat.sumVar, sigUpdates: s.sigUpdates}
 }
 
 // restoreQ sets Q_w back to k (keepQ), O(M), instead of the O(M³) of
@@ -1851,6 +1910,7 @@ func (s *seqFit) restoreQ(k *keptQ) {
 	s.q.mu = append(s.q.mu[:0], k.mu...)
 	s.q.diag = append(s.q.diag[:0], k.diag...)
 	s.q.logDet, s.ldSweep, s.q.jitter = k.logDet, k.ldSwp, k.jitter
+	s.sigUpdates = k.sigUpdates
 	s.lat.mean = nil
 	s.lat.sqResid, s.lat.sumVar = k.sqResid, k.sumVr
 	s.lik.observe(&s.lat)
