@@ -42,9 +42,9 @@ func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Est
 		solver = vrvm.Sequential
 	}
 	if classify {
-		return &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Solver: solver}
+		return &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Solver: solver, NoAugment: true} // the paper's model
 	}
-	return &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Solver: solver}
+	return &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Solver: solver, NoAugment: true}
 }
 
 // fit fits the named model with kernel k to x, t and returns the latent

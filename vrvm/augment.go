@@ -10,13 +10,17 @@ import (
 )
 
 // augmentation holds what predictions augmented at the test point need
-// (doc.go, "Variance away from the data", (A1)–(A5)): the training
+// (doc.go, "Variance away from the data", (A1)–(A6)): the training
 // inputs, the likelihood's precisions Bₙ and the residuals
 // rₙ = yₙ − Bₙmₙ of the fit, and the prior precision α* of the
-// augmenting weight.
+// augmenting weight. The residuals and BΦ need the design at the
+// training inputs, which is built at the first prediction (prepare), not
+// at the end of the fit: a fit interrupted in a notebook returns at once
+// even with an interpreted kernel.
 type augmentation struct {
 	x         *mat.Dense // N × d training inputs
 	beta      []float64  // Bₙ
+	data      []float64  // yₙ, until prepare replaces it by the residuals
 	resid     []float64  // yₙ − Bₙ μᵀφₙ
 	alphaStar float64
 
@@ -32,23 +36,47 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 	if p.basis.kernel == nil {
 		return nil, nil
 	}
-	phi, err := p.basis.design(p.x, sol.cols)
-	if err != nil {
-		return nil, err
-	}
-	n, _ := phi.Dims()
+	n, _ := p.x.Dims()
 	beta, uni := p.lik.weights()
 	if beta == nil {
 		beta = constant(n, uni)
 	}
 	d, scale := p.lik.data()
-	a := &augmentation{x: mat.DenseCopyOf(p.x), beta: append([]float64(nil), beta...), resid: make([]float64, n)}
+	a := &augmentation{x: mat.DenseCopyOf(p.x), beta: append([]float64(nil), beta...), data: make([]float64, n)}
 	for i := range n {
-		m := blas64.Dot(blas64.Vector{N: len(sol.mu), Inc: 1, Data: phi.RawRowView(i)}, blas64.Vector{N: len(sol.mu), Inc: 1, Data: sol.mu})
-		a.resid[i] = scale*d[i] - beta[i]*m
+		a.data[i] = scale * d[i]
 	}
 	a.alphaStar = alphaStar(p.basis, sol)
 	return a, nil
+}
+
+// prepare builds BΦ at the training inputs for the active functions of
+// f and, for a fresh fit, the residuals rₙ = yₙ − Bₙμᵀφₙ (a loaded model
+// holds them); once.
+func (a *augmentation) prepare(f *fitted) error {
+	a.once.Do(func() {
+		var p *mat.Dense
+		p, a.err = f.b.design(a.x, seq(len(f.mu)))
+		if a.err != nil {
+			return
+		}
+		if a.resid == nil {
+			a.resid = make([]float64, len(a.data))
+			for i := range a.data {
+				m := blas64.Dot(blas64.Vector{N: len(f.mu), Inc: 1, Data: p.RawRowView(i)}, blas64.Vector{N: len(f.mu), Inc: 1, Data: f.mu})
+				a.resid[i] = a.data[i] - a.beta[i]*m
+			}
+			a.data = nil
+		}
+		for i := range a.beta {
+			row := p.RawRowView(i)
+			for j := range row {
+				row[j] *= a.beta[i]
+			}
+		}
+		a.bphi = p
+	})
+	return a.err
 }
 
 // alphaStar is (A5): the prior precision of the augmenting weight, the
@@ -78,24 +106,8 @@ func alphaStar(b basis, sol *solution) float64 {
 //
 // at a cost of O(N(d + M)) per test point beyond the plain prediction.
 func (a *augmentation) adjust(f *fitted, x mat.Matrix, phi, ps *mat.Dense, mean, variance []float64) error {
-	a.once.Do(func() {
-		// BΦ at the training inputs, for the active functions.
-		var cols []int = seq(len(f.mu))
-		var p *mat.Dense
-		p, a.err = f.b.design(a.x, cols)
-		if a.err != nil {
-			return
-		}
-		for i := range a.beta {
-			row := p.RawRowView(i)
-			for j := range row {
-				row[j] *= a.beta[i]
-			}
-		}
-		a.bphi = p
-	})
-	if a.err != nil {
-		return a.err
+	if err := a.prepare(f); err != nil {
+		return err
 	}
 	n, m := phi.Dims()
 	nt, _ := a.x.Dims()

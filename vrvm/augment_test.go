@@ -42,7 +42,7 @@ func TestAugmentExact(t *testing.T) {
 		var beta, data []float64
 		n, _ := x.Dims()
 		if classify {
-			c := &Classifier{Kernel: Gaussian{Width: 0.5}, Augment: true}
+			c := &Classifier{Kernel: Gaussian{Width: 0.5}}
 			if err := c.Fit(x, y); err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestAugmentExact(t *testing.T) {
 				data = append(data, y[i]-0.5)
 			}
 		} else {
-			r := &Regressor{Kernel: Gaussian{Width: 0.5}, Augment: true}
+			r := &Regressor{Kernel: Gaussian{Width: 0.5}}
 			if err := r.Fit(x, y); err != nil {
 				t.Fatal(err)
 			}
@@ -151,8 +151,8 @@ func (f *fitted) augState() *augmentation { return f.aug }
 // loaded model predicts the same.
 func TestAugmentFarFromData(t *testing.T) {
 	x, y := augProblem(false)
-	plain := &Regressor{Kernel: Gaussian{Width: 0.5}}
-	aug := &Regressor{Kernel: Gaussian{Width: 0.5}, Augment: true}
+	plain := &Regressor{Kernel: Gaussian{Width: 0.5}, NoAugment: true}
+	aug := &Regressor{Kernel: Gaussian{Width: 0.5}}
 	for _, r := range []*Regressor{plain, aug} {
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)

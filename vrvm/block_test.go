@@ -168,7 +168,7 @@ func TestLatentBlocks(t *testing.T) {
 	}
 	reg := func(k Kernel) func(x *mat.Dense, y []float64) (*fitted, error) {
 		return func(x *mat.Dense, y []float64) (*fitted, error) {
-			r := &Regressor{Kernel: k}
+			r := &Regressor{Kernel: k, NoAugment: true}
 			return &r.fitted, r.Fit(x, y)
 		}
 	}
@@ -178,22 +178,22 @@ func TestLatentBlocks(t *testing.T) {
 		{"polynomial d=3", reg(Polynomial{Degree: 2, Scale: 1.0 / 3}), 3, false},
 		{"polynomial d=20", reg(Polynomial{Degree: 2, Scale: 1.0 / 20}), 20, false},
 		{"linear d=20 no bias", func(x *mat.Dense, y []float64) (*fitted, error) {
-			r := &Regressor{Kernel: Linear{}, NoBias: true}
+			r := &Regressor{Kernel: Linear{}, NoBias: true, NoAugment: true}
 			return &r.fitted, r.Fit(x, y)
 		}, 20, false},
 		{"gaussian unpruned", func(x *mat.Dense, y []float64) (*fitted, error) {
-			r := &Regressor{Kernel: Gaussian{Width: 1}, NoPrune: true, MaxIter: 3}
+			r := &Regressor{Kernel: Gaussian{Width: 1}, NoPrune: true, MaxIter: 3, NoAugment: true}
 			return &r.fitted, r.Fit(x, y)
 		}, 2, false},
 		{"eval-only kernel", reg(evalOnly{Gaussian{Width: 1}}), 2, false},
 		{"user block kernel", reg(userBlock{Gaussian{Width: 1}}), 2, false},
 		{"registered kernel", reg(named), 2, false},
 		{"user design", func(x *mat.Dense, y []float64) (*fitted, error) {
-			r := &Regressor{}
+			r := &Regressor{NoAugment: true}
 			return &r.fitted, r.FitDesign(x, y)
 		}, 6, false},
 		{"classifier", func(x *mat.Dense, y []float64) (*fitted, error) {
-			c := &Classifier{Kernel: Gaussian{Width: 1}}
+			c := &Classifier{Kernel: Gaussian{Width: 1}, NoAugment: true}
 			return &c.fitted, c.Fit(x, y)
 		}, 2, true},
 		{"rvm", func(x *mat.Dense, y []float64) (*fitted, error) {

@@ -54,12 +54,12 @@ type Classifier struct {
 	Monitor    func(Progress) bool
 	Solver     Solver
 
-	// LearnKernel, Learning and Augment are as for Regressor: kernel
+	// LearnKernel, Learning and NoAugment are as for Regressor: kernel
 	// learning by the full-model bound, and predictions augmented at
-	// each test point.
+	// each test point unless NoAugment is set.
 	LearnKernel bool
 	Learning    KernelLearning
-	Augment     bool
+	NoAugment   bool
 
 	classificationFit
 }
@@ -140,7 +140,7 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
-	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, c.Augment},
+	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, !c.NoAugment && !design},
 		func(_ settings, t []float64) (likelihood, error) {
 			if err := checkLabels(t); err != nil {
 				return nil, err

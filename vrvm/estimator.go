@@ -75,9 +75,6 @@ var (
 // state it reached and returns an error too.
 func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t []float64, design bool, v variational,
 	newLik func(settings, []float64) (likelihood, error)) (lik likelihood, err error) {
-	if design && v.augment {
-		return nil, &OptionError{Field: "Augment", Reason: "FitDesign has no kernel to centre at a test point"}
-	}
 	// A nil Kernel without LearnKernel is the default: for regression the
 	// width of the dense model's evidence (defaultWidth), otherwise a
 	// Gaussian width learned from the inputs' median distance

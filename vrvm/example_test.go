@@ -38,7 +38,7 @@ func ExampleRegressor() {
 	// status: converged
 	// relevance vectors: 3
 	// noise sd: 0.10
-	// y(0.5) = 0.93 ± 0.21 (true 0.96)
+	// y(0.5) = 0.94 ± 0.21 (true 0.96)
 }
 
 func ExampleClassifier() {
@@ -70,6 +70,6 @@ func ExampleClassifier() {
 	// Output:
 	// status: converged
 	// P(t=1 | [0 0]) = 1.00 plug-in, 1.00 moderated
-	// P(t=1 | [0.9 0.3]) = 0.96 plug-in, 0.95 moderated
-	// P(t=1 | [2 2]) = 0.00 plug-in, 0.00 moderated
+	// P(t=1 | [0.9 0.3]) = 0.96 plug-in, 0.92 moderated
+	// P(t=1 | [2 2]) = 0.00 plug-in, 0.02 moderated
 }

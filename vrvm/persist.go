@@ -135,6 +135,9 @@ func (f *fitted) encode() (*payload, error) {
 		}
 	}
 	if f.aug != nil {
+		if err := f.aug.prepare(f); err != nil {
+			return nil, err
+		}
 		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
 		r, _ := f.aug.x.Dims()
 		for i := range r {
@@ -492,10 +495,10 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 			return nil, &ModelFileError{Reason: "noise posterior missing"}
 		}
 		f.noise, f.ct, f.dt = p.TauRate/p.TauShape, p.TauShape, p.TauRate
-		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
+		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, NoAugment: f.aug == nil, regressionFit: regressionFit{*f}}, nil
 	case "classification/vrvm":
 		f.xi = p.Xi
-		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
+		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, NoAugment: f.aug == nil, classificationFit: classificationFit{*f}}, nil
 	case "regression/rvm":
 		if !(p.Beta > 0) {
 			return nil, &ModelFileError{Reason: "noise precision missing"}

@@ -95,15 +95,18 @@ type Regressor struct {
 	// Learning holds the settings of kernel learning; the zero value
 	// means the defaults.
 	Learning KernelLearning
-	// Augment makes Latent and the predictions augment the model at each
-	// test point with a kernel function centred there (Rasmussen &
-	// Quiñonero-Candela 2005; doc.go, "Variance away from the data"), so
-	// that the predictive variance returns to a prior level far from the
-	// training inputs instead of collapsing to the noise. The model then
-	// keeps the training inputs, and each prediction costs O(N(d + M))
-	// more for N training rows, d inputs and M active functions. Not
-	// available with FitDesign.
-	Augment bool
+	// NoAugment turns off the augmentation of predictions. By default
+	// Latent and the predictions augment the model at each test point
+	// with a kernel function centred there (Rasmussen & Quiñonero-Candela
+	// 2005; doc.go, "Variance away from the data", (A6)), so that the
+	// predictive variance returns to a prior level away from the
+	// relevance vectors instead of collapsing to the noise. The model
+	// then keeps the training inputs, and each prediction costs
+	// O(N(d + M)) more for N training rows, d inputs and M active
+	// functions. The paper's model is not augmented (NoAugment: true).
+	// FitDesign, which has no kernel to centre at a test point, never
+	// augments.
+	NoAugment bool
 	// KeepDuplicates fits every row. By default Fit leaves out a row whose
 	// inputs and target both equal an earlier row's (D1 in doc.go,
 	// "Repeated rows"): under Gaussian noise two targets are never equal,
@@ -133,7 +136,8 @@ type regressionFit struct{ fitted }
 
 // Predict returns the predictive mean μᵀφ(x) and variance
 // noise + φ(x)ᵀΣφ(x) for each row of x: (37)–(38) with noise 1/⟨τ⟩ for
-// the VRVM, 1/β for the RVM.
+// the VRVM, 1/β for the RVM; for a Regressor fitted without NoAugment,
+// those of the model augmented at the row, (A3)–(A4).
 func (f *regressionFit) Predict(x mat.Matrix) (mean, variance []float64, err error) {
 	mean, variance, err = f.Latent(x)
 	if err != nil {
@@ -222,7 +226,7 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	}()
 	opts := r.options()
 	targetScale(&opts, r, t)
-	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, r.Augment},
+	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design},
 		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {

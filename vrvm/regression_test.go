@@ -32,7 +32,7 @@ func checkClose(t *testing.T, what string, got, want []float64, tol float64) {
 
 func TestRegressionFixture(t *testing.T) {
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
-	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11, Solver: PaperSchedule}
+	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11, Solver: PaperSchedule, NoAugment: true}
 	if err := r.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRegressionFixture(t *testing.T) {
 
 func TestClassificationFixture(t *testing.T) {
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
-	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9, Solver: PaperSchedule}
+	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9, Solver: PaperSchedule, NoAugment: true}
 	if err := c.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}

@@ -117,6 +117,41 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("augmented by default", func(t *testing.T) {
+		// Predictions are augmented at the test point by default ((A6) in
+		// the package documentation): the model file holds the
+		// augmentation's state; -augment=false writes the plain model, and
+		// the two predict different variances.
+		variances := map[bool]string{}
+		for _, aug := range []bool{true, false} {
+			args := []string{"fit", "-target", "t", "-inputs", "x1,x2", "-width", "0.5", "-o", "aug.json"}
+			if !aug {
+				args = append(args, "-augment=false")
+			}
+			if _, errOut, code := run(t, append(args, "reg.csv")...); code != 0 {
+				t.Fatalf("fit %v: status %d: %s", args, code, errOut)
+			}
+			model, err := os.ReadFile(filepath.Join(dir, "aug.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(model), `"augment": {`); got != aug {
+				t.Errorf("fit %v: augmentation state in the model file %v, want %v", args, got, aug)
+			}
+			out, errOut, code := run(t, "predict", "-model", "aug.json", "regtest.csv")
+			if code != 0 {
+				t.Fatalf("predict: status %d: %s", code, errOut)
+			}
+			variances[aug] = out
+		}
+		if variances[true] == variances[false] {
+			t.Error("augmented and plain models predict the same")
+		}
+		if _, errOut, code := run(t, "fit", "-model", "rvm", "-augment=false", "-target", "t", "-inputs", "x1,x2", "-o", "aug.json", "reg.csv"); code != 2 || !strings.Contains(errOut, "-augment applies to -model vrvm only") {
+			t.Errorf("fit -model rvm -augment=false: status %d: %s", code, errOut)
+		}
+	})
+
 	t.Run("learned kernel", func(t *testing.T) {
 		for _, c := range []struct {
 			args []string

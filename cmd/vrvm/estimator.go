@@ -32,8 +32,12 @@ type estimatorOptions struct {
 	MaxIter       int
 	PaperSchedule bool
 	LearnKernel   bool
-	Augment       bool
-	Monitor       func(vrvm.Progress) bool
+	// Augment augments the predictions of the binary and regression
+	// VRVMs (their NoAugment is !Augment); AugmentSet reports that
+	// -augment was given, which the multi-class model refuses.
+	Augment    bool
+	AugmentSet bool
+	Monitor    func(vrvm.Progress) bool
 	// Labels are the class label of each row for task "multiclass"
 	// (vrvm.MultiClassifier); nil otherwise.
 	Labels []string
@@ -57,7 +61,7 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	var m vrvm.Estimator
 	switch {
 	case task == "multiclass":
-		if o.Model == "rvm" || o.Augment {
+		if o.Model == "rvm" || o.AugmentSet && o.Augment {
 			return nil, errors.New("the multi-class model (more than two class labels) supports neither -model rvm nor -augment")
 		}
 		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
@@ -71,10 +75,10 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 		return nil, fmt.Errorf("unknown model %q", o.Model)
 	case task == "regression":
 		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
-			LearnKernel: o.LearnKernel, Augment: o.Augment}
+			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 	case task == "classification":
 		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
-			LearnKernel: o.LearnKernel, Augment: o.Augment}
+			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)
 	}

@@ -94,10 +94,12 @@ one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
 with -kernel ard); the learned width or length scales are printed and
 stored in the model file.
--augment adds, at each predicted row, a kernel function centred there,
-so that the predictive variance returns to a prior level far from the
-training rows instead of shrinking to the noise (the model file then
-holds the training inputs).
+Predictions are augmented: at each predicted row the model adds a
+kernel function centred there, so that the predictive variance returns
+to a prior level away from the relevance vectors instead of shrinking to
+the noise (the model file then holds the training inputs). -augment=false
+predicts with the paper's model alone (-model rvm and the multi-class
+model are never augmented).
 
 Model file: the library's model file (vrvm.SaveMeta) with the column
 names, categories, missing-value rule and standardisation as its
@@ -143,7 +145,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.NoBias, "no-bias", false, "no bias basis function")
 	fs.BoolVar(&o.NoPrune, "no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	fs.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit (0: the library's default, 10000)")
-	fs.BoolVar(&o.Augment, "augment", false, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise far from the data (keeps the training inputs in the model)")
+	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps the training inputs in the model); -augment=false for the paper's model")
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
 	quiet := fs.Bool("quiet", false, "no progress or summary on standard error (warnings still)")
@@ -170,13 +172,13 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *model == "rvm" {
-		for _, f := range []string{"prior-a", "prior-b", "prior-c", "prior-d", "no-prune", "paper-schedule"} {
+		for _, f := range []string{"prior-a", "prior-b", "prior-c", "prior-d", "no-prune", "paper-schedule", "augment"} {
 			if set[f] {
 				return usageErr("-%s applies to -model vrvm only", f)
 			}
 		}
 	}
-	o.Model = *model
+	o.Model, o.AugmentSet = *model, set["augment"]
 	switch *kernel {
 	case "gaussian":
 		if *width == "" {

@@ -86,7 +86,7 @@ func realSplit(name string) (xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte 
 
 var verbose = flag.Bool("v", false, "print every test probability")
 
-var augment = flag.Bool("augment", false, "augment the predictions at the test point")
+var augment = flag.Bool("augment", true, "augment the predictions at the test point (the default; -augment=false: the plain model)")
 
 var spread = flag.Float64("spread", 0, "KernelLearning.ScaleSpread")
 
@@ -148,7 +148,7 @@ func describe(f fitter) string {
 
 func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth []float64) {
 	r := regressor(xtr)
-	r.Augment = *augment
+	r.NoAugment = !*augment
 	c0 := cpu()
 	if err := r.Fit(xtr, ttr); err != nil {
 		log.Fatalf("%s: %v", name, err)
@@ -172,7 +172,7 @@ func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth [
 
 func classify(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte []float64) {
 	c := classifier(xtr)
-	c.Augment = *augment
+	c.NoAugment = !*augment
 	c0 := cpu()
 	if err := c.Fit(xtr, ttr); err != nil {
 		log.Fatalf("%s: %v", name, err)
@@ -237,7 +237,7 @@ func main() {
 			var rvs int
 			for _, s := range sets {
 				r := regressor(s.X)
-				r.Augment = *augment
+				r.NoAugment = !*augment
 				c0 := cpu()
 				if err := r.Fit(s.X, s.T); err != nil {
 					log.Fatal(err)

@@ -18,7 +18,7 @@ func ripleyModel() (*vrvm.Classifier, *datasets.Dataset) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 0.5}, MaxIter: 2000, Tol: 1e-10, ParamTol: 1e-6, PruneAlpha: 10}
+	c := &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 0.5}, MaxIter: 2000, Tol: 1e-10, ParamTol: 1e-6, PruneAlpha: 10, NoAugment: true} // the paper's model
 	if err := c.Fit(d.X, d.T); err != nil {
 		log.Fatal(err)
 	}
