@@ -53,10 +53,12 @@ type fitted struct {
 	// Softmax and SoftmaxAdaptive (fitted under the bound (M19)) by (M17).
 	multiLik MultiLikelihood
 	// learnTrace is the full-model bound after each fit of kernel
-	// learning (LearnKernel); nil without learning.
+	// learning (LearnKernel, or RVMClassifier's default width (R7)); nil
+	// without learning.
 	learnTrace []float64
-	// widthEvidence is, for Regressor's default kernel, the evidence of
-	// the dense model (W4) at the width chosen; 0 otherwise.
+	// widthEvidence is, for the default kernel of Regressor and
+	// RVMRegressor, the evidence of the dense model (W4) at the width
+	// chosen; 0 otherwise.
 	widthEvidence float64
 	// widthDoublings is the number of times (W5) doubled that width.
 	widthDoublings int

@@ -154,10 +154,11 @@ func dot(x, y []float64) float64 {
 	return s
 }
 
-// defaultKernel is the kernel of RVMRegressor, RVMClassifier and
-// MultiClassifier when their Kernel field is nil. Regressor and
-// Classifier with a nil Kernel learn a Gaussian width instead (see
-// Regressor.Kernel).
+// defaultKernel is the kernel of settings whose Kernel is nil (FitDesign,
+// which uses none). Every estimator with a nil Kernel chooses a Gaussian
+// width from the data instead (Regressor.Kernel, Classifier.Kernel,
+// MultiClassifier.Kernel, (R6) and (R7) for the RVM estimators), and
+// takes Gaussian{Width: 1} only where the inputs' rows are all equal.
 var defaultKernel Kernel = Gaussian{Width: 1}
 
 // learnedWidth names, in the summary of an estimator not yet fitted, the

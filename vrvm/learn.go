@@ -984,8 +984,9 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
 // is not kept, and that a classifier's learning that met a crowded fit
 // ends with the bound at the narrowest width, where the kernel functions
 // are spikes at their own rows, and keeps its first fit unless a fit it
-// kept is above that (C4) (doc.go, "Learning the kernel"). It is nil for
-// a fit without learning.
+// kept is above that (C4) (doc.go, "Learning the kernel"). For
+// RVMClassifier with a nil Kernel it holds the bounds of Classifier's
+// learning of the width (R7). It is nil for a fit without learning.
 func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".
@@ -999,6 +1000,9 @@ func (f *fitted) learnLine() string {
 	}
 	if f.learnTrace == nil {
 		return ""
+	}
+	if f.estimator == "rvm" {
+		return fmt.Sprintf("width learned by Classifier's full-model bound in %d fits (R7)", len(f.learnTrace))
 	}
 	return fmt.Sprintf("kernel learned by the full-model bound in %d fits", len(f.learnTrace))
 }

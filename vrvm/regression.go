@@ -125,11 +125,12 @@ type Regressor struct {
 func (r *Regressor) Duplicates() int { return r.duplicates }
 
 // WidthDoublings returns the number of times the last Fit with the
-// default kernel (a nil Kernel, LearnKernel false) doubled the width of
-// the dense model's evidence because the fit at the narrower width had
-// an effective number of parameters (EffectiveParameters) above half the
-// rows (doc.go, "The default width", (W5)); 0 for every other fit.
-func (r *Regressor) WidthDoublings() int { return r.widthDoublings }
+// default kernel (a nil Kernel; for Regressor, LearnKernel false) doubled
+// the width of the dense model's evidence because the fit at the
+// narrower width had an effective number of parameters
+// (EffectiveParameters) above half the rows (doc.go, "The default
+// width", (W5), and (R6) for RVMRegressor); 0 for every other fit.
+func (f *regressionFit) WidthDoublings() int { return f.widthDoublings }
 
 // regressionFit is the fitted state of a regression model.
 type regressionFit struct{ fitted }

@@ -44,7 +44,15 @@ import (
 // NoiseSD is 1/√β. The exported fields configure the fit; zero values
 // mean the defaults.
 type RVMRegressor struct {
-	Kernel     Kernel  // nil means Gaussian{Width: 1}
+	// Kernel generates one basis function per training input. nil means
+	// a Gaussian whose width is Regressor's default, chosen from the
+	// data: the width that maximises the evidence of the dense model
+	// (doc.go, "The default width", (W4), a type-II maximum likelihood
+	// criterion itself) on at most 500 rows spread through the data,
+	// doubled while the fit's EffectiveParameters exceed half the rows
+	// ((W5); WidthDoublings) (R6). FittedKernel reports it and Save
+	// writes it with the model.
+	Kernel     Kernel
 	Solver     Solver  // Sequential (the zero value) or PaperSchedule
 	NoBias     bool    // remove the bias function φ₀ = 1
 	Alpha0     float64 // initial αₘ; 0 means 1
@@ -67,6 +75,13 @@ type RVMRegressor struct {
 // RVMRegressor (without β). LowerBound and BoundTrace report Laplace's
 // approximation of the log evidence.
 type RVMClassifier struct {
+	// Kernel generates one basis function per training input. nil means
+	// a Gaussian whose width is the one Classifier's default learns by
+	// its full-model bound (an approximation of the same evidence),
+	// started from the inputs' MedianDistance, on at most 500 rows spread
+	// through the data (doc.go (R7)); FittedKernel reports it,
+	// LearnTrace the bounds of that learning, and Save writes it with the
+	// model.
 	Kernel     Kernel
 	Solver     Solver
 	NoBias     bool
@@ -94,13 +109,59 @@ func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol f
 }
 
 // prepareRVM records the kind of an RVM model in f and checks its
-// solver, options and data.
-func (f *fitted) prepareRVM(task string, s Solver, o options, x mat.Matrix, t []float64) (settings, basis, error) {
+// solver, options and data. For a nil Kernel it sets o.kernel to the
+// default Gaussian: for regression the width of the dense model's
+// evidence (W4) (R6), for classification the width Classifier's default
+// learns by its bound (R7).
+func (f *fitted) prepareRVM(ctx context.Context, task string, s Solver, o *options, x mat.Matrix, t []float64) (settings, basis, error) {
 	*f = fitted{task: task, estimator: "rvm"}
 	if err := s.checkRVM(); err != nil {
 		return settings{}, basis{}, err
 	}
-	return prepare(o, x, t, false)
+	if o.kernel == nil {
+		// The options first: a bad one is reported before the search.
+		if _, err := o.resolve(); err != nil {
+			return settings{}, basis{}, err
+		}
+		var err error
+		if task == "regression" {
+			err = f.defaultWidth(ctx, o, x, t, KernelLearning{}) // (R6)
+		} else {
+			err = f.rvmClassifierWidth(ctx, o, x, t) // (R7)
+		}
+		if err != nil {
+			return settings{}, basis{}, err
+		}
+	}
+	return prepare(*o, x, t, false)
+}
+
+// rvmClassifierWidth sets o.kernel to the Gaussian that Classifier's
+// default (a nil Kernel) learns by its full-model bound, on the rows of
+// x it learns on (at most defaultLearnRows, spread through x, or all of
+// them if those hold one class only), and f.learnTrace to the bounds of
+// that learning (R7). On inputs whose rows are all equal that is
+// Gaussian{Width: 1}, as for Classifier.
+func (f *fitted) rvmClassifierWidth(ctx context.Context, o *options, x mat.Matrix, t []float64) error {
+	if err := checkInputs(x, t); err != nil {
+		return err
+	}
+	if err := checkLabels(t); err != nil {
+		return err
+	}
+	xs, ts := learnRows(x, t, defaultLearnRows)
+	if checkLabels(ts) != nil {
+		xs, ts = x, t
+	}
+	var c Classifier
+	if err := c.FitContext(ctx, xs, ts); err != nil {
+		if ctx != nil && ctx.Err() != nil {
+			return stopped(ctx, 0)
+		}
+		return fmt.Errorf("vrvm: RVMClassifier's default width, learned by Classifier (R7): %w", err)
+	}
+	o.kernel, f.learnTrace = c.FittedKernel(), c.LearnTrace()
+	return nil
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -110,7 +171,8 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	set, b, err := r.prepareRVM("regression", r.Solver, r.options(), x, t)
+	o := r.options()
+	set, b, err := r.prepareRVM(ctx, "regression", r.Solver, &o, x, t)
 	if err != nil {
 		return err
 	}
@@ -118,6 +180,40 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	if err != nil {
 		return err
 	}
+	if r.Kernel != nil {
+		return r.fit(ctx, set, b, x, t, beta)
+	}
+	// The default width (R6): that of (W4), doubled while the fit's γ
+	// exceeds half the rows (W5), as Regressor's (fitWidened). The
+	// sequential algorithm stops a fit as soon as its γ passes the limit.
+	limit := widthCrowded * float64(len(t))
+	userStop := false
+	if user := set.monitor; user != nil {
+		set.monitor = func(p Progress) bool { userStop = user(p); return userStop }
+	}
+	for doublings := 0; ; doublings++ {
+		guard := widthWiden && doublings < widthMaxUp
+		if guard {
+			set.gammaLimit = limit
+		}
+		err := r.fit(ctx, set, b, x, t, beta)
+		r.widthDoublings = doublings
+		if !guard || userStop || err != nil || ctx.Err() != nil ||
+			r.status != Stopped && !(r.EffectiveParameters() > limit) {
+			return err
+		}
+		g, _ := o.kernel.(Gaussian)
+		o.kernel = Gaussian{Width: 2 * g.Width}
+		monitor := set.monitor
+		if set, b, err = prepare(o, x, t, false); err != nil {
+			return err
+		}
+		set.monitor = monitor
+	}
+}
+
+// fit fits the regression RVM with the settings set to the basis b.
+func (r *RVMRegressor) fit(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
 	if r.Solver == Sequential {
 		return r.fitSequential(ctx, set, b, x, t, beta)
 	}
@@ -150,7 +246,8 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	set, b, err := c.prepareRVM("classification", c.Solver, c.options(), x, t)
+	o := c.options()
+	set, b, err := c.prepareRVM(ctx, "classification", c.Solver, &o, x, t)
 	if err != nil {
 		return err
 	}
@@ -548,10 +645,12 @@ func (c *RVMClassifier) HTML() string { return htmlSummary(c.String()) }
 // String summarises the configuration and, once fitted, the fit.
 func (r *RVMRegressor) String() string {
 	if r.status == NotFitted {
-		return r.describe("vrvm.RVMRegressor", r.Kernel, "")
+		return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "")
 	}
-	return r.describe("vrvm.RVMRegressor", r.Kernel, "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), 1/r.noise))
+	return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), 1/r.noise))
 }
 
 // String summarises the configuration and, once fitted, the fit.
-func (c *RVMClassifier) String() string { return c.describe("vrvm.RVMClassifier", c.Kernel, "") }
+func (c *RVMClassifier) String() string {
+	return c.describe("vrvm.RVMClassifier", orLearned(c.Kernel), "")
+}

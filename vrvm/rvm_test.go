@@ -485,9 +485,12 @@ func checkSaveLoad(t *testing.T, m Estimator, xt mat.Matrix) {
 
 func TestRVMStopAndCancel(t *testing.T) {
 	x, treg, tcls := smallData()
+	// Width 1, the former default: the default width (R6) is wide enough
+	// for these 6 rows to converge in 2 iterations.
+	one := Gaussian{Width: 1}
 	for _, m := range []Estimator{
-		&RVMRegressor{Monitor: func(p Progress) bool { return p.Iteration == 3 }},
-		&RVMClassifier{Monitor: func(p Progress) bool { return p.Iteration == 3 }},
+		&RVMRegressor{Kernel: one, Monitor: func(p Progress) bool { return p.Iteration == 3 }},
+		&RVMClassifier{Kernel: one, Monitor: func(p Progress) bool { return p.Iteration == 3 }},
 	} {
 		tt := treg
 		if m.Task() == Classification {
@@ -502,7 +505,7 @@ func TestRVMStopAndCancel(t *testing.T) {
 			t.Errorf("%T: cancelled before the first iteration: %v", m, err)
 		}
 	}
-	r := &RVMRegressor{MaxIter: 2}
+	r := &RVMRegressor{Kernel: one, MaxIter: 2}
 	if err := r.Fit(x, treg); err != nil || r.Status() != IterationLimit {
 		t.Errorf("iteration limit: %v %v", err, r.Status())
 	}
@@ -515,7 +518,7 @@ func TestRVMStopAndCancel(t *testing.T) {
 	}
 	// Both solvers stop at the monitor's request and at MaxIter.
 	for _, s := range []Solver{Sequential, PaperSchedule} {
-		r := &RVMRegressor{Solver: s, MaxIter: 2}
+		r := &RVMRegressor{Kernel: one, Solver: s, MaxIter: 2}
 		if err := r.Fit(x, treg); err != nil || r.Status() != IterationLimit || r.Iterations() != 2 {
 			t.Errorf("%v: iteration limit: %v %v after %d", s, err, r.Status(), r.Iterations())
 		}

@@ -729,6 +729,20 @@ func (st *rvmState) mostAligned(proj []float64) int {
 	return first
 }
 
+// effective returns γ = Σₘ(1 − αₘΣₘₘ) over the active functions, from
+// the last posterior computed (which the re-estimate of β after a move
+// leaves one β behind).
+func (st *rvmState) effective() float64 {
+	if len(st.q.diag) != len(st.alpha) {
+		return 0
+	}
+	g := float64(len(st.alpha))
+	for m, a := range st.alpha {
+		g -= a * st.q.diag[m]
+	}
+	return g
+}
+
 // run iterates the sequential algorithm from the state's active set and
 // leaves in q the posterior of the final active set, ordered by
 // candidate (bias first, kernel functions in training order).
@@ -781,6 +795,10 @@ func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
 		}
 		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: math.Max(change, betaChange), Active: len(st.active)}) {
 			status = Stopped
+			break
+		}
+		if lim := set.gammaLimit; lim > 0 && float64(len(st.active)) > lim && st.effective() > lim {
+			status = Stopped // (W5), (R6): the caller fits again at twice the width
 			break
 		}
 	}

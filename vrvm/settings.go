@@ -136,8 +136,9 @@ type settings struct {
 	monitor       func(Progress) bool
 	alpha0        float64
 	solver        Solver
-	// gammaLimit, if positive, stops the sequential solver (status
-	// Stopped) once the effective number of parameters γ exceeds it (W5).
+	// gammaLimit, if positive, stops the sequential solver and the RVM's
+	// sequential algorithm (status Stopped) once the effective number of
+	// parameters γ exceeds it (W5), (R6).
 	gammaLimit float64
 }
 

@@ -156,7 +156,8 @@ type fitSummary struct {
 	Kernel        string  // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
 	Fits          int     // the fits kernel learning made
 	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
-	Doublings     int     // times the default regression width was doubled (vrvm.Regressor.WidthDoublings)
+	Doublings     int     // times the default regression width was doubled (WidthDoublings)
+	RVMLearned    bool    // Kernel is -model rvm's default classification width, learned by the variational classifier (R7)
 	Gamma         float64 // regression: the effective number of parameters γ (EffectiveParameters)
 	Duplicates    int     // regression: rows left out as repeats of an earlier row (vrvm.Regressor.Duplicates)
 }
@@ -191,9 +192,13 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	}
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
+		_, s.RVMLearned = m.(*vrvm.RVMClassifier)
 	} else if r, ok := m.(*vrvm.Regressor); ok && r.Kernel == nil && !r.LearnKernel {
 		// The default width: the dense model's evidence (doc.go, "The
 		// default width").
+		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()
+	} else if r, ok := m.(*vrvm.RVMRegressor); ok && r.Kernel == nil {
+		// -model rvm's default width, the same (doc.go (R6)).
 		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()
 	}
 	p, err := e.predict(x)

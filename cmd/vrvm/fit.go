@@ -84,16 +84,17 @@ more than half the rows on the mean are rejected; for two classes,
 refits that spend more than half the rows of a class on memorising its
 labels are rejected, and if the bound prefers memorising every label to
 every width kept, the start is kept). Without -width
-(and without another -kernel) the width is the library's default for
--model vrvm: for regression the width that maximises the evidence of
+(and without another -kernel) the width is the library's default: for
+regression the width that maximises the evidence of
 the dense model (every kernel function kept, one shared weight
 precision), doubled while the fit's effective number of parameters
 exceeds half the rows, for two classes and more learned by the bound as -width
-auto does; it is 1 for -model rvm. -kernel ard learns
+auto does; -model rvm uses the same widths (for two classes, the one
+-model vrvm learns, found before the RVM's fit). -kernel ard learns
 one length scale per input the same way, and a long learned length scale
 marks an input the model ignores. Learning refits up to 8 times (12
-with -kernel ard); the learned width or length scales are printed and
-stored in the model file.
+with -kernel ard); the width chosen or learned, or the length scales,
+are printed and stored in the model file.
 Predictions are augmented: at each predicted row the model adds a
 kernel function centred there, so that the predictive variance returns
 to a prior level away from the relevance vectors instead of shrinking to
@@ -133,7 +134,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	model := fs.String("model", "vrvm", "`model`: vrvm (variational RVM) or rvm (type-II maximum likelihood RVM, Tipping 2001)")
 	labels := fs.String("labels", "", "classification: the class `names` NEG,POS of a text target column (NEG is 0, POS is 1)")
 	kernel := fs.String("kernel", "gaussian", "`kernel`: gaussian exp(-‖x-x'‖²/width²), ard exp(-Σₖ(xₖ-x'ₖ)²/ℓₖ²) with one length scale per input learned by the bound, polynomial (scale·x·x' + 1)^degree or linear x·x'")
-	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (regression: from the dense model's evidence) (default: auto for -model vrvm, 1 for -model rvm, as in the library)")
+	width := fs.String("width", "", "`width` of the gaussian kernel, or auto: learned by maximising the bound, starting from the inputs' median pairwise distance (regression: from the dense model's evidence) (default: the library's, chosen from the data: for regression the dense model's evidence, for classification auto)")
 	degree := fs.Int("degree", 3, "degree of the polynomial kernel")
 	scale := fs.Float64("scale", 0, "scale of the polynomial kernel (0: 1; 1/d suits d standardised inputs)")
 	standardize := fs.Bool("standardize", true, "standardise the inputs (and a regression target) with the training mean and standard deviation; predict undoes it. -standardize=false: raw values")
@@ -182,7 +183,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	switch *kernel {
 	case "gaussian":
 		if *width == "" {
-			o.Kernel = nil // the library's default: learned, or width 1
+			o.Kernel = nil // the library's default, chosen from the data
 			break
 		}
 		if *width == "auto" {
@@ -540,6 +541,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			say("kernel width chosen by the dense model's evidence, doubled %d times (at the narrower widths the fit's effective number of parameters γ exceeded half the rows): %s%s", s.Doublings, s.Kernel, units)
 		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
+		} else if s.RVMLearned {
+			say("kernel width learned by the variational classifier's bound (%d fits), as -model vrvm's default: %s%s", s.Fits, s.Kernel, units)
 		} else {
 			say("kernel learned by the bound (%d fits): %s%s", s.Fits, s.Kernel, units)
 		}
