@@ -65,6 +65,8 @@ type fitted struct {
 	// aug is the state of predictions augmented at the test point
 	// (Augment); nil without augmentation.
 	aug *augmentation
+	// mcAug is the same for a MultiClassifier (A7); nil without.
+	mcAug *mcAugmentation
 	// unit holds the divisor (U1) of each active function, in the order
 	// of mu (or the rows of w): its weight in the solver's units is
 	// unit[m]·⟨wₘ⟩, which RelevanceVectors compares with

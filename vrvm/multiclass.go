@@ -68,6 +68,14 @@ type MultiClassifier struct {
 	// MedianDistance.
 	LearnKernel bool
 	Learning    KernelLearning
+	// NoAugment turns off the augmentation of the softmax model's
+	// predictions at the test point (doc.go, "Variance away from the
+	// data", (A7)), which is on by default as for Classifier: each
+	// class's activation gains a kernel function centred at the
+	// predicted row, so that its variance does not collapse away from
+	// the relevance vectors. The model then keeps the training inputs
+	// and labels. SoftmaxAdaptive and Probit are never augmented.
+	NoAugment bool
 
 	multiFit
 }
@@ -250,7 +258,7 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 					return err
 				}
 			}
-			return c.record(fb, fs, classes, c.Likelihood, trace, err)
+			return c.record(fb, fs, classes, c.Likelihood, trace, x, y, err)
 		}
 		learned = trace
 	}
@@ -263,12 +271,12 @@ func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string
 			return err
 		}
 	}
-	return c.record(b, sol, classes, c.Likelihood, learned, err)
+	return c.record(b, sol, classes, c.Likelihood, learned, x, y, err)
 }
 
-// record sets the fitted state from the solution sol on basis b; err is
-// the solver's, returned.
-func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik MultiLikelihood, learned []float64, err error) error {
+// record sets the fitted state from the solution sol on basis b, fitted
+// to inputs x with classes y; err is the solver's, returned.
+func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik MultiLikelihood, learned []float64, x mat.Matrix, y []int, err error) error {
 	dv := b.divisors(sol.cols)
 	if dv != nil { // (U2)
 		sol.mu, sol.alphaK = unscaleMean(sol.mu, dv), unscaleAlpha(sol.alphaK, dv)
@@ -294,6 +302,9 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha, dv)
 	f.sigmas, f.alphaK, f.multiLik = sol.sigmas, sol.alphaK, lik
+	if !c.NoAugment && lik == Softmax && b.kernel != nil {
+		f.mcAug = newMCAugmentation(x, y, sol.alphaK, b.bias && len(sol.cols) > 0 && sol.cols[0] == 0) // (A7)
+	}
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
 		c.status = InterceptOnly
@@ -332,6 +343,18 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 		mul(&ps, phi, s)
 		for i := range n {
 			v.Set(i, c, math.Max(0, dot(ps.RawRowView(i), phi.RawRowView(i))))
+		}
+	}
+	if f.mcAug != nil {
+		if err := f.mcAug.adjust(&f.fitted, x, phi, ybar, v); err != nil {
+			return nil, nil, err
+		}
+		for i := range n {
+			for c := range k {
+				if a, s := ybar.At(i, c), v.At(i, c); math.IsNaN(a+s) || math.IsInf(a+s, 0) {
+					return nil, nil, &NonFiniteError{What: "augmented activation", Row: i, Col: c, Value: a + s}
+				}
+			}
 		}
 	}
 	return ybar, v, nil

@@ -105,5 +105,40 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 			f.sigmas = append(f.sigmas, s)
 		}
 	}
-	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: f.multiLik, multiFit: multiFit{*f}}, nil
+	if p.MultiAugment != nil {
+		a, err := p.MultiAugment.decode(p.InputDim, k)
+		if err != nil {
+			return nil, bad("multi_augment: %v", err)
+		}
+		f.mcAug = a
+	}
+	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: f.multiLik, NoAugment: f.mcAug == nil, multiFit: multiFit{*f}}, nil
+}
+
+// decode validates the multi-class augmentation state of a model file
+// with inputs of dimension dim and k classes.
+func (a *multiAugmentFile) decode(dim, k int) (*mcAugmentation, error) {
+	n := len(a.X)
+	if n == 0 || len(a.Resid) != n || len(a.AlphaStar) != k {
+		return nil, fmt.Errorf("%d inputs, %d residual rows, %d α* for %d classes", n, len(a.Resid), len(a.AlphaStar), k)
+	}
+	for _, v := range a.AlphaStar {
+		if !(v > 0) {
+			return nil, fmt.Errorf("alpha_star %v", v)
+		}
+	}
+	x, r := mat.NewDense(n, dim, nil), mat.NewDense(n, k, nil)
+	for i := range n {
+		if len(a.X[i]) != dim || len(a.Resid[i]) != k {
+			return nil, fmt.Errorf("row %d has %d inputs and %d residuals, want %d and %d", i, len(a.X[i]), len(a.Resid[i]), dim, k)
+		}
+		for _, v := range append(append([]float64(nil), a.X[i]...), a.Resid[i]...) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("non-finite value %v in row %d", v, i)
+			}
+		}
+		x.SetRow(i, a.X[i])
+		r.SetRow(i, a.Resid[i])
+	}
+	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar}, nil
 }

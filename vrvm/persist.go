@@ -73,6 +73,17 @@ type payload struct {
 	// under the bound (M19)), or empty for the softmax (files written
 	// before the probit existed).
 	Likelihood string `json:"likelihood,omitempty"`
+	// and the state of its predictions augmented at the test point (A7):
+	// the training inputs, the residuals tₙₖ − pₙₖ (N × K) and α*ₖ.
+	MultiAugment *multiAugmentFile `json:"multi_augment,omitempty"`
+}
+
+// multiAugmentFile is the state of a MultiClassifier's augmented
+// predictions (A7) in a model file.
+type multiAugmentFile struct {
+	X         [][]float64 `json:"x"`
+	Resid     [][]float64 `json:"resid"`
+	AlphaStar []float64   `json:"alpha_star"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
@@ -120,6 +131,18 @@ func (f *fitted) encode() (*payload, error) {
 			for i := range r {
 				p.ClassAlpha = append(p.ClassAlpha, f.alphaK.RawRowView(i))
 			}
+		}
+		if a := f.mcAug; a != nil {
+			if err := a.prepare(f); err != nil {
+				return nil, err
+			}
+			ma := &multiAugmentFile{AlphaStar: a.alphaStar}
+			n, _ := a.x.Dims()
+			for i := range n {
+				ma.X = append(ma.X, a.x.RawRowView(i))
+				ma.Resid = append(ma.Resid, a.resid.RawRowView(i))
+			}
+			p.MultiAugment = ma
 		}
 	}
 	if f.design != nil {

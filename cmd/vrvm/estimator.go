@@ -32,12 +32,10 @@ type estimatorOptions struct {
 	MaxIter       int
 	PaperSchedule bool
 	LearnKernel   bool
-	// Augment augments the predictions of the binary and regression
-	// VRVMs (their NoAugment is !Augment); AugmentSet reports that
-	// -augment was given, which the multi-class model refuses.
-	Augment    bool
-	AugmentSet bool
-	Monitor    func(vrvm.Progress) bool
+	// Augment augments the predictions of the VRVMs (their NoAugment is
+	// !Augment).
+	Augment bool
+	Monitor func(vrvm.Progress) bool
 	// Labels are the class label of each row for task "multiclass"
 	// (vrvm.MultiClassifier); nil otherwise.
 	Labels []string
@@ -61,11 +59,11 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	var m vrvm.Estimator
 	switch {
 	case task == "multiclass":
-		if o.Model == "rvm" || o.AugmentSet && o.Augment {
-			return nil, errors.New("the multi-class model (more than two class labels) supports neither -model rvm nor -augment")
+		if o.Model == "rvm" {
+			return nil, errors.New("the multi-class model (more than two class labels) does not support -model rvm")
 		}
 		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
-			LearnKernel: o.LearnKernel}
+			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 		return &estimator{mc: mc, labels: o.Labels}, mc.FitContext(ctx, x, o.Labels)
 	case o.Model == "rvm" && task == "regression":
 		m = &vrvm.RVMRegressor{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}

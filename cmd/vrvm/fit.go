@@ -54,8 +54,8 @@ numbers, text) fits the multi-class model, vrvm.MultiClassifier: one
 weight vector per class over the shared basis, one precision per weight,
 with class probabilities that sum to one ("vrvm predict" writes one column
 p_LABEL per class). Numeric class labels must be integers, and every
-class needs at least two rows; -paper-schedule, -no-prune, -width and
--kernel apply, -model rvm and -augment do not.
+class needs at least two rows; -paper-schedule, -no-prune, -width,
+-kernel and -augment apply, -model rvm does not.
 
 Missing values: an empty cell, NA or NaN (any case) in a column the fit
 uses; a quoted "NA" in a text column is the text NA. -missing chooses:
@@ -99,8 +99,7 @@ Predictions are augmented: at each predicted row the model adds a
 kernel function centred there, so that the predictive variance returns
 to a prior level away from the relevance vectors instead of shrinking to
 the noise (the model file then holds the training inputs). -augment=false
-predicts with the paper's model alone (-model rvm and the multi-class
-model are never augmented).
+predicts with the paper's model alone (-model rvm is never augmented).
 
 Model file: the library's model file (vrvm.SaveMeta) with the column
 names, categories, missing-value rule and standardisation as its
@@ -179,7 +178,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	o.Model, o.AugmentSet = *model, set["augment"]
+	o.Model = *model
 	switch *kernel {
 	case "gaussian":
 		if *width == "" {

@@ -130,8 +130,8 @@ func TestMultiClassCLIErrors(t *testing.T) {
 			`vrvm fit: single.csv:6: label "c" is the only row of its class; every class needs at least 2`},
 		{"non-integer label", []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "half.csv"},
 			`vrvm fit: half.csv:4: column "t" (field 2): bad label "2.5": a numeric class label must be an integer (or write the labels as text)`},
-		{"augment", []string{"fit", "-task", "classification", "-target", "t", "-augment", "-o", "m.json", "ok.csv"},
-			`vrvm fit: the multi-class model (more than two class labels) supports neither -model rvm nor -augment`},
+		{"rvm", []string{"fit", "-task", "classification", "-target", "t", "-model", "rvm", "-o", "m.json", "ok.csv"},
+			`vrvm fit: the multi-class model (more than two class labels) does not support -model rvm`},
 		{"third label with -labels", []string{"fit", "-task", "classification", "-labels", "a,b", "-target", "t", "-o", "m.json", "ok.csv"},
 			`vrvm fit: ok.csv:6: column "t" (field 2): bad label "c", want "a" or "b" (-labels)`},
 	} {

@@ -1,0 +1,144 @@
+package vrvm
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// mcAugmentation holds what MultiClassifier's predictions augmented at
+// the test point need (doc.go, "Variance away from the data", (A7)):
+// the training inputs and labels, and for each class the prior
+// precision α*ₖ of its augmenting weight. The residuals rₙₖ = tₙₖ − pₙₖ
+// and the design at the training inputs are built at the first
+// prediction (prepare), as for the binary models.
+type mcAugmentation struct {
+	x         *mat.Dense // N × d training inputs
+	y         []int      // class of each training row, until prepare
+	resid     *mat.Dense // N × K: tₙₖ − softmax(Wᵀφₙ)ₖ
+	alphaStar []float64  // α*ₖ (A5) per class
+
+	once sync.Once
+	phi  *mat.Dense // N × M: the basis functions at the training inputs
+	err  error
+}
+
+// newMCAugmentation records the augmentation state of a softmax fit on
+// inputs x with classes y; its α*ₖ is (A5) over class k's active
+// kernel functions, with weight precisions alphaK (M × K, zero where a
+// function is not active in a class), whose first row is the bias if
+// bias.
+func newMCAugmentation(x mat.Matrix, y []int, alphaK *mat.Dense, bias bool) *mcAugmentation {
+	m, k := alphaK.Dims()
+	a := &mcAugmentation{x: mat.DenseCopyOf(x), y: append([]int(nil), y...), alphaStar: make([]float64, k)}
+	// harmonic returns the harmonic mean of the active precisions of the
+	// classes cs, of the kernel functions only if withBias is false, and
+	// whether there was one.
+	harmonic := func(cs []int, withBias bool) (float64, bool) {
+		var s float64
+		var n int
+		for _, c := range cs {
+			for i := range m {
+				if al := alphaK.At(i, c); al > 0 && (withBias || !bias || i > 0) {
+					s += 1 / al
+					n++
+				}
+			}
+		}
+		return float64(n) / s, n > 0
+	}
+	all := seq(k)
+	for c := range k {
+		var ok bool
+		// Class c's kernel functions; its bias alone; every class's
+		// functions (a class with no active weight); 1.
+		if a.alphaStar[c], ok = harmonic([]int{c}, false); ok {
+			continue
+		}
+		if a.alphaStar[c], ok = harmonic([]int{c}, true); ok {
+			continue
+		}
+		if a.alphaStar[c], ok = harmonic(all, true); !ok {
+			a.alphaStar[c] = 1
+		}
+	}
+	return a
+}
+
+// prepare builds the design at the training inputs and the residuals of
+// the fit f (a loaded model holds them); once.
+func (a *mcAugmentation) prepare(f *fitted) error {
+	a.once.Do(func() {
+		m, k := f.w.Dims()
+		a.phi, a.err = f.b.design(a.x, seq(m))
+		if a.err != nil || a.resid != nil {
+			return
+		}
+		n, _ := a.x.Dims()
+		a.resid = mat.NewDense(n, k, nil)
+		mul(a.resid, a.phi, f.w)
+		p := make([]float64, k)
+		for i := range n {
+			row := a.resid.RawRowView(i)
+			softmaxTo(p, row)
+			for c := range k {
+				row[c] = -p[c]
+			}
+			row[a.y[i]]++
+		}
+		a.y = nil
+	})
+	return a.err
+}
+
+// adjust augments the mean activations ybar and their variances v at the
+// rows of x, whose basis functions are phi, for the softmax under
+// Böhning's bound (curvature c₀ = ½(1 − 1/K) at every row, (M4)): with k
+// the kernel between the training inputs and x* and g = c₀Φᵀk, for each
+// class
+//
+//	qₖ = α*ₖ + c₀kᵀk − gᵀΣₖg,  eₖ = K(x*, x*) − φ*ᵀΣₖg                (A7)
+//	ȳₖ += eₖ kᵀrₖ/qₖ,  vₖ += eₖ²/qₖ
+//
+// (A1)–(A4) with B = c₀ and the targets (M5), whose residual at the
+// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ.
+func (a *mcAugmentation) adjust(f *fitted, x mat.Matrix, phi, ybar, v *mat.Dense) error {
+	if err := a.prepare(f); err != nil {
+		return err
+	}
+	n, m := phi.Dims()
+	nt, k := a.resid.Dims()
+	c0 := 0.5 * (1 - 1/float64(k))
+	trows, rows := rowsOf(a.x), rowsOf(x)
+	kv := make([]float64, nt)
+	kr := make([]float64, k)
+	g := make([]float64, m)
+	sg := make([]float64, m)
+	for i := range n {
+		var kk float64
+		for j, tr := range trows {
+			val := f.b.kernel.Eval(tr, rows[i])
+			if math.IsNaN(val) || math.IsInf(val, 0) {
+				return &NonFiniteError{What: "kernel value", Row: i, Col: j, Value: val}
+			}
+			kv[j] = val
+			kk += val * val
+		}
+		kvec := blas64.Vector{N: nt, Inc: 1, Data: kv}
+		blas64.Gemv(blas.Trans, c0, a.phi.RawMatrix(), kvec, 0, blas64.Vector{N: m, Inc: 1, Data: g})
+		blas64.Gemv(blas.Trans, 1, a.resid.RawMatrix(), kvec, 0, blas64.Vector{N: k, Inc: 1, Data: kr})
+		kss := f.b.kernel.Eval(rows[i], rows[i])
+		prow := phi.RawRowView(i)
+		for c, s := range f.sigmas {
+			blas64.Symv(1, s.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: g}, 0, blas64.Vector{N: m, Inc: 1, Data: sg})
+			q := a.alphaStar[c] + math.Max(0, c0*kk-dot(g, sg)) // (A7)
+			e := kss - dot(prow, sg)
+			ybar.Set(i, c, ybar.At(i, c)+e*kr[c]/q)
+			v.Set(i, c, v.At(i, c)+e*e/q)
+		}
+	}
+	return nil
+}
