@@ -164,6 +164,17 @@ func TestAugmentFarFromData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// LatentPlain is the plain model's Latent.
+	lm, lv, err := aug.LatentPlain(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, pv, _ := plain.Latent(far)
+	for i := range lm {
+		if math.Abs(lm[i]-pm[i]) > 1e-12 || math.Abs(lv[i]-pv[i]) > 1e-12 {
+			t.Errorf("x* = %g: LatentPlain %g ± %g, the plain model's Latent %g ± %g", far.At(i, 0), lm[i], lv[i], pm[i], pv[i])
+		}
+	}
 	prior := math.Sqrt(1/aug.aug.alphaStar + aug.NoiseSD()*aug.NoiseSD())
 	for i := range va {
 		if sd := math.Sqrt(va[i]); sd < 0.9*prior {

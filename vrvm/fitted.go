@@ -153,6 +153,22 @@ func (f *fitted) mustFit() {
 // functions at the new inputs. It returns ErrNotFitted before a fit, and
 // empty slices for a matrix with no rows.
 func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
+	return f.latent(x, true)
+}
+
+// LatentPlain is Latent for the fitted model alone, without the
+// augmentation at the row (A6): the paper's (37)–(38) for a model fitted
+// with augmented predictions too. It costs O(M(d + M)) per row, where an
+// augmented prediction costs O(N(d + M)) more; on the training rows it
+// is the fit's own error, which an augmented prediction, centring a
+// function at the row, partly absorbs.
+func (f *fitted) LatentPlain(x mat.Matrix) (mean, variance []float64, err error) {
+	return f.latent(x, false)
+}
+
+// latent is Latent, augmented at each row if augment and the fit
+// augments its predictions.
+func (f *fitted) latent(x mat.Matrix, augment bool) (mean, variance []float64, err error) {
 	n, err := f.checkRows(x)
 	if err != nil {
 		return nil, nil, err
@@ -169,7 +185,7 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 	if err := f.latentTo(mean, variance, xd); err != nil {
 		return nil, nil, err
 	}
-	if f.aug != nil {
+	if f.aug != nil && augment {
 		// The augmentation needs Φₓ and ΦₓΣ row by row (augment.go).
 		cols := f.design
 		if cols == nil {

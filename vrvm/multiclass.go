@@ -320,6 +320,12 @@ func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil)
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
 // and their variances vₙₖ = φₙᵀΣₖφₙ (N × K).
 func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
+	return f.activationsAug(x, true)
+}
+
+// activationsAug is activations, augmented at each row (A7) if augment
+// and the fit augments its predictions.
+func (f *multiFit) activationsAug(x mat.Matrix, augment bool) (*mat.Dense, *mat.Dense, error) {
 	n, err := f.checkRows(x)
 	if err != nil {
 		return nil, nil, err
@@ -345,7 +351,7 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 			v.Set(i, c, math.Max(0, dot(ps.RawRowView(i), phi.RawRowView(i))))
 		}
 	}
-	if f.mcAug != nil {
+	if f.mcAug != nil && augment {
 		if err := f.mcAug.adjust(&f.fitted, x, phi, ybar, v); err != nil {
 			return nil, nil, err
 		}
@@ -366,6 +372,12 @@ func (f *multiFit) activations(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 // ErrNotFitted before a fit.
 func (f *multiFit) Latent(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
 	return f.activations(x)
+}
+
+// LatentPlain is Latent for the fitted model alone, without the
+// augmentation at the row (A7), as Classifier.LatentPlain.
+func (f *multiFit) LatentPlain(x mat.Matrix) (*mat.Dense, *mat.Dense, error) {
+	return f.activationsAug(x, false)
 }
 
 // ProbPlugin returns the plug-in class probabilities at the mean

@@ -169,6 +169,15 @@ func TestMultiAugment(t *testing.T) {
 			}
 		}
 	}
+	// LatentPlain is the plain model's Latent.
+	ga, gva, err := aug.LatentPlain(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pva, _ := plain.Latent(far)
+	if !mat.EqualApprox(ga, pa, 1e-12) || !mat.EqualApprox(gva, pva, 1e-12) {
+		t.Errorf("LatentPlain %v ± %v, the plain model's Latent %v ± %v", mat.Formatted(ga), mat.Formatted(gva), mat.Formatted(pa), mat.Formatted(pva))
+	}
 	var buf bytes.Buffer
 	if err := aug.Save(&buf); err != nil {
 		t.Fatal(err)

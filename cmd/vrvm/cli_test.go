@@ -122,14 +122,18 @@ func TestCLI(t *testing.T) {
 		// the package documentation): the model file holds the
 		// augmentation's state; -augment=false writes the plain model, and
 		// the two predict different variances.
-		variances := map[bool]string{}
+		variances, summaries := map[bool]string{}, map[bool]string{}
 		for _, aug := range []bool{true, false} {
 			args := []string{"fit", "-target", "t", "-inputs", "x1,x2", "-width", "0.5", "-o", "aug.json"}
 			if !aug {
 				args = append(args, "-augment=false")
 			}
-			if _, errOut, code := run(t, append(args, "reg.csv")...); code != 0 {
+			_, errOut, code := run(t, append(args, "reg.csv")...)
+			if code != 0 {
 				t.Fatalf("fit %v: status %d: %s", args, code, errOut)
+			}
+			if i := strings.Index(errOut, "training RMS error"); i >= 0 {
+				summaries[aug] = errOut[i : i+strings.IndexByte(errOut[i:], ';')]
 			}
 			model, err := os.ReadFile(filepath.Join(dir, "aug.json"))
 			if err != nil {
@@ -146,6 +150,11 @@ func TestCLI(t *testing.T) {
 		}
 		if variances[true] == variances[false] {
 			t.Error("augmented and plain models predict the same")
+		}
+		// The summary's training error is the fit's own, not that of the
+		// augmented predictions.
+		if summaries[true] == "" || summaries[true] != summaries[false] {
+			t.Errorf("summary %q augmented, %q plain", summaries[true], summaries[false])
 		}
 		if _, errOut, code := run(t, "fit", "-model", "rvm", "-augment=false", "-target", "t", "-inputs", "x1,x2", "-o", "aug.json", "reg.csv"); code != 2 || !strings.Contains(errOut, "-augment applies to -model vrvm only") {
 			t.Errorf("fit -model rvm -augment=false: status %d: %s", code, errOut)

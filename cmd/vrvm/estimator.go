@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm"
@@ -174,8 +175,18 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 		if tr := mc.LearnTrace(); tr != nil {
 			s.Kernel, s.Fits = fmt.Sprint(mc.FittedKernel()), len(tr)
 		}
-		if r, err := mc.ErrorRate(x, e.labels); err == nil {
-			s.TrainingError = r
+		// The fit's own training error: the plain model's decisions, not
+		// the augmented predictions (doc.go (A7)), which centre a
+		// function at each row and cost O(N) a row.
+		if ybar, _, err := mc.LatentPlain(x); err == nil {
+			classes := mc.Classes()
+			var wrong int
+			for i, l := range e.labels {
+				if classes[floats.MaxIdx(ybar.RawRowView(i))] != l {
+					wrong++
+				}
+			}
+			s.TrainingError = float64(wrong) / float64(len(e.labels))
 		}
 		return s
 	}
@@ -199,20 +210,24 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 		// -model rvm's default width, the same (doc.go (R6)).
 		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()
 	}
-	p, err := e.predict(x)
+	// The fit's own training error, as above (doc.go (A6)).
+	mean, _, err := m.(interface {
+		LatentPlain(mat.Matrix) ([]float64, []float64, error)
+	}).LatentPlain(x)
 	if err != nil {
 		return s
 	}
+	regression := m.Task() == vrvm.Regression
 	var loss float64
 	for i := range t {
-		if p.regression {
-			loss += (p.mean[i] - t[i]) * (p.mean[i] - t[i])
-		} else if p.label[i] != t[i] {
+		if regression {
+			loss += (mean[i] - t[i]) * (mean[i] - t[i])
+		} else if label := float64(b2i(mean[i] > 0)); label != t[i] {
 			loss++
 		}
 	}
 	s.TrainingError = loss / float64(len(t))
-	if p.regression {
+	if regression {
 		s.TrainingError = math.Sqrt(s.TrainingError)
 	}
 	return s
@@ -274,4 +289,12 @@ func labelError(err error) *vrvm.LabelError {
 		return le
 	}
 	return nil
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -108,8 +108,9 @@ metadata, covered by its SHA-256 checksum. Files of the former format
 
 Output files are written atomically (a temporary file, synced, renamed);
 -o never overwrites the data file. At the end fit prints a summary:
-status, relevance vectors, noise and training error, the lower bound (log
-evidence for -model rvm), and
+status, relevance vectors, noise and training error (of the fitted model,
+without the augmentation, which centres a function at each row), the
+lower bound (log evidence for -model rvm), and
 a warning if the fit stopped at the iteration limit, kept no relevance
 vector, or (regression) spends more than half the rows' degrees of
 freedom on the mean (effective number of parameters γ > N/2), where the
