@@ -323,7 +323,7 @@
 //	(C3)                    classCrowded, classLeverage, binaryTarget.fit
 //	(C4)                    learnKernel, binaryTarget.memorising
 //	(K9)–(K10)              mcFixedQ.eval, .excludedSlope
-//	(A1)–(A6)               augmentation.adjust, alphaStar; NoAugment
+//	(A1)–(A6), (A8)         augmentation.adjust, alphaStar; NoAugment
 //	(A7)                    mcAugmentation.adjust, newMCAugmentation
 //	(U1)                    unitKernel, scaledKernel, designScales
 //	(T1)                    targetScale
@@ -783,7 +783,20 @@
 // (the average prior variance of a relevant weight). A prediction costs
 // O(N(d + M) + M²) more per test point (N training rows, d inputs, M
 // active functions), and the model keeps the N training inputs, the
-// precisions Bₙ and the residuals.
+// precisions Bₙ and the residuals. Where the active functions nearly
+// explain k, kᵀBk − gᵀΣg in (A1) is the difference of two nearly equal
+// numbers (on Friedman #1 with 3,000 rows and the default width, kᵀBk
+// about 7,500 and the difference 7.2·10⁻⁴, computed as 9.9·10⁻⁴), so it
+// is computed as the minimum it is, as (S14):
+//
+//	kᵀBk − gᵀΣg = Σₙ Bₙ(kₙ − φₙᵀu)² + Σₐ ⟨αₐ⟩uₐ²,  u = Σg            (A8)
+//
+// a sum of non-negative terms whose error in u is of second order. The
+// predictions go by blocks of test rows, with the kernel block
+// K(x*, training inputs) and the products by BLAS, over the workers of
+// parallelBlocks: 50,000 predictions from a fit on 8,000 rows in 5
+// inputs take 25 s of CPU (12.6 s without (A8), 16.4 s element by element
+// before; the means moved by up to 0.4 % with (A8)).
 //
 // Regressor and Classifier augment by default (NoAugment turns it off;
 // FitDesign, MultiClassifier and the RVMs never augment; the paper's

@@ -259,14 +259,7 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 			return latentColumns(mean[lo:hi], variance[lo:hi], bf.ps[:r], phiT, f.mu, sigma, lo)
 		})
 	}
-	// Σ in full for the matrix products.
-	full := blas64.General{Rows: m, Cols: m, Stride: m, Data: make([]float64, m*m)}
-	for i := range m {
-		for j := i; j < m; j++ {
-			v := sigma.Data[i*sigma.Stride+j]
-			full.Data[i*m+j], full.Data[j*m+i] = v, v
-		}
-	}
+	full := symFull(f.sigma.get()) // Σ in full for the matrix products
 	mu := blas64.Vector{N: m, Inc: 1, Data: f.mu}
 	return parallelBlocks(context.Background(), n, size, m, func(lo, hi, w int) error {
 		r := hi - lo

@@ -1,7 +1,8 @@
 package vrvm
 
 import (
-	"math"
+	"context"
+	"runtime"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -104,7 +105,8 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 //	ȳₖ += eₖ kᵀrₖ/qₖ,  vₖ += eₖ²/qₖ
 //
 // (A1)–(A4) with B = c₀ and the targets (M5), whose residual at the
-// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ.
+// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ. By blocks of test rows, and
+// with c₀kᵀk − gᵀΣₖg as the minimum (A8), as augmentation.adjust.
 func (a *mcAugmentation) adjust(f *fitted, x mat.Matrix, phi, ybar, v *mat.Dense) error {
 	if err := a.prepare(f); err != nil {
 		return err
@@ -112,33 +114,57 @@ func (a *mcAugmentation) adjust(f *fitted, x mat.Matrix, phi, ybar, v *mat.Dense
 	n, m := phi.Dims()
 	nt, k := a.resid.Dims()
 	c0 := 0.5 * (1 - 1/float64(k))
-	trows, rows := rowsOf(a.x), rowsOf(x)
-	kv := make([]float64, nt)
-	kr := make([]float64, k)
-	g := make([]float64, m)
-	sg := make([]float64, m)
-	for i := range n {
-		var kk float64
-		for j, tr := range trows {
-			val := f.b.kernel.Eval(tr, rows[i])
-			if math.IsNaN(val) || math.IsInf(val, 0) {
-				return &NonFiniteError{What: "kernel value", Row: i, Col: j, Value: val}
-			}
-			kv[j] = val
-			kk += val * val
-		}
-		kvec := blas64.Vector{N: nt, Inc: 1, Data: kv}
-		blas64.Gemv(blas.Trans, c0, a.phi.RawMatrix(), kvec, 0, blas64.Vector{N: m, Inc: 1, Data: g})
-		blas64.Gemv(blas.Trans, 1, a.resid.RawMatrix(), kvec, 0, blas64.Vector{N: k, Inc: 1, Data: kr})
-		kss := f.b.kernel.Eval(rows[i], rows[i])
-		prow := phi.RawRowView(i)
-		for c, s := range f.sigmas {
-			blas64.Symv(1, s.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: g}, 0, blas64.Vector{N: m, Inc: 1, Data: sg})
-			q := a.alphaStar[c] + math.Max(0, c0*kk-dot(g, sg)) // (A7)
-			e := kss - dot(prow, sg)
-			ybar.Set(i, c, ybar.At(i, c)+e*kr[c]/q)
-			v.Set(i, c, v.At(i, c)+e*e/q)
-		}
+	xd := denseOf(x)
+	sigmas := make([]blas64.General, k)
+	for c, s := range f.sigmas {
+		sigmas[c] = symFull(s)
 	}
-	return nil
+	size := max(1, min(n, (1<<16)/max(1, nt)))
+	type buffers struct{ k, g, sg, kr, res []float64 }
+	bufs := make([]buffers, runtime.GOMAXPROCS(0))
+	centre := seq(nt)
+	return parallelBlocks(context.Background(), n, size, nt+m*k, func(lo, hi, w int) error {
+		r := hi - lo
+		bf := &bufs[w]
+		if bf.k == nil {
+			bf.k, bf.g, bf.sg, bf.kr, bf.res = make([]float64, size*nt), make([]float64, size*m), make([]float64, size*m), make([]float64, size*k), make([]float64, size*nt)
+		}
+		kb := mat.NewDense(r, nt, bf.k[:r*nt])
+		if err := kernelBlock(f.b.kernel, kb, xd.Slice(lo, hi, 0, xd.RawMatrix().Cols).(*mat.Dense), a.x, lo, centre, false); err != nil {
+			return err
+		}
+		g := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.g[:r*m]}
+		sg := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.sg[:r*m]}
+		kr := blas64.General{Rows: r, Cols: k, Stride: k, Data: bf.kr[:r*k]}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, c0, kb.RawMatrix(), a.phi.RawMatrix(), 0, g)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), a.resid.RawMatrix(), 0, kr)
+		kss := make([]float64, r)
+		for i := range r {
+			row := xd.RawRowView(lo + i)
+			kss[i] = f.b.kernel.Eval(row, row)
+		}
+		res := blas64.General{Rows: r, Cols: nt, Stride: nt, Data: bf.res[:r*nt]}
+		for c := range k {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g, sigmas[c], 0, sg)
+			// The residuals k − Φu, u = Σₖg, of (A8).
+			copy(res.Data, kb.RawMatrix().Data[:r*nt])
+			blas64.Gemm(blas.NoTrans, blas.Trans, -1, sg, a.phi.RawMatrix(), 1, res)
+			for i := range r {
+				sgi := sg.Data[i*m : (i+1)*m]
+				var s float64 // (A8)
+				for _, v := range res.Data[i*nt : (i+1)*nt] {
+					s += v * v
+				}
+				s *= c0
+				for j, u := range sgi {
+					s += f.alphaK.At(j, c) * u * u
+				}
+				q := a.alphaStar[c] + s // (A7)
+				e := kss[i] - dot(phi.RawRowView(lo+i), sgi)
+				ybar.Set(lo+i, c, ybar.At(lo+i, c)+e*kr.Data[i*k+c]/q)
+				v.Set(lo+i, c, v.At(lo+i, c)+e*e/q)
+			}
+		}
+		return nil
+	})
 }
