@@ -427,6 +427,7 @@ func TestCLI(t *testing.T) {
 	write("ragged.csv", "x,t\n1,2\n3\n4,5\n")
 	write("ragged2.csv", "x1,x2\n1,2\n3\n4,5\n")
 	write("text.csv", "x,t\n1,2\n3,4\nabc,5\n")
+	write("semicolons.csv", "x;t\n1;2\n3;4\n")
 	write("labels.csv", "x,t\n1,0\n2,1\n3,2\n")
 	write("halflabels.csv", "x,t\n1,0\n2,1.5\n3,2\n4,2\n")
 	write("nox2.csv", "x1,t\n1,2\n")
@@ -446,6 +447,8 @@ func TestCLI(t *testing.T) {
 			1, `vrvm fit: text.csv:4: column "x" (field 1): not a number`},
 		{"unknown target", nil, []string{"fit", "-target", "price", "-o", "m.json", "reg.csv"},
 			1, `no such column "price" (-target); columns are id, x1, t, x2`},
+		{"fields separated by semicolons", nil, []string{"fit", "-target", "t", "-o", "m.json", "semicolons.csv"},
+			1, `vrvm fit: semicolons.csv: no such column "t" (-target); columns are x;t (one column: the file seems to separate its fields by semicolons; vrvm reads comma-separated files)`},
 		{"labels 0, 1, 2: a multi-class model, whose classes need two rows each", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
 			1, `vrvm fit: labels.csv:2: label "0" is the only row of its class; every class needs at least 2`},
 		{"non-integer numeric class label", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "halflabels.csv"},

@@ -431,9 +431,15 @@ func (t *table) columnList() string {
 	return fmt.Sprintf("%s, … (%d columns)", strings.Join(t.header[:show], ", "), len(t.header))
 }
 
-// noColumn is the error of a column the file lacks.
+// noColumn is the error of a column the file lacks. A header read as one
+// column that holds semicolons is most likely a file separated by them (as
+// spreadsheets with a decimal comma write CSV), which the message says.
 func (t *table) noColumn(name, role string) error {
-	return fmt.Errorf("%s: %w %q%s; columns are %s", t.name, datasets.ErrColumn, name, role, t.columnList())
+	hint := ""
+	if len(t.header) == 1 && strings.Contains(t.header[0], ";") {
+		hint = " (one column: the file seems to separate its fields by semicolons; vrvm reads comma-separated files)"
+	}
+	return fmt.Errorf("%s: %w %q%s; columns are %s%s", t.name, datasets.ErrColumn, name, role, t.columnList(), hint)
 }
 
 // isMissing reports whether a cell stands for a missing value: empty, R's
