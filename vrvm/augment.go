@@ -100,76 +100,123 @@ func alphaStar(b basis, sol *solution) float64 {
 	return float64(n) / s
 }
 
-// adjust augments the latent mean and variance at the test rows of x:
-// phi holds the active functions there and ps = phi·Σ. With k the kernel
-// between the training inputs and x*, g = ΦᵀBk,
+// adjust augments the latent mean and variance at the rows of x (the
+// columns cols of f's basis): with k the kernel between the training
+// inputs and x*, g = ΦᵀBk,
 //
 //	q = α* + kᵀBk − gᵀΣg,   e = K(x*, x*) − φ*ᵀΣg              (A1), (A3)
 //	mean += e·kᵀr/q,   variance += e²/q                       (A2), (A4)
 //
-// at a cost of O(N(d + M)) per test point beyond the plain prediction:
-// by blocks of test rows, K(x*, training inputs) a block at a time
-// (kernelBlock) and g and Σg by matrix products, spread over the
-// workers of parallelBlocks. kᵀBk − gᵀΣg, the data's precision along
-// the augmenting function that the active ones do not explain, is the
+// at a cost of O(N(d + M)) per test point beyond the plain prediction
+// (augRows, augmentBlock).
+func (a *augmentation) adjust(f *fitted, x *mat.Dense, cols []int, mean, variance []float64) error {
+	if err := a.prepare(f); err != nil {
+		return err
+	}
+	l := augLatent{sigma: symFull(f.sigma.get()), alpha: f.alpha, alphaStar: a.alphaStar,
+		resid: blas64.Vector{N: len(a.resid), Inc: 1, Data: a.resid}}
+	return augRows(f, x, a.x, cols, func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
+		augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {
+			mean[lo+i] += dm
+			variance[lo+i] += dv
+		})
+		return nil
+	})
+}
+
+// augLatent is one latent function of an augmented model: its weights'
+// covariance Σ in full, their ⟨αₐ⟩, the prior precision α* of the
+// augmenting weight and the residuals rₙ = yₙ − Bₙμᵀφₙ at the training
+// inputs (a column of an N × K matrix for MultiClassifier).
+type augLatent struct {
+	sigma     blas64.General
+	alpha     []float64
+	alphaStar float64
+	resid     blas64.Vector
+}
+
+// augScratch is a worker's buffers for augmentBlock.
+type augScratch struct{ g, sg, kr, res []float64 }
+
+// augRows calls fn on blocks of the rows of x, spread over the workers of
+// parallelBlocks, with the kernel block kb = K(x_block, t) (t the N
+// training inputs), the block's design phis for the columns cols of f's
+// basis, K(x*, x*) of each row, and the worker's scratch.
+func augRows(f *fitted, x, t *mat.Dense, cols []int, fn func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error) error {
+	n, d := x.Dims()
+	nt, _ := t.Dims()
+	size := max(1, min(n, (1<<16)/max(1, nt)))
+	kbufs := make([][]float64, runtime.GOMAXPROCS(0))
+	scratch := make([]augScratch, len(kbufs))
+	centre := seq(nt)
+	return parallelBlocks(context.Background(), n, size, nt+len(cols), func(lo, hi, w int) error {
+		r := hi - lo
+		if kbufs[w] == nil {
+			kbufs[w] = make([]float64, size*nt)
+		}
+		xb := x.Slice(lo, hi, 0, d).(*mat.Dense)
+		kb := mat.NewDense(r, nt, kbufs[w][:r*nt])
+		if err := kernelBlock(f.b.kernel, kb, xb, t, lo, centre, false); err != nil {
+			return err
+		}
+		phis, err := f.b.design(xb, cols)
+		if err != nil {
+			return err
+		}
+		kss := make([]float64, r)
+		for i := range r {
+			kss[i] = f.b.kernel.Eval(xb.RawRowView(i), xb.RawRowView(i))
+		}
+		return fn(lo, kb, phis, kss, &scratch[w])
+	})
+}
+
+// augmentBlock computes (A1)–(A4) for the latent function l at the r test
+// rows of a block — kb = K(x*, training inputs) (r × N), phis the rows'
+// design (r × M), kss = K(x*, x*) — given the design phi and bphi = BΦ at
+// the training inputs and the precisions beta = Bₙ, and calls add with
+// each row's mean and variance increments. g = ΦᵀBk and u = Σg go by
+// matrix products. kᵀBk − gᵀΣg, the data's precision along the
+// augmenting function that the active ones do not explain, is the
 // difference of two nearly equal numbers where they nearly do (kᵀBk
 // about 10⁴, the difference 10⁻³ on Friedman #1 with 3,000 rows: 38 %
 // off); it is evaluated as the minimum it is, as (S14),
 //
 //	kᵀBk − gᵀΣg = Σₙ Bₙ(kₙ − φₙᵀu)² + Σₐ ⟨αₐ⟩uₐ²,  u = Σg,              (A8)
 //
-// a sum of non-negative terms whose error in u is of second order.
-func (a *augmentation) adjust(f *fitted, x mat.Matrix, phi, ps *mat.Dense, mean, variance []float64) error {
-	if err := a.prepare(f); err != nil {
-		return err
+// a sum of non-negative terms whose error in u is of second order; and
+// e = K(x*, x*) − φ*ᵀu.
+func augmentBlock(s *augScratch, kb, phis *mat.Dense, kss []float64, phi, bphi *mat.Dense, beta []float64, l augLatent, add func(i int, dm, dv float64)) {
+	r, nt := kb.Dims()
+	_, m := phis.Dims()
+	if len(s.res) < r*nt || len(s.g) < r*m {
+		s.g, s.sg, s.kr, s.res = make([]float64, r*m), make([]float64, r*m), make([]float64, r), make([]float64, r*nt)
 	}
-	n, m := phi.Dims()
-	nt, _ := a.x.Dims()
-	xd := denseOf(x)
-	sigma := symFull(f.sigma.get())
-	alpha := f.alpha // ⟨αₐ⟩ of the active functions
-	resid := blas64.Vector{N: nt, Inc: 1, Data: a.resid}
-	size := max(1, min(n, (1<<16)/max(1, nt)))
-	type buffers struct{ k, g, sg, kr, res []float64 }
-	bufs := make([]buffers, runtime.GOMAXPROCS(0))
-	centre := seq(nt)
-	return parallelBlocks(context.Background(), n, size, nt+m, func(lo, hi, w int) error {
-		r := hi - lo
-		bf := &bufs[w]
-		if bf.k == nil {
-			bf.k, bf.g, bf.sg, bf.kr, bf.res = make([]float64, size*nt), make([]float64, size*m), make([]float64, size*m), make([]float64, size), make([]float64, size*nt)
+	g := blas64.General{Rows: r, Cols: m, Stride: m, Data: s.g[:r*m]}
+	u := blas64.General{Rows: r, Cols: m, Stride: m, Data: s.sg[:r*m]}
+	kr := blas64.Vector{N: r, Inc: 1, Data: s.kr[:r]}
+	res := blas64.General{Rows: r, Cols: nt, Stride: nt, Data: s.res[:r*nt]}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), bphi.RawMatrix(), 0, g)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g, l.sigma, 0, u)
+	blas64.Gemv(blas.NoTrans, 1, kb.RawMatrix(), l.resid, 0, kr)
+	// The residuals k − Φu of (A8), row by row.
+	for i := range r {
+		copy(res.Data[i*nt:(i+1)*nt], kb.RawRowView(i))
+	}
+	blas64.Gemm(blas.NoTrans, blas.Trans, -1, u, phi.RawMatrix(), 1, res)
+	for i := range r {
+		var q float64 // (A8)
+		for j, v := range res.Data[i*nt : (i+1)*nt] {
+			q += beta[j] * v * v
 		}
-		kb := mat.NewDense(r, nt, bf.k[:r*nt])
-		if err := kernelBlock(f.b.kernel, kb, xd.Slice(lo, hi, 0, xd.RawMatrix().Cols).(*mat.Dense), a.x, lo, centre, false); err != nil {
-			return err
+		ui := u.Data[i*m : (i+1)*m]
+		for j, v := range ui {
+			q += l.alpha[j] * v * v
 		}
-		g := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.g[:r*m]}
-		sg := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.sg[:r*m]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), a.bphi.RawMatrix(), 0, g)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g, sigma, 0, sg)
-		kr := blas64.Vector{N: r, Inc: 1, Data: bf.kr[:r]}
-		blas64.Gemv(blas.NoTrans, 1, kb.RawMatrix(), resid, 0, kr)
-		// The residuals k − Φu of (A8), row by row.
-		res := blas64.General{Rows: r, Cols: nt, Stride: nt, Data: bf.res[:r*nt]}
-		copy(res.Data, kb.RawMatrix().Data[:r*nt])
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1, sg, a.phi.RawMatrix(), 1, res)
-		for i := range r {
-			var s float64 // (A8)
-			for j, v := range res.Data[i*nt : (i+1)*nt] {
-				s += a.beta[j] * v * v
-			}
-			for j, u := range sg.Data[i*m : (i+1)*m] {
-				s += alpha[j] * u * u
-			}
-			gi := blas64.Vector{N: m, Inc: 1, Data: g.Data[i*m : (i+1)*m]}
-			row := xd.RawRowView(lo + i)
-			q := a.alphaStar + s                                                                                      // (A1)
-			e := f.b.kernel.Eval(row, row) - blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.RawRowView(lo + i)}, gi) // (A3)
-			mean[lo+i] += e * kr.Data[i] / q                                                                          // (A2)
-			variance[lo+i] += e * e / q                                                                               // (A4)
-		}
-		return nil
-	})
+		q += l.alphaStar                          // (A1)
+		e := kss[i] - dot(phis.RawRowView(i), ui) // (A3)
+		add(i, e*kr.Data[i]/q, e*e/q)             // (A2), (A4)
+	}
 }
 
 // symFull returns the symmetric s as a full general matrix, for matrix

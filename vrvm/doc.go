@@ -323,7 +323,7 @@
 //	(C3)                    classCrowded, classLeverage, binaryTarget.fit
 //	(C4)                    learnKernel, binaryTarget.memorising
 //	(K9)–(K10)              mcFixedQ.eval, .excludedSlope
-//	(A1)–(A6), (A8)         augmentation.adjust, alphaStar; NoAugment
+//	(A1)–(A6), (A8)         augmentation.adjust, augmentBlock, augRows, alphaStar; NoAugment
 //	(A7)                    mcAugmentation.adjust, newMCAugmentation
 //	(U1)                    unitKernel, scaledKernel, designScales
 //	(T1)                    targetScale

@@ -186,18 +186,11 @@ func (f *fitted) latent(x mat.Matrix, augment bool) (mean, variance []float64, e
 		return nil, nil, err
 	}
 	if f.aug != nil && augment {
-		// The augmentation needs Φₓ and ΦₓΣ row by row (augment.go).
 		cols := f.design
 		if cols == nil {
 			cols = seq(len(f.mu))
 		}
-		phi, err := f.b.design(xd, cols)
-		if err != nil {
-			return nil, nil, err
-		}
-		var ps mat.Dense
-		mul(&ps, phi, f.sigma.get())
-		if err := f.aug.adjust(f, x, phi, &ps, mean, variance); err != nil {
+		if err := f.aug.adjust(f, xd, cols, mean, variance); err != nil {
 			return nil, nil, err
 		}
 		for i := range n {

@@ -352,7 +352,7 @@ func (f *multiFit) activationsAug(x mat.Matrix, augment bool) (*mat.Dense, *mat.
 		}
 	}
 	if f.mcAug != nil && augment {
-		if err := f.mcAug.adjust(&f.fitted, x, phi, ybar, v); err != nil {
+		if err := f.mcAug.adjust(&f.fitted, denseOf(x), ybar, v); err != nil {
 			return nil, nil, err
 		}
 		for i := range n {

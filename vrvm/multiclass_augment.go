@@ -1,11 +1,8 @@
 package vrvm
 
 import (
-	"context"
-	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -96,74 +93,36 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 }
 
 // adjust augments the mean activations ybar and their variances v at the
-// rows of x, whose basis functions are phi, for the softmax under
-// Böhning's bound (curvature c₀ = ½(1 − 1/K) at every row, (M4)): with k
-// the kernel between the training inputs and x* and g = c₀Φᵀk, for each
-// class
+// rows of x, for the softmax under Böhning's bound (curvature
+// c₀ = ½(1 − 1/K) at every row, (M4)): with k the kernel between the
+// training inputs and x* and g = c₀Φᵀk, for each class
 //
 //	qₖ = α*ₖ + c₀kᵀk − gᵀΣₖg,  eₖ = K(x*, x*) − φ*ᵀΣₖg                (A7)
 //	ȳₖ += eₖ kᵀrₖ/qₖ,  vₖ += eₖ²/qₖ
 //
 // (A1)–(A4) with B = c₀ and the targets (M5), whose residual at the
-// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ. By blocks of test rows, and
-// with c₀kᵀk − gᵀΣₖg as the minimum (A8), as augmentation.adjust.
-func (a *mcAugmentation) adjust(f *fitted, x mat.Matrix, phi, ybar, v *mat.Dense) error {
+// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ; by augmentBlock, with (A8).
+func (a *mcAugmentation) adjust(f *fitted, x *mat.Dense, ybar, v *mat.Dense) error {
 	if err := a.prepare(f); err != nil {
 		return err
 	}
-	n, m := phi.Dims()
 	nt, k := a.resid.Dims()
+	m, _ := f.w.Dims()
 	c0 := 0.5 * (1 - 1/float64(k))
-	xd := denseOf(x)
-	sigmas := make([]blas64.General, k)
+	beta := constant(nt, c0)
+	var bphi mat.Dense
+	bphi.Scale(c0, a.phi)
+	ls := make([]augLatent, k)
 	for c, s := range f.sigmas {
-		sigmas[c] = symFull(s)
+		ls[c] = augLatent{sigma: symFull(s), alpha: mat.Col(nil, c, f.alphaK), alphaStar: a.alphaStar[c],
+			resid: blas64.Vector{N: nt, Inc: k, Data: a.resid.RawMatrix().Data[c:]}}
 	}
-	size := max(1, min(n, (1<<16)/max(1, nt)))
-	type buffers struct{ k, g, sg, kr, res []float64 }
-	bufs := make([]buffers, runtime.GOMAXPROCS(0))
-	centre := seq(nt)
-	return parallelBlocks(context.Background(), n, size, nt+m*k, func(lo, hi, w int) error {
-		r := hi - lo
-		bf := &bufs[w]
-		if bf.k == nil {
-			bf.k, bf.g, bf.sg, bf.kr, bf.res = make([]float64, size*nt), make([]float64, size*m), make([]float64, size*m), make([]float64, size*k), make([]float64, size*nt)
-		}
-		kb := mat.NewDense(r, nt, bf.k[:r*nt])
-		if err := kernelBlock(f.b.kernel, kb, xd.Slice(lo, hi, 0, xd.RawMatrix().Cols).(*mat.Dense), a.x, lo, centre, false); err != nil {
-			return err
-		}
-		g := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.g[:r*m]}
-		sg := blas64.General{Rows: r, Cols: m, Stride: m, Data: bf.sg[:r*m]}
-		kr := blas64.General{Rows: r, Cols: k, Stride: k, Data: bf.kr[:r*k]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, c0, kb.RawMatrix(), a.phi.RawMatrix(), 0, g)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), a.resid.RawMatrix(), 0, kr)
-		kss := make([]float64, r)
-		for i := range r {
-			row := xd.RawRowView(lo + i)
-			kss[i] = f.b.kernel.Eval(row, row)
-		}
-		res := blas64.General{Rows: r, Cols: nt, Stride: nt, Data: bf.res[:r*nt]}
-		for c := range k {
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g, sigmas[c], 0, sg)
-			// The residuals k − Φu, u = Σₖg, of (A8).
-			copy(res.Data, kb.RawMatrix().Data[:r*nt])
-			blas64.Gemm(blas.NoTrans, blas.Trans, -1, sg, a.phi.RawMatrix(), 1, res)
-			for i := range r {
-				sgi := sg.Data[i*m : (i+1)*m]
-				var s float64 // (A8)
-				for _, v := range res.Data[i*nt : (i+1)*nt] {
-					s += v * v
-				}
-				s *= c0
-				for j, u := range sgi {
-					s += f.alphaK.At(j, c) * u * u
-				}
-				q := a.alphaStar[c] + s // (A7)
-				e := kss[i] - dot(phi.RawRowView(lo+i), sgi)
-				ybar.Set(lo+i, c, ybar.At(lo+i, c)+e*kr.Data[i*k+c]/q)
-				v.Set(lo+i, c, v.At(lo+i, c)+e*e/q)
-			}
+	return augRows(f, x, a.x, seq(m), func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
+		for c, l := range ls {
+			augmentBlock(s, kb, phis, kss, a.phi, &bphi, beta, l, func(i int, dm, dv float64) {
+				ybar.Set(lo+i, c, ybar.At(lo+i, c)+dm)
+				v.Set(lo+i, c, v.At(lo+i, c)+dv)
+			})
 		}
 		return nil
 	})

@@ -2,8 +2,11 @@ package vrvm
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -208,5 +211,48 @@ func TestMultiAugment(t *testing.T) {
 	}
 	if pr.mcAug != nil {
 		t.Error("the probit model is augmented")
+	}
+}
+
+// TestMultiAugmentBadFile checks that a model file whose multi_augment
+// state is inconsistent or not finite is a *ModelFileError naming it, not a
+// panic or a NaN prediction.
+func TestMultiAugmentBadFile(t *testing.T) {
+	x, labels := mcAugProblem()
+	c := &MultiClassifier{Kernel: Gaussian{Width: 0.8}}
+	if err := c.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	payload := payloadOf(t, buf.Bytes())
+	for _, bad := range []struct{ name, old, new string }{
+		{"negative alpha_star", `"alpha_star":[`, `"alpha_star":[-`},
+		{"a residual row too short", `"resid":[[`, `"resid":[[`},
+		{"an input row too long", `"multi_augment":{"x":[[`, `"multi_augment":{"x":[[0,`},
+	} {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, payload); err != nil {
+			t.Fatal(err)
+		}
+		p := compact.String()
+		if bad.name == "a residual row too short" {
+			// Drop the first residual of the first row.
+			i := strings.Index(p, `"resid":[[`) + len(`"resid":[[`)
+			j := strings.IndexByte(p[i:], ',')
+			p = p[:i] + p[i+j+1:]
+		} else if !strings.Contains(p, bad.old) {
+			t.Fatalf("%s: the payload has no %s", bad.name, bad.old)
+		} else {
+			p = strings.Replace(p, bad.old, bad.new, 1)
+		}
+		_, err := LoadMultiClassifier(bytes.NewReader(seal([]byte(p))))
+		var me *ModelFileError
+		t.Logf("%s: %v", bad.name, err)
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), "multi_augment") {
+			t.Errorf("%s: error %v, want a *ModelFileError naming multi_augment", bad.name, err)
+		}
 	}
 }
