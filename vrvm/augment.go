@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"sync"
 
@@ -33,9 +34,10 @@ type augmentation struct {
 
 // newAugmentation records the augmentation state of a fit of problem p
 // with solution sol; it returns nil for a user design (no kernel to
-// centre at the test point).
+// centre at the test point) and for a kernel whose diagonal is not
+// constant over the training inputs (A9).
 func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
-	if p.basis.kernel == nil {
+	if p.basis.kernel == nil || !constantDiagonal(p.basis.kernel, p.x) {
 		return nil, nil
 	}
 	n, _ := p.x.Dims()
@@ -50,6 +52,27 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 	}
 	a.alphaStar = alphaStar(p.basis, sol)
 	return a, nil
+}
+
+// constantDiagonal reports whether K(x, x) is the same at every row of x
+// (to a relative 1e-9): the kernels that augmentation suits (A9), such as
+// Gaussian and ARDGaussian, where K(x, x) = 1, and not Polynomial or
+// Linear, whose diagonal grows with ‖x‖.
+func constantDiagonal(k Kernel, x mat.Matrix) bool {
+	n, _ := x.Dims()
+	if n == 0 {
+		return true
+	}
+	row := func(i int) []float64 { return mat.Row(nil, i, x) }
+	x0 := row(0)
+	d0 := k.Eval(x0, x0)
+	for i := 1; i < n; i++ {
+		xi := row(i)
+		if d := k.Eval(xi, xi); !(math.Abs(d-d0) <= 1e-9*math.Abs(d0)) {
+			return false
+		}
+	}
+	return true
 }
 
 // prepare builds BΦ at the training inputs for the active functions of

@@ -56,7 +56,8 @@ type Classifier struct {
 
 	// LearnKernel, Learning and NoAugment are as for Regressor: kernel
 	// learning by the full-model bound, and predictions augmented at
-	// each test point unless NoAugment is set.
+	// each test point unless NoAugment is set (a Polynomial or Linear
+	// kernel is never augmented, (A9)).
 	LearnKernel bool
 	Learning    KernelLearning
 	NoAugment   bool

@@ -74,7 +74,8 @@ type MultiClassifier struct {
 	// class's activation gains a kernel function centred at the
 	// predicted row, so that its variance does not collapse away from
 	// the relevance vectors. The model then keeps the training inputs
-	// and labels. SoftmaxAdaptive and Probit are never augmented.
+	// and labels. SoftmaxAdaptive and Probit are never augmented, nor is
+	// a kernel whose K(x, x) varies, such as Polynomial and Linear (A9).
 	NoAugment bool
 
 	multiFit
@@ -302,7 +303,7 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
 	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha, dv)
 	f.sigmas, f.alphaK, f.multiLik = sol.sigmas, sol.alphaK, lik
-	if !c.NoAugment && lik == Softmax && b.kernel != nil {
+	if !c.NoAugment && lik == Softmax && b.kernel != nil && constantDiagonal(b.kernel, x) { // (A9)
 		f.mcAug = newMCAugmentation(x, y, sol.alphaK, b.bias && len(sol.cols) > 0 && sol.cols[0] == 0) // (A7)
 	}
 	c.multiFit = multiFit{f}

@@ -105,7 +105,9 @@ type Regressor struct {
 	// O(N(d + M)) more for N training rows, d inputs and M active
 	// functions. The paper's model is not augmented (NoAugment: true).
 	// FitDesign, which has no kernel to centre at a test point, never
-	// augments.
+	// augments, nor does a kernel whose K(x, x) varies over the training
+	// inputs, such as Polynomial and Linear ((A9): their variance grows
+	// away from the data by itself).
 	NoAugment bool
 	// KeepDuplicates fits every row. By default Fit leaves out a row whose
 	// inputs and target both equal an earlier row's (D1 in doc.go,

@@ -99,7 +99,9 @@ Predictions are augmented: at each predicted row the model adds a
 kernel function centred there, so that the predictive variance returns
 to a prior level away from the relevance vectors instead of shrinking to
 the noise (the model file then holds the training inputs). -augment=false
-predicts with the paper's model alone (-model rvm is never augmented).
+predicts with the paper's model alone (-model rvm is never augmented, nor
+are -kernel polynomial and linear, whose variance grows away from the
+data by itself).
 
 Model file: the library's model file (vrvm.SaveMeta) with the column
 names, categories, missing-value rule and standardisation as its
