@@ -428,6 +428,8 @@ func TestCLI(t *testing.T) {
 	write("ragged2.csv", "x1,x2\n1,2\n3\n4,5\n")
 	write("text.csv", "x,t\n1,2\n3,4\nabc,5\n")
 	write("semicolons.csv", "x;t\n1;2\n3;4\n")
+	write("tabs.csv", "x\tt\n1\t2\n3\t4\n")
+	write("joined.csv", "c,t\na,no\nb,yes\nc,t\na,yes\nb,no\nc,t\nb,yes\n")
 	write("labels.csv", "x,t\n1,0\n2,1\n3,2\n")
 	write("halflabels.csv", "x,t\n1,0\n2,1.5\n3,2\n4,2\n")
 	write("nox2.csv", "x1,t\n1,2\n")
@@ -449,6 +451,12 @@ func TestCLI(t *testing.T) {
 			1, `no such column "price" (-target); columns are id, x1, t, x2`},
 		{"fields separated by semicolons", nil, []string{"fit", "-target", "t", "-o", "m.json", "semicolons.csv"},
 			1, `vrvm fit: semicolons.csv: no such column "t" (-target); columns are x;t (one column: the file seems to separate its fields by semicolons; vrvm reads comma-separated files)`},
+		{"fields separated by tabs", nil, []string{"fit", "-target", "t", "-o", "m.json", "tabs.csv"},
+			1, `vrvm fit: tabs.csv:1: field 1: bad header: column name "x\tt" is not valid UTF-8 or holds a control character (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)`},
+		// Two repeated header lines made a class "t" of two rows, with the
+		// category "c".
+		{"header line repeated", nil, []string{"fit", "-task", "classification", "-categorical", "c", "-target", "t", "-o", "m.json", "joined.csv"},
+			1, "vrvm fit: joined.csv:4: bad header: the line repeats the header line (files joined with their headers?); delete it"},
 		{"labels 0, 1, 2: a multi-class model, whose classes need two rows each", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "labels.csv"},
 			1, `vrvm fit: labels.csv:2: label "0" is the only row of its class; every class needs at least 2`},
 		{"non-integer numeric class label", nil, []string{"fit", "-task", "classification", "-target", "t", "-o", "m.json", "halflabels.csv"},

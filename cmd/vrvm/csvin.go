@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -323,6 +324,7 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 		return nil, err
 	}
 	headerLine := r.recLine
+	header := slices.Clone(rec) // as written, to recognise a repeated header line
 	t := &table{name: name, header: rec, index: make(map[string]int, len(rec))}
 	allNumbers := true
 	for i, c := range rec {
@@ -334,7 +336,11 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 			return nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: empty column name", datasets.ErrHeader))
 		}
 		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
-			return nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character", datasets.ErrHeader, quotePrefix([]byte(c))))
+			hint := ""
+			if len(rec) == 1 && strings.Contains(c, "\t") {
+				hint = " (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)"
+			}
+			return nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character%s", datasets.ErrHeader, quotePrefix([]byte(c)), hint))
 		}
 		if j, dup := t.index[c]; dup {
 			return nil, r.errorf(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", datasets.ErrHeader, j+1))
@@ -374,6 +380,12 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 		}
 		if len(rec) != len(t.header) {
 			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", datasets.ErrFieldCount, len(rec), len(t.header)))
+		}
+		if slices.Equal(rec, header) {
+			// Files joined with their headers (cat a.csv b.csv): the line
+			// would be read as a row, a text cell or a class named after
+			// its column.
+			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", datasets.ErrHeader))
 		}
 		for _, c := range cols {
 			f := rec[c.pos]
