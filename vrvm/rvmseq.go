@@ -338,6 +338,47 @@ func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best r
 	return best, change, structural
 }
 
+// rvmStall and rvmStallTol define the end of a classifier's fit by (R8):
+// rvmStall iterations whose Laplace evidence does not pass the best by
+// rvmStallTol·(1 + |best|).
+const (
+	rvmStall    = 200 // (R8)
+	rvmStallTol = 1e-9
+)
+
+// rvmSnapshot is a classifier's state at the start of an iteration: the
+// active set, its αₘ and Laplace's mode, with the evidence there (R8).
+type rvmSnapshot struct {
+	iter   int
+	ev     float64
+	active []int
+	alpha  []float64
+	w      []float64
+}
+
+func (st *rvmState) snapshot(iter int) *rvmSnapshot {
+	return &rvmSnapshot{iter: iter, ev: st.logEvidence(), active: append([]int(nil), st.active...),
+		alpha: append([]float64(nil), st.alpha...), w: append([]float64(nil), st.logit.w...)}
+}
+
+// restore returns to the state of s; the caller computes the posterior.
+func (st *rvmState) restore(s *rvmSnapshot) {
+	st.active = append(st.active[:0], s.active...)
+	st.alpha = append(st.alpha[:0], s.alpha...)
+	st.logit.w = append(st.logit.w[:0], s.w...)
+}
+
+// toBest returns a classifier to its best state (R8) and sets the last
+// evidence of trace to that of the state.
+func (st *rvmState) toBest(best *rvmSnapshot, trace []float64) error {
+	st.restore(best)
+	if err := st.posterior(best.iter); err != nil {
+		return err
+	}
+	trace[len(trace)-1] = st.logEvidence()
+	return nil
+}
+
 // apply makes the move m on the active set.
 func (st *rvmState) apply(mv rvmMove, pos []int) {
 	switch mv.kind {
@@ -751,6 +792,7 @@ func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
 	status := IterationLimit
 	iters := 0
 	betaChange := math.Inf(1)
+	var best *rvmSnapshot // (R8)
 	for k := 1; k <= set.maxIter; k++ {
 		if ctx.Err() != nil {
 			status = Canceled
@@ -767,6 +809,20 @@ func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
 		// The evidence at the start of the iteration: at convergence,
 		// that of the final α and β.
 		trace = append(trace, st.logEvidence())
+		if st.logit != nil {
+			// (R8) Laplace's evidence at the new mode need not rise with
+			// a move: stop where it has not passed its best for
+			// rvmStall iterations, with the best state.
+			if ev := trace[len(trace)-1]; best == nil || ev > best.ev+rvmStallTol*(1+math.Abs(best.ev)) {
+				best = st.snapshot(k)
+			} else if k-best.iter >= rvmStall {
+				if err := st.toBest(best, trace); err != nil {
+					return rvmResult{}, err
+				}
+				status = Converged
+				break
+			}
+		}
 		s, q, pos := st.factors()
 		mv, change, structural := bestMove(s, q, pos, st.alpha, set.pruneAt)
 		if !structural && change <= set.tol && betaChange <= set.tol {
