@@ -72,6 +72,21 @@ func TestCLI(t *testing.T) {
 	write("reg.csv", train.String())
 	write("regtest.csv", test.String())
 
+	t.Run("constant input", func(t *testing.T) {
+		// An input with one value in every training row is standardised
+		// with sd 1: fit says so, naming it (the sweep's N3).
+		var b strings.Builder
+		b.WriteString("x1,k,t\n")
+		for i := range 12 {
+			fmt.Fprintf(&b, "%d,5,%v\n", i, math.Sin(float64(i)))
+		}
+		write("constcol.csv", b.String())
+		_, errOut, code := run(t, "fit", "-target", "t", "-o", "constcol.json", "constcol.csv")
+		if code != 0 || !strings.Contains(errOut, `warning: input "k" is the same in every training row`) || strings.Contains(errOut, `"x1" is`) {
+			t.Errorf("exit %d, stderr:\n%s", code, errOut)
+		}
+	})
+
 	t.Run("help", func(t *testing.T) {
 		for _, c := range []struct{ cmd, want string }{
 			{"fit", "vrvm-cli-model"}, {"predict", "matched by name"}, {"paper", "Table 4"},

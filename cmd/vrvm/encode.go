@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -184,6 +185,40 @@ func meanSD(x mat.Matrix) (mean, sd []float64) {
 		}
 	}
 	return mean, sd
+}
+
+// constantFeatures returns the names of the columns of x that hold one
+// value in every row.
+func constantFeatures(x mat.Matrix, names []string) []string {
+	_, sd := popMeanSD(x)
+	var out []string
+	for j, v := range sd {
+		if v == 0 {
+			out = append(out, names[j])
+		}
+	}
+	return out
+}
+
+// quoteList returns the first max names, quoted and joined by commas,
+// with the number of the others: `"a", "b" and 3 more`. It names one
+// input as `input "a" is` and several as `inputs "a", "b" are`.
+func quoteList(names []string, max int) string {
+	q := make([]string, 0, max)
+	for i, n := range names {
+		if i == max {
+			break
+		}
+		q = append(q, strconv.Quote(n))
+	}
+	l := strings.Join(q, ", ")
+	if len(names) > max {
+		l += fmt.Sprintf(" and %d more", len(names)-max)
+	}
+	if len(names) == 1 {
+		return "input " + l + " is"
+	}
+	return "inputs " + l + " are"
 }
 
 // popMeanSD returns the mean and population standard deviation of each

@@ -73,8 +73,9 @@ of the training rows, stored in the model file and applied by predict, so
 that one kernel width suits every column and predictions come back in the
 target's units. One-hot features are standardised like any column, so a
 file with the categories written as 0/1 columns gives the same model.
--standardize=false uses the raw values, with a warning if the numeric
-inputs differ in scale more than 100×.
+An input with one value in every training row is only centred, with a
+warning. -standardize=false uses the raw values, with a warning if the
+numeric inputs differ in scale more than 100×.
 
 Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
 maximising the variational bound (the full-model bound), starting from
@@ -455,6 +456,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// Standardisation.
 	hot := oneHot(&meta)
+	if names := constantFeatures(x, featureNames(&meta)); len(names) > 0 {
+		warn("%s the same in every training row: the fit learns nothing from it, and a row predicted with another value there lies that difference, in the column's own units, from every training row; leave it out with -inputs if it should not count", quoteList(names, 5))
+	}
 	if *standardize {
 		meta.Standardized = true
 		meta.InputMean, meta.InputSD = meanSD(x)
