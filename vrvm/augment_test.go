@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -366,5 +367,87 @@ func TestAugmentNonStationary(t *testing.T) {
 	}
 	if g.aug == nil {
 		t.Error("Gaussian kernel: the regressor is not augmented")
+	}
+}
+
+// TestAugmentNonStationaryLoad: a model file with the augmentation state
+// and a kernel whose K(x, x) varies (written before (A9)) loads without
+// it, so that it predicts as the same fit made now.
+func TestAugmentNonStationaryLoad(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 3))
+	n := 40
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	labels, classes := make([]string, n), make([]int, n)
+	for i := range n {
+		a, b := rnd.NormFloat64(), rnd.NormFloat64()
+		x.SetRow(i, []float64{a, b})
+		y[i] = math.Sin(a) + 0.5*b + 0.1*rnd.NormFloat64()
+		classes[i] = int(math.Min(2, math.Max(0, math.Floor(a+b+1.5))))
+		labels[i] = []string{"a", "b", "c"}[classes[i]]
+	}
+	xs := mat.NewDense(2, 2, []float64{0.5, -0.5, 4, 3})
+	k := Polynomial{Degree: 3}
+	save := func(m interface{ Save(io.Writer) error }) *bytes.Buffer {
+		t.Helper()
+		var b bytes.Buffer
+		if err := m.Save(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b.Bytes(), []byte(`augment": {`)) {
+			t.Fatalf("%T: the file holds no augmentation state", m)
+		}
+		return &b
+	}
+
+	r := &Regressor{Kernel: k, NoAugment: true}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	r.aug = &augmentation{x: mat.DenseCopyOf(x), beta: constant(n, 1/(r.NoiseSD()*r.NoiseSD())), data: y, alphaStar: 1}
+	l, err := Load(save(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := l.(*Regressor)
+	if lr.aug != nil || !lr.NoAugment {
+		t.Error("the loaded regressor is augmented")
+	}
+	m0, v0, err := r.LatentPlain(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, v1, err := lr.Latent(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m0 {
+		if m0[i] != m1[i] || v0[i] != v1[i] {
+			t.Errorf("row %d: loaded %g, %g, plain fit %g, %g", i, m1[i], v1[i], m0[i], v0[i])
+		}
+	}
+
+	c := &MultiClassifier{Kernel: k, NoAugment: true}
+	if err := c.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	c.mcAug = newMCAugmentation(x, classes, c.alphaK, true)
+	lc, err := LoadMultiClassifier(save(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc.mcAug != nil || !lc.NoAugment {
+		t.Error("the loaded multi-class model is augmented")
+	}
+	a0, s0, err := c.LatentPlain(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, s1, err := lc.Latent(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(a0, a1) || !mat.Equal(s0, s1) {
+		t.Errorf("loaded activations %v, plain fit %v", mat.Formatted(a1), mat.Formatted(a0))
 	}
 }

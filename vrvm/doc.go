@@ -872,7 +872,9 @@
 //	augment only if K(xₙ, xₙ) is the same at every training input     (A9)
 //	(to a relative 10⁻⁹; Regressor, Classifier and MultiClassifier)
 //
-// (TestAugmentNonStationary). Measured with vrvm fit and predict, augmented
+// (TestAugmentNonStationary; a model file written before (A9) with such
+// a kernel and the augmentation's state loads without it,
+// TestAugmentNonStationaryLoad). Measured with vrvm fit and predict, augmented
 // (before) → plain (after), test RMSE or test error and log loss; the
 // "shifted" sets have x₀, x₁, x₂ ~ N(0, 1) and an input x₃ that is 0 in
 // the 150 training rows and N(0, 9) in the 150 test rows:

@@ -21,6 +21,8 @@ type mcAugmentation struct {
 
 	once sync.Once
 	phi  *mat.Dense // N × M: the basis functions at the training inputs
+	bphi *mat.Dense // c₀Φ
+	beta []float64  // c₀ at every training row
 	err  error
 }
 
@@ -72,10 +74,17 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 	a.once.Do(func() {
 		m, k := f.w.Dims()
 		a.phi, a.err = f.b.design(a.x, seq(m))
-		if a.err != nil || a.resid != nil {
+		if a.err != nil {
 			return
 		}
 		n, _ := a.x.Dims()
+		c0 := 0.5 * (1 - 1/float64(k)) // (M4)
+		a.beta = constant(n, c0)
+		a.bphi = mat.NewDense(n, m, nil)
+		a.bphi.Scale(c0, a.phi)
+		if a.resid != nil {
+			return
+		}
 		a.resid = mat.NewDense(n, k, nil)
 		mul(a.resid, a.phi, f.w)
 		p := make([]float64, k)
@@ -108,10 +117,6 @@ func (a *mcAugmentation) adjust(f *fitted, x *mat.Dense, ybar, v *mat.Dense) err
 	}
 	nt, k := a.resid.Dims()
 	m, _ := f.w.Dims()
-	c0 := 0.5 * (1 - 1/float64(k))
-	beta := constant(nt, c0)
-	var bphi mat.Dense
-	bphi.Scale(c0, a.phi)
 	ls := make([]augLatent, k)
 	for c, s := range f.sigmas {
 		ls[c] = augLatent{sigma: symFull(s), alpha: mat.Col(nil, c, f.alphaK), alphaStar: a.alphaStar[c],
@@ -119,7 +124,7 @@ func (a *mcAugmentation) adjust(f *fitted, x *mat.Dense, ybar, v *mat.Dense) err
 	}
 	return augRows(f, x, a.x, seq(m), func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
 		for c, l := range ls {
-			augmentBlock(s, kb, phis, kss, a.phi, &bphi, beta, l, func(i int, dm, dv float64) {
+			augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {
 				ybar.Set(lo+i, c, ybar.At(lo+i, c)+dm)
 				v.Set(lo+i, c, v.At(lo+i, c)+dv)
 			})

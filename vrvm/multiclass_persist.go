@@ -110,7 +110,9 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 		if err != nil {
 			return nil, bad("multi_augment: %v", err)
 		}
-		f.mcAug = a
+		if f.b.kernel != nil && constantDiagonal(f.b.kernel, a.x) { // (A9)
+			f.mcAug = a
+		}
 	}
 	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: f.multiLik, NoAugment: f.mcAug == nil, multiFit: multiFit{*f}}, nil
 }

@@ -444,7 +444,9 @@ func (p *payload) decode() (*fitted, error) {
 		if err != nil {
 			return nil, bad("augment: %v", err)
 		}
-		f.aug = a
+		if f.b.kernel != nil && constantDiagonal(f.b.kernel, a.x) { // (A9)
+			f.aug = a
+		}
 	}
 	return f, nil
 }

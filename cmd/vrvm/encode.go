@@ -179,18 +179,23 @@ func oneHot(b *cliMeta) []bool {
 // column of x; a constant column gets standard deviation 1.
 func meanSD(x mat.Matrix) (mean, sd []float64) {
 	mean, sd = popMeanSD(x)
+	return mean, oneForZero(sd)
+}
+
+// oneForZero sets every zero of sd (a constant column) to 1 and returns
+// sd.
+func oneForZero(sd []float64) []float64 {
 	for j, v := range sd {
 		if v == 0 {
 			sd[j] = 1
 		}
 	}
-	return mean, sd
+	return sd
 }
 
-// constantFeatures returns the names of the columns of x that hold one
-// value in every row.
-func constantFeatures(x mat.Matrix, names []string) []string {
-	_, sd := popMeanSD(x)
+// constantFeatures returns the names of the columns whose population
+// standard deviation sd is 0: one value in every row.
+func constantFeatures(sd []float64, names []string) []string {
 	var out []string
 	for j, v := range sd {
 		if v == 0 {

@@ -456,12 +456,13 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// Standardisation.
 	hot := oneHot(&meta)
-	if names := constantFeatures(x, featureNames(&meta)); len(names) > 0 {
+	inMean, inSD := popMeanSD(x)
+	if names := constantFeatures(inSD, featureNames(&meta)); len(names) > 0 {
 		warn("%s the same in every training row: the fit learns nothing from it, and a row predicted with another value there lies that difference, in the column's own units, from every training row; leave it out with -inputs if it should not count", quoteList(names, 5))
 	}
 	if *standardize {
 		meta.Standardized = true
-		meta.InputMean, meta.InputSD = meanSD(x)
+		meta.InputMean, meta.InputSD = inMean, oneForZero(inSD)
 		standardizeInPlace(x, meta.InputMean, meta.InputSD)
 		if *task == "regression" {
 			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
