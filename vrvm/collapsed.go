@@ -183,7 +183,12 @@ func (s *collapsed) keep(keep []int) {
 // active set (excludedTerm), with sⱼ = φⱼᵀBφⱼ in the factorisation of
 // every candidate.
 func (s *collapsed) excluded() float64 {
-	_, dv := s.f.weighted(s.lik)
+	var dv []float64
+	if beta, _ := s.lik.weights(); beta != nil && s.f.ident {
+		dv = s.f.explicitDiag(beta)
+	} else {
+		_, dv = s.f.weighted(s.lik, nil)
+	}
 	return excludedBound(s.prior, dv, s.f.cols)
 }
 

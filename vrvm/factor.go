@@ -383,14 +383,24 @@ func (f *designFactor) compact() {
 // (P × r) with W̃ = UᵀBU (the likelihood's precisions B = diag βₙ in the
 // column space of U: βI when they are uniform), and dⱼ = φⱼᵀBφⱼ = bⱼᵀW̃bⱼ.
 // It costs O(N r² + P r²) and changes only with the likelihood's factor.
-func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
+// B W̃ is written into dst when dst is P × r (its storage is reused: the
+// explicit design's is P × N, as large as the design itself), otherwise
+// into a new matrix.
+func (f *designFactor) weighted(lik likelihood, dst *mat.Dense) (bw *mat.Dense, dv []float64) {
 	bf := f.bFull
 	p, r := bf.Dims()
 	dv = make([]float64, p)
 	if p == 0 || r == 0 {
 		return &mat.Dense{}, dv
 	}
-	bw = mat.NewDense(p, r, nil)
+	if dst != nil && !dst.IsEmpty() {
+		if dp, dr := dst.Dims(); dp == p && dr == r {
+			bw = dst
+		}
+	}
+	if bw == nil {
+		bw = mat.NewDense(p, r, nil)
+	}
 	beta, uni := lik.weights()
 	switch {
 	case beta == nil:
@@ -398,10 +408,7 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 	case f.ident:
 		// W̃ = diag β: B W̃ scales column n of B by βₙ.
 		for j := range p {
-			src, dst := bf.RawRowView(j), bw.RawRowView(j)
-			for n, v := range src {
-				dst[n] = beta[n] * v
-			}
+			scaleBy(bw.RawRowView(j), beta, bf.RawRowView(j))
 		}
 	default:
 		// Gemm rather than Symm: dense.Gemm is blocked, vectorised and
@@ -413,6 +420,29 @@ func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
 	}
 	return bw, dv
+}
+
+// scaleBy sets dst[n] = beta[n]·src[n].
+func scaleBy(dst, beta, src []float64) {
+	for n, v := range src {
+		dst[n] = beta[n] * v
+	}
+}
+
+// explicitDiag returns dⱼ = φⱼᵀBφⱼ of the explicit design for the
+// precisions beta, as weighted computes them (the same products in the
+// same order) but one row of B W̃ at a time: O(N) memory, not P × N.
+func (f *designFactor) explicitDiag(beta []float64) []float64 {
+	bf := f.bFull
+	p, r := bf.Dims()
+	dv := make([]float64, p)
+	row := make([]float64, r)
+	for j := range p {
+		src := bf.RawRowView(j)
+		scaleBy(row, beta, src)
+		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: src}, blas64.Vector{N: r, Inc: 1, Data: row})
+	}
+	return dv
 }
 
 // project returns Uᵀd.
@@ -445,14 +475,17 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 	beta, _ := lik.weights()
 	bf := f.bFull
 	p, r := bf.Dims()
+	if beta != nil && f.ident && p > 0 && r > 0 {
+		return f.explicitDiag(beta)
+	}
 	if beta == nil || f.ident || p == 0 || r == 0 {
-		_, dv := f.weighted(lik)
+		_, dv := f.weighted(lik, nil)
 		return dv
 	}
 	wt := f.weightedGram(beta)
 	var ch mat.Cholesky
 	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
-		_, dv := f.weighted(lik)
+		_, dv := f.weighted(lik, nil)
 		return dv
 	}
 	var l mat.TriDense

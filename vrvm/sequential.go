@@ -612,7 +612,9 @@ func (s *seqFit) weightedNow(tol float64) (bw *mat.Dense, yv, dv []float64) {
 		return s.wBW, yv, s.wDV
 	}
 	if s.f.ident {
-		bw, dv = s.f.weighted(s.lik)
+		// The last B W̃'s storage is reused: the callers use one B W̃
+		// at a time.
+		bw, dv = s.f.weighted(s.lik, s.wBW)
 	} else {
 		// The factored design uses dⱼ only (candidateStats forms cⱼ from
 		// Φ_A): bw stays nil.
