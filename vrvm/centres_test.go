@@ -1,8 +1,11 @@
 package vrvm
 
 import (
+	"bytes"
 	"errors"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -65,5 +68,77 @@ func TestCentres(t *testing.T) {
 	}
 	if err := (&Regressor{Centres: 50, LearnKernel: true}).Fit(d.X, d.T); !errors.As(err, &oe) || oe.Field != "Centres" {
 		t.Errorf("Centres 50 with LearnKernel: %v", err)
+	}
+}
+
+// TestMultiCentres: MultiClassifier's Centres as Classifier's: relevance
+// vectors among the subset for the softmax and probit models, the same
+// subset on a refit, predictions of a saved and loaded model equal to the
+// fitted one's, a fit on every row when Centres is at least the number of
+// rows, and errors for a negative Centres and for learning the kernel on
+// every row with a subset.
+func TestMultiCentres(t *testing.T) {
+	x, labels := blobs(3, 240, 3, 2.5)
+	sub := centreRows(240, 40, true)
+	in := map[int]bool{}
+	for _, r := range sub {
+		in[r] = true
+	}
+	for _, lik := range []MultiLikelihood{Softmax, Probit} {
+		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Centres: 40, Likelihood: lik}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.RelevanceVectors()) == 0 {
+			t.Errorf("likelihood %d: no relevance vector", lik)
+		}
+		for _, r := range c.RelevanceVectors() {
+			if !in[r] {
+				t.Errorf("likelihood %d: relevance vector %d is not a centre", lik, r)
+			}
+		}
+		if e, err := c.ErrorRate(x, labels); err != nil || e > 0.2 {
+			t.Errorf("likelihood %d: training error %v, %v", lik, e, err)
+		}
+		first := activeKey(c.RelevanceVectors())
+		p, err := c.Prob(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := c.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		l, err := LoadMultiClassifier(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, err := l.Prob(x); err != nil || !mat.Equal(p, q) {
+			t.Errorf("likelihood %d: loaded model's probabilities differ (%v)", lik, err)
+		}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		if got := activeKey(c.RelevanceVectors()); got != first {
+			t.Errorf("likelihood %d: refit changed the relevance vectors %s → %s", lik, first, got)
+		}
+	}
+	all := &MultiClassifier{Kernel: Gaussian{Width: 1}}
+	same := &MultiClassifier{Kernel: Gaussian{Width: 1}, Centres: 240}
+	if err := all.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if err := same.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(all.Mean(), same.Mean()) {
+		t.Error("Centres equal to the number of rows changed the fit")
+	}
+	var oe *OptionError
+	if err := (&MultiClassifier{Centres: -1}).Fit(x, labels); !errors.As(err, &oe) || oe.Field != "Centres" {
+		t.Errorf("Centres −1: %v", err)
+	}
+	if err := (&MultiClassifier{Centres: 40, LearnKernel: true, Kernel: Gaussian{}}).Fit(x, labels); !errors.As(err, &oe) || oe.Field != "Centres" {
+		t.Errorf("Centres 40 with LearnKernel on every row: %v", err)
 	}
 }

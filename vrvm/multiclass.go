@@ -68,6 +68,13 @@ type MultiClassifier struct {
 	// MedianDistance.
 	LearnKernel bool
 	Learning    KernelLearning
+	// Centres is as for Classifier: the number of kernel functions the
+	// model may use, each centred at a training input; 0 means one per
+	// training input up to 5,000 of them, and 5,000 drawn from them
+	// (with a fixed seed) above that, so that the N × Centres design
+	// bounds the memory of a fit (at 50,000 rows 2 GB, not 20 GB).
+	// Kernel learning fits on Learning.MaxRows rows, every one a centre.
+	Centres int
 	// NoAugment turns off the augmentation of the softmax model's
 	// predictions at the test point (doc.go, "Variance away from the
 	// data", (A7)), which is on by default as for Classifier: each
@@ -168,7 +175,8 @@ type multiFit struct{ fitted }
 func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
-		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
+		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
+		centres: c.Centres, hasCentres: true}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and class
