@@ -588,3 +588,90 @@ func TestConcurrentFit(t *testing.T) {
 		t.Errorf("the fits changed their inputs: %s", d)
 	}
 }
+
+// TestConcurrentKernelOwned checks that a fitted or loaded model owns its
+// kernel's parameters, so that a caller who fits models for several ARD
+// length scales by changing one ARDGaussian's Scales between fits, while
+// goroutines predict with the models already fitted, leaves every
+// model's predictions as they were; and so does a caller changing the
+// Scales of FittedKernel, or of a loaded model's Kernel.
+func TestConcurrentKernelOwned(t *testing.T) {
+	x, y := concurrentData(1, 60, false)
+	xm, lm := concurrentClasses(4, 60)
+	grid := concurrentGrid(30)
+	s := []float64{0.6, 0.8}
+	k := ARDGaussian{Scales: s}
+	r := &Regressor{Kernel: k}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	c := &MultiClassifier{Kernel: k}
+	if err := c.Fit(xm, lm); err != nil {
+		t.Fatal(err)
+	}
+	predict := func() (result, error) {
+		var out result
+		mean, v, err := r.Predict(grid)
+		if err != nil {
+			return out, err
+		}
+		out.add(mean, v)
+		p, err := c.Prob(grid)
+		if err == nil {
+			out.addDense(p)
+		}
+		return out, err
+	}
+	want, err := predict()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]result, concurrentWorkers)
+	errs := make([]error, concurrentWorkers)
+	var wg sync.WaitGroup
+	for w := range concurrentWorkers {
+		wg.Go(func() { got[w], errs[w] = predict() })
+	}
+	// The next model, at other scales, fitted meanwhile.
+	s[0], s[1] = 2, 3
+	next := &Regressor{Kernel: k}
+	if err := next.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for w := range concurrentWorkers {
+		if errs[w] != nil {
+			t.Errorf("goroutine %d: %v", w, errs[w])
+		} else if d := got[w].diff(want); d != "" {
+			t.Errorf("goroutine %d, predicting while the caller changed the kernel's scales: %s", w, d)
+		}
+	}
+	if got, err := predict(); err != nil || got.diff(want) != "" {
+		t.Errorf("after the caller changed the kernel's scales: %v %s", err, got.diff(want))
+	}
+	r.FittedKernel().(ARDGaussian).Scales[0] = 9
+	c.FittedKernel().(ARDGaussian).Scales[0] = 9
+	if got, err := predict(); err != nil || got.diff(want) != "" {
+		t.Errorf("after a change to FittedKernel's scales: %v %s", err, got.diff(want))
+	}
+	var b bytes.Buffer
+	if err := r.Save(&b); err != nil {
+		t.Fatal(err)
+	}
+	l, err := loadAs[*Regressor](&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantL, _, err := l.Predict(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Kernel.(ARDGaussian).Scales[0] = 11
+	gotL, _, err := l.Predict(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := (result{nums: gotL}).diff(result{nums: wantL}); d != "" {
+		t.Errorf("loaded model, after a change to its Kernel's scales: %s", d)
+	}
+}
