@@ -1693,6 +1693,27 @@
 // accessors of fitted state (Mean, Alpha, …) panic on an unfitted model, as
 // they are a programmer error.
 //
+// # Concurrency
+//
+// A fitted or loaded model may be used by any number of goroutines at
+// once through its prediction methods (Predict, Latent, LatentPlain,
+// ProbPlugin, ProbModerated, Prob, PredictIndex, ErrorRate, LogLoss), its
+// accessors, String and Save. They only read the model, except for what
+// the first prediction builds (the augmentation's design and residuals at
+// the training inputs, and the Σ a fit by the paper's schedule leaves to
+// its first use), which is built once under a sync.Once; each call gives
+// the result it gives alone, to the bit. Fit and FitContext replace a
+// model's state and must not run at the same time as any other method
+// of the same value; separate values may be fitted at once, on the same
+// inputs too, which a fit only reads. A model keeps its own copy of an
+// ARDGaussian's Scales: changing the Scales it was fitted with, or
+// FittedKernel's, leaves it as it was. A kernel of your own must not
+// change after the fit, and its Eval must allow calls from several
+// goroutines at once (predictions and fits evaluate the kernel by blocks
+// of rows in parallel). TestConcurrentPredict, TestConcurrentFit and
+// TestConcurrentKernelOwned check this under the race detector (go test
+// -race -run Concurrent).
+//
 // # Notation
 //
 //	identifier      symbol

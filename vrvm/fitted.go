@@ -112,7 +112,8 @@ func (l *lazySigma) get() *mat.SymDense {
 }
 
 // setPosterior stores the active basis in compact form: the centres of the
-// active kernel functions are copied out of the training inputs.
+// active kernel functions are copied out of the training inputs, and the
+// kernel's parameters out of the caller's kernel (ownKernel).
 func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha, unit []float64) {
 	f.mu, f.sigma, f.alpha, f.unit = mu, &lazySigma{v: sigma}, alpha, unit
 	if b.kernel == nil {
@@ -124,7 +125,7 @@ func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymD
 	f.design, f.rows = nil, nil
 	off := b.offset()
 	var centres []float64
-	f.b = basis{kernel: b.kernel, dim: b.dim}
+	f.b = basis{kernel: ownKernel(b.kernel), dim: b.dim}
 	for _, c := range cols {
 		if b.bias && c == 0 {
 			f.b.bias = true

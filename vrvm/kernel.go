@@ -269,6 +269,24 @@ func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
 func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
 
+// ownKernel returns k with the parameters it holds by reference copied:
+// the Scales of an ARDGaussian, also behind a registered name. A fitted
+// or loaded model keeps its own copy, so that a caller who changes the
+// Scales it fitted with (to fit the next model, say) or those of
+// FittedKernel does not change the model's predictions, nor write them
+// under the goroutines predicting with it (TestConcurrentKernelOwned).
+// Other kernels are returned as they are: the built-in ones are values,
+// and a kernel of the caller's own must not change after a fit.
+func ownKernel(k Kernel) Kernel {
+	switch kk := k.(type) {
+	case ARDGaussian:
+		return ARDGaussian{Scales: append([]float64(nil), kk.Scales...)}
+	case namedKernel:
+		return namedKernel{name: kk.name, k: ownKernel(kk.k)}
+	}
+	return k
+}
+
 // kernelFromSpec rebuilds the kernel of a model file.
 func kernelFromSpec(s kernelSpec) (Kernel, error) {
 	var k Kernel

@@ -972,8 +972,9 @@ func startLearning(on, implicit, design bool, o *options, x mat.Matrix, t []floa
 // FittedKernel returns the kernel of the fitted model: the configured
 // kernel, or with LearnKernel the learned one (for example
 // ARDGaussian{Scales: …} with the learned length scales); nil for a
-// FitDesign model.
-func (f *fitted) FittedKernel() Kernel { f.mustFit(); return f.b.kernel }
+// FitDesign model. It is a copy: changing its Scales does not change the
+// model.
+func (f *fitted) FittedKernel() Kernel { f.mustFit(); return ownKernel(f.b.kernel) }
 
 // LearnTrace returns, for a fit with LearnKernel, the full-model bound
 // (plus the log hyperprior of the scales, if any) after each solver fit

@@ -114,7 +114,7 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 			f.mcAug = a
 		}
 	}
-	return &MultiClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, Likelihood: f.multiLik, NoAugment: f.mcAug == nil, multiFit: multiFit{*f}}, nil
+	return &MultiClassifier{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, Likelihood: f.multiLik, NoAugment: f.mcAug == nil, multiFit: multiFit{*f}}, nil
 }
 
 // decode validates the multi-class augmentation state of a model file

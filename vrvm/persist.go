@@ -520,20 +520,20 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 			return nil, &ModelFileError{Reason: "noise posterior missing"}
 		}
 		f.noise, f.ct, f.dt = p.TauRate/p.TauShape, p.TauShape, p.TauRate
-		return &Regressor{Kernel: f.b.kernel, NoBias: !p.Bias, NoAugment: f.aug == nil, regressionFit: regressionFit{*f}}, nil
+		return &Regressor{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, NoAugment: f.aug == nil, regressionFit: regressionFit{*f}}, nil
 	case "classification/vrvm":
 		f.xi = p.Xi
-		return &Classifier{Kernel: f.b.kernel, NoBias: !p.Bias, NoAugment: f.aug == nil, classificationFit: classificationFit{*f}}, nil
+		return &Classifier{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, NoAugment: f.aug == nil, classificationFit: classificationFit{*f}}, nil
 	case "regression/rvm":
 		if !(p.Beta > 0) {
 			return nil, &ModelFileError{Reason: "noise precision missing"}
 		}
 		f.noise = 1 / p.Beta
-		return &RVMRegressor{Kernel: f.b.kernel, NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
+		return &RVMRegressor{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil
 	case "multiclass/vrvm":
 		return nil, &ModelFileError{Reason: "a multi-class model: read it with vrvm.LoadMultiClassifier"}
 	case "classification/rvm":
-		return &RVMClassifier{Kernel: f.b.kernel, NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
+		return &RVMClassifier{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, classificationFit: classificationFit{*f}}, nil
 	}
 	return nil, &ModelFileError{Reason: fmt.Sprintf("unknown model %q / %q", p.Task, p.Estimator)}
 }
