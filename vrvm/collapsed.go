@@ -187,7 +187,7 @@ func (s *collapsed) excluded() float64 {
 	if beta, _ := s.lik.weights(); beta != nil && s.f.ident {
 		dv = s.f.explicitDiag(beta)
 	} else {
-		_, dv = s.f.weighted(s.lik, nil)
+		_, dv = s.f.weighted(s.lik)
 	}
 	return excludedBound(s.prior, dv, s.f.cols)
 }

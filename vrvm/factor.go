@@ -383,24 +383,17 @@ func (f *designFactor) compact() {
 // (P × r) with W̃ = UᵀBU (the likelihood's precisions B = diag βₙ in the
 // column space of U: βI when they are uniform), and dⱼ = φⱼᵀBφⱼ = bⱼᵀW̃bⱼ.
 // It costs O(N r² + P r²) and changes only with the likelihood's factor.
-// B W̃ is written into dst when dst is P × r (its storage is reused: the
-// explicit design's is P × N, as large as the design itself), otherwise
-// into a new matrix.
-func (f *designFactor) weighted(lik likelihood, dst *mat.Dense) (bw *mat.Dense, dv []float64) {
+// For the explicit design B W̃ is P × N, as large as the design itself:
+// the sequential solver forms it by blocks instead (explicitCross,
+// explicitDiag).
+func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
 	bf := f.bFull
 	p, r := bf.Dims()
 	dv = make([]float64, p)
 	if p == 0 || r == 0 {
 		return &mat.Dense{}, dv
 	}
-	if dst != nil && !dst.IsEmpty() {
-		if dp, dr := dst.Dims(); dp == p && dr == r {
-			bw = dst
-		}
-	}
-	if bw == nil {
-		bw = mat.NewDense(p, r, nil)
-	}
+	bw = mat.NewDense(p, r, nil)
 	beta, uni := lik.weights()
 	switch {
 	case beta == nil:
@@ -479,13 +472,13 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 		return f.explicitDiag(beta)
 	}
 	if beta == nil || f.ident || p == 0 || r == 0 {
-		_, dv := f.weighted(lik, nil)
+		_, dv := f.weighted(lik)
 		return dv
 	}
 	wt := f.weightedGram(beta)
 	var ch mat.Cholesky
 	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
-		_, dv := f.weighted(lik, nil)
+		_, dv := f.weighted(lik)
 		return dv
 	}
 	var l mat.TriDense

@@ -76,18 +76,18 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 				close("Σ", all.sig.At(i, j), dist.sig.At(i, j))
 			}
 		}
-		_, _, dvA, _ := all.weighted(0)
-		_, _, dvD, _ := dist.weighted(0)
-		sA, qA := all.candidateStats(nil, dvA, nil)
-		sD, qD := dist.candidateStats(nil, dvD, nil)
+		_, dvA, _ := all.weighted(0)
+		_, dvD, _ := dist.weighted(0)
+		sA, qA := all.candidateStats(dvA, nil)
+		sD, qD := dist.candidateStats(dvD, nil)
 		for j, o := range c.cols {
 			close("d", dvA[o], dvD[j])
 			close("s", sA[o], sD[j])
 			close("q", qA[o], qD[j])
 		}
 		close("excluded", all.excluded(), dist.excluded())
-		all.holdExcluded(nil, dvA)
-		dist.holdExcluded(nil, dvD)
+		all.holdExcluded(dvA)
+		dist.holdExcluded(dvD)
 		close("trace bound", all.objective(), dist.objective())
 		close("ξ change", all.lik.update(), dist.lik.update())
 	}

@@ -335,16 +335,17 @@ type seqFit struct {
 	short     []int
 	sinceFull int
 
-	// wBeta holds the precisions for which wBW = B W̃ and wDV (dⱼ) were
+	// wBeta holds the precisions for which wDV (dⱼ) were
 	// last computed (non-uniform precisions; see weighted), wFresh
 	// whether the last call to weighted computed them, and wHold whether
 	// the excluded factors have not been held at them yet.
 	wBeta  []float64
-	wBW    *mat.Dense
 	wDV    []float64
 	wFresh bool
 	wHold  bool
 	wStale bool // the current round's dⱼ were kept (see verify)
+	// crossBuf holds explicitCross's block of B W̃.
+	crossBuf []float64
 	// wbuf and qbuf are N × M work matrices of rebuild, kept between
 	// calls (their allocation and clearing was 8 % of a classification
 	// fit).
@@ -576,23 +577,23 @@ func sameBits(a, b []float64) bool {
 // uniform reports whether the likelihood's precisions are all equal.
 func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
 
-// weighted returns B W̃ and dⱼ = φⱼᵀBφⱼ for every candidate function
-// (designFactor.weighted) and Uᵀy. This is the O(P r²) part of the
-// candidate statistics; it changes only with the likelihood's factor.
-// With uniform precisions B W̃ = βB is not formed (bw is nil) and
-// dⱼ = β‖bⱼ‖².
+// weighted returns dⱼ = φⱼᵀBφⱼ for every candidate function and Uᵀy.
+// This is the O(P r²) part of the candidate statistics (O(P N) for the
+// explicit design); it changes only with the likelihood's factor. With
+// uniform precisions dⱼ = β‖bⱼ‖². B W̃ is not formed: candidateStats
+// forms what it needs of it (activeCross, explicitCross).
 //
 // With non-uniform precisions (classification) the O(N r²) of W̃ = UᵀWU
 // is spent only when some βₙ has moved by more than tol relative since
 // the last computation (seqWeightTol, ParamTol in the rounds that can end
-// the fit, 0 for the final bound); otherwise the kept B W̃ and dⱼ are
-// returned. fresh reports whether they were computed now.
-func (s *seqFit) weighted(tol float64) (bw *mat.Dense, yv, dv []float64, fresh bool) {
-	bw, yv, dv = s.weightedNow(tol)
-	return bw, yv, dv, s.wFresh
+// the fit, 0 for the final bound); otherwise the kept dⱼ are returned.
+// fresh reports whether they were computed now.
+func (s *seqFit) weighted(tol float64) (yv, dv []float64, fresh bool) {
+	yv, dv = s.weightedNow(tol)
+	return yv, dv, s.wFresh
 }
 
-func (s *seqFit) weightedNow(tol float64) (bw *mat.Dense, yv, dv []float64) {
+func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 	_, scale := s.lik.data()
 	s.wFresh = true
 	yv = make([]float64, len(s.ud))
@@ -604,25 +605,19 @@ func (s *seqFit) weightedNow(tol float64) (bw *mat.Dense, yv, dv []float64) {
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
 		}
-		return nil, yv, dv
+		return yv, dv
 	}
 	beta, _ := s.lik.weights()
 	if !s.f.ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
 		s.wFresh = false
-		return s.wBW, yv, s.wDV
+		return yv, s.wDV
 	}
-	if s.f.ident {
-		// The last B W̃'s storage is reused: the callers use one B W̃
-		// at a time.
-		bw, dv = s.f.weighted(s.lik, s.wBW)
-	} else {
-		// The factored design uses dⱼ only (candidateStats forms cⱼ from
-		// Φ_A): bw stays nil.
-		dv = s.f.weightedDiag(s.lik)
-	}
+	// candidateStats forms cⱼ from Φ_A (activeCross) or from blocks of
+	// B W̃ (explicitCross).
+	dv = s.f.weightedDiag(s.lik)
 	s.wBeta = append(s.wBeta[:0], beta...)
-	s.wBW, s.wDV = bw, dv
-	return bw, yv, dv
+	s.wDV = dv
+	return yv, dv
 }
 
 // moved reports whether some b[n] differs from a[n] by more than tol
@@ -662,7 +657,7 @@ const seqHoldEveryCls = 40
 // where φⱼᵀy = scale·bⱼᵀUᵀd is kept from the start (bud0). With uniform
 // precisions cⱼ = β(B_A bⱼ), kept by add and remove in cross, so that a
 // round costs O(|idx| M²); otherwise C = B W̃ B_Aᵀ costs O(|idx| r M).
-func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv []float64) {
+func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	_, scale := s.lik.data()
 	p := len(dv)
 	if idx != nil {
@@ -708,10 +703,9 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 		// rows kept while the precisions are unchanged (activeCross).
 		beta, _ := s.lik.weights()
 		ct = s.activeCross(beta, idx)
-	case idx == nil:
-		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), bw.RawMatrix(), 0, ct.RawMatrix())
 	default:
-		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(), selectRows(bw, idx).RawMatrix(), 0, ct.RawMatrix())
+		beta, _ := s.lik.weights()
+		s.explicitCross(beta, idx, p, ct)
 	}
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
@@ -732,6 +726,51 @@ func (s *seqFit) candidateStats(bw *mat.Dense, dv []float64, idx []int) (sv, qv 
 	}
 	return sv, qv
 }
+
+// explicitCross sets ct = Φ_AᵀBΦ_J for the explicit design (B = Φᵀ, so
+// that Φ_A's rows are s.bA) and the p candidates J (idx, or every one if
+// idx is nil), by blocks of crossBlock candidates: each block's rows of
+// B W̃ (the rows of B scaled by the precisions beta) are formed in a
+// buffer of crossBlock × N, and multiplied by Φ_A. Each element is the
+// sum of the same products as with every row of B W̃ formed at once
+// (the product's inner dimension, N, is the same), without the P × N
+// matrix, which is as large as the design.
+func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense) {
+	bf := s.f.bFull
+	_, n := bf.Dims()
+	m, _ := ct.Dims()
+	rows := min(p, crossBlock)
+	buf := workDense(&s.crossBuf, rows, n).RawMatrix()
+	cr := ct.RawMatrix()
+	for c0 := 0; c0 < p; {
+		// The last block takes the remainder, so that no block falls
+		// below dense.Gemm's threshold for handing a product to gonum,
+		// whose sums round differently.
+		c1 := c0 + crossBlock
+		if p-c0 < 2*crossBlock {
+			c1 = p
+		}
+		if c1-c0 > rows {
+			rows = c1 - c0
+			buf = workDense(&s.crossBuf, rows, n).RawMatrix()
+		}
+		for j := c0; j < c1; j++ {
+			c := j
+			if idx != nil {
+				c = idx[j]
+			}
+			scaleBy(buf.Data[(j-c0)*buf.Stride:(j-c0)*buf.Stride+n], beta, bf.RawRowView(c))
+		}
+		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(),
+			blas64.General{Rows: c1 - c0, Cols: n, Stride: buf.Stride, Data: buf.Data},
+			0, blas64.General{Rows: m, Cols: c1 - c0, Stride: cr.Stride, Data: cr.Data[c0:]})
+		c0 = c1
+	}
+}
+
+// crossBlock is the number of candidates whose rows of B W̃
+// explicitCross forms at a time.
+const crossBlock = 256
 
 // Shortlists of candidates: the statistics of every candidate cost
 // O(P M²) per round, which dominated the fits with hundreds of relevance
@@ -767,14 +806,14 @@ const (
 // false if there is none. With force, the best function is returned even
 // above the threshold (the first function of a fit). Unless full, the
 // candidates are those of the shortlist, if any (see seqShortlist).
-func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
+func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
 	sj = math.NaN()
 	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
 	var idx []int
 	if !full {
 		idx = s.short
 	}
-	sv, qv := s.candidateStats(bw, dv, idx)
+	sv, qv := s.candidateStats(dv, idx)
 	in := make(map[int]bool, len(s.act))
 	for _, a := range s.act {
 		in[a] = true
@@ -874,7 +913,7 @@ func (s *seqFit) bestAddition(bw *mat.Dense, dv []float64, force, full bool, ite
 		// With uniform precisions, only a round that can end the fit
 		// falls back to every candidate (the others wait for the next
 		// full computation, seqFullEvery).
-		return s.bestAddition(bw, dv, force, true, iter)
+		return s.bestAddition(dv, force, true, iter)
 	}
 	return j, alpha, sj, ok, nil
 }
@@ -936,7 +975,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	if final {
 		tol = s.ctl.paramTol
 	}
-	bw, _, dv, fresh := s.weighted(tol)
+	_, dv, fresh := s.weighted(tol)
 	s.wStale = !fresh && !s.f.ident
 	defer func() { s.wStale = false }()
 	s.wHold = s.wHold || fresh
@@ -951,13 +990,13 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	if iter-s.held >= holdEvery && s.wHold {
 		// Kept factors (fresh false) were held when they were computed,
 		// or will be at the next round at least seqAddEvery iterations on.
-		defer s.holdExcluded(bw, dv)
+		defer s.holdExcluded(dv)
 		s.held, s.wHold = iter, false
 	}
 	s.sinceFull++
 	s.finalRound = final
 	for k := range batch {
-		j, a, sj, ok, err := s.bestAddition(bw, dv, false, s.sinceFull >= seqFullEvery, iter)
+		j, a, sj, ok, err := s.bestAddition(dv, false, s.sinceFull >= seqFullEvery, iter)
 		if err != nil {
 			return k, err
 		}
@@ -975,7 +1014,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 }
 
 // holdExcluded sets the factors of the excluded functions to their
-// optimum for the current precisions (bw and dv from weighted):
+// optimum for the current precisions (dv from weighted):
 // Q(wⱼ) = N(0, vⱼ) and Q_αⱼ as in excludedTerm. Until the next call their
 // terms of the bound are
 //
@@ -988,7 +1027,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 // them (at addition rounds at most every seqAddEvery iterations, or
 // seqHoldEveryCls with non-uniform precisions, and at
 // the end of the fit) only raises it.
-func (s *seqFit) holdExcluded(bw *mat.Dense, dv []float64) {
+func (s *seqFit) holdExcluded(dv []float64) {
 	p := len(dv)
 	in := make([]bool, p)
 	for _, a := range s.act {
@@ -1559,7 +1598,7 @@ func (s *seqFit) objective() float64 {
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
-	_, _, dv, _ := s.weighted(0)
+	_, dv, _ := s.weighted(0)
 	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
@@ -1571,7 +1610,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	switch {
 	case !s.ctl.prune:
 		// Every function with a non-zero column, from the start.
-		_, _, dv, _ := s.weighted(0)
+		_, dv, _ := s.weighted(0)
 		for j, d := range dv {
 			if d > 0 {
 				s.act = append(s.act, j)
@@ -1592,7 +1631,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		s.ctl.pruneAt *= seqAnnealStartCls
 	}
 	if s.ctl.prune {
-		bw, _, dv, _ := s.weighted(0)
+		_, dv, _ := s.weighted(0)
 		if s.warm != nil {
 			s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
 		} else {
@@ -1606,7 +1645,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 					return nil, 0, NotFitted, err
 				}
 			}
-			j, a, _, ok, err := s.bestAddition(bw, dv, true, true, 0)
+			j, a, _, ok, err := s.bestAddition(dv, true, true, 0)
 			if err != nil {
 				return nil, 0, NotFitted, err
 			}
@@ -1617,7 +1656,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 				s.add(j, a)
 			}
 		}
-		s.holdExcluded(bw, dv)
+		s.holdExcluded(dv)
 	}
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
