@@ -10,7 +10,8 @@ import (
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
-// TestCentres: a subset of centres gives a fit whose relevance vectors are
+// TestCentres: a subset of centres gives a fit (of each binary estimator,
+// the variational and the type-II ones) whose relevance vectors are
 // training rows among the subset, the same subset on a refit, the default
 // subset only above defaultMaxCentres, and errors for a negative Centres
 // and for LearnKernel with a subset.
@@ -27,7 +28,8 @@ func TestCentres(t *testing.T) {
 	for _, r := range sub {
 		in[r] = true
 	}
-	for _, m := range []Estimator{&Regressor{Kernel: Gaussian{Width: 1}, Centres: 50}, &Classifier{Kernel: Gaussian{Width: 1}, Centres: 50}} {
+	for _, m := range []Estimator{&Regressor{Kernel: Gaussian{Width: 1}, Centres: 50}, &Classifier{Kernel: Gaussian{Width: 1}, Centres: 50},
+		&RVMRegressor{Kernel: Gaussian{Width: 1}, Centres: 50}, &RVMClassifier{Kernel: Gaussian{Width: 1}, Centres: 50}} {
 		tt := d.T
 		if m.Task() == Classification {
 			tt = make([]float64, len(d.T))
@@ -68,6 +70,9 @@ func TestCentres(t *testing.T) {
 	}
 	if err := (&Regressor{Centres: 50, LearnKernel: true}).Fit(d.X, d.T); !errors.As(err, &oe) || oe.Field != "Centres" {
 		t.Errorf("Centres 50 with LearnKernel: %v", err)
+	}
+	if err := (&RVMClassifier{Centres: -1}).Fit(d.X, make([]float64, len(d.T))); !errors.As(err, &oe) || oe.Field != "Centres" {
+		t.Errorf("RVMClassifier Centres −1: %v", err)
 	}
 }
 

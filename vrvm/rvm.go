@@ -63,6 +63,11 @@ type RVMRegressor struct {
 	// Monitor, if not nil, is called after every iteration with the log
 	// evidence as Bound; returning true stops the fit.
 	Monitor func(Progress) bool
+	// Centres is as for Regressor: the number of kernel functions the
+	// model may use, one per training input up to 5,000 rows and 5,000
+	// drawn from them (with a fixed seed) above that, so that the
+	// design, N × Centres, bounds the memory of a fit.
+	Centres int
 
 	regressionFit
 }
@@ -90,22 +95,25 @@ type RVMClassifier struct {
 	MaxIter    int
 	Tol        float64
 	Monitor    func(Progress) bool
+	// Centres is as for RVMRegressor.
+	Centres int
 
 	classificationFit
 }
 
 func (r *RVMRegressor) options() options {
-	return rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor)
+	return rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor, r.Centres)
 }
 
 func (c *RVMClassifier) options() options {
-	return rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor)
+	return rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor, c.Centres)
 }
 
 // rvmOptions are the options of the RVM estimators, with their defaults.
-func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol float64, monitor func(Progress) bool) options {
+func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol float64, monitor func(Progress) bool, centres int) options {
 	return options{kernel: k, noBias: noBias, alpha0: alpha0, pruneAlpha: prune, maxIter: maxIter,
-		tol: tol, monitor: monitor, defPrune: defaultRVMPrune, defTol: defaultRVMTol, ownScale: true}
+		tol: tol, monitor: monitor, defPrune: defaultRVMPrune, defTol: defaultRVMTol, ownScale: true,
+		centres: centres, hasCentres: true}
 }
 
 // prepareRVM records the kind of an RVM model in f and checks its
