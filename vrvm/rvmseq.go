@@ -129,10 +129,14 @@ func (st *rvmState) syncGram() {
 // approximation of the log evidence, ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ
 // + ½ln|Σ|.
 func (st *rvmState) laplace(iter int) error {
-	n, _ := st.f.u.Dims()
+	n := st.n
 	k := len(st.active)
 	phi := mat.NewDense(n, k, nil)
-	mul(phi, st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
+	if st.f.ident {
+		phi.Copy(st.ba.T()) // Φ_A = B_Aᵀ
+	} else {
+		mul(phi, st.f.u, st.ba.T()) // Φ_A = U B_Aᵀ
+	}
 	lg := st.logit
 	logp, err := laplaceMode(phi, lg.t, st.alpha, lg.w, &st.q, iter)
 	if err != nil {
@@ -202,7 +206,9 @@ func (st *rvmState) factors() (s, q []float64, pos []int) {
 	var wDiag []float64
 	var x *mat.Dense
 	var qv []float64
-	if lg := st.logit; lg != nil {
+	if lg := st.logit; lg != nil && st.f.ident {
+		wDiag, x, qv = st.explicitFactors(lg, k)
+	} else if lg != nil {
 		n, _ := st.f.u.Dims()
 		wu := mat.NewDense(n, r, nil)
 		e := make([]float64, n)
@@ -733,19 +739,80 @@ func (c *RVMClassifier) fitSequential(ctx context.Context, set settings, b basis
 	return c.recordRVM(ctx, b, res, &st.q)
 }
 
+// explicitFactors returns, for classification with the explicit design
+// (B = Φᵀ, U = I), wDiag = φₘᵀWφₘ and x = ΦᵀWΦ_A for every candidate and
+// qv = t − y, W = diag(yₙ(1 − yₙ)): O(P N k) for k active functions,
+// where the factored design's UᵀWU costs O(N r²) with r = N.
+func (st *rvmState) explicitFactors(lg *rvmLogit, k int) (wDiag []float64, x *mat.Dense, qv []float64) {
+	b := st.f.b
+	m, n := b.Dims()
+	w := make([]float64, n)
+	qv = make([]float64, n)
+	for i, y := range lg.y {
+		w[i] = y * (1 - y)
+		qv[i] = lg.t[i] - y
+	}
+	wDiag = make([]float64, m)
+	for i := range m {
+		wDiag[i] = weightedSquares(w, b.RawRowView(i))
+	}
+	baw := mat.NewDense(k, n, nil) // B_A W
+	for i := range k {
+		scaleBy(baw.RawRowView(i), w, st.ba.RawRowView(i))
+	}
+	x = mat.NewDense(m, k, nil)
+	mul(x, b, baw.T())
+	return wDiag, x, qv
+}
+
+// weightedSquares returns Σₙ wₙvₙ², in four running sums (a single sum
+// waits on the latency of each addition).
+func weightedSquares(w, v []float64) float64 {
+	w = w[:len(v)]
+	var s0, s1, s2, s3 float64
+	n := len(v) &^ 3
+	for i := 0; i < n; i += 4 {
+		s0 += w[i] * v[i] * v[i]
+		s1 += w[i+1] * v[i+1] * v[i+1]
+		s2 += w[i+2] * v[i+2] * v[i+2]
+		s3 += w[i+3] * v[i+3] * v[i+3]
+	}
+	for i := n; i < len(v); i++ {
+		s0 += w[i] * v[i] * v[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// rvmExplicitRows is the number of training rows above which the
+// sequential type-II RVM takes the design as the Sequential solver does,
+// explicit where the kernel matrix's numerical rank is large (R9), rather
+// than always by a factorisation of full rank. A variable only so that
+// tests can compare the two designs on small problems.
+var rvmExplicitRows = 1000
+
 // newRVMState factorises the design of basis b at x and returns the state
 // of the sequential algorithm with nothing active, and φₘᵀt for every
 // candidate.
 func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64) (*rvmState, []float64, error) {
-	f, err := newDesignFactor(ctx, b, x)
+	var f *designFactor
+	var err error
+	if n, _ := x.Dims(); n > rvmExplicitRows {
+		f, err = newSeqDesign(ctx, b, x) // (R9)
+	} else {
+		f, err = newDesignFactor(ctx, b, x)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	n := len(t)
 	m, rank := f.b.Dims()
 	st := &rvmState{f: f, n: n, q: gaussQ{ctx: ctx}, betaMax: math.Inf(1)}
-	st.z = make([]float64, rank)
-	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: rank, Inc: 1, Data: st.z})
+	if f.ident {
+		st.z = append([]float64(nil), t...) // U = I
+	} else {
+		st.z = make([]float64, rank)
+		blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: rank, Inc: 1, Data: st.z})
+	}
 	st.tt = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: t}, blas64.Vector{N: n, Inc: 1, Data: t})
 	st.zz = blas64.Dot(blas64.Vector{N: rank, Inc: 1, Data: st.z}, blas64.Vector{N: rank, Inc: 1, Data: st.z})
 	st.diag = make([]float64, m)
