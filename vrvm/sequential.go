@@ -350,8 +350,11 @@ type seqFit struct {
 	// calls (their allocation and clearing was 8 % of a classification
 	// fit).
 	wbuf, qbuf *mat.Dense
-	svRaw      []float64 // sⱼ of the last candidateStats before clamping
-	cls        clsCache  // non-uniform precisions (seqcls.go)
+	// wData, qData and phiAData back wbuf, qbuf and phiA (growDense), so
+	// that a change of M reuses their storage.
+	wData, qData, phiAData []float64
+	svRaw                  []float64 // sⱼ of the last candidateStats before clamping
+	cls                    clsCache  // non-uniform precisions (seqcls.go)
 
 	q   gaussQ
 	sig *mat.SymDense
@@ -1352,7 +1355,7 @@ func (s *seqFit) setPhiA() {
 		return
 	}
 	m := len(s.act)
-	s.phiA = mat.NewDense(s.n, m, nil)
+	s.phiA = growDense(&s.phiAData, s.n, m)
 	if s.f.ident {
 		s.phiA.Copy(s.bA.T())
 		return
@@ -1360,15 +1363,21 @@ func (s *seqFit) setPhiA() {
 	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
-// nm returns an N × m matrix, b itself if it has that shape (its
-// contents are overwritten by the caller).
-func (s *seqFit) nm(b *mat.Dense, m int) *mat.Dense {
-	if b != nil && !b.IsEmpty() {
-		if r, c := b.Dims(); r == s.n && c == m {
-			return b
-		}
+// growDense returns an r × c matrix on the storage of buf, grown (with a
+// quarter to spare) when too short; its contents are not cleared, and
+// the caller overwrites them. The N × M work matrices change shape with
+// every addition and removal: allocated anew, at 12,000 rows and 150
+// functions 14 MB each time.
+func growDense(buf *[]float64, r, c int) *mat.Dense {
+	if r == 0 || c == 0 {
+		return &mat.Dense{}
 	}
-	return mat.NewDense(s.n, m, nil)
+	n := r * c
+	if cap(*buf) < n {
+		*buf = make([]float64, n, n+n/4)
+	}
+	*buf = (*buf)[:n]
+	return mat.NewDense(r, c, *buf)
 }
 
 // rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
@@ -1417,7 +1426,7 @@ func (s *seqFit) rebuild(iter int) error {
 	if s.lat.vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
-		s.qbuf = s.nm(s.qbuf, m)
+		s.qbuf = growDense(&s.qData, s.n, m)
 		s.q.quadForms(s.lat.vars, s.phiA, s.qbuf)
 		s.lat.sumVar = sum(s.lat.vars)
 	} else {
