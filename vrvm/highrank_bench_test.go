@@ -86,40 +86,30 @@ func labelError(b *testing.B, c interface {
 // first iteration with the full-rank factorisation.
 func BenchmarkHighRank(b *testing.B) {
 	xt, tt := highRankBinary(4000, 99)
-	for _, n := range []int{1500, 3000, 6000} {
+	binary := func(name string, n int, fresh func() Estimator) {
 		x, t := highRankBinary(n, 1)
-		b.Run("classifier/n="+strconv.Itoa(n), func(b *testing.B) {
+		b.Run(name+"/n="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
-			var c *Classifier
+			var c Estimator
 			for b.Loop() {
-				c = &Classifier{Kernel: Gaussian{Width: 2}}
-				if err := c.Fit(x, t); err != nil {
+				c = fresh()
+				if err := c.FitContext(b.Context(), x, t); err != nil {
 					b.Fatal(err)
 				}
 			}
-			e := labelError(b, c, xt, tt)
+			e := labelError(b, c.(interface {
+				Predict(mat.Matrix) ([]float64, error)
+			}), xt, tt)
 			b.ReportMetric(float64(c.Iterations()), "iterations")
 			b.ReportMetric(float64(len(c.ActiveSet())), "active")
 			b.ReportMetric(100*e, "error-%")
 			b.ReportMetric(maxRSS(), "maxrss-MB")
 		})
 	}
-	x, t := highRankBinary(1500, 1)
-	b.Run("rvm-classifier/n=1500", func(b *testing.B) {
-		b.ReportAllocs()
-		var c *RVMClassifier
-		for b.Loop() {
-			c = &RVMClassifier{Kernel: Gaussian{Width: 2}}
-			if err := c.Fit(x, t); err != nil {
-				b.Fatal(err)
-			}
-		}
-		e := labelError(b, c, xt, tt)
-		b.ReportMetric(float64(c.Iterations()), "iterations")
-		b.ReportMetric(float64(len(c.ActiveSet())), "active")
-		b.ReportMetric(100*e, "error-%")
-		b.ReportMetric(maxRSS(), "maxrss-MB")
-	})
+	for _, n := range []int{1500, 3000, 6000} {
+		binary("classifier", n, func() Estimator { return &Classifier{Kernel: Gaussian{Width: 2}} })
+	}
+	binary("rvm-classifier", 1500, func() Estimator { return &RVMClassifier{Kernel: Gaussian{Width: 2}} })
 	mxt, myt := highRankClasses(4000, 99)
 	for _, n := range []int{3000, 6000} {
 		x, y := highRankClasses(n, 1)
