@@ -183,13 +183,7 @@ func (s *collapsed) keep(keep []int) {
 // active set (excludedTerm), with sⱼ = φⱼᵀBφⱼ in the factorisation of
 // every candidate.
 func (s *collapsed) excluded() float64 {
-	var dv []float64
-	if beta, _ := s.lik.weights(); beta != nil && s.f.ident {
-		dv = s.f.explicitDiag(beta)
-	} else {
-		_, dv = s.f.weighted(s.lik)
-	}
-	return excludedBound(s.prior, dv, s.f.cols)
+	return excludedBound(s.prior, s.f.diagonal(s.lik), s.f.cols)
 }
 
 // hessianLik is implemented by likelihoods that give the Newton solver

@@ -466,10 +466,8 @@ type concurrentFit struct {
 	fit  func() (result, error)
 }
 
-// fitResult flattens what a binary estimator's fit found: the active
-// set, μ, Σ, ⟨α⟩, the bound traces, the fitted kernel, and the
-// predictive means and variances at the rows of x.
-func fitResult(e interface {
+// fittedBinary is what fitResult reads of a binary estimator.
+type fittedBinary interface {
 	binaryModel
 	ActiveSet() []int
 	Mean() []float64
@@ -477,7 +475,12 @@ func fitResult(e interface {
 	BoundTrace() []float64
 	LearnTrace() []float64
 	FittedKernel() Kernel
-}, x *mat.Dense) (result, error) {
+}
+
+// fitResult flattens what a binary estimator's fit found: the active
+// set, μ, Σ, ⟨α⟩, the bound traces, the fitted kernel, and the
+// predictive means and variances at the rows of x.
+func fitResult(e fittedBinary, x *mat.Dense) (result, error) {
 	var r result
 	for _, a := range e.ActiveSet() {
 		r.nums = append(r.nums, float64(a))
@@ -507,28 +510,20 @@ func TestConcurrentFit(t *testing.T) {
 		xc, tc := concurrentData(20+s, 50, true)
 		xm, lm := concurrentClasses(40+s, 45)
 		inputs, targets = append(inputs, xr, xc, xm), append(targets, tr, tc)
+		// binary fits a new estimator from fresh at every call.
+		binary := func(name string, fresh func() Estimator, x *mat.Dense, y []float64) concurrentFit {
+			return concurrentFit{fmt.Sprintf("%s %d", name, s), func() (result, error) {
+				m := fresh()
+				if err := m.FitContext(t.Context(), x, y); err != nil {
+					return result{}, err
+				}
+				return fitResult(m.(fittedBinary), grid)
+			}}
+		}
 		fits = append(fits,
-			concurrentFit{fmt.Sprintf("Regressor %d", s), func() (result, error) {
-				r := &Regressor{}
-				if err := r.Fit(xr, tr); err != nil {
-					return result{}, err
-				}
-				return fitResult(r, grid)
-			}},
-			concurrentFit{fmt.Sprintf("Classifier %d", s), func() (result, error) {
-				c := &Classifier{}
-				if err := c.Fit(xc, tc); err != nil {
-					return result{}, err
-				}
-				return fitResult(c, grid)
-			}},
-			concurrentFit{fmt.Sprintf("RVMClassifier %d", s), func() (result, error) {
-				c := &RVMClassifier{}
-				if err := c.Fit(xc, tc); err != nil {
-					return result{}, err
-				}
-				return fitResult(c, grid)
-			}},
+			binary("Regressor", func() Estimator { return &Regressor{} }, xr, tr),
+			binary("Classifier", func() Estimator { return &Classifier{} }, xc, tc),
+			binary("RVMClassifier", func() Estimator { return &RVMClassifier{} }, xc, tc),
 			concurrentFit{fmt.Sprintf("MultiClassifier %d", s), func() (result, error) {
 				c := &MultiClassifier{}
 				if err := c.Fit(xm, lm); err != nil {

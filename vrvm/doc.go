@@ -1008,9 +1008,9 @@
 // which for a Gaussian kernel in several dimensions is N: the
 // classifier's (R5) then forms UᵀWU, O(N r²) = O(N³), at every
 // iteration, and the factorisation itself costs O(N³). On 6,000 rows of
-// six inputs (5,000 centres) the first iteration took 124 s of CPU, and
-// on 12,000 rows none had ended after 18 minutes (8 GB, every row a
-// centre then). Above rvmExplicitRows = 1,000 rows the sequential
+// six inputs (5,000 centres) the first iteration took 124 s of wall time
+// (166 s of CPU on 2 shared cores), and on 12,000 rows none had ended
+// after 18 minutes (8 GB, every row a centre then). Above rvmExplicitRows = 1,000 rows the sequential
 // algorithm therefore takes the design as the variational Sequential
 // solver does (newSeqDesign): the factorisation where r is small
 // (Ripley, sinc: the same fits as before), otherwise the explicit
@@ -1018,9 +1018,10 @@
 //
 //	N > 1,000 and r > min(512, max(64, N/8))  ⇒  U = I, B = Φᵀ        (R9)
 //
-// (the 6,000 rows: 355 iterations in 90 s; TestRVMExplicitDesign: the
-// same relevance vectors, log evidence to 10⁻⁷ and latent means to 10⁻⁵
-// with either design on a full-rank problem of 200 rows). The
+// (the 6,000 rows: 355 iterations in 90 s of wall time;
+// TestRVMExplicitDesign: the same relevance vectors, log evidence to
+// 10⁻⁷ and latent means to 10⁻⁵ with either design on a full-rank
+// problem of 200 rows). The
 // classifier's evidence then still rises by hundredths of a nat per
 // iteration after hundreds of iterations: at that size the type-II RVM
 // remains far slower than the variational Classifier (12,000 rows: 56 s).

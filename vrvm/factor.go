@@ -379,40 +379,43 @@ func (f *designFactor) compact() {
 	f.b = mat.DenseCopyOf(rr.T())
 }
 
-// weighted returns, for every candidate function j, the row j of B W̃
-// (P × r) with W̃ = UᵀBU (the likelihood's precisions B = diag βₙ in the
-// column space of U: βI when they are uniform), and dⱼ = φⱼᵀBφⱼ = bⱼᵀW̃bⱼ.
-// It costs O(N r² + P r²) and changes only with the likelihood's factor.
-// For the explicit design B W̃ is P × N, as large as the design itself:
-// the sequential solver forms it by blocks instead (explicitCross,
-// explicitDiag).
-func (f *designFactor) weighted(lik likelihood) (bw *mat.Dense, dv []float64) {
+// diagonal returns dⱼ = φⱼᵀBφⱼ for every candidate function j (the
+// likelihood's precisions B = diag βₙ): bⱼᵀW̃bⱼ with W̃ = UᵀBU (βI when
+// the precisions are uniform), from the rows of B W̃, O(N r² + P r²); for
+// the explicit design with non-uniform precisions, whose B W̃ would be
+// P × N, as large as the design, one row at a time (explicitDiag). It
+// changes only with the likelihood's factor.
+func (f *designFactor) diagonal(lik likelihood) []float64 {
 	bf := f.bFull
 	p, r := bf.Dims()
-	dv = make([]float64, p)
+	dv := make([]float64, p)
 	if p == 0 || r == 0 {
-		return &mat.Dense{}, dv
+		return dv
 	}
-	bw = mat.NewDense(p, r, nil)
 	beta, uni := lik.weights()
 	switch {
 	case beta == nil:
-		bw.Scale(uni, bf)
-	case f.ident:
-		// W̃ = diag β: B W̃ scales column n of B by βₙ.
+		row := make([]float64, r)
 		for j := range p {
-			scaleBy(bw.RawRowView(j), beta, bf.RawRowView(j))
+			src := bf.RawRowView(j)
+			for n, v := range src {
+				row[n] = uni * v
+			}
+			dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: src}, blas64.Vector{N: r, Inc: 1, Data: row})
 		}
+	case f.ident:
+		return f.explicitDiag(beta)
 	default:
 		// Gemm rather than Symm: dense.Gemm is blocked, vectorised and
 		// runs on all processors, and these two products dominate.
 		wt := f.weightedGram(beta)
+		bw := mat.NewDense(p, r, nil)
 		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
+		for j := range p {
+			dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
+		}
 	}
-	for j := range p {
-		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
-	}
-	return bw, dv
+	return dv
 }
 
 // scaleBy sets dst[n] = beta[n]·src[n].
@@ -422,9 +425,10 @@ func scaleBy(dst, beta, src []float64) {
 	}
 }
 
-// explicitDiag returns dⱼ = φⱼᵀBφⱼ of the explicit design for the
-// precisions beta, as weighted computes them (the same products in the
-// same order) but one row of B W̃ at a time: O(N) memory, not P × N.
+// explicitDiag returns dⱼ = φⱼᵀBφⱼ = Σₙ βₙBⱼₙ² of the explicit design
+// (B = Φᵀ) for the precisions beta, a row of B W̃ at a time: O(N)
+// memory, not P × N (the same products, in the same order, as the whole
+// B W̃ gave before it was no longer formed).
 func (f *designFactor) explicitDiag(beta []float64) []float64 {
 	bf := f.bFull
 	p, r := bf.Dims()
@@ -462,24 +466,19 @@ func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
 
 // weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
 // the factored design (not the explicit one) with non-uniform precisions,
-// as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (weighted).
-// If UᵀWU is not numerically positive definite it falls back to weighted.
+// as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (diagonal).
+// If UᵀWU is not numerically positive definite it falls back to diagonal.
 func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 	beta, _ := lik.weights()
 	bf := f.bFull
 	p, r := bf.Dims()
-	if beta != nil && f.ident && p > 0 && r > 0 {
-		return f.explicitDiag(beta)
-	}
 	if beta == nil || f.ident || p == 0 || r == 0 {
-		_, dv := f.weighted(lik)
-		return dv
+		return f.diagonal(lik)
 	}
 	wt := f.weightedGram(beta)
 	var ch mat.Cholesky
 	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
-		_, dv := f.weighted(lik)
-		return dv
+		return f.diagonal(lik)
 	}
 	var l mat.TriDense
 	ch.LTo(&l)

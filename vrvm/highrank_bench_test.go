@@ -82,7 +82,7 @@ func labelError(b *testing.B, c interface {
 // Measured on 2026-11-29: the binary fit at N = 12,000 took 3.74 GB
 // before B W̃ was formed by blocks (explicitCross) and 1.25 GB after;
 // MultiClassifier at 12,000 rows 3.0 GB with every row a centre, 1.4 GB
-// with 5,000; the type-II RVM classifier (R9) at 6,000 rows 124 s for its
+// with 5,000; the type-II RVM classifier (R9) at 6,000 rows 124 s (wall) for its
 // first iteration with the full-rank factorisation.
 func BenchmarkHighRank(b *testing.B) {
 	xt, tt := highRankBinary(4000, 99)

@@ -636,8 +636,8 @@ func moved(a, b []float64, tol float64) bool {
 
 // seqWeightTol is the largest relative change of any likelihood
 // precision βₙ = 2λ(ξₙ) (classification) for which an addition round
-// reuses W̃ = UᵀWU, B W̃ and dⱼ = φⱼᵀWφⱼ from an earlier round instead of
-// recomputing them, O(N r² + P r²) (weighted). The statistics sⱼ and qⱼ
+// reuses dⱼ = φⱼᵀWφⱼ from an earlier round instead of recomputing them,
+// O(N r² + P r²) (weighted). The statistics sⱼ and qⱼ
 // of (S1) then use the current Σ and μ but precisions within this
 // tolerance of the current ones, for ranking and adding candidates; the
 // rounds that can end the fit (an iteration whose changes are within
@@ -702,7 +702,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		}
 	case !s.f.ident:
 		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
-		// whether or not B W̃ was kept from an earlier round (weighted);
+		// whether or not dⱼ were kept from an earlier round (weighted);
 		// rows kept while the precisions are unchanged (activeCross).
 		beta, _ := s.lik.weights()
 		ct = s.activeCross(beta, idx)
