@@ -19,10 +19,12 @@ var (
 	// and there is nothing to learn. Predict the constant instead.
 	ErrConstantTargets = errors.New("vrvm: all regression targets are equal (zero variance); nothing to fit")
 	// ErrTargetScale is returned by regression fits whose targets vary
-	// but whose variance overflows or underflows float64 (|t| beyond
-	// about 1e150 or spread below about 1e-150), so that 1/var(t) has no
-	// finite positive value. Rescale the targets.
-	ErrTargetScale = errors.New("vrvm: the regression targets' variance overflows or underflows float64; rescale the targets (for example to unit standard deviation)")
+	// on a scale the fit cannot represent in float64: a standard
+	// deviation above 1e60 or below 1e-60, where products of squared
+	// weights and precisions overflow or underflow. Rescale the targets.
+	// Targets of any scale within that range give the same fit, stated
+	// in their units ((T1) in the package documentation).
+	ErrTargetScale = errors.New("vrvm: the regression targets' scale is beyond what the fit can represent in float64; rescale the targets (for example to unit standard deviation)")
 	// ErrSingleClass is returned by classification fits whose labels are
 	// all one class (all 0 or all 1 for a binary classifier).
 	ErrSingleClass = errors.New("vrvm: classification labels are all one class; need at least two classes")

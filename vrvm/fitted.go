@@ -72,6 +72,10 @@ type fitted struct {
 	// unit[m]·⟨wₘ⟩, which RelevanceVectors compares with
 	// RelevanceThreshold. nil when every divisor is 1.
 	unit []float64
+	// weightScale, where in (0, 1), is the factor by which (T1) scaled
+	// the defaults for small targets: the weights are compared with
+	// RelevanceThreshold divided by it (through unit).
+	weightScale float64
 }
 
 // record stores a solver's solution for the full basis b.
@@ -115,6 +119,16 @@ func (l *lazySigma) get() *mat.SymDense {
 // active kernel functions are copied out of the training inputs, and the
 // kernel's parameters out of the caller's kernel (ownKernel).
 func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymDense, alpha, unit []float64) {
+	if f.weightScale > 0 && f.weightScale < 1 { // (T1): small targets
+		if unit == nil {
+			unit = constant(len(mu), 1)
+		} else {
+			unit = append([]float64(nil), unit...)
+		}
+		for i := range unit {
+			unit[i] /= f.weightScale
+		}
+	}
 	f.mu, f.sigma, f.alpha, f.unit = mu, &lazySigma{v: sigma}, alpha, unit
 	if b.kernel == nil {
 		f.b = b

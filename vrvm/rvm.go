@@ -179,10 +179,27 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	if err := checkTargetScale(t); err != nil {
+		return err
+	}
 	o := r.options()
+	// Targets of variance below minTargetVar: the zero-valued PruneAlpha
+	// and Alpha0 as for targets of that variance (T1), as Regressor's. The
+	// type-II model has no prior to scale, and above unit variance the
+	// threshold 10¹² is only more lenient than in standardised units.
+	v := targetVarScale(t)
+	if v < 1 {
+		o.defPrune = defaultRVMPrune / v
+		if r.Alpha0 == 0 {
+			o.alpha0 = 1 / v
+		}
+	}
 	set, b, err := r.prepareRVM(ctx, "regression", r.Solver, &o, x, t)
 	if err != nil {
 		return err
+	}
+	if v < 1 {
+		r.weightScale = math.Sqrt(v)
 	}
 	beta, err := noisePrecision0("Beta0", r.Beta0, t)
 	if err != nil {
