@@ -31,6 +31,7 @@ func init() {
 		"ErrMissing":          reflect.ValueOf(&datasets.ErrMissing).Elem(),
 		"ErrNaN":              reflect.ValueOf(&datasets.ErrNaN).Elem(),
 		"ErrNoRows":           reflect.ValueOf(&datasets.ErrNoRows).Elem(),
+		"ErrNonFinite":        reflect.ValueOf(&datasets.ErrNonFinite).Elem(),
 		"ErrNotDownloadable":  reflect.ValueOf(&datasets.ErrNotDownloadable).Elem(),
 		"ErrNotNumber":        reflect.ValueOf(&datasets.ErrNotNumber).Elem(),
 		"ErrRowCount":         reflect.ValueOf(&datasets.ErrRowCount).Elem(),
@@ -42,6 +43,7 @@ func init() {
 		"LoadPima":            reflect.ValueOf(datasets.LoadPima),
 		"LoadRipley":          reflect.ValueOf(datasets.LoadRipley),
 		"Names":               reflect.ValueOf(datasets.Names),
+		"NewScaling":          reflect.ValueOf(datasets.NewScaling),
 		"NumBostonSplits":     reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"NumRipleySubsets":    reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"NumSincSets":         reflect.ValueOf(constant.MakeFromLiteral("25", token.INT, 0)),
@@ -68,6 +70,7 @@ func init() {
 		"Dataset":      reflect.ValueOf((*datasets.Dataset)(nil)),
 		"FetchOptions": reflect.ValueOf((*datasets.FetchOptions)(nil)),
 		"ParseError":   reflect.ValueOf((*datasets.ParseError)(nil)),
+		"Scaling":      reflect.ValueOf((*datasets.Scaling)(nil)),
 		"Table":        reflect.ValueOf((*datasets.Table)(nil)),
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
@@ -54,20 +53,19 @@ func readSplit(t testing.TB, path string) (*mat.Dense, []string) {
 }
 
 // standardise maps the columns of train and test to the training mean 0
-// and standard deviation 1 (constant columns are centred only).
+// and standard deviation 1 (constant columns are centred only), in place,
+// by datasets.Scaling.
 func standardise(train, test *mat.Dense) {
-	_, d := train.Dims()
-	for j := range d {
-		m, s := stat.PopMeanStdDev(mat.Col(nil, j, train), nil)
-		if s == 0 {
-			s = 1
+	s, err := datasets.NewScaling(train)
+	if err != nil {
+		panic(err)
+	}
+	for _, x := range []*mat.Dense{train, test} {
+		z, err := s.Apply(x)
+		if err != nil {
+			panic(err)
 		}
-		for _, x := range []*mat.Dense{train, test} {
-			r, _ := x.Dims()
-			for i := range r {
-				x.Set(i, j, (x.At(i, j)-m)/s)
-			}
-		}
+		x.Copy(z)
 	}
 }
 

@@ -232,21 +232,22 @@ func TestCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mx, sx := meanSD(d.X)
-		mt, st := meanSD(mat.NewDense(len(d.T), 1, append([]float64(nil), d.T...)))
+		sx := mustScaling(t, d.X)
+		sct := mustScaling(t, mat.NewDense(len(d.T), 1, append([]float64(nil), d.T...)))
+		mt, st := sct.Mean, sct.SD
 		ts := make([]float64, len(d.T))
 		for i, v := range d.T {
 			ts[i] = (v - mt[0]) / st[0]
 		}
 		r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 0.5}}
-		if err := r.Fit(standardizeRows(d.X, mx, sx), ts); err != nil {
+		if err := r.Fit(mustApply(t, sx, d.X), ts); err != nil {
 			t.Fatal(err)
 		}
 		xt := mat.NewDense(21, 2, nil)
 		for i := range 21 {
 			xt.SetRow(i, []float64{-10 + float64(i), float64(i%5) - 2})
 		}
-		mean, variance, err := r.Predict(standardizeRows(xt, mx, sx))
+		mean, variance, err := r.Predict(mustApply(t, sx, xt))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,14 +349,15 @@ func TestCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mx, sx := meanSD(d.X)
-		mt, st := meanSD(mat.NewDense(len(d.T), 1, append([]float64(nil), d.T...)))
+		sx := mustScaling(t, d.X)
+		sct := mustScaling(t, mat.NewDense(len(d.T), 1, append([]float64(nil), d.T...)))
+		mt, st := sct.Mean, sct.SD
 		ts := make([]float64, len(d.T))
 		for i, v := range d.T {
 			ts[i] = (v - mt[0]) / st[0]
 		}
 		r := &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: 0.5}}
-		if err := r.Fit(standardizeRows(d.X, mx, sx), ts); err != nil {
+		if err := r.Fit(mustApply(t, sx, d.X), ts); err != nil {
 			t.Fatal(err)
 		}
 		if r.Solver != vrvm.Sequential || r.Status() != vrvm.Converged {
@@ -365,7 +367,7 @@ func TestCLI(t *testing.T) {
 		for i := range 21 {
 			xt.SetRow(i, []float64{-10 + float64(i), float64(i%5) - 2})
 		}
-		mean, variance, err := r.Predict(standardizeRows(xt, mx, sx))
+		mean, variance, err := r.Predict(mustApply(t, sx, xt))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -693,4 +695,25 @@ func TestConvergenceWarnings(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
+}
+
+// mustScaling returns the Scaling of x (datasets.NewScaling), as vrvm fit
+// computes it.
+func mustScaling(t *testing.T, x mat.Matrix) *datasets.Scaling {
+	t.Helper()
+	s, err := datasets.NewScaling(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mustApply returns x standardised by s.
+func mustApply(t *testing.T, s *datasets.Scaling, x mat.Matrix) *mat.Dense {
+	t.Helper()
+	z, err := s.Apply(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z
 }

@@ -175,32 +175,12 @@ func oneHot(b *cliMeta) []bool {
 	return hot
 }
 
-// meanSD returns the mean and population standard deviation of each
-// column of x; a constant column gets standard deviation 1.
-func meanSD(x mat.Matrix) (mean, sd []float64) {
-	mean, sd = popMeanSD(x)
-	return mean, oneForZero(sd)
-}
-
-// oneForZero sets every zero of sd (a constant column) to 1 and returns
-// sd.
-func oneForZero(sd []float64) []float64 {
-	for j, v := range sd {
-		if v == 0 {
-			sd[j] = 1
-		}
-	}
-	return sd
-}
-
-// constantFeatures returns the names of the columns whose population
-// standard deviation sd is 0: one value in every row.
-func constantFeatures(sd []float64, names []string) []string {
+// constantFeatures returns the names of the columns the scaling s found
+// constant: one value in every row.
+func constantFeatures(s *datasets.Scaling, names []string) []string {
 	var out []string
-	for j, v := range sd {
-		if v == 0 {
-			out = append(out, names[j])
-		}
+	for _, j := range s.Constant() {
+		out = append(out, names[j])
 	}
 	return out
 }
@@ -226,49 +206,6 @@ func quoteList(names []string, max int) string {
 	return "inputs " + l + " are"
 }
 
-// popMeanSD returns the mean and population standard deviation of each
-// column of x (0 for a constant column). Columns whose
-// deviations from the mean square outside the normal range of float64
-// (beyond sdSafe) are summed scaled by their largest deviation, so that
-// values of 1e200 or 1e-300 are standardised like any other; the others
-// are summed plainly (the same results as before that case existed).
-func popMeanSD(x mat.Matrix) (mean, sd []float64) {
-	n, d := x.Dims()
-	mean, sd = make([]float64, d), make([]float64, d)
-	for j := range d {
-		for i := range n {
-			mean[j] += x.At(i, j)
-		}
-		mean[j] /= float64(n)
-		if math.IsInf(mean[j], 0) { // the sum overflowed: sum the shares
-			mean[j] = 0
-			for i := range n {
-				mean[j] += x.At(i, j) / float64(n)
-			}
-		}
-		var top float64
-		for i := range n {
-			top = math.Max(top, math.Abs(x.At(i, j)-mean[j]))
-		}
-		scale := 1.0
-		if top > sdSafe || top < 1/sdSafe {
-			scale = top
-		}
-		if scale > 0 && !math.IsInf(scale, 0) {
-			for i := range n {
-				v := (x.At(i, j) - mean[j]) / scale
-				sd[j] += v * v
-			}
-		}
-		sd[j] = scale * math.Sqrt(sd[j]/float64(n))
-	}
-	return mean, sd
-}
-
-// sdSafe bounds the deviations from the mean that meanSD squares without
-// scaling: their squares stay within the normal range of float64.
-const sdSafe = 1e150
-
 // targetScaleError returns an error naming the regression target column
 // if its standard deviation sd is one whose square (the variance, and the
 // scale of the predictive variance in the target's units) overflows or
@@ -289,11 +226,4 @@ func standardizeInPlace(x *mat.Dense, mean, sd []float64) {
 			row[j] = (row[j] - mean[j]) / sd[j]
 		}
 	}
-}
-
-// standardizeRows returns (x − mean)/sd as a new matrix.
-func standardizeRows(x mat.Matrix, mean, sd []float64) *mat.Dense {
-	out := mat.DenseCopyOf(x)
-	standardizeInPlace(out, mean, sd)
-	return out
 }

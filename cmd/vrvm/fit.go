@@ -456,25 +456,32 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 
 	// Standardisation.
 	hot := oneHot(&meta)
-	inMean, inSD := popMeanSD(x)
-	if names := constantFeatures(inSD, featureNames(&meta)); len(names) > 0 {
+	scaling, err := datasets.NewScaling(x)
+	if err != nil {
+		return fail(stderr, "fit", fmt.Errorf("%s: %w", tab.name, err), 1)
+	}
+	if names := constantFeatures(scaling, featureNames(&meta)); len(names) > 0 {
 		warn("%s the same in every training row: the fit learns nothing from it, and a row predicted with another value there lies that difference, in the column's own units, from every training row; leave it out with -inputs if it should not count", quoteList(names, 5))
 	}
 	if *standardize {
 		meta.Standardized = true
-		meta.InputMean, meta.InputSD = inMean, oneForZero(inSD)
+		meta.InputMean, meta.InputSD = scaling.Mean, scaling.SD
 		standardizeInPlace(x, meta.InputMean, meta.InputSD)
 		if *task == "regression" {
-			m, s := meanSD(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
-			if err := targetScaleError(*target, s[0]); err != nil {
+			ts, err := datasets.NewScaling(mat.NewDense(len(tt), 1, append([]float64(nil), tt...)))
+			if err != nil {
 				return fail(stderr, "fit", fmt.Errorf("%s: %w", tab.name, err), 1)
 			}
-			meta.TargetMean, meta.TargetSD = m[0], s[0]
+			m, s := ts.Mean[0], ts.SD[0]
+			if err := targetScaleError(*target, s); err != nil {
+				return fail(stderr, "fit", fmt.Errorf("%s: %w", tab.name, err), 1)
+			}
+			meta.TargetMean, meta.TargetSD = m, s
 			for i, v := range tt {
-				tt[i] = (v - m[0]) / s[0]
+				tt[i] = (v - m) / s
 			}
 		}
-	} else if msg := scaleWarning(x, hot, featureNames(&meta)); msg != "" {
+	} else if msg := scaleWarning(scaling, hot, featureNames(&meta)); msg != "" {
 		warn("%s", msg)
 	}
 
@@ -627,17 +634,18 @@ func shortList(names []string) string {
 	return fmt.Sprintf("%s, … %d in all", strings.Join(names[:show], ", "), len(names))
 }
 
-// scaleWarning returns a warning if the numeric features of x differ in
-// standard deviation by more than a factor 100, "" otherwise.
-func scaleWarning(x *mat.Dense, hot []bool, names []string) string {
-	_, d := x.Dims()
+// scaleWarning returns a warning if the numeric features whose scaling
+// s is not constant differ in standard deviation by more than a factor
+// 100, "" otherwise.
+func scaleWarning(s *datasets.Scaling, hot []bool, names []string) string {
+	constant := map[int]bool{}
+	for _, j := range s.Constant() {
+		constant[j] = true
+	}
+	sds := s.SD
 	lo, hi := -1, -1
-	_, sds := popMeanSD(x) // not stat.PopMeanStdDev: NaN for columns of 1e200
-	for j := range d {
-		if hot[j] {
-			continue
-		}
-		if sds[j] == 0 {
+	for j := range sds {
+		if hot[j] || constant[j] {
 			continue
 		}
 		if lo < 0 || sds[j] < sds[lo] {

@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm"
 	"github.com/vrvm/vrvm/vrvm/datasets"
@@ -57,18 +56,16 @@ func readCSV(path string) (*mat.Dense, []float64) {
 // standardise maps the columns of train and test to the training mean 0
 // and standard deviation 1.
 func standardise(train, test *mat.Dense) {
-	_, d := train.Dims()
-	for j := range d {
-		m, s := stat.PopMeanStdDev(mat.Col(nil, j, train), nil)
-		if s == 0 {
-			s = 1
+	s, err := datasets.NewScaling(train)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, x := range []*mat.Dense{train, test} {
+		z, err := s.Apply(x)
+		if err != nil {
+			log.Fatal(err)
 		}
-		for _, x := range []*mat.Dense{train, test} {
-			r, _ := x.Dims()
-			for i := range r {
-				x.Set(i, j, (x.At(i, j)-m)/s)
-			}
-		}
+		x.Copy(z)
 	}
 }
 

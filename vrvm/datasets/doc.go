@@ -57,6 +57,19 @@
 // of named numeric columns; CSVOptions.Labels maps text labels such as
 // Pima's Yes/No to numbers. Table.Dataset picks the target column by name.
 //
+// # Standardising inputs
+//
+// NewScaling computes the means and standard deviations of the training
+// inputs' columns and Scaling.Apply (or ApplyTo, for a Dataset) maps any
+// rows with them to mean 0 and standard deviation 1, the training rows
+// and the rows to predict alike: what vrvm fit's -standardize default
+// does, and what the library's default kernel widths assume (they start
+// from the distances between the inputs, which one column of a large
+// scale would otherwise decide alone). A column with one value is only
+// centred (Scaling.Constant lists them); columns of any finite scale,
+// 1e200 or 1e-300, are standardised alike; NaN or infinite values are an
+// error wrapping ErrNonFinite.
+//
 // # Errors
 //
 // Arguments a caller controls (a generator's n or noise, a split number)

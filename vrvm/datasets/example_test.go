@@ -66,3 +66,29 @@ func ExampleReadCSVOptions() {
 	// points.csv:4: column "x2" (field 2): not a number: "x"
 	// points.csv: no such column "label"; columns are x1, x2, class
 }
+
+// Standardise the inputs with the training rows' statistics and apply the
+// same Scaling to the rows to predict, as vrvm fit does by default.
+func ExampleScaling() {
+	train, err := datasets.ReadCSV(strings.NewReader("size,rooms,price\n120,4,300\n80,3,210\n200,6,520\n"), "train.csv")
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := train.Dataset("price")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := datasets.NewScaling(d.X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	dz, err := s.ApplyTo(d) // fit a model to dz.X, dz.T
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("means %.4g, sds %.4g\n", s.Mean, s.SD)
+	fmt.Printf("first row standardised: %.4f\n", dz.X.RawRowView(0))
+	// Output:
+	// means [133.3 4.333], sds [49.89 1.247]
+	// first row standardised: [-0.2673 -0.2673]
+}
