@@ -11,7 +11,8 @@ import (
 // benchShapes are the library's products that dominate its profiles
 // (m × n × k of C = op(A) op(B)): the weighted Gram UᵀWU of the N = 20000
 // classification design at rank 262, B W̃ and B L over P candidates, and
-// the multi-class products.
+// the multi-class products, and the explicit design's cross products
+// ΦᵀWΦ_A over P = N = 1,500 candidates (the type-II RVM classifier, (R9)).
 var benchShapes = []struct {
 	name    string
 	tA, tB  blas.Transpose
@@ -21,6 +22,7 @@ var benchShapes = []struct {
 	{"BW/2000x262x262", blas.NoTrans, blas.NoTrans, 2000, 262, 262},
 	{"UBt/20000x100x262", blas.NoTrans, blas.Trans, 20000, 100, 262},
 	{"small/50x50x50", blas.NoTrans, blas.NoTrans, 50, 50, 50},
+	{"BPhiA/1500x67x1500", blas.NoTrans, blas.Trans, 1500, 67, 1500},
 }
 
 func BenchmarkGemm(b *testing.B) {

@@ -380,6 +380,21 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 					d[p*mr+i] = v
 				}
 			}
+		case h == mr:
+			// The mr rows side by side: six sequential reads and one
+			// sequential write, where a row at a time writes with
+			// stride mr.
+			s := (i0+ip)*lda + p0
+			r0 := a[s : s+kb]
+			r1 := a[s+lda : s+lda+kb]
+			r2 := a[s+2*lda : s+2*lda+kb]
+			r3 := a[s+3*lda : s+3*lda+kb]
+			r4 := a[s+4*lda : s+4*lda+kb]
+			r5 := a[s+5*lda : s+5*lda+kb]
+			for p, v := range r0 {
+				dp := d[p*mr : p*mr+mr : p*mr+mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = v, r1[p], r2[p], r3[p], r4[p], r5[p]
+			}
 		default:
 			for i := range h {
 				s := (i0+ip+i)*lda + p0
