@@ -34,6 +34,7 @@ func init() {
 		"ErrNonFinite":        reflect.ValueOf(&datasets.ErrNonFinite).Elem(),
 		"ErrNotDownloadable":  reflect.ValueOf(&datasets.ErrNotDownloadable).Elem(),
 		"ErrNotNumber":        reflect.ValueOf(&datasets.ErrNotNumber).Elem(),
+		"ErrOutOfRange":       reflect.ValueOf(&datasets.ErrOutOfRange).Elem(),
 		"ErrRowCount":         reflect.ValueOf(&datasets.ErrRowCount).Elem(),
 		"Fetch":               reflect.ValueOf(datasets.Fetch),
 		"Files":               reflect.ValueOf(datasets.Files),

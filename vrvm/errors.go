@@ -40,7 +40,8 @@ var (
 	// the posterior's precision overflows or loses every other basis
 	// function to rounding: for example a polynomial of high degree, or
 	// a linear kernel, on inputs of a large scale. Rescale the inputs
-	// (standardise them), or lower the degree or the scale.
+	// (standardise them: datasets.NewScaling), or lower the degree or the
+	// scale.
 	ErrKernelScale = errors.New("kernel values too large for the posterior's precision")
 	// ErrUnsavableKernel is returned by Save for a model whose kernel is
 	// neither one of this package's kernels nor registered with

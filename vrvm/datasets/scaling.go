@@ -24,6 +24,10 @@ type Scaling struct {
 	constant []bool
 }
 
+// ErrOutOfRange is returned (wrapped, with the row and column) by
+// Scaling.Apply for a value whose standardised value overflows float64.
+var ErrOutOfRange = errors.New("standardised value out of float64's range")
+
 // ErrNonFinite is returned (wrapped, with the row and column) by
 // NewScaling and Scaling.Apply for an input that is NaN or infinite.
 var ErrNonFinite = errors.New("value is NaN or infinite")
@@ -57,39 +61,45 @@ func NewScaling(x mat.Matrix) (*Scaling, error) {
 }
 
 // meanSD returns the mean and population standard deviation of column j
-// of x, whose values are finite.
+// of x, whose values are finite. A column whose largest |x| is beyond
+// sdSafe is summed divided by it (its sums and deviations would
+// overflow), and deviations from the mean below 1/sdSafe are squared
+// divided by the largest of them (their squares would underflow); other
+// columns are summed plainly.
 func meanSD(x mat.Matrix, j int) (mean, sd float64) {
 	n, _ := x.Dims()
+	var big float64
 	for i := range n {
-		mean += x.At(i, j)
+		big = math.Max(big, math.Abs(x.At(i, j)))
+	}
+	s1 := 1.0
+	if big > sdSafe {
+		s1 = big
+	}
+	for i := range n {
+		mean += x.At(i, j) / s1
 	}
 	mean /= float64(n)
-	if math.IsInf(mean, 0) { // the sum overflowed: sum the shares
-		mean = 0
-		for i := range n {
-			mean += x.At(i, j) / float64(n)
-		}
-	}
 	var top float64
 	for i := range n {
-		top = math.Max(top, math.Abs(x.At(i, j)-mean))
+		top = math.Max(top, math.Abs(x.At(i, j)/s1-mean))
 	}
-	scale := 1.0
-	if top > sdSafe || top < 1/sdSafe {
-		scale = top
+	if top == 0 {
+		return mean * s1, 0
 	}
-	if scale == 0 || math.IsInf(scale, 0) {
-		return mean, 0
+	s2 := 1.0
+	if top < 1/sdSafe {
+		s2 = top
 	}
 	for i := range n {
-		v := (x.At(i, j) - mean) / scale
+		v := (x.At(i, j)/s1 - mean) / s2
 		sd += v * v
 	}
-	return mean, scale * math.Sqrt(sd/float64(n))
+	return mean * s1, s1 * s2 * math.Sqrt(sd/float64(n))
 }
 
-// sdSafe bounds the deviations from the mean that meanSD squares without
-// scaling: their squares stay within the normal range of float64.
+// sdSafe bounds the values and deviations that meanSD sums and squares
+// without scaling: their squares stay within the normal range of float64.
 const sdSafe = 1e150
 
 // Constant returns the indices of the columns that had one value in every
@@ -106,9 +116,10 @@ func (s *Scaling) Constant() []int {
 }
 
 // Apply returns (x − Mean)/SD column by column as a new matrix. It returns
-// an error if x's number of columns is not len(Mean), or if x holds a
-// value that is NaN or infinite (wrapping ErrNonFinite, naming its row and
-// column).
+// an error if x's number of columns is not len(Mean), if x holds a value
+// that is NaN or infinite (wrapping ErrNonFinite), or one whose
+// standardised value overflows float64 (wrapping ErrOutOfRange), naming
+// its row and column.
 func (s *Scaling) Apply(x mat.Matrix) (*mat.Dense, error) {
 	if x == nil {
 		return nil, errors.New("datasets: Scaling.Apply to a nil matrix")
@@ -124,7 +135,15 @@ func (s *Scaling) Apply(x mat.Matrix) (*mat.Dense, error) {
 	for i := range n {
 		row := out.RawRowView(i)
 		for j := range d {
-			row[j] = (x.At(i, j) - s.Mean[j]) / s.SD[j]
+			v := x.At(i, j)
+			z := (v - s.Mean[j]) / s.SD[j]
+			if math.IsInf(z, 0) { // v − Mean overflowed, or z does
+				z = v/s.SD[j] - s.Mean[j]/s.SD[j]
+			}
+			if math.IsInf(z, 0) || math.IsNaN(z) {
+				return nil, fmt.Errorf("datasets: Scaling.Apply: row %d, column %d: %v is %v standard deviations from the mean %v: %w", i, j, v, z, s.Mean[j], ErrOutOfRange)
+			}
+			row[j] = z
 		}
 	}
 	return out, nil

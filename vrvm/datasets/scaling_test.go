@@ -98,3 +98,61 @@ func TestScalingErrors(t *testing.T) {
 		t.Error("nil matrix accepted by Apply")
 	}
 }
+
+// FuzzScaling: any finite inputs get finite means and positive standard
+// deviations, Apply of the training rows gives finite values with mean 0
+// and, unless the column is constant, standard deviation 1 (where the
+// spread is above the values' rounding and not subnormal), or an error; never a panic, NaN
+// or infinity.
+func FuzzScaling(f *testing.F) {
+	f.Add(1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+	f.Add(1.7e308, -1.7e308, 1.7e308, 0.0, 5e-324, -5e-324)
+	f.Add(1e-160, 1e-160*(1+1e-15), 1e-160, 1e200, -1e200, 3.0)
+	f.Fuzz(func(t *testing.T, a, b, c, d, e, g float64) {
+		x := mat.NewDense(3, 2, []float64{a, d, b, e, c, g})
+		s, err := NewScaling(x)
+		if err != nil {
+			if !errors.Is(err, ErrNonFinite) {
+				t.Fatalf("NewScaling: %v", err)
+			}
+			return
+		}
+		for j := range 2 {
+			if m, sd := s.Mean[j], s.SD[j]; math.IsNaN(m) || math.IsInf(m, 0) || !(sd > 0) || math.IsInf(sd, 0) {
+				t.Fatalf("column %d: mean %v, sd %v", j, m, sd)
+			}
+		}
+		z, err := s.Apply(x)
+		if err != nil {
+			if !errors.Is(err, ErrOutOfRange) {
+				t.Fatalf("Apply: %v", err)
+			}
+			return
+		}
+		constant := map[int]bool{}
+		for _, j := range s.Constant() {
+			constant[j] = true
+		}
+		for j := range 2 {
+			col := mat.Col(nil, j, z)
+			for _, v := range col {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("standardised column %d: %v", j, col)
+				}
+			}
+			if !constant[j] && (s.SD[j] < 1e-10*math.Abs(s.Mean[j]) || s.SD[j] < 0x1p-1000) {
+				// A spread of a few ulps (the mean's rounding is as
+				// large), or a subnormal one (SD itself keeps few digits).
+				continue
+			}
+			m, sd := stat.PopMeanStdDev(col, nil)
+			want := 1.0
+			if constant[j] {
+				want = 0
+			}
+			if math.Abs(m) > 1e-6 || math.Abs(sd-want) > 1e-6 {
+				t.Fatalf("column %d %v standardised to %v: mean %g, sd %g; want 0, %g", j, mat.Col(nil, j, x), col, m, sd, want)
+			}
+		}
+	})
+}
