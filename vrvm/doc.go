@@ -317,6 +317,8 @@
 //	(S14)                   exactBest, exactAddition: an addition's sₘ as
 //	                        the minimum it is where its plain form is
 //	                        mostly rounding (seqexact.go)
+//	(S15)                   seqFit.crawled: the end of a large set's
+//	                        crawl where (S7) is not affordable
 //	(26)–(27)               gaussLik.update
 //	(58)                    logitLik.update
 //	(40), (43), (46)        gaussLik.terms
