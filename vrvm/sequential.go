@@ -50,7 +50,11 @@ import (
 // same active set and bound recur at such a point: the functions added in
 // between, duplicates of active ones, were all removed again), and then
 // once more after the polish of (S5), if its first addition round adds
-// anything. On small problems a second start follows (S6, seqrestart.go),
+// anything; in a large set whose crawl the joint steps (S7) cannot take,
+// also when, over seqCrawlWindow iterations with an unchanged active set,
+// the bound has risen by at most seqCrawlGain·N nats and a full addition
+// round then finds nothing (S15). On small problems a
+// second start follows (S6, seqrestart.go),
 // and for regression with a bias and a small active set
 // (seqBiasStartWork) a start from the bias (S8, seqbias.go). Where coordinate
 // ascent crawls, joint Levenberg–Marquardt steps in ln⟨α⟩ are taken
