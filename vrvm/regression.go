@@ -227,11 +227,12 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 			r.rows[i] = kept[row]
 		}
 	}()
-	if err := checkTargetScale(t); err != nil {
+	v, err := targetVarScale(t)
+	if err != nil {
 		return err
 	}
 	opts := r.options()
-	r.weightScale = targetScale(&opts, r, t)
+	r.weightScale = targetScale(&opts, r, v)
 	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design},
 		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
@@ -248,17 +249,16 @@ func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design b
 	return err
 }
 
-// targetScale states the zero-valued defaults of o for targets t of
+// targetScale states the zero-valued defaults of o for targets of
 // population variance v outside [minTargetVar, 1] as for the targets
-// divided by √(v/v₁), v₁ the nearer end of that range (T1): the rates b
-// and d of the Gamma priors times v/v₁, Alpha0 and PruneAlpha divided
-// by it. Multiplying the targets by c multiplies the weights by c and
-// divides ⟨αₘ⟩ and ⟨τ⟩ by c²; with the defaults so scaled every update
-// is the same as on the divided targets, so that the fit does not depend
-// on the targets' scale outside that range. It returns √(v/v₁), or 1
-// where nothing was scaled.
-func targetScale(o *options, r *Regressor, t []float64) float64 {
-	v := targetVarScale(t)
+// divided by √(v/v₁), v₁ the nearer end of that range (T1), given
+// s = v/v₁ (targetVarScale): the rates b and d of the Gamma priors times
+// s, Alpha0 and PruneAlpha divided by it. Multiplying the targets by c
+// multiplies the weights by c and divides ⟨αₘ⟩ and ⟨τ⟩ by c²; with the
+// defaults so scaled every update is the same as on the divided targets,
+// so that the fit does not depend on the targets' scale outside that
+// range. It returns √s, 1 where nothing was scaled.
+func targetScale(o *options, r *Regressor, v float64) float64 {
 	if v == 1 {
 		return 1
 	}
@@ -294,45 +294,30 @@ const (
 	maxFitVar = 1e120
 )
 
-// checkTargetScale returns ErrTargetScale for finite, non-constant
-// targets t whose population variance is outside [minFitVar, maxFitVar];
-// other targets are left to the checks of the fit.
-func checkTargetScale(t []float64) error {
-	if len(t) < 2 {
-		return nil
+// targetVarScale returns s = v/v₁ for targets t of population variance v
+// outside [minTargetVar, 1], v₁ the nearer end, or 1 (T1); and
+// ErrTargetScale for finite, non-constant targets whose variance is
+// outside [minFitVar, maxFitVar]. Other targets (NaN, constant, fewer
+// than two) get 1 and are left to the checks of the fit.
+func targetVarScale(t []float64) (float64, error) {
+	if len(t) < 2 || constantSlice(t) {
+		return 1, nil
 	}
 	for _, v := range t {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil
+			return 1, nil
 		}
 	}
-	if constantSlice(t) {
-		return nil
-	}
 	_, sd := stat.PopMeanStdDev(t, nil)
-	if v := sd * sd; !(v >= minFitVar && v <= maxFitVar) {
-		return ErrTargetScale
-	}
-	return nil
-}
-
-// targetVarScale returns v/v₁ for targets t of population variance v
-// outside [minTargetVar, 1], v₁ the nearer end, or 1 (T1).
-func targetVarScale(t []float64) float64 {
-	if len(t) < 2 {
-		return 1
-	}
-	_, sd := stat.PopMeanStdDev(t, nil)
-	v := sd * sd
-	switch {
-	case !(v > 0) || math.IsInf(v, 0) || math.IsInf(1/v, 0):
-		return 1 // ErrConstantTargets or ErrTargetScale
+	switch v := sd * sd; {
+	case !(v >= minFitVar && v <= maxFitVar):
+		return 1, ErrTargetScale
 	case v > 1:
-		return v
+		return v, nil
 	case v < minTargetVar:
-		return v / minTargetVar
+		return v / minTargetVar, nil
 	}
-	return 1
+	return 1, nil
 }
 
 // TauPosterior returns the shape c̃ and rate d̃ of Q_τ (26)–(27); the

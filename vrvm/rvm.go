@@ -179,7 +179,8 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	if err := checkTargetScale(t); err != nil {
+	v, err := targetVarScale(t)
+	if err != nil {
 		return err
 	}
 	o := r.options()
@@ -187,7 +188,6 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 	// and Alpha0 as for targets of that variance (T1), as Regressor's. The
 	// type-II model has no prior to scale, and above unit variance the
 	// threshold 10¹² is only more lenient than in standardised units.
-	v := targetVarScale(t)
 	if v < 1 {
 		o.defPrune = defaultRVMPrune / v
 		if r.Alpha0 == 0 {

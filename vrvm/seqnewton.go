@@ -51,15 +51,22 @@ func newtonAffordable(f *designFactor, n int) bool {
 // seqNewtonOn switches (S7) on (tests compare).
 var seqNewtonOn = true
 
-// newtonTail takes the joint steps of (S7) from the current state at
-// iteration iter and reports whether they were kept. It needs the
-// Gaussian likelihood and the low-rank factor within seqNewtonWork.
-func (s *seqFit) newtonTail(iter int) (bool, error) {
-	g, ok := s.lik.(*gaussLik)
+// newtonTakes reports whether (S7) can take the fit's crawl: the
+// Gaussian likelihood, the low-rank factor within seqNewtonWork, and
+// from 1 to seqNewtonActive active functions.
+func (s *seqFit) newtonTakes() bool {
+	_, ok := s.lik.(*gaussLik)
 	m := len(s.act)
-	if !seqNewtonOn || !ok || !newtonAffordable(s.f, s.n) || m == 0 || m > seqNewtonActive {
+	return seqNewtonOn && ok && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+}
+
+// newtonTail takes the joint steps of (S7) from the current state at
+// iteration iter and reports whether they were kept, if newtonTakes.
+func (s *seqFit) newtonTail(iter int) (bool, error) {
+	if !s.newtonTakes() {
 		return false, nil
 	}
+	g := s.lik.(*gaussLik)
 	sub := &designFactor{u: s.f.u, b: selectRows(s.f.bFull, s.act), cols: append([]int(nil), s.act...)}
 	lc := *g
 	lc.resid = nil
@@ -82,7 +89,7 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	before := s.objective()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.ctl.pruneAt)
-	for i := range m {
+	for i := range s.act {
 		s.alpha[i] = math.Exp(math.Min(fr.x[i], hi))
 	}
 	kept := s.keepQ()
