@@ -514,7 +514,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return false
 	}
+	restoreGC := gcForDesign(nRows)
 	est, err := fitEstimator(ctx, meta.Task, o, x, tt)
+	restoreGC()
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
