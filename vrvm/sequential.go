@@ -1837,8 +1837,13 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			continue
 		}
 		// Converged: ⟨α⟩ and Q_τ have stopped moving (ParamTol), or the
-		// bound has stalled at its rounding errors (S9).
-		if (quiet || stalled(trace, k-still, s.ctl.tol)) && noneToAdd && change <= s.ctl.tol {
+		// bound has stalled at its rounding errors (S9) or falls (the
+		// last step lowered it; stalled: nowhere above where the window
+		// began). A large regression set's fall is (S15)'s to end, after
+		// its full addition round.
+		st := stalled(trace, k-still, s.ctl.tol)
+		falls := st && l < trace[len(trace)-2] && !s.largeSet()
+		if (quiet || st) && noneToAdd && (change <= s.ctl.tol || falls) {
 			if !s.polished && s.ctl.prune {
 				// The polish (S5): functions worth more than
 				// seqPolishGain to the full bound, up to
@@ -1871,7 +1876,8 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 // 10⁻¹¹ relative means that the remaining changes of ⟨α⟩ are along
 // directions the bound cannot tell apart in floating point, which
 // ParamTol would wait for forever. A slow monotone crawl (S7) is not a
-// stall.
+// stall; a slow monotone fall is, and the fit ends there even while the
+// fall per step exceeds Tol (doc.go, "Pruning and convergence").
 func stalled(trace []float64, span int, tol float64) bool {
 	if span < seqStallWindow || len(trace) <= seqStallWindow {
 		return false
