@@ -318,7 +318,7 @@
 //	                        bound where coordinate ascent crawls
 //	(S8)                    biasFit: the second start from the bias
 //	(S9)                    stalled: convergence of a bound stalled at
-//	                        its rounding errors
+//	                        its rounding errors, or falling
 //	(S10)                   wideFit: the start annealed from a higher
 //	                        threshold
 //	(S11)                   seqCollinear: candidates in the span of the
