@@ -435,11 +435,16 @@ func (f *designFactor) explicitDiag(beta []float64) []float64 {
 	dv := make([]float64, p)
 	row := make([]float64, r)
 	for j := range p {
-		src := bf.RawRowView(j)
-		scaleBy(row, beta, src)
-		dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: src}, blas64.Vector{N: r, Inc: 1, Data: row})
+		dv[j] = weightedSquare(row, beta, bf.RawRowView(j))
 	}
 	return dv
+}
+
+// weightedSquare returns Σₙ βₙsrcₙ², a dⱼ = φⱼᵀBφⱼ for the row src of
+// B = Φᵀ, leaving the row of B W̃, β∘src, in row.
+func weightedSquare(row, beta, src []float64) float64 {
+	scaleBy(row, beta, src)
+	return blas64.Dot(blas64.Vector{N: len(src), Inc: 1, Data: src}, blas64.Vector{N: len(src), Inc: 1, Data: row})
 }
 
 // project returns Uᵀd.

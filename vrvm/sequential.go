@@ -671,9 +671,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 		if row == nil {
 			row = make([]float64, n)
 		}
-		src := bf.RawRowView(c)
-		scaleBy(row, beta, src)
-		dv[c] = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: src}, blas64.Vector{N: n, Inc: 1, Data: row})
+		dv[c] = weightedSquare(row, beta, bf.RawRowView(c))
 	}
 	if idx == nil {
 		for c := range dv {
@@ -834,9 +832,10 @@ func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, 
 				c = idx[j]
 			}
 			row, src := buf.Data[(j-c0)*buf.Stride:(j-c0)*buf.Stride+n], bf.RawRowView(c)
-			scaleBy(row, beta, src)
 			if math.IsNaN(dv[c]) {
-				dv[c] = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: src}, blas64.Vector{N: n, Inc: 1, Data: row})
+				dv[c] = weightedSquare(row, beta, src)
+			} else {
+				scaleBy(row, beta, src)
 			}
 		}
 		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(),
