@@ -201,8 +201,8 @@
 // regression set the fall is left to (S15), whose full addition round
 // finds the functions a shortlist misses: there the window alone ended
 // 40,000 and 100,000 rows of a smooth target 37 and 112 nats lower, with
-// 1 and 2.5 % more error against the noise-free function. Reaching MaxIter is reported as the Status
-// IterationLimit, not as an error. A Monitor can watch each iteration and
+// 1.2 and 2.5 % more error against the noise-free function. Reaching
+// MaxIter is reported as the Status IterationLimit, not as an error. A Monitor can watch each iteration and
 // stop the fit; FitContext stops when its context is cancelled and keeps
 // the state reached.
 //

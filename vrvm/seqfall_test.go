@@ -30,8 +30,9 @@ func separated(seed uint64, n, d int, gap float64) (*mat.Dense, []float64) {
 // weights keep growing while its full-model bound falls at every step,
 // converges once the bound has not risen over the stall window, instead
 // of following the fall until the fall per step is below Tol (1,082 to
-// 1,562 iterations before, at the learned width). The bound at the end is within the window's
-// fall of the trace's maximum, and the fit separates the classes.
+// 1,562 iterations before, at the learned width). The bound at the end
+// is within the window's fall of the trace's maximum, and the fit
+// separates the classes.
 func TestFallingBoundStops(t *testing.T) {
 	for _, c := range []struct {
 		seed uint64

@@ -25,18 +25,18 @@ const designHeadroom = 256 << 20
 // minGCPercent is the lowest GOGC gcForDesign sets.
 const minGCPercent = 10
 
-// gcPercentFor returns the GOGC for a fit on n rows of which at most
-// centres are centres (0 for the library's default, 5,000), and false if
-// the default suits it: GOGC is set in the environment, or the design
-// would be below designHeadroom.
-func gcPercentFor(n, centres int, env string) (int, bool) {
+// designCentres is the library's number of centres above 5,000 training
+// rows (vrvm's Centres field; vrvm fit keeps the default).
+const designCentres = 5000
+
+// gcPercentFor returns the GOGC for a fit on n rows, and false if the
+// default suits it: GOGC is set in the environment (env), or the design,
+// 8·n·min(n, designCentres) bytes, would be below designHeadroom.
+func gcPercentFor(n int, env string) (int, bool) {
 	if env != "" {
 		return 0, false
 	}
-	if centres <= 0 {
-		centres = 5000
-	}
-	size := 8 * float64(n) * float64(min(n, centres))
+	size := 8 * float64(n) * float64(min(n, designCentres))
 	if size < designHeadroom {
 		return 0, false
 	}
@@ -46,7 +46,7 @@ func gcPercentFor(n, centres int, env string) (int, bool) {
 // gcForDesign sets the collector's target for a fit on n rows (see
 // gcPercentFor) and returns the function that restores it.
 func gcForDesign(n int) (restore func()) {
-	p, ok := gcPercentFor(n, 0, os.Getenv("GOGC"))
+	p, ok := gcPercentFor(n, os.Getenv("GOGC"))
 	if !ok {
 		return func() {}
 	}
