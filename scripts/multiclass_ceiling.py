@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Ceiling of the kernel softmax family on the shared multi-class splits
-(issue 18; vrvm/doc.go, "Multi-class classification", the ceiling table).
+(issue 18; docs/design.md, "Multi-class classification", the ceiling table).
 
 Multinomial LogisticRegression (scikit-learn) on the Gaussian features
 exp(-|x - c|^2 / r^2), r = w sqrt(d), at centres c from the training rows

@@ -209,7 +209,7 @@ func TestUnitScaleKernel(t *testing.T) {
 // constant (as on the digits split). Now it keeps some, predicts better
 // than chance (2/3 error), and fits the inputs times 10 to the same
 // probabilities. (The sparse linear-kernel model is weak here: 43% test
-// error with 6 functions, 19% with the paper's schedule; doc.go,
+// error with 6 functions, 19% with the paper's schedule; docs/design.md,
 // "Pruning and convergence".)
 func TestUnitScaleMulti(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(8, 2))
