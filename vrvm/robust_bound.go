@@ -16,9 +16,9 @@ import (
 //	H[Q_u]          = Σₙ{ln Γ(ãᵤ) − (ãᵤ − 1)ψ(ãᵤ) − ln b̃ₙ + ãᵤ}          (ST14)
 //	⟨ln p(τ)⟩, H[Q_τ] as (43), (46*).
 
-// Limits of a learned ν (ST10): below 1/2 the noise has no finite mean
-// absolute value worth modelling with these few rows, and above 10⁴ it
-// is Gaussian to within 10⁻⁴ in every quantile that matters here.
+// Limits of a learned ν (ST10): ν = ½ has heavier tails than the Cauchy
+// distribution (ν = 1), and at ν = 10⁴ the noise is Gaussian for any
+// practical purpose (excess kurtosis 6/(ν − 4) = 6·10⁻⁴).
 const (
 	minNu = 0.5
 	maxNu = 1e4
@@ -54,45 +54,65 @@ func (s *robustState) bound() float64 {
 	return bound(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.logDet, [3]float64{lnPt, lnPtau + lnPu, htau + hu})
 }
 
-// meanLogUMinusU returns (1/N) Σₙ(⟨ln uₙ⟩ − ⟨uₙ⟩), the statistic of Q_u
-// on which the ν-dependent part of the bound (ST13) rests.
-func (s *robustState) meanLogUMinusU() float64 {
-	psiU := mathext.Digamma(s.au)
+// nuCollapsed returns the terms of L (ST11) that depend on Q_u and ν,
+// (ST12)'s ½⟨ln uₙ⟩ − ½⟨τ⟩⟨uₙ⟩eₙ, (ST13) and (ST14), at the optimal Q_u
+// for ν (ST9), where they collapse to the log normaliser of Q_u:
+//
+//	F(ν) = Σₙ{ν/2 ln(ν/2) − ln Γ(ν/2) + ln Γ(ν/2 + ½) − (ν/2 + ½) ln(ν/2 + ⟨τ⟩eₙ/2)}   (ST15)
+//
+// (each term is ln ∫ u^½ e^(−⟨τ⟩eₙu/2) Γ(u | ν/2, ν/2) du).
+func nuCollapsed(nu, tau float64, e []float64) float64 {
+	h := nu / 2
+	lgH, _ := math.Lgamma(h)
+	lgA, _ := math.Lgamma(h + 0.5)
 	var sum float64
-	for _, b := range s.bu {
-		sum += psiU - math.Log(b) - s.au/b
+	for _, v := range e {
+		sum += math.Log(h + tau*v/2)
 	}
-	return sum / float64(len(s.bu))
+	return float64(len(e))*(h*math.Log(h)-lgH+lgA) - (h+0.5)*sum
 }
 
-// nuRoot returns the maximiser over ν in [minNu, maxNu] of (ST13),
-// N{ν/2 ln(ν/2) − ln Γ(ν/2)} + ν/2 Σₙ(⟨ln uₙ⟩ − ⟨uₙ⟩), given
-// m = (1/N) Σₙ(⟨ln uₙ⟩ − ⟨uₙ⟩). Its derivative in ν has the sign of
-//
-//	g(ν) = ln(ν/2) + 1 − ψ(ν/2) + m,                                (ST10)
-//
-// decreasing in ν (ln x − ψ(x) decreases from +∞ to 0), so the bound is
-// unimodal in ν: the root of g, found by bisection on ln ν, or the limit
-// g does not change sign within.
-func nuRoot(m float64) float64 {
-	g := func(nu float64) float64 { return math.Log(nu/2) + 1 - mathext.Digamma(nu/2) + m }
+// nuGrid is the number of points of the grid on ln ν over
+// [minNu, maxNu] from which bestNu refines the maximum of (ST15).
+const nuGrid = 48
+
+// bestNu returns the ν in [minNu, maxNu] that maximises (ST15) F(ν) for
+// ⟨τ⟩ = tau and the errors e, or cur if no ν found beats it (so that the
+// bound never falls, (ST10)): the best point of a grid on ln ν, refined
+// by golden-section search between its neighbours.
+func bestNu(cur, tau float64, e []float64) float64 {
 	lo, hi := math.Log(minNu), math.Log(maxNu)
-	switch {
-	case g(maxNu) >= 0:
-		return maxNu
-	case g(minNu) <= 0:
-		return minNu
+	f := func(l float64) float64 { return nuCollapsed(math.Exp(l), tau, e) }
+	step := (hi - lo) / (nuGrid - 1)
+	bi, bf := 0, math.Inf(-1)
+	for i := range nuGrid {
+		if v := f(lo + step*float64(i)); v > bf {
+			bi, bf = i, v
+		}
 	}
-	for range 100 {
-		mid := 0.5 * (lo + hi)
-		if g(math.Exp(mid)) > 0 {
-			lo = mid
+	a, b := lo+step*float64(max(bi-1, 0)), lo+step*float64(min(bi+1, nuGrid-1))
+	const g = 0.6180339887498949 // (√5 − 1)/2
+	c, d := b-g*(b-a), a+g*(b-a)
+	fc, fd := f(c), f(d)
+	for b-a > 1e-10 {
+		if fc >= fd {
+			b, d, fd = d, c, fc
+			c = b - g*(b-a)
+			fc = f(c)
 		} else {
-			hi = mid
-		}
-		if hi-lo < 1e-13 {
-			break
+			a, c, fc = c, d, fd
+			d = a + g*(b-a)
+			fd = f(d)
 		}
 	}
-	return math.Exp(0.5 * (lo + hi))
+	best, bestF := lo+step*float64(bi), bf
+	for _, l := range []float64{c, d} {
+		if v := f(l); v > bestF {
+			best, bestF = l, v
+		}
+	}
+	if nuCollapsed(cur, tau, e) >= bestF {
+		return cur
+	}
+	return math.Exp(best)
 }

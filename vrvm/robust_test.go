@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -167,8 +166,7 @@ func TestRobustBoundMonteCarlo(t *testing.T) {
 			}
 			s.updateAlpha()
 			s.updateTau()
-			s.updateU()
-			s.updateNu()
+			s.updateScales()
 		}
 		want := s.bound()
 		got, se := robustMonteCarlo(s, phi, y, prior, 200000, rand.New(rand.NewPCG(8, 8)))
@@ -243,31 +241,49 @@ func robustMonteCarlo(s *robustState, phi *mat.Dense, y []float64, p Prior, draw
 	return mean, math.Sqrt((sum2/float64(draws) - mean*mean) / float64(draws))
 }
 
-// TestNuRoot: the learned ν (ST10) maximises (ST13) over a fine grid of
-// [minNu, maxNu].
-func TestNuRoot(t *testing.T) {
+// TestBestNu: the collapsed terms (ST15) equal the bound's terms in Q_u
+// and ν at the optimal Q_u for each ν (differences of the bound (ST11)
+// between two values of ν), and the learned ν (ST10) maximises (ST15)
+// over a fine grid of [minNu, maxNu].
+func TestBestNu(t *testing.T) {
 	t.Parallel()
-	f := func(nu, m float64) float64 {
-		lg, _ := math.Lgamma(nu / 2)
-		return nu/2*math.Log(nu/2) - lg + nu/2*m
-	}
-	for _, m := range []float64{-1.0001, -1.01, -1.1, -1.5, -2, -4, -30} {
-		got := nuRoot(m)
-		best, bestF := 0.0, math.Inf(-1)
-		for i := range 20001 {
-			nu := minNu * math.Pow(maxNu/minNu, float64(i)/20000)
-			if v := f(nu, m); v > bestF {
-				best, bestF = nu, v
+	for p := range 6 {
+		x, y := robustSinc(25, 0.1*float64(p%3), uint64(200+p))
+		phi, err := (&basis{kernel: Gaussian{Width: 2}, bias: true, dim: 1, centers: x}).full(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newRobustState(phi, y, Prior{A: 1e-6, B: 1e-6, C: 1e-6, D: 1e-6}, 1, 1/variance(y), 4, true)
+		for k := range 3 {
+			if err := s.updateW(k + 1); err != nil {
+				t.Fatal(err)
+			}
+			s.updateAlpha()
+			s.updateTau()
+		}
+		at := func(nu float64) float64 {
+			s.nu = nu
+			s.updateU()
+			return s.bound()
+		}
+		tau := s.tau()
+		for _, pair := range [][2]float64{{0.7, 3}, {2, 40}, {10, 5000}} {
+			dl := at(pair[1]) - at(pair[0])
+			df := nuCollapsed(pair[1], tau, s.err2) - nuCollapsed(pair[0], tau, s.err2)
+			if math.Abs(dl-df) > 1e-9*math.Max(1, math.Abs(dl)) {
+				t.Errorf("problem %d: ν %v → %v: the bound changes by %.12g, (ST15) by %.12g", p, pair[0], pair[1], dl, df)
 			}
 		}
-		if f(got, m) < bestF-1e-12*math.Abs(bestF) || math.Abs(math.Log(got/best)) > 1e-3 && got > minNu && got < maxNu {
-			t.Errorf("m = %v: ν = %.6g (f %.12g), grid maximum at %.6g (f %.12g)", m, got, f(got, m), best, bestF)
-		}
-		if got > minNu && got < maxNu {
-			if g := math.Log(got/2) + 1 - mathext.Digamma(got/2) + m; math.Abs(g) > 1e-9 {
-				t.Errorf("m = %v: ν = %.6g is not a root: g = %.3g", m, got, g)
+		got := bestNu(DefaultNu, tau, s.err2)
+		fGot := nuCollapsed(got, tau, s.err2)
+		for i := range 4001 {
+			nu := minNu * math.Pow(maxNu/minNu, float64(i)/4000)
+			if v := nuCollapsed(nu, tau, s.err2); v > fGot+1e-9*math.Abs(fGot) {
+				t.Errorf("problem %d: bestNu %.6g (F %.12g), but F(%.6g) = %.12g", p, got, fGot, nu, v)
+				break
 			}
 		}
+		t.Logf("problem %d: ν = %.4g", p, got)
 	}
 }
 
