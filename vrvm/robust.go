@@ -70,7 +70,9 @@ type RobustRegressor struct {
 	// per iteration of ⟨αₘ⟩ (active functions), ⟨τ⟩ and ν; 0 means 1e-6.
 	ParamTol float64
 	// Monitor, if not nil, is called after every iteration; returning
-	// true stops the fit with status Stopped.
+	// true stops the fit with status Stopped. The fit runs from up to
+	// three starts (docs/robust.md, (RS1)), and Progress.Iteration counts
+	// from 1 in each.
 	Monitor func(Progress) bool
 	// NoAugment turns off the augmentation of predictions, as for
 	// Regressor (doc.go, "Variance away from the data", (A6)): by default
