@@ -220,9 +220,9 @@ func (r *RobustRegressor) HTML() string { return htmlSummary(r.String()) }
 // String summarises the configuration and, once fitted, the fit.
 func (r *RobustRegressor) String() string {
 	if r.status == NotFitted {
-		return r.describe("vrvm.RobustRegressor", r.Kernel, "")
+		return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "")
 	}
-	return r.describe("vrvm.RobustRegressor", r.Kernel, "", fmt.Sprintf("Student-t noise: ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt))
+	return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "", fmt.Sprintf("Student-t noise: ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt))
 }
 
 // loadRobust rebuilds a RobustRegressor from a model file's payload p and
