@@ -14,7 +14,9 @@ import (
 // Gaussians (Tipping & Lawrence 2005; docs/robust.md). Every iteration
 // sets, in turn, Q_w (ST5)–(ST6), every Q_αₘ (ST7), Q_τ (ST8), and every
 // Q_uₙ (ST9), jointly with ν (ST10) unless ν is fixed, each to its
-// optimum given the others, so that the bound (ST11) never falls.
+// optimum given the others, so that the bound (ST11) never falls; near
+// convergence the steps (RS2) on every ⟨αₘ⟩ with Q_w at its optimum are
+// added, and robustFit runs the iteration from several starts (RS1).
 
 // robustState is the state of the iteration over the active set, on the
 // explicit N × M design.
