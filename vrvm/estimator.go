@@ -25,9 +25,10 @@ func (t Task) String() string {
 }
 
 // Estimator is what the tools built on the binary estimators need of them
-// (Regressor, Classifier, RVMRegressor, RVMClassifier): model selection,
-// the paper's experiments and the command line fit, compare, describe,
-// save and predict with any of them without a type switch. Every
+// (Regressor, Classifier, RVMRegressor, RVMClassifier, RobustRegressor):
+// model selection, the paper's experiments and the command line fit,
+// compare, describe, save and predict with any of them without a type
+// switch. Every
 // estimator also has a String and an HTML summary and the accessors of
 // its posterior (Mean, Covariance, Alpha, BoundTrace, Inputs); reach
 // those, and the estimator's own (TauPosterior, Xi, ...), through the

@@ -71,8 +71,12 @@ type payload struct {
 	ClassAlpha [][]float64   `json:"class_alpha,omitempty"`
 	// and the likelihood: "probit", "softmax-adaptive" (the softmax fitted
 	// under the bound (M19)), or empty for the softmax (files written
-	// before the probit existed).
+	// before the probit existed); for regression, "student" (a
+	// RobustRegressor) or empty (Gaussian noise).
 	Likelihood string `json:"likelihood,omitempty"`
+	// Nu is the degrees of freedom of a RobustRegressor's Student-t
+	// noise (likelihood "student").
+	Nu float64 `json:"nu,omitempty"`
 	// and the state of its predictions augmented at the test point (A7):
 	// the training inputs, the residuals tₙₖ − pₙₖ (N × K) and α*ₖ.
 	MultiAugment *multiAugmentFile `json:"multi_augment,omitempty"`
@@ -480,7 +484,7 @@ func (a *augmentFile) decode(dim int) (*augmentation, error) {
 
 // Load reads a model written by the Save method of any estimator and
 // returns it as the estimator that wrote it (*Regressor, *Classifier,
-// *RVMRegressor or *RVMClassifier). The loaded model predicts exactly as
+// *RVMRegressor, *RVMClassifier or *RobustRegressor). The loaded model predicts exactly as
 // the saved one; a truncated, corrupted or foreign file gives a
 // *ModelFileError. The file's checksum is a plain SHA-256 of its content:
 // it detects accidents (truncation, corruption), not deliberate edits,
@@ -520,6 +524,9 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 			return nil, &ModelFileError{Reason: "noise posterior missing"}
 		}
 		f.noise, f.ct, f.dt = p.TauRate/p.TauShape, p.TauShape, p.TauRate
+		if p.Likelihood == studentLikelihood {
+			return loadRobust(p, f)
+		}
 		return &Regressor{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, NoAugment: f.aug == nil, regressionFit: regressionFit{*f}}, nil
 	case "classification/vrvm":
 		f.xi = p.Xi

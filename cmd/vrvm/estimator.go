@@ -33,6 +33,9 @@ type estimatorOptions struct {
 	MaxIter       int
 	PaperSchedule bool
 	LearnKernel   bool
+	// Noise is the regression noise: "student" fits vrvm.RobustRegressor
+	// (Student-t noise), anything else Gaussian noise.
+	Noise string
 	// Augment augments the predictions of the VRVMs (their NoAugment is
 	// !Augment).
 	Augment bool
@@ -72,6 +75,11 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 		m = &vrvm.RVMClassifier{Kernel: o.Kernel, NoBias: o.NoBias, MaxIter: o.MaxIter, Monitor: o.Monitor}
 	case o.Model != "" && o.Model != "vrvm":
 		return nil, fmt.Errorf("unknown model %q", o.Model)
+	case task == "regression" && o.Noise == "student":
+		m = &vrvm.RobustRegressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor,
+			NoAugment: !o.Augment}
+	case o.Noise == "student":
+		return nil, errors.New("the Student-t noise (-noise student) applies to regression only")
 	case task == "regression":
 		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
 			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
@@ -206,6 +214,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 		// The default width: the dense model's evidence (doc.go, "The
 		// default width").
 		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()
+	} else if r, ok := m.(*vrvm.RobustRegressor); ok && r.Kernel == nil {
+		// -noise student's default width, the same without (W5).
+		s.Kernel, s.Evidence = fmt.Sprint(r.FittedKernel()), true
 	} else if r, ok := m.(*vrvm.RVMRegressor); ok && r.Kernel == nil {
 		// -model rvm's default width, the same (doc.go (R6)).
 		s.Kernel, s.Evidence, s.Doublings = fmt.Sprint(r.FittedKernel()), true, r.WidthDoublings()

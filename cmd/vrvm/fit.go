@@ -104,6 +104,17 @@ predicts with the paper's model alone (-model rvm is never augmented, nor
 are -kernel polynomial and linear, whose variance grows away from the
 data by itself).
 
+Noise: -noise student fits regression with Student-t noise,
+vrvm.RobustRegressor (Tipping & Lawrence 2005): each row's noise
+precision is τ times a weight uₙ with a Gamma(ν/2, ν/2) prior, so that a
+row with a large residual counts little; the degrees of freedom ν are
+learned by the bound (a ν above 100 says the noise is nearly Gaussian)
+and printed. Its noise sd is the scale 1/√⟨τ⟩ of a row of weight 1, and
+predict reports the mean and φᵀΣφ + 1/⟨τ⟩, the variance of the Gaussian
+approximation. It applies to regression only, with -model vrvm and
+without -width auto, -kernel ard or -paper-schedule (it has one solver,
+the paper's schedule over its factors).
+
 Model file: the library's model file (vrvm.SaveMeta) with the column
 names, categories, missing-value rule and standardisation as its
 metadata, covered by its SHA-256 checksum. Files of the former format
@@ -152,6 +163,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps the training inputs in the model); -augment=false for the paper's model")
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
+	noise := fs.String("noise", "gaussian", "regression `noise`: gaussian, or student (Student-t, robust to outlying targets; vrvm.RobustRegressor)")
 	quiet := fs.Bool("quiet", false, "no progress or summary on standard error (warnings still)")
 	usageErr, code, ok := parseFileCommand(fs, "fit", fitUsage, args, stdout, stderr)
 	if !ok {
@@ -172,7 +184,14 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		return usageErr("-missing %q: want error, drop or impute", *missing)
 	case *model != "vrvm" && *model != "rvm":
 		return usageErr("-model %q: want vrvm or rvm", *model)
+	case *noise != "gaussian" && *noise != "student":
+		return usageErr("-noise %q: want gaussian or student", *noise)
+	case *noise == "student" && *task != "regression":
+		return usageErr("-noise student applies to regression only")
+	case *noise == "student" && (*model == "rvm" || o.PaperSchedule):
+		return usageErr("-noise student applies to -model vrvm without -paper-schedule only")
 	}
+	o.Noise = *noise
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *model == "rvm" {
@@ -206,6 +225,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		o.Kernel = vrvm.Linear{}
 	default:
 		return usageErr("-kernel %q: want gaussian, ard, polynomial or linear", *kernel)
+	}
+	if o.LearnKernel && *noise == "student" {
+		return usageErr("-noise student does not learn the kernel: give -width or leave it out for the default")
 	}
 	for name, kern := range map[string]string{"width": "gaussian", "degree": "polynomial", "scale": "polynomial"} {
 		if set[name] && *kernel != kern {
@@ -493,6 +515,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if *model == "rvm" {
 		what = "RVM " + what
 	}
+	if *noise == "student" {
+		what = "Student-t " + what
+	}
 	if multiLabels != nil {
 		what = fmt.Sprintf("multi-class %s (%d classes)", what, len(distinct(o.Labels)))
 	}
@@ -545,6 +570,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		noiseSD *= sd
 		say("%s of %d rows; noise sd %.4g, training RMS error %.4g (target units); %s %.6g", rv, nRows, noiseSD, s.TrainingError*sd, objective, s.Bound)
+		if r, ok := est.m.(*vrvm.RobustRegressor); ok {
+			say("Student-t noise: ν = %.4g degrees of freedom, learned by the bound", r.DegreesOfFreedom())
+		}
 	} else {
 		say("%s of %d rows; training error %.2f%%; %s %.6g", rv, nRows, 100*s.TrainingError, objective, s.Bound)
 	}
