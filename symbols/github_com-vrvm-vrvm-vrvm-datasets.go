@@ -41,6 +41,7 @@ func init() {
 		"Friedman1":           reflect.ValueOf(datasets.Friedman1),
 		"Friedman1True":       reflect.ValueOf(datasets.Friedman1True),
 		"LoadBoston":          reflect.ValueOf(datasets.LoadBoston),
+		"LoadCSV":             reflect.ValueOf(datasets.LoadCSV),
 		"LoadPima":            reflect.ValueOf(datasets.LoadPima),
 		"LoadRipley":          reflect.ValueOf(datasets.LoadRipley),
 		"Names":               reflect.ValueOf(datasets.Names),
