@@ -65,8 +65,18 @@
 // # CSV files
 //
 // ReadCSV and ReadCSVOptions read any CSV file with a header into a Table
-// of named numeric columns; CSVOptions.Labels maps text labels such as
-// Pima's Yes/No to numbers. Table.Dataset picks the target column by name.
+// of named numeric columns, every cell a finite number; CSVOptions.Labels
+// maps text labels such as Pima's Yes/No to numbers. Table.Dataset picks
+// the target column by name.
+//
+// ReadTable reads data as they come, the way the vrvm command reads its
+// input: into a Frame of numeric columns, where a missing cell (empty, NA
+// or NaN; IsMissing) is NaN, and text columns (categorical inputs, class
+// labels; an unquoted NA is missing, a quoted "NA" is text), with the row
+// names of R's write.csv and pandas' to_csv as IndexColumn. ReadOptions
+// chooses the columns, and columns not chosen are not parsed. What to do
+// with missing values is the caller's choice; Frame.Dataset accepts only
+// complete numeric columns.
 //
 // # Standardising inputs
 //
