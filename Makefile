@@ -47,9 +47,12 @@ notebooks:
 paper:
 	$(GO) run ./cmd/vrvm paper
 
-## jupyter: open Jupyter on the notebooks with the registered kernel.
+## jupyter: Jupyter Notebook on working copies of the tutorials (my-notebooks/,
+## copied from notebooks/ once; the tracked files are never opened), the kernel
+## registered first if needed; as root with --allow-root. Extra Jupyter
+## arguments: JUPYTER_ARGS="--no-browser --port 8889".
 jupyter:
-	/usr/bin/jupyter notebook --notebook-dir=notebooks
+	GO=$(GO) scripts/jupyter.sh
 
 ## test: lint, unit tests, the generated-code checks, the shared build recipe,
 ## the kernel's protocol tests, the notebooks in Jupyter and in headless

@@ -5,19 +5,18 @@
 #   2. Build the vrvm command and the Jupyter kernel into build/bin
 #      (scripts/build.sh, the recipe docker/Dockerfile uses too).
 #   3. Register the kernel for the user ("vrvm kernel install --user").
-#   4. Fetch the data sets missing from the data directory ($VRVM_DATA, else
-#      the user cache), once, with progress.
+#   4. Write the data sets missing from the data directory ($VRVM_DATA, else
+#      the user cache) from the copies built into vrvm ("vrvm data fetch";
+#      no download), for the notebook that reads files by path.
 #   5. Execute every notebooks/*.ipynb headlessly into build/notebooks and
-#      write an HTML copy into build/html. A notebook whose data sets (its
-#      metadata "vrvm": {"datasets": [...]}) are missing is skipped, and the
-#      script says which and why.
+#      write an HTML copy into build/html. Nothing is skipped: the data the
+#      notebooks read ship with the project.
 #
 # Environment: GO, NOTEBOOK_TIMEOUT (seconds per cell, default 1200).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 go=${GO:-go}
-python=/usr/bin/python3
 jupyter=/usr/bin/jupyter
 timeout=${NOTEBOOK_TIMEOUT:-1200}
 start=$(date +%s)
@@ -28,21 +27,13 @@ vrvm=build/bin/vrvm
 "$vrvm" kernel install --user --kernel "$root/build/bin/vrvm-kernel"
 
 echo "notebooks: data sets"
-"$vrvm" data fetch || echo "notebooks: some data sets are missing (above); notebooks that need them are skipped"
+"$vrvm" data fetch
 
 mkdir -p build/notebooks build/html
-ran=() skipped=() failed=()
+ran=() failed=()
 for nb in notebooks/*.ipynb; do
 	[ -e "$nb" ] || continue
 	base=$(basename "$nb" .ipynb)
-	needs=$("$python" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])).get("metadata",{}).get("vrvm",{}).get("datasets",[])))' "$nb")
-	if [ -n "$needs" ]; then
-		# shellcheck disable=SC2086
-		if ! "$vrvm" data status $needs >/dev/null 2>&1; then
-			skipped+=("$nb (needs data sets: $needs; run \"$vrvm data\" to see which are missing)")
-			continue
-		fi
-	fi
 	t=$(date +%s)
 	if "$jupyter" nbconvert --to notebook --execute \
 		--ExecutePreprocessor.kernel_name=vrvm --ExecutePreprocessor.timeout="$timeout" \
@@ -58,8 +49,7 @@ for nb in notebooks/*.ipynb; do
 done
 
 echo
-echo "notebooks: ${#ran[@]} executed, ${#skipped[@]} skipped, ${#failed[@]} failed, in $(($(date +%s) - start)) s"
-for s in "${skipped[@]}"; do echo "  skipped: $s"; done
+echo "notebooks: ${#ran[@]} executed, ${#failed[@]} failed, in $(($(date +%s) - start)) s"
 echo "  executed notebooks: $root/build/notebooks/"
 echo "  HTML copies:        $root/build/html/ (open build/html/01-regression.html in a browser)"
 echo "  the kernel \"Go (vrvm)\" is registered for you; to work interactively run: make jupyter"

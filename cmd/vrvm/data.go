@@ -25,15 +25,18 @@ const dataUsage = `Usage: vrvm data [status | fetch] [NAME ...]
 The data sets of the paper's experiments live in the data directory:
 $VRVM_DATA if set, else "vrvm" in the user cache directory.
 
-  status   list each data set and whether its files are present (default)
-  fetch    download the missing ones that can be downloaded (Ripley, Pima,
-           Boston from the Rdatasets repository at a pinned commit, checked
-           by SHA-256), with progress on stderr
+  status   list each data set and whether its files are in the data
+           directory (default)
+  fetch    write the missing files into the data directory from the copies
+           built into vrvm (byte for byte the project's reference data; no
+           download), naming each set written on stderr
 
 NAME is one of: %s (default: all).
-The sinc sets, the Ripley subsets and the Boston splits were drawn once and
-are fixed; they cannot be downloaded: point $VRVM_DATA at a copy.
-Exit status: 0 when every named set is present afterwards, 1 otherwise.
+Every data set is built into vrvm, so the library's loaders (and the
+notebooks) work with an empty data directory; fetch is for reading the
+files by path, as "vrvm fit FILE" does.
+Exit status: 0 when every named set is in the data directory afterwards,
+1 otherwise.
 `
 
 func dataCommand(args []string, stdout, stderr io.Writer) int {
@@ -67,11 +70,11 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 	if verb == "fetch" {
 		ctx, stop := onInterrupt("data", stderr)
 		defer stop()
-		fetched, err := datasets.Ensure(ctx, datasets.FetchOptions{Progress: stderr}, names...)
-		if len(fetched) == 0 && err == nil {
+		written, err := datasets.Ensure(ctx, datasets.FetchOptions{Progress: stderr}, names...)
+		if len(written) == 0 && err == nil {
 			fmt.Fprintf(stderr, "vrvm data: nothing to fetch; all present in %s\n", dir)
 		}
-		if err != nil && !errors.Is(err, datasets.ErrNotDownloadable) {
+		if err != nil {
 			fmt.Fprintf(stderr, "vrvm data: %v\n", err)
 		}
 	}
@@ -81,7 +84,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		files, _ := datasets.Files(n)
 		var absent []string
 		for _, f := range files {
-			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
 				absent = append(absent, f)
 			}
 		}
@@ -89,11 +92,7 @@ func dataCommand(args []string, stdout, stderr io.Writer) int {
 		if len(absent) > 0 {
 			missing++
 			state = "missing " + strings.Join(absent, ", ")
-			if !datasets.Downloadable(n) {
-				state += " (not downloadable: point VRVM_DATA at a copy)"
-			} else if verb == "status" {
-				state += " (vrvm data fetch " + n + ")"
-			}
+			state += " (the built-in copy is used; vrvm data fetch " + n + " writes it out)"
 		}
 		fmt.Fprintf(stdout, "  %-15s %s\n", n, state)
 	}

@@ -3,19 +3,14 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 // FuzzParseCLIModel: no model file makes the reader panic, and a file it
@@ -104,76 +99,6 @@ func FuzzParseCLIModel(f *testing.F) {
 		}
 		if _, err := m.est.predict(x); err != nil {
 			t.Fatalf("an accepted model cannot predict: %v", err)
-		}
-	})
-}
-
-// FuzzCSVReader: no input makes the reader panic or exceed its limits;
-// every error is a ParseError; records written by encoding/csv are read
-// back as written.
-func FuzzCSVReader(f *testing.F) {
-	for _, s := range []string{
-		"a,b\n1,2\n", "\"\",\"x\"\n\"1\",NA\n", ",x,y\n0,,\"a, \"\"b\"\"\"\n", "\uFEFFa\r\n1\r\n\r\n",
-		"a,b\n\"x\ny\",2\n", "a\n\"", "a,\"b\"c\n", "a,b\n1,x\"y\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := newCSVReader(bytes.NewReader(data), "fuzz.csv")
-		for {
-			rec, quoted, err := r.read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var pe *datasets.ParseError
-				if !errors.As(err, &pe) {
-					t.Fatalf("error %T %v", err, err)
-				}
-				break
-			}
-			if len(rec) != len(quoted) || len(rec) == 0 || len(rec) > maxColumns {
-				t.Fatalf("%d fields, %d quote flags", len(rec), len(quoted))
-			}
-			for _, s := range rec {
-				if len(s) > maxFieldBytes {
-					t.Fatalf("field of %d bytes", len(s))
-				}
-			}
-		}
-		// The table reader on the same bytes, every column numeric.
-		readTableFrom(bytes.NewReader(data), "fuzz.csv", func(tab *table) (readSpec, error) {
-			spec := readSpec{}
-			for i, c := range tab.header {
-				spec[c] = numeric
-				if i%2 == 1 {
-					spec[c] = text
-				}
-			}
-			return spec, nil
-		})
-		// Round trip: fields written by encoding/csv, without spaces at
-		// their ends (unquoted fields are trimmed) and not a record of
-		// one empty field (a blank line) nor starting with a byte-order mark.
-		fields := strings.Split(string(data), "\x00")
-		if len(fields) > 20 {
-			fields = fields[:20]
-		}
-		for _, s := range fields {
-			if strings.TrimSpace(s) != s {
-				return
-			}
-		}
-		if len(fields) == 1 && fields[0] == "" || strings.HasPrefix(fields[0], "\uFEFF") {
-			return
-		}
-		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
-		w.Write(fields)
-		w.Flush()
-		got, err := readAll(buf.String())
-		if err != nil || len(got) != 1 || strings.Join(got[0], "\x00") != strings.Join(fields, "\x00") {
-			t.Fatalf("wrote %q as %q, read back %q, %v", fields, buf.String(), got, err)
 		}
 	})
 }

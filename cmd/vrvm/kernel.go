@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
 func init() {
@@ -30,6 +32,7 @@ func init() {
 
 const kernelUsage = `Usage: vrvm kernel install [--user | --prefix DIR | --sys-prefix]
                           [--name NAME] [--display-name TEXT] [--kernel PATH]
+                          [--data DIR]
 
 Install registers the vrvm Jupyter kernel, the way "python -m ipykernel
 install" registers Python's: it writes the kernelspec directory
@@ -61,6 +64,13 @@ Flags:
   --kernel PATH        the kernel binary (default: vrvm-kernel next to this
                        vrvm executable, else vrvm-kernel on $PATH); its
                        absolute path is written into kernel.json
+  --data DIR           the data directory the kernel's datasets package reads
+                       (default $VRVM_DATA), recorded as an absolute path in
+                       kernel.json's "env", so that a Jupyter started in any
+                       way gives the notebooks that directory; --data= records
+                       none (the kernel then uses $VRVM_DATA as Jupyter's
+                       environment sets it, else the user cache). Files the
+                       directory lacks are read from the copies built in.
 
 In a notebook, Kernel → Interrupt stops a fit that runs under
 cell.Context() (import "github.com/vrvm/vrvm/jupyter/cell"), and the
@@ -114,6 +124,7 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", defaultKernelName, "")
 	display := fs.String("display-name", "Go (vrvm)", "")
 	kernel := fs.String("kernel", "", "")
+	dataDir := fs.String("data", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -128,8 +139,11 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vrvm kernel install: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	prefixSet := false
-	fs.Visit(func(f *flag.Flag) { prefixSet = prefixSet || f.Name == "prefix" })
+	prefixSet, dataSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		prefixSet = prefixSet || f.Name == "prefix"
+		dataSet = dataSet || f.Name == "data"
+	})
 	n := 0
 	for _, set := range []bool{*user, prefixSet, *sysPrefix} {
 		if set {
@@ -153,6 +167,20 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 	bin, err := findKernel(*kernel)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if !dataSet {
+		*dataDir = os.Getenv(datasets.EnvDir)
+	}
+	var env map[string]string
+	if *dataDir != "" {
+		abs, err := filepath.Abs(*dataDir)
+		if err != nil {
+			return fail("data directory: %v", err)
+		}
+		if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+			return fail("data directory %s is not a directory", abs)
+		}
+		env = map[string]string{datasets.EnvDir: abs}
 	}
 
 	var data string
@@ -178,6 +206,7 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 		DisplayName:   *display,
 		Language:      "go",
 		InterruptMode: "signal",
+		Env:           env,
 		Metadata:      map[string]any{},
 	}
 	if err := writeKernelSpec(dest, spec); err != nil {
@@ -188,6 +217,9 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 		return fail("%v%s", err, hint)
 	}
 	fmt.Fprintf(stdout, "Installed kernelspec %s in %s\n", kname, dest)
+	if env != nil {
+		fmt.Fprintf(stdout, "The kernel reads its data sets from %s (%s in kernel.json).\n", env[datasets.EnvDir], datasets.EnvDir)
+	}
 	if prefixSet {
 		fmt.Fprintf(stdout, "Jupyter finds it if %s is in JUPYTER_PATH or %s is its Python prefix.\n", data, filepath.Dir(filepath.Dir(data)))
 	}

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -301,4 +302,68 @@ func TestKernelLogoDeterministic(t *testing.T) {
 	if _, _, _, alpha := img.At(32, 60).RGBA(); alpha != 0xffff {
 		t.Error("inside of the square is not opaque")
 	}
+}
+
+// TestKernelInstallData checks that the data directory, from $VRVM_DATA or
+// --data, is recorded as an absolute path in kernel.json's env, and that
+// none is recorded without one or with --data=.
+func TestKernelInstallData(t *testing.T) {
+	kernel := fakeKernel(t)
+	data := t.TempDir()
+	rel, err := filepath.Rel(mustGetwd(t), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, env string
+		args      []string
+		want      map[string]string
+	}{
+		{"unset", "", nil, nil},
+		{"VRVM_DATA", data, nil, map[string]string{"VRVM_DATA": data}},
+		{"relative VRVM_DATA", rel, nil, map[string]string{"VRVM_DATA": data}},
+		{"--data", "/elsewhere", []string{"--data", rel}, map[string]string{"VRVM_DATA": data}},
+		{"--data=", data, []string{"--data="}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("VRVM_DATA", tc.env)
+			prefix := t.TempDir()
+			code, out, errOut := install(t, append([]string{"--prefix", prefix, "--kernel", kernel}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			dir := filepath.Join(prefix, "share", "jupyter", "kernels", "vrvm")
+			spec := checkSpec(t, dir, kernel)
+			if !reflect.DeepEqual(spec.Env, tc.want) {
+				t.Errorf("env = %q, want %q", spec.Env, tc.want)
+			}
+			if tc.want != nil && !strings.Contains(out, tc.want["VRVM_DATA"]) {
+				t.Errorf("output does not name the data directory:\n%s", out)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == nil && strings.Contains(string(b), `"env"`) {
+				t.Errorf("kernel.json has an env without a data directory:\n%s", b)
+			}
+		})
+	}
+	t.Setenv("VRVM_DATA", "")
+	if code, _, errOut := install(t, "--prefix", t.TempDir(), "--kernel", kernel, "--data", file); code != 1 || !strings.Contains(errOut, "not a directory") {
+		t.Errorf("--data naming a file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
 }

@@ -26,7 +26,7 @@ func classTarget(tab *table, target string) (t []float64, labels []string, err e
 			nums[i] = math.NaN()
 			continue
 		}
-		v, err := parseNumber(s)
+		v, err := datasets.ParseNumber(s)
 		if err != nil {
 			numeric, binary = false, false
 			continue

@@ -90,7 +90,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) int {
 	dir, _ := datasets.Dir()
 	fmt.Fprintln(stdout, "## Bishop & Tipping (2000), section 6: RVM and VRVM reproduced")
 	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "Data from %s; %s, GOMAXPROCS %d, %d fits at once.\n", dir, runtime.Version(), runtime.GOMAXPROCS(0), max(1, or(*workers, runtime.GOMAXPROCS(0))))
+	fmt.Fprintf(stdout, "Data from %s (files it lacks from the built-in copies); %s, GOMAXPROCS %d, %d fits at once.\n", dir, runtime.Version(), runtime.GOMAXPROCS(0), max(1, or(*workers, runtime.GOMAXPROCS(0))))
 	fmt.Fprintln(stdout)
 	run := []func(context.Context, paper.Options) (*paper.Table, error){
 		paper.Table1, paper.Table2, paper.Table3, paper.Table4}

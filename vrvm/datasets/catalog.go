@@ -49,7 +49,7 @@ var (
 	bostonColumns = []string{"CRIM", "ZN", "INDUS", "CHAS", "NOX", "RM", "AGE", "DIS", "RAD", "TAX", "PTRATIO", "B", "LSTAT", "MEDV"}
 )
 
-// The checksums are those of the data README (shared/data/README.md).
+// The checksums are those of data/README.md (and of the reference data).
 var (
 	ripleyTrainFile = file{
 		name: "ripley_train.csv", columns: ripleyColumns, rows: 250,
@@ -106,6 +106,25 @@ var (
 	}
 )
 
+// The real-world splits (data/README.md): fixed 70/30
+// train/test splits of scikit-learn's copies; the target is the last
+// column. No loader reads them, so their headers are not checked (columns
+// is nil); read them with LoadCSV.
+var (
+	irisFiles = []file{
+		{name: "realworld/iris_train.csv", rows: 105, sha256: "66688c37648cef737ad48162c5cde2fb844f00e39a2c8fc4429bd9bdd49ce898"},
+		{name: "realworld/iris_test.csv", rows: 45, sha256: "8cf5690257fde46e57f1e7eafb5a53d7b969695b28e4fbaf1ae448a19d1bdc58"},
+	}
+	wineFiles = []file{
+		{name: "realworld/wine_train.csv", rows: 124, sha256: "6222ae6ad8e3ae51e977cd513f5aeb741f1e89f6625c2a315894bc56ba72e5a9"},
+		{name: "realworld/wine_test.csv", rows: 54, sha256: "499505a476a407c790168b0deca7604ea9ab01cac2f334ecd114f467f6e70bae"},
+	}
+	digitsFiles = []file{
+		{name: "realworld/digits_train.csv", rows: 1257, sha256: "b0f0c955d35fcc6dee95beefd62a08890152c6f7a7c22e94199b07f939671ac4"},
+		{name: "realworld/digits_test.csv", rows: 540, sha256: "f676d9f537cc78159d1e0a1eb8d5b36a47b5382e70c60c29569f987fcab36451"},
+	}
+)
+
 // catalog lists the data sets in the order Names gives.
 var catalog = []dataSet{
 	{"ripley", []file{ripleyTrainFile, ripleyTestFile}},
@@ -114,12 +133,17 @@ var catalog = []dataSet{
 	{"sinc", []file{sinc100File, sinc50File}},
 	{"ripley-subsets", []file{ripleySubsetsFile}},
 	{"boston-splits", []file{bostonSplitsFile}},
+	{"iris", irisFiles},
+	{"wine", wineFiles},
+	{"digits", digitsFiles},
 }
 
 // Names returns the names of the data sets known to Fetch, Ensure and
-// Files: "ripley", "pima" and "boston", which can be downloaded, and
-// "sinc", "ripley-subsets" and "boston-splits", which were generated once,
-// are fixed, and cannot be downloaded.
+// Files, all of them embedded in this package: "ripley", "pima" and
+// "boston", which Fetch can also download; "sinc", "ripley-subsets" and
+// "boston-splits", which were generated once and are fixed; and "iris",
+// "wine" and "digits", fixed train/test splits of scikit-learn's copies
+// (files realworld/NAME_train.csv and realworld/NAME_test.csv).
 func Names() []string {
 	n := make([]string, len(catalog))
 	for i, s := range catalog {
@@ -129,7 +153,8 @@ func Names() []string {
 }
 
 // Files returns the names of the files of the named data set in the data
-// directory, or an error for an unknown name.
+// directory ("/"-separated, as in "realworld/iris_train.csv"), or an error
+// for an unknown name.
 func Files(name string) ([]string, error) {
 	s, err := lookup(name)
 	if err != nil {

@@ -185,7 +185,7 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 		if j, dup := seen[c]; dup {
 			return nil, perr(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
 		}
-		if _, err := parseNumber(c); err != nil {
+		if _, err := ParseNumber(c); err != nil {
 			allNumbers = false
 		}
 		seen[c] = i
@@ -241,7 +241,7 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 			if labels[i] != nil {
 				v, err = parseLabel(f, labels[i])
 			} else {
-				v, err = parseNumber(f)
+				v, err = ParseNumber(f)
 			}
 			if err != nil {
 				l, _ := cr.FieldPos(i)
@@ -338,7 +338,7 @@ func quotePrefix(s string) string {
 }
 
 // parseNumber parses a finite decimal number.
-func parseNumber(s string) (float64, error) {
+func ParseNumber(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("%w: empty cell", ErrMissing)

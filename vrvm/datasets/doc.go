@@ -34,10 +34,22 @@
 //	BostonSplits   boston_splits.csv                   10 fixed 25-row test sets of the Boston data
 //
 // RipleySubset and BostonSplit return the corresponding data sets. The
-// loaders check the header, the number of rows and every cell.
+// loaders check the header, the number of rows and every cell. LoadCSV
+// reads any data file by name, such as the fixed train/test splits
+// realworld/iris_train.csv, realworld/iris_test.csv and those of wine and
+// digits.
 //
 // The data directory (Dir) is $VRVM_DATA if set, else "vrvm" in the user
 // cache directory (~/.cache/vrvm on Linux).
+//
+// # Embedded copies
+//
+// Every file above is embedded in the package (757 kB; the directory
+// data beside the source holds them with their provenance and licences),
+// so the loaders and LoadCSV work with no data directory: a file the data
+// directory lacks is read from the embedded copy, whose errors name it
+// "embedded NAME". Ensure writes the embedded copies of missing files into
+// the data directory, for programs that read the files by path.
 //
 // # Downloading
 //
@@ -45,17 +57,26 @@
 // synth.te, Pima.tr, Pima.te and Boston. Fetch downloads a data set from
 // the Rdatasets repository at a pinned commit (RdatasetsCommit), checks its
 // SHA-256, converts it to the normalised layout (byte-identical to the
-// project's copy, whose SHA-256 is checked as well) and stores it
-// atomically; Ensure fetches only what is missing. The sinc sets, subsets
-// and splits were generated once and are fixed: they cannot be
-// downloaded, and a missing one is an error wrapping ErrNotDownloadable that
-// says to point $VRVM_DATA at a copy. Loaders never download.
+// embedded copy, whose SHA-256 is checked as well) and stores it
+// atomically. The other sets were generated or split once and are fixed:
+// Fetch of one is an error wrapping ErrNotDownloadable. Loaders never
+// download.
 //
 // # CSV files
 //
 // ReadCSV and ReadCSVOptions read any CSV file with a header into a Table
-// of named numeric columns; CSVOptions.Labels maps text labels such as
-// Pima's Yes/No to numbers. Table.Dataset picks the target column by name.
+// of named numeric columns, every cell a finite number; CSVOptions.Labels
+// maps text labels such as Pima's Yes/No to numbers. Table.Dataset picks
+// the target column by name.
+//
+// ReadTable reads data as they come, the way the vrvm command reads its
+// input: into a Frame of numeric columns, where a missing cell (empty, NA
+// or NaN; IsMissing) is NaN, and text columns (categorical inputs, class
+// labels; an unquoted NA is missing, a quoted "NA" is text), with the row
+// names of R's write.csv and pandas' to_csv as IndexColumn. ReadOptions
+// chooses the columns, and columns not chosen are not parsed. What to do
+// with missing values is the caller's choice; Frame.Dataset accepts only
+// complete numeric columns.
 //
 // # Standardising inputs
 //
@@ -78,8 +99,7 @@
 // the line (as an editor counts it, the header being line 1) and the
 // column (or, for a file-wide problem, only the file), and wrapping one of ErrEmpty, ErrNoRows, ErrHeader,
 // ErrFieldCount, ErrNotNumber, ErrMissing, ErrNaN, ErrInf, ErrLabel or
-// ErrRowCount. NaN and infinite cells are rejected. A missing file is an
-// error wrapping fs.ErrNotExist that says how to get it.
+// ErrRowCount. NaN and infinite cells are rejected.
 //
 // # References
 //

@@ -92,3 +92,29 @@ func ExampleScaling() {
 	// means [133.3 4.333], sds [49.89 1.247]
 	// first row standardised: [-0.2673 -0.2673]
 }
+
+// ExampleReadTable reads a file as R's write.csv writes it: row names, a
+// text column and missing values, which ReadCSV would reject.
+func ExampleReadTable() {
+	const in = `"","sex","FL","CW"
+"1","M",8.1,NA
+"2",NA,8.8,7.7
+"3","F",,9.6
+`
+	f, err := datasets.ReadTable(strings.NewReader(in), "crabs.csv", datasets.ReadOptions{Text: []string{"sex"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sex, _ := f.Text("sex")
+	fl, _ := f.Numeric("FL")
+	fmt.Printf("columns %q\nrow names %q\nsex %q\nFL %v\n", f.Columns(), f.RowNames(), sex, fl)
+	_, err = f.Dataset("CW")
+	fmt.Println(err)
+	// Output:
+	// columns ["rownames" "sex" "FL" "CW"]
+	// row names ["1" "2" "3"]
+	// sex ["M" "" "F"]
+	// FL [8.1 8.8 NaN]
+	// crabs.csv:2: column "CW" (field 4): missing value: the cell is empty, NA or NaN
+}

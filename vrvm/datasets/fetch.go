@@ -76,8 +76,9 @@ func (o FetchOptions) dir() (string, error) {
 // atomically (written to a temporary file in the data directory, then
 // renamed), so on error nothing is written.
 //
-// Fetching "sinc", "ripley-subsets" or "boston-splits" is an error wrapping
-// ErrNotDownloadable: those files were generated once and are fixed.
+// Fetching "sinc", "ripley-subsets", "boston-splits", "iris", "wine" or
+// "digits" is an error wrapping ErrNotDownloadable: those files are fixed
+// and have no upstream copy (they are embedded; Ensure writes them out).
 func Fetch(ctx context.Context, name string, opt FetchOptions) error {
 	s, err := lookup(name)
 	if err != nil {
@@ -91,16 +92,18 @@ func Fetch(ctx context.Context, name string, opt FetchOptions) error {
 }
 
 // Ensure makes sure the files of the named data sets (all of Names if none
-// is named) are in the data directory: it fetches, as Fetch does, the
-// missing files that can be downloaded and writes a line naming each set
-// fetched to opt.Progress. It returns the names of the files it fetched.
-// Files already present are not checked or replaced. A failed download
-// stops Ensure: it returns what it fetched before and the error.
+// is named) are in the data directory: it writes each missing file from
+// the copy embedded in this package, byte for byte the project's copy, and
+// writes a line naming each set written to opt.Progress. It never
+// downloads (Fetch does), so only opt.Dir and opt.Progress matter. It
+// returns the names of the files it wrote. Files already present are not
+// checked or replaced. Each file is written atomically, as by Fetch; an
+// error stops Ensure, which returns what it wrote before and the error.
 //
-// Missing files that cannot be downloaded (the sinc sets, subsets and
-// splits) make Ensure return an error wrapping ErrNotDownloadable and
-// fs.ErrNotExist after fetching everything else.
-func Ensure(ctx context.Context, opt FetchOptions, names ...string) (fetched []string, err error) {
+// The loaders and LoadCSV read the embedded copy themselves when a file is
+// missing; Ensure is for programs that need the files on disk, such as
+// the vrvm command reading one by its path.
+func Ensure(ctx context.Context, opt FetchOptions, names ...string) (written []string, err error) {
 	if len(names) == 0 {
 		names = Names()
 	}
@@ -114,38 +117,38 @@ func Ensure(ctx context.Context, opt FetchOptions, names ...string) (fetched []s
 	if err != nil {
 		return nil, err
 	}
-	var errs []error
 	for _, s := range sets {
-		var missing []file
-		for _, f := range s.files {
-			_, err := os.Stat(filepath.Join(dir, f.name))
-			switch {
-			case err == nil:
-				continue
-			case !errors.Is(err, fs.ErrNotExist):
-				return fetched, fmt.Errorf("datasets: %w", err)
-			case f.upstream == "":
-				errs = append(errs, missingError(f, dir, err))
-			default:
-				missing = append(missing, f)
-			}
-		}
-		if len(missing) == 0 {
-			continue
-		}
-		if err := fetchFiles(ctx, s.name, missing, dir, opt); err != nil {
-			return fetched, err
-		}
 		var got []string
-		for _, f := range missing {
+		for _, f := range s.files {
+			if err := ctx.Err(); err != nil {
+				return written, err
+			}
+			path := filepath.Join(dir, filepath.FromSlash(f.name))
+			_, err := os.Stat(path)
+			if err == nil {
+				continue
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return written, fmt.Errorf("datasets: %w", err)
+			}
+			b, err := readEmbedded(f.name)
+			if err != nil {
+				return written, err
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return written, fmt.Errorf("datasets: %w", err)
+			}
+			if err := writeAtomic(path, b); err != nil {
+				return written, fmt.Errorf("datasets: storing %s: %w", f.name, err)
+			}
 			got = append(got, f.name)
 		}
-		fetched = append(fetched, got...)
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "datasets: fetched %s: %s in %s\n", s.name, strings.Join(got, ", "), dir)
+		written = append(written, got...)
+		if len(got) > 0 && opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "datasets: wrote %s: %s in %s (from the embedded copy)\n", s.name, strings.Join(got, ", "), dir)
 		}
 	}
-	return fetched, errors.Join(errs...)
+	return written, nil
 }
 
 // fetchFiles downloads, checks and converts the files, then stores them.
@@ -158,7 +161,7 @@ func fetchFiles(ctx context.Context, set string, files []file, dir string, opt F
 	converted := make([][]byte, len(files))
 	for i, f := range files {
 		if f.upstream == "" {
-			return fmt.Errorf("datasets: cannot fetch %q: %s was generated once and is fixed: %w; set $%s to a directory holding the project's copy", set, f.name, ErrNotDownloadable, EnvDir)
+			return fmt.Errorf("datasets: cannot fetch %q: %s is fixed and has no upstream copy: %w; its copy is embedded in this package (datasets.Ensure, or vrvm data fetch, writes it into the data directory)", set, f.name, ErrNotDownloadable)
 		}
 		url := base + "/" + f.upstream
 		body, err := download(ctx, url, f.upstream, opt)

@@ -363,26 +363,26 @@ func TestFetchStall(t *testing.T) {
 func TestFetchNotDownloadable(t *testing.T) {
 	srv, rec := upstreamServer(t, nil)
 	dir := t.TempDir()
-	for _, name := range []string{"sinc", "ripley-subsets", "boston-splits"} {
+	for _, name := range []string{"sinc", "ripley-subsets", "boston-splits", "iris", "wine", "digits"} {
 		if Downloadable(name) {
 			t.Errorf("Downloadable(%q) = true", name)
 		}
 		err := Fetch(context.Background(), name, FetchOptions{BaseURL: srv.URL, Dir: dir})
-		if !errors.Is(err, ErrNotDownloadable) || !strings.Contains(err.Error(), "VRVM_DATA") {
-			t.Errorf("Fetch(%q): error %v, want ErrNotDownloadable pointing at VRVM_DATA", name, err)
+		if !errors.Is(err, ErrNotDownloadable) || !strings.Contains(err.Error(), "vrvm data fetch") {
+			t.Errorf("Fetch(%q): error %v, want ErrNotDownloadable pointing at vrvm data fetch", name, err)
 		}
 	}
-	err := Fetch(context.Background(), "iris", FetchOptions{BaseURL: srv.URL, Dir: dir})
-	if err == nil || !strings.Contains(err.Error(), "ripley, pima, boston, sinc, ripley-subsets, boston-splits") {
-		t.Errorf("Fetch(iris): error %v, want one listing the known names", err)
+	err := Fetch(context.Background(), "nosuch", FetchOptions{BaseURL: srv.URL, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "ripley, pima, boston, sinc, ripley-subsets, boston-splits, iris, wine, digits") {
+		t.Errorf("Fetch(nosuch): error %v, want one listing the known names", err)
 	}
 	for _, name := range []string{"ripley", "pima", "boston"} {
 		if !Downloadable(name) {
 			t.Errorf("Downloadable(%q) = false", name)
 		}
 	}
-	if Downloadable("iris") {
-		t.Error(`Downloadable("iris") = true`)
+	if Downloadable("nosuch") {
+		t.Error(`Downloadable("nosuch") = true`)
 	}
 	if got := rec.requested(); len(got) != 0 {
 		t.Errorf("requested %q, want nothing", got)
@@ -391,93 +391,128 @@ func TestFetchNotDownloadable(t *testing.T) {
 }
 
 func TestNamesFiles(t *testing.T) {
-	if got, want := Names(), []string{"ripley", "pima", "boston", "sinc", "ripley-subsets", "boston-splits"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"ripley", "pima", "boston", "sinc", "ripley-subsets", "boston-splits", "iris", "wine", "digits"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
-	// Every file of the shared data directory belongs to one set.
-	var all []string
+	// Every file of the shared data directory belongs to one set, and the
+	// sets' files in realworld/ are there too.
+	shared := sharedData(t)
+	var top []string
 	for _, n := range Names() {
 		f, err := Files(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, f...)
+		for _, name := range f {
+			if dir, _ := filepath.Split(name); dir != "" {
+				if _, err := os.Stat(filepath.Join(shared, filepath.FromSlash(name))); err != nil {
+					t.Errorf("file %s of set %s: %v", name, n, err)
+				}
+				continue
+			}
+			top = append(top, name)
+		}
 	}
-	slices.Sort(all)
+	slices.Sort(top)
 	var csvs []string
-	for _, n := range dirEntries(t, sharedData(t)) {
+	for _, n := range dirEntries(t, shared) {
 		if strings.HasSuffix(n, ".csv") {
 			csvs = append(csvs, n)
 		}
 	}
-	if !reflect.DeepEqual(all, csvs) {
-		t.Errorf("files of all sets %q, want the shared files %q", all, csvs)
+	if !reflect.DeepEqual(top, csvs) {
+		t.Errorf("files of all sets %q, want the shared files %q", top, csvs)
 	}
-	if _, err := Files("iris"); err == nil {
-		t.Error("Files(iris): no error")
+	if _, err := Files("nosuch"); err == nil {
+		t.Error("Files(nosuch): no error")
 	}
 }
 
 func TestEnsure(t *testing.T) {
 	srv, rec := upstreamServer(t, nil)
-	shared := sharedData(t)
 	dir := t.TempDir()
-	// boston.csv and pima_train.csv are there already.
-	for _, f := range []string{"boston.csv", "pima_train.csv"} {
-		if err := os.WriteFile(filepath.Join(dir, f), readShared(t, f), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	// boston.csv and pima_train.csv are there already; boston.csv with
+	// other content, which Ensure must leave alone.
+	if err := os.WriteFile(filepath.Join(dir, "boston.csv"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pima_train.csv"), readShared(t, "pima_train.csv"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	var progress bytes.Buffer
 	opt := FetchOptions{BaseURL: srv.URL, Dir: dir, Progress: &progress}
-	fetched, err := Ensure(context.Background(), opt, "ripley", "boston", "pima")
+	written, err := Ensure(context.Background(), opt, "ripley", "boston", "pima", "iris")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"ripley_train.csv", "ripley_test.csv", "pima_test.csv"}; !reflect.DeepEqual(fetched, want) {
-		t.Errorf("Ensure fetched %q, want %q", fetched, want)
+	if want := []string{"ripley_train.csv", "ripley_test.csv", "pima_test.csv", "realworld/iris_train.csv", "realworld/iris_test.csv"}; !reflect.DeepEqual(written, want) {
+		t.Errorf("Ensure wrote %q, want %q", written, want)
 	}
-	if got, want := rec.requested(), []string{"/synth.tr.csv", "/synth.te.csv", "/Pima.te.csv"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("requested %q, want %q", got, want)
+	if got := rec.requested(); len(got) != 0 {
+		t.Errorf("Ensure requested %q, want nothing: it writes the embedded copies", got)
+	}
+	for _, f := range written {
+		if got, want := readFileT(t, filepath.Join(dir, filepath.FromSlash(f))), readShared(t, f); !bytes.Equal(got, want) {
+			t.Errorf("%s as written by Ensure differs from the reference copy", f)
+		}
+	}
+	if got := readFileT(t, filepath.Join(dir, "boston.csv")); string(got) != "mine\n" {
+		t.Errorf("Ensure replaced the present boston.csv with %d bytes", len(got))
 	}
 	for _, line := range []string{
-		"datasets: fetched ripley: ripley_train.csv, ripley_test.csv in " + dir + "\n",
-		"datasets: fetched pima: pima_test.csv in " + dir + "\n",
+		"datasets: wrote ripley: ripley_train.csv, ripley_test.csv in " + dir + " (from the embedded copy)\n",
+		"datasets: wrote pima: pima_test.csv in " + dir + " (from the embedded copy)\n",
+		"datasets: wrote iris: realworld/iris_train.csv, realworld/iris_test.csv in " + dir + " (from the embedded copy)\n",
 	} {
 		if !strings.Contains(progress.String(), line) {
 			t.Errorf("progress %q lacks %q", progress.String(), line)
 		}
 	}
 	// Nothing is missing now.
-	fetched, err = Ensure(context.Background(), opt, "ripley", "boston", "pima")
-	if err != nil || len(fetched) != 0 || len(rec.requested()) != 3 {
-		t.Errorf("second Ensure fetched %q, %v after %d requests; want nothing", fetched, err, len(rec.requested()))
+	written, err = Ensure(context.Background(), opt, "ripley", "boston", "pima", "iris")
+	if err != nil || len(written) != 0 {
+		t.Errorf("second Ensure wrote %q, %v; want nothing", written, err)
 	}
 
-	// All sets: the fixed files cannot be fetched.
-	fetched, err = Ensure(context.Background(), opt)
-	if len(fetched) != 0 || !errors.Is(err, ErrNotDownloadable) || !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Ensure() = %q, %v; want nothing fetched and ErrNotDownloadable", fetched, err)
+	// All sets into an empty directory: every file of every set.
+	all := t.TempDir()
+	written, err = Ensure(context.Background(), FetchOptions{Dir: all})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range []string{"sinc_N100_25sets.csv", "sinc_N50_25sets.csv", "ripley_subsets100.csv", "boston_splits.csv"} {
-		if err != nil && !strings.Contains(err.Error(), f) {
-			t.Errorf("Ensure() error %q does not name %s", err, f)
-		}
+	var want []string
+	for _, n := range Names() {
+		f, _ := Files(n)
+		want = append(want, f...)
 	}
-
-	// With every file present Ensure sends no request.
-	n := len(rec.requested())
-	if fetched, err := Ensure(context.Background(), FetchOptions{BaseURL: srv.URL, Dir: shared}); err != nil || len(fetched) != 0 || len(rec.requested()) != n {
-		t.Errorf("Ensure() on the shared data = %q, %v", fetched, err)
+	if !reflect.DeepEqual(written, want) {
+		t.Errorf("Ensure() wrote %q, want %q", written, want)
 	}
 
-	// A failed download stops Ensure with the error.
-	bad, _ := upstreamServer(t, map[string]http.HandlerFunc{"/Boston.csv": http.NotFound})
-	fetched, err = Ensure(context.Background(), FetchOptions{BaseURL: bad.URL, Dir: t.TempDir()}, "pima", "boston")
-	if err == nil || !strings.Contains(err.Error(), "404") || !reflect.DeepEqual(fetched, []string{"pima_train.csv", "pima_test.csv"}) {
-		t.Errorf("Ensure with a missing upstream file = %q, %v", fetched, err)
+	// A directory that cannot be created stops Ensure with the error.
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Ensure(context.Background(), opt, "iris"); err == nil {
-		t.Error("Ensure(iris): no error")
+	if written, err := Ensure(context.Background(), FetchOptions{Dir: blocker}, "iris"); err == nil || len(written) != 0 {
+		t.Errorf("Ensure into a file = %q, %v; want an error", written, err)
 	}
+	// A cancelled context stops it before it writes.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if written, err := Ensure(ctx, FetchOptions{Dir: t.TempDir()}, "pima"); !errors.Is(err, context.Canceled) || len(written) != 0 {
+		t.Errorf("Ensure with a cancelled context = %q, %v", written, err)
+	}
+	if _, err := Ensure(context.Background(), opt, "nosuch"); err == nil {
+		t.Error("Ensure(nosuch): no error")
+	}
+}
+
+func readFileT(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -3,15 +3,13 @@ package datasets
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 )
 
-// ErrNotDownloadable is wrapped by the errors for missing files that Fetch
-// cannot download: the sinc sets and the fixed subsets and splits.
+// ErrNotDownloadable is wrapped by the error of Fetch for the data sets it
+// cannot download: the sinc sets, the fixed subsets and splits and the
+// real-world splits (their only source is the embedded copy).
 var ErrNotDownloadable = errors.New("not downloadable")
 
 // Number of fixed subsets and splits, and their sizes.
@@ -23,48 +21,23 @@ const (
 	BostonTestSize   = 25  // test rows in each Boston split
 )
 
-// readFile reads the named normalised file from the data directory,
-// checking its header and its number of rows.
+// readFile reads the named normalised file from the data directory or,
+// if the directory lacks it, from the embedded copy, checking its header
+// and its number of rows.
 func readFile(f file, labels map[string]map[string]float64) (*Table, error) {
-	dir, err := Dir()
+	rc, name, err := openData(f.name)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, f.name)
-	t, err := ReadCSVFile(path, CSVOptions{Labels: labels, Columns: f.columns})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, missingError(f, dir, err)
-	}
+	defer rc.Close()
+	t, err := ReadCSVOptions(rc, name, CSVOptions{Labels: labels, Columns: f.columns})
 	if err != nil {
 		return nil, err
 	}
 	if t.Len() != f.rows {
-		return nil, &ParseError{File: path, Err: fmt.Errorf("%w: %d data rows, want %d", ErrRowCount, t.Len(), f.rows)}
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: %d data rows, want %d", ErrRowCount, t.Len(), f.rows)}
 	}
 	return t, nil
-}
-
-// missingError explains where a missing file was looked for and how to get
-// it.
-func missingError(f file, dir string, err error) error {
-	where := fmt.Sprintf("the data directory %s", dir)
-	if os.Getenv(EnvDir) != "" {
-		where += " (from $" + EnvDir + ")"
-	} else {
-		where += " (the user cache directory; $" + EnvDir + " is not set)"
-	}
-	if f.upstream == "" {
-		return fmt.Errorf("datasets: %s is not in %s: it was generated once and is fixed, so it cannot be downloaded; set $%s to a directory holding the project's copy (shared/data in the vrvm workspace): %w (%w)", f.name, where, EnvDir, err, ErrNotDownloadable)
-	}
-	set := ""
-	for _, s := range catalog {
-		for _, x := range s.files {
-			if x.name == f.name {
-				set = s.name
-			}
-		}
-	}
-	return fmt.Errorf("datasets: %s is not in %s; download it with datasets.Ensure(ctx, datasets.FetchOptions{}, %q) or set $%s to a directory holding it: %w", f.name, where, set, EnvDir, err)
 }
 
 // binary are the labels of a 0/1 class column.
@@ -77,8 +50,8 @@ var binary = map[string]float64{"0": 0, "1": 1}
 //
 // Like every loader, LoadRipley checks the header, the number of rows and
 // every cell, and returns a *ParseError naming the file, the line and the
-// column of the first problem. A missing file is an error wrapping
-// fs.ErrNotExist that says how to fetch it.
+// column of the first problem. A file missing from the data directory is
+// read from the copy embedded in this package.
 func LoadRipley() (train, test *Dataset, err error) {
 	return loadPair(ripleyTrainFile, ripleyTestFile, "yc", map[string]map[string]float64{"yc": binary})
 }
@@ -128,7 +101,7 @@ func LoadBoston() (*Dataset, error) {
 // SincSets reads the 25 fixed noisy sinc data sets of size n, n = 100
 // (sinc_N100_25sets.csv) or n = 50 (sinc_N50_25sets.csv): set s is
 // element s, with input column x and target t = sin(x)/x + N(0, 0.1²).
-// These files were generated once and cannot be downloaded. Any other n is
+// These files were generated once and are fixed. Any other n is
 // an error, and so is a set number that is not an integer in [0, 25) or a
 // set without exactly n rows.
 func SincSets(n int) ([]*Dataset, error) {
@@ -163,7 +136,7 @@ func SincSets(n int) ([]*Dataset, error) {
 // RipleySubsets returns the 10 fixed subsets of 100 rows of the Ripley
 // training set (ripley_subsets100.csv): element s lists the 0-based row
 // numbers of subset s in increasing order. The paper trains on such 100-row
-// subsets. The file cannot be downloaded. Row numbers outside [0, 250),
+// subsets. The file is fixed. Row numbers outside [0, 250),
 // repeated within a subset, or subsets of the wrong size are errors.
 func RipleySubsets() ([][]int, error) {
 	t, err := readFile(ripleySubsetsFile, nil)
@@ -193,7 +166,7 @@ func RipleySubset(s int) (*Dataset, error) {
 // BostonSplits returns the 10 fixed test sets of 25 rows of the Boston data
 // (boston_splits.csv): element s lists the 0-based row numbers of split s's
 // test set in increasing order; the other 481 rows are its training set.
-// The file cannot be downloaded. Row numbers outside [0, 506), repeated
+// The file is fixed. Row numbers outside [0, 506), repeated
 // within a split, or splits of the wrong size are errors.
 func BostonSplits() ([][]int, error) {
 	t, err := readFile(bostonSplitsFile, nil)

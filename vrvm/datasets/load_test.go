@@ -1,8 +1,6 @@
 package datasets
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -279,41 +277,6 @@ func TestBostonSplits(t *testing.T) {
 			t.Errorf("BostonSplit(%d): no error", s)
 		}
 	}
-}
-
-func TestLoadMissing(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(EnvDir, dir)
-	check := func(name string, err error, notDownloadable bool, msg ...string) {
-		t.Helper()
-		if !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%s: error %v, want one wrapping fs.ErrNotExist", name, err)
-		}
-		if errors.Is(err, ErrNotDownloadable) != notDownloadable {
-			t.Errorf("%s: error %v: wraps ErrNotDownloadable = %v, want %v", name, err, !notDownloadable, notDownloadable)
-		}
-		for _, m := range append(msg, dir, "$VRVM_DATA") {
-			if err != nil && !strings.Contains(err.Error(), m) {
-				t.Errorf("%s: error %q does not contain %q", name, err, m)
-			}
-		}
-	}
-	_, _, err := LoadRipley()
-	check("LoadRipley", err, false, "ripley_train.csv", `Ensure(ctx, datasets.FetchOptions{}, "ripley")`)
-	_, _, err = LoadPima()
-	check("LoadPima", err, false, "pima_train.csv", `"pima"`)
-	_, err = LoadBoston()
-	check("LoadBoston", err, false, "boston.csv", `"boston"`)
-	_, err = SincSets(100)
-	check("SincSets(100)", err, true, "sinc_N100_25sets.csv", "cannot be downloaded")
-	_, err = SincSets(50)
-	check("SincSets(50)", err, true, "sinc_N50_25sets.csv")
-	_, err = RipleySubsets()
-	check("RipleySubsets", err, true, "ripley_subsets100.csv")
-	_, err = BostonSplits()
-	check("BostonSplits", err, true, "boston_splits.csv")
-	_, _, err = BostonSplit(0)
-	check("BostonSplit", err, true, "boston_splits.csv")
 }
 
 // edited returns the shared file name with its lines (header first, no
