@@ -304,7 +304,9 @@ func openInput(path string) (io.ReadCloser, string, error) {
 // readTable reads the CSV file at path ("-": standard input): the header,
 // from which choose picks the columns to keep, then every row. Columns not
 // chosen are not parsed. A first header field that is empty names an index
-// column, indexColumn.
+// column, indexColumn. An error in a data row returns, with the error, the
+// table of the rows before it, so that a caller can report a problem of an
+// earlier row first.
 func readTable(path string, choose func(t *table) (readSpec, error)) (*table, error) {
 	rc, name, err := openInput(path)
 	if err != nil {
@@ -370,22 +372,39 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 			cols = append(cols, &col{name: c, pos: t.index[c], kind: k})
 		}
 	}
+	// columns stores the columns of the rows read in t.
+	columns := func() {
+		t.num, t.text = map[string][]float64{}, map[string][]string{}
+		n := len(t.lines) // a bad row's first cells may have been kept
+		for _, c := range cols {
+			if c.kind == text {
+				t.text[c.name] = c.text[:n]
+			} else {
+				t.num[c.name] = c.num[:n]
+			}
+		}
+	}
+	// An error in a data row returns the rows before it too (readTable).
+	partial := func(err error) (*table, error) {
+		columns()
+		return t, err
+	}
 	for {
 		rec, quoted, err := r.read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return partial(err)
 		}
 		if len(rec) != len(t.header) {
-			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", datasets.ErrFieldCount, len(rec), len(t.header)))
+			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", datasets.ErrFieldCount, len(rec), len(t.header))))
 		}
 		if slices.Equal(rec, header) {
 			// Files joined with their headers (cat a.csv b.csv): the line
 			// would be read as a row, a text cell or a class named after
 			// its column.
-			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", datasets.ErrHeader))
+			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", datasets.ErrHeader)))
 		}
 		for _, c := range cols {
 			f := rec[c.pos]
@@ -404,7 +423,7 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 			}
 			v, err := parseNumber(f)
 			if err != nil {
-				return nil, r.errorf(r.recLine, c.pos+1, c.name, err)
+				return partial(r.errorf(r.recLine, c.pos+1, c.name, err))
 			}
 			c.num = append(c.num, v)
 		}
@@ -413,14 +432,7 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 	if len(t.lines) == 0 {
 		return nil, r.errorf(0, 0, "", datasets.ErrNoRows)
 	}
-	t.num, t.text = map[string][]float64{}, map[string][]string{}
-	for _, c := range cols {
-		if c.kind == text {
-			t.text[c.name] = c.text
-		} else {
-			t.num[c.name] = c.num
-		}
-	}
+	columns()
 	return t, nil
 }
 
