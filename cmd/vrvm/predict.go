@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -61,8 +62,9 @@ Output columns (after the -keep columns):
 
 
 ` + outputHelp + `
-Ctrl-C (or SIGTERM) stops the predictions, between blocks of rows, and
-exits without writing; a second one exits at once.
+A prediction longer than a second says so on standard error, and how
+far it got every 10 s. Ctrl-C (or SIGTERM) stops it, between blocks of
+2,048 rows, and exits without writing; a second one exits at once.
 Exit status: 0 on success, 1 for a bad model file, bad data or an
 output that cannot be written, 2 for bad flags, 128 + the signal's
 number when interrupted (130 for Ctrl-C, 143 for SIGTERM).
@@ -184,7 +186,7 @@ func predictCommand(args []string, stdout, stderr io.Writer) int {
 	if b.Standardized {
 		standardizeInPlace(x, b.InputMean, b.InputSD)
 	}
-	p, err := predictRows(ctx, m, x, drop, tab)
+	p, err := predictRows(ctx, m, x, drop, tab, stderr)
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "vrvm predict: interrupted; no output written")
 		return interruptStatus(ctx)
@@ -277,17 +279,28 @@ const predictBlock = 2048
 // rows at a time, and stops with ctx's error when it is cancelled. The
 // regression's mean and variance are returned in the target's units.
 // Every prediction of a row not dropped must be finite: the first that
-// is not is an error naming its line.
-func predictRows(ctx context.Context, m *loadedModel, x *mat.Dense, drop []bool, tab *table) (*prediction, error) {
+// is not is an error naming its line. A prediction longer than a second
+// says so on progress, and then how far it got every 10 s.
+func predictRows(ctx context.Context, m *loadedModel, x *mat.Dense, drop []bool, tab *table, progress io.Writer) (*prediction, error) {
 	overflow := func(i int, what string, v float64) error {
 		return fmt.Errorf("%s:%d: %s is %v: the model's numbers overflow at this row", tab.name, tab.lines[i], what, v)
 	}
 	n, d := x.Dims()
 	var all prediction
 	var probs []float64
+	start := time.Now()
+	var last time.Time
 	for lo := 0; lo < n; lo += predictBlock {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		switch now := time.Now(); {
+		case last.IsZero() && now.Sub(start) >= time.Second:
+			last = now
+			fmt.Fprintf(progress, "vrvm predict: predicting %d rows (Ctrl-C stops)\n", n)
+		case !last.IsZero() && now.Sub(last) >= 10*time.Second:
+			last = now
+			fmt.Fprintf(progress, "vrvm predict: predicted %d of %d rows (%.0f s)\n", lo, n, now.Sub(start).Seconds())
 		}
 		hi := min(lo+predictBlock, n)
 		p, err := m.est.predict(x.Slice(lo, hi, 0, d).(*mat.Dense))
