@@ -125,8 +125,8 @@ func (a *multiAugmentFile) decode(dim, k int) (*mcAugmentation, error) {
 		return nil, fmt.Errorf("%d inputs, %d residual rows, %d α* for %d classes", n, len(a.Resid), len(a.AlphaStar), k)
 	}
 	for _, v := range a.AlphaStar {
-		if !(v > 0) {
-			return nil, fmt.Errorf("alpha_star %v", v)
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("alpha_star %v, want positive and finite", v)
 		}
 	}
 	x, r := mat.NewDense(n, dim, nil), mat.NewDense(n, k, nil)

@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/boundedjson"
 )
 
 // Model files are JSON: an envelope naming the format and version, the
@@ -27,6 +30,10 @@ import (
 const (
 	modelFormat  = "vrvm-model"
 	modelVersion = 2
+	// maxModelBytes bounds the bytes Load reads: far above any model (one
+	// of 20,000 augmented rows × 10 inputs is a few MB), so that
+	// /dev/zero or a huge file is an error, not the whole memory.
+	maxModelBytes = 1 << 30
 )
 
 type envelope struct {
@@ -235,8 +242,20 @@ func checksum(payload, meta []byte) string {
 // readModel reads and verifies a model file, and decodes its metadata into
 // meta if meta is not nil.
 func readModel(r io.Reader, meta any) (*payload, *fitted, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
+	return readModelLimit(r, meta, maxModelBytes)
+}
+
+// readModelLimit is readModel reading at most limit bytes.
+func readModelLimit(r io.Reader, meta any, limit int64) (*payload, *fitted, error) {
+	data, err := boundedjson.Read(r, limit)
+	var tl *boundedjson.TooLargeError
+	var se *boundedjson.SyntaxError
+	switch {
+	case errors.As(err, &tl):
+		return nil, nil, &ModelFileError{Reason: "too large: " + err.Error()}
+	case errors.As(err, &se):
+		return nil, nil, &ModelFileError{Reason: "not valid JSON (truncated?): " + err.Error()}
+	case err != nil:
 		return nil, nil, err
 	}
 	var env envelope
@@ -355,11 +374,22 @@ func (p *payload) decode() (*fitted, error) {
 	if p.FullBound != nil {
 		full = *p.FullBound
 	}
-	for _, v := range [][]float64{p.Mu, p.Alpha, p.Trace, p.Xi, {p.TauShape, p.TauRate, p.Beta}} {
-		for _, x := range v {
+	for _, v := range []struct {
+		name string
+		x    []float64
+	}{{"mu", p.Mu}, {"alpha", p.Alpha}, {"bound_trace", p.Trace}, {"xi", p.Xi}, {"tau_shape", []float64{p.TauShape}}, {"tau_rate", []float64{p.TauRate}}, {"beta", []float64{p.Beta}}} {
+		for i, x := range v.x {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, bad("non-finite value %v", x)
+				return nil, bad("non-finite %s[%d] %v", v.name, i, x)
 			}
+		}
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"tau_shape", p.TauShape}, {"tau_rate", p.TauRate}, {"beta", p.Beta}} {
+		if v.x < 0 {
+			return nil, bad("negative %s %v", v.name, v.x)
 		}
 	}
 	if len(p.Trace) == 0 {
@@ -486,7 +516,10 @@ func (a *augmentFile) decode(dim int) (*augmentation, error) {
 // returns it as the estimator that wrote it (*Regressor, *Classifier,
 // *RVMRegressor, *RVMClassifier or *RobustRegressor). The loaded model predicts exactly as
 // the saved one; a truncated, corrupted or foreign file gives a
-// *ModelFileError. The file's checksum is a plain SHA-256 of its content:
+// *ModelFileError, and so do a file above 1 GiB (far above any model;
+// Load reads no more) and numbers out of their range (a non-finite
+// value, a precision or Gamma parameter that is not positive, a noise
+// variance that overflows), which the error names. The file's checksum is a plain SHA-256 of its content:
 // it detects accidents (truncation, corruption), not deliberate edits,
 // which anyone can re-checksum; load only files you trust. A model fitted with a kernel of the caller's needs the
 // kernel registered under the same name (RegisterKernel) before Load.
@@ -523,7 +556,12 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 		if !(p.TauShape > 0 && p.TauRate > 0) {
 			return nil, &ModelFileError{Reason: "noise posterior missing"}
 		}
-		f.noise, f.ct, f.dt = p.TauRate/p.TauShape, p.TauShape, p.TauRate
+		// The noise variance 1/⟨τ⟩ = d̃/c̃ of (37)–(38).
+		noise := p.TauRate / p.TauShape
+		if !(noise > 0) || math.IsInf(noise, 0) {
+			return nil, &ModelFileError{Reason: fmt.Sprintf("tau_rate %v and tau_shape %v: the noise variance tau_rate/tau_shape is %v, want positive and finite", p.TauRate, p.TauShape, noise)}
+		}
+		f.noise, f.ct, f.dt = noise, p.TauShape, p.TauRate
 		if p.Likelihood == studentLikelihood {
 			return loadRobust(p, f)
 		}
@@ -534,6 +572,9 @@ func LoadMeta(r io.Reader, meta any) (Estimator, error) {
 	case "regression/rvm":
 		if !(p.Beta > 0) {
 			return nil, &ModelFileError{Reason: "noise precision missing"}
+		}
+		if math.IsInf(1/p.Beta, 0) {
+			return nil, &ModelFileError{Reason: fmt.Sprintf("beta %v: the noise variance 1/beta is not finite", p.Beta)}
 		}
 		f.noise = 1 / p.Beta
 		return &RVMRegressor{Kernel: ownKernel(f.b.kernel), NoBias: !p.Bias, regressionFit: regressionFit{*f}}, nil

@@ -148,6 +148,9 @@ func (f *regressionFit) Predict(x mat.Matrix) (mean, variance []float64, err err
 	}
 	for i := range variance {
 		variance[i] += f.noise
+		if math.IsInf(variance[i], 0) {
+			return nil, nil, &NonFiniteError{What: "predicted variance", Row: i, Col: -1, Value: variance[i]}
+		}
 	}
 	return mean, variance, nil
 }

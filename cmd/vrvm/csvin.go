@@ -66,7 +66,9 @@ func openInput(path string) (io.ReadCloser, string, error) {
 // readTable reads the CSV file at path ("-": standard input): the header,
 // from which choose picks the columns to keep, then every row. Columns not
 // chosen are not parsed. A first header field that is empty names an index
-// column, indexColumn.
+// column, indexColumn. An error in a data row returns, with the error, the
+// table of the rows before it, so that a caller can report a problem of an
+// earlier row first.
 func readTable(path string, choose func(t *table) (readSpec, error)) (*table, error) {
 	rc, name, err := openInput(path)
 	if err != nil {
@@ -80,9 +82,10 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 	f, err := datasets.ReadTable(rd, name, datasets.ReadOptions{Choose: func(header []string) (readSpec, error) {
 		return choose(headerTable(name, header))
 	}})
-	if err != nil {
+	if f == nil {
 		return nil, err
 	}
+	// With an error in a data row, f holds the rows before it (readTable).
 	t := headerTable(name, f.Columns())
 	t.lines = make([]int, f.Len())
 	for i := range t.lines {
@@ -97,7 +100,7 @@ func readTableFrom(rd io.Reader, name string, choose func(t *table) (readSpec, e
 			t.text[c] = v
 		}
 	}
-	return t, nil
+	return t, err
 }
 
 // headerTable is a table of the columns of header and no rows yet.

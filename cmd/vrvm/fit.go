@@ -120,8 +120,7 @@ names, categories, missing-value rule and standardisation as its
 metadata, covered by its SHA-256 checksum. Files of the former format
 "vrvm-cli-model" (versions 1 and 2, earlier vrvm fit) are still read.
 
-Output files are written atomically (a temporary file, synced, renamed);
--o never overwrites the data file. At the end fit prints a summary:
+At the end fit prints a summary:
 status, relevance vectors, noise and training error (of the fitted model,
 without the augmentation, which centres a function at each row), the
 lower bound (log evidence for -model rvm), and
@@ -129,10 +128,13 @@ a warning if the fit stopped at the iteration limit, kept no relevance
 vector, or (regression) spends more than half the rows' degrees of
 freedom on the mean (effective number of parameters γ > N/2), where the
 noise estimate is too small and the kernel probably too narrow. Progress goes to standard error (every second for long fits).
-Ctrl-C stops the fit ("stopping…") and exits with status 130 without
-writing a model; a second Ctrl-C exits at once.
-Exit status: 0 on success, 1 for bad data or a failed fit, 2 for bad
-flags, 130 when interrupted.
+
+` + outputHelp + `
+Ctrl-C (or SIGTERM) stops the fit ("stopping…") and exits without
+writing a model; a second one exits at once.
+Exit status: 0 on success, 1 for bad data, a failed fit or an output
+that cannot be written (checked before the fit), 2 for bad flags, 128 +
+the signal's number when interrupted (130 for Ctrl-C, 143 for SIGTERM).
 
 Flags:
 `
@@ -252,6 +254,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	path := fs.Arg(0)
 	if err := checkNotInput(*out, path); err != nil {
 		return fail(stderr, "fit", err, 2)
+	}
+	if err := checkOutput(*out); err != nil {
+		return fail(stderr, "fit", err, 1)
 	}
 	say := func(format string, args ...any) {
 		if !*quiet {
@@ -545,7 +550,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "vrvm fit: interrupted after %d iterations (%.1f s); no model written\n", iter, time.Since(start).Seconds())
-			return 130
+			return interruptStatus(ctx)
 		}
 		if le := labelError(err); le != nil {
 			// The file's line in place of the library's 0-based row.

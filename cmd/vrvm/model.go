@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"strings"
+
+	"github.com/vrvm/vrvm/internal/boundedjson"
 )
 
 // The model file of vrvm fit is the library's model file (vrvm.SaveMeta)
@@ -97,11 +100,28 @@ type loadedModel struct {
 	est  *estimator
 }
 
+// maxModelBytes bounds the bytes of a model file that vrvm predict reads,
+// as the library's Load does: far above any model file, so that
+// /dev/zero or a huge file is an error, not the whole memory.
+const maxModelBytes = 1 << 30
+
 // readCLIModel reads and checks a file written by vrvm fit.
 func readCLIModel(path string) (*loadedModel, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	data, err := boundedjson.Read(f, maxModelBytes)
+	var tl *boundedjson.TooLargeError
+	var se *boundedjson.SyntaxError
+	switch {
+	case errors.As(err, &tl):
+		return nil, &modelError{path: path, reason: "too large: " + err.Error()}
+	case errors.As(err, &se):
+		return nil, &modelError{path: path, reason: "not valid JSON (truncated?): " + err.Error()}
+	case err != nil:
+		return nil, pathError(path, err)
 	}
 	return parseCLIModel(data, path)
 }
@@ -280,6 +300,13 @@ func (b *cliMeta) check() error {
 		}
 		if b.Standardized && (!finite(b.TargetMean) || !(b.TargetSD > 0) || !finite(b.TargetSD)) {
 			return fmt.Errorf("bad standardisation of the target")
+		}
+		if b.Standardized {
+			// The range vrvm fit accepts: the variances' scale sd² is a
+			// normal float64.
+			if err := targetScaleError(b.Target, b.TargetSD); err != nil {
+				return fmt.Errorf("target_sd: %w", err)
+			}
 		}
 	case "multiclass":
 		if len(b.Labels) < 2 {

@@ -48,7 +48,7 @@ the iteration limit or kept no relevance vector.
 
 The data files are read from $VRVM_DATA (default: "vrvm" in the user
 cache directory; "vrvm data" shows which are present). Progress goes to
-standard error. Ctrl-C stops the fits and exits with status 130. The run
+standard error. Ctrl-C stops the fits and exits with status 130 (SIGTERM: 143). The run
 takes a few minutes on two cores; -tables and -no-study shorten it.
 
 Flags:
@@ -161,11 +161,11 @@ func or(a, b int) int {
 }
 
 // paperError reports the error of an experiment: an interruption is a
-// clean stop with status 130.
+// clean stop with status 128 + the signal's number (130 for SIGINT).
 func paperError(ctx context.Context, stderr io.Writer, err error) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "vrvm paper: interrupted; the fits were stopped")
-		return 130
+		return interruptStatus(ctx)
 	}
 	return fail(stderr, "paper", err, 1)
 }

@@ -361,7 +361,9 @@ func ReadTableFile(path string, opt ReadOptions) (*Frame, error) {
 // Errors are *ParseError values naming the file, the line and the column,
 // wrapping ErrEmpty, ErrNoRows, ErrHeader, ErrFieldCount, ErrNotNumber,
 // ErrInf or ErrLimit (see the limits there); ErrColumn for a column of
-// opt.Text the header lacks.
+// opt.Text the header lacks. An error in a data row returns, with the
+// error, the Frame of the rows before it (so that a caller can report a
+// problem of an earlier row first); other errors return a nil Frame.
 func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 	r := newCSVReader(rd, name)
 	rec, _, err := r.read()
@@ -422,22 +424,39 @@ func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 			return nil, fmt.Errorf("datasets: ReadTable: column %q: unknown ColumnKind %d", c, k)
 		}
 	}
+	// columns stores the columns of the rows read in t.
+	columns := func() {
+		t.num, t.text = map[string][]float64{}, map[string][]string{}
+		n := len(t.lines) // a bad row's first cells may have been kept
+		for _, c := range cols {
+			if c.kind == TextColumn {
+				t.text[c.name] = c.text[:n]
+			} else {
+				t.num[c.name] = c.num[:n]
+			}
+		}
+	}
+	// An error in a data row returns the rows before it too.
+	partial := func(err error) (*Frame, error) {
+		columns()
+		return t, err
+	}
 	for {
 		rec, quoted, err := r.read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return partial(err)
 		}
 		if len(rec) != len(t.header) {
-			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.header)))
+			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.header))))
 		}
 		if slices.Equal(rec, header) {
 			// Files joined with their headers (cat a.csv b.csv): the line
 			// would be read as a row, a text cell or a class named after
 			// its column.
-			return nil, r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", ErrHeader))
+			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", ErrHeader)))
 		}
 		for _, c := range cols {
 			f := rec[c.pos]
@@ -456,7 +475,7 @@ func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 			}
 			v, err := ParseNumber(f)
 			if err != nil {
-				return nil, r.errorf(r.recLine, c.pos+1, c.name, err)
+				return partial(r.errorf(r.recLine, c.pos+1, c.name, err))
 			}
 			c.num = append(c.num, v)
 		}
@@ -465,14 +484,7 @@ func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 	if len(t.lines) == 0 {
 		return nil, r.errorf(0, 0, "", ErrNoRows)
 	}
-	t.num, t.text = map[string][]float64{}, map[string][]string{}
-	for _, c := range cols {
-		if c.kind == TextColumn {
-			t.text[c.name] = c.text
-		} else {
-			t.num[c.name] = c.num
-		}
-	}
+	columns()
 	return t, nil
 }
 
