@@ -20,8 +20,8 @@
 # It prints the time each step takes.
 #
 # Environment: GO (the go command), GONB_BIN (default build/bin),
-# JUPYTER_DATA_DIR (where the kernelspec goes), NOTEBOOK_PYTHON (default
-# /usr/bin/python3, Debian's: it edits kernel.json).
+# JUPYTER_DATA_DIR (where the kernelspec goes), NOTEBOOK_PYTHON (the Python
+# that edits kernel.json: default /usr/bin/python3, Debian's, else python3).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +29,7 @@ cd "$root"
 go=${GO:-go}
 bin=${GONB_BIN:-build/bin}
 python=${NOTEBOOK_PYTHON:-/usr/bin/python3}
+[ -x "$python" ] || python=python3
 install=true
 case "${1:-}" in
 "") ;;
