@@ -29,7 +29,7 @@ generate:
 	$(GO) generate ./jupyter/proxies
 	$(GO) generate ./cmd/vrvm
 
-.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper
+.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper gonb gonb-test
 
 all: build
 
@@ -47,6 +47,17 @@ notebooks:
 paper:
 	$(GO) run ./cmd/vrvm paper
 
+## gonb: GoNB, the second Go kernel, with gopls and goimports, built into
+## build/bin from tools/gonb/go.mod and registered for you as "Go (gonb)"
+## (docs/gonb.md).
+gonb:
+	GO=$(GO) scripts/gonb.sh
+
+## gonb-test: build GoNB, register it in a temporary Jupyter directory and
+## execute notebooks/gonb/*.ipynb under it, checking their outputs.
+gonb-test:
+	GO=$(GO) scripts/gonb-test.sh
+
 ## jupyter: Jupyter Notebook on working copies of the tutorials (my-notebooks/,
 ## copied from notebooks/ once; the tracked files are never opened), the kernel
 ## registered first if needed; as root with --allow-root. Extra Jupyter
@@ -56,8 +67,9 @@ jupyter:
 
 ## test: lint, unit tests, the generated-code checks, the shared build recipe,
 ## the kernel's protocol tests, the notebooks in Jupyter and in headless
-## Chromium (scripts/notebook-test.sh).
-test: lint unit check-generated check-proxies build-check notebook-test
+## Chromium (scripts/notebook-test.sh), the GoNB notebooks under GoNB
+## (scripts/gonb-test.sh).
+test: lint unit check-generated check-proxies build-check notebook-test gonb-test
 
 ## build-check: docker/Dockerfile's build steps, run outside Docker through the
 ## same script into a temporary prefix (no Docker engine is needed).
