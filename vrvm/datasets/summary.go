@@ -5,45 +5,29 @@ import (
 	"html"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
-// The summary of a data set shows its first summaryRows rows and at most
-// summaryCols input columns, the last ones elided.
+// The HTML summary of a data set shows its first summaryRows rows and at
+// most summaryCols input columns, the last ones elided.
 const (
 	summaryRows = 5
 	summaryCols = 8
 )
 
-// String summarises d: its size and column names on the first line, then
-// its first rows as a table, the target last. A notebook kernel and the
-// REPL print a value by its String method.
+// String summarises d on one line: its size, the names of its columns and
+// of its target. A notebook kernel and the REPL print a value by its
+// String method; HTML adds the first rows.
 func (d *Dataset) String() string {
 	if d == nil {
 		return "datasets.Dataset(nil)"
 	}
-	cols, rows, more := d.summary()
-	var b strings.Builder
-	b.WriteString(d.caption())
-	if len(rows) == 0 {
-		return b.String()
-	}
-	b.WriteString("\n")
-	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\t%s\t\n", strings.Join(cols, "\t"))
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t\n", r[0], strings.Join(r[1:], "\t"))
-	}
-	_ = tw.Flush()
-	if more > 0 {
-		fmt.Fprintf(&b, "… (%d more rows)", more)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return d.caption()
 }
 
-// HTML is the summary of String as an HTML table, for notebooks (a Jupyter
-// kernel shows a value's HTML method as text/html): the size as the
-// caption, a header of column names, the first rows.
+// HTML is String as the caption of an HTML table of the first rows, for
+// notebooks (a Jupyter kernel shows a value's HTML method as text/html): a
+// header of column names, at most 5 rows and 8 input columns, and the
+// number of rows not shown.
 func (d *Dataset) HTML() string {
 	if d == nil {
 		return "<code>datasets.Dataset(nil)</code>"
