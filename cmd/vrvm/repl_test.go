@@ -393,7 +393,10 @@ func TestREPLTerminal(t *testing.T) {
 	cmd := exec.Command(script, "-qec", bin+" repl", "/dev/null")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
-	cmd.Stdin = strings.NewReader("40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n")
+	// A 3-character line with an error (column 1) and a goroutine that
+	// panics before the session goes on.
+	const input = "40 + 2\nfoo\ngo func() { panic(\"boom\") }()\ntime.Sleep(300 * time.Millisecond)\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"
+	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -401,7 +404,7 @@ func TestREPLTerminal(t *testing.T) {
 	text := strings.ReplaceAll(string(out), "\r", "")
 	// The terminal echoes the input as it arrives, so the order of
 	// prompts and input is not fixed.
-	for _, want := range []string{"> ", "... ", ": 42\n", ": 7\n"} {
+	for _, want := range []string{"> ", "... ", ": 42\n", "> 1:1: undefined: foo\n", "panic in a goroutine: boom", ": 7\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, text)
 		}
@@ -410,7 +413,7 @@ func TestREPLTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"; string(history) != want {
+	if want := input; string(history) != want {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
 	}
 }
