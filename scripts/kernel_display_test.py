@@ -13,7 +13,8 @@ script checks that
     in the notebook (their unnamed interface parameters have proxies), and
     the error bars draw;
   - a *datasets.Dataset and a fitted *vrvm.Regressor as a cell's value
-    display as text/html tables with a readable text/plain form.
+    display as text/html tables with a readable text/plain form;
+  - vrvmplot.PredictedVsTrue of that fit yields one image/png.
 
 It exits 1 after the checks if any failed.
 """
@@ -160,6 +161,10 @@ def main():
               "a fitted *vrvm.Regressor displays as an HTML table with its relevance vectors")
         check(len(b) == 1 and b[0].get("text/plain", "").startswith("vrvm.Regressor (kernel Gaussian(width=3)"),
               "a fitted *vrvm.Regressor has a summary as text/plain (%s)" % (b[0].get("text/plain", "")[:60] if b else None))
+        reply, outputs = execute(kc, 'import "github.com/vrvm/vrvm/vrvm/vrvmplot"\nvrvmplot.PredictedVsTrue(r, d.X, d.T)')
+        ok(reply, outputs, "vrvmplot.PredictedVsTrue")
+        images = pngs(outputs)
+        check(len(images) == 1 and is_png(images[0]), "vrvmplot.PredictedVsTrue yields one image/png (got %d)" % len(images))
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
