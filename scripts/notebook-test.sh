@@ -13,7 +13,9 @@
 #      play no part.
 #   3. scripts/kernel_protocol_test.py: panics become error replies,
 #      Kernel -> Interrupt stops a fit within a second and keeps the
-#      variables.
+#      variables; scripts/kernel_display_test.py: a *plot.Plot renders as
+#      one image/png, gonum/plot's error bars take notebook types, data sets
+#      and estimators display as HTML tables.
 #   4. Execute jupyter/testdata/smoke.ipynb and every notebooks/*.ipynb with
 #      "jupyter nbconvert --to notebook --execute" (which fails on the first
 #      cell error) and check the results with scripts/check_notebook.py
@@ -66,6 +68,9 @@ export JUPYTER_PLATFORM_DIRS=0
 t=$(now)
 "$python" scripts/kernel_protocol_test.py "$name"
 echo "notebook-test: protocol tests: $(since "$t")"
+t=$(now)
+"$python" scripts/kernel_display_test.py "$name"
+echo "notebook-test: display tests: $(since "$t")"
 
 out=build/notebook-test
 rm -rf "$out"

@@ -17,6 +17,7 @@ func init() {
 		"AlphaHistogram":    reflect.ValueOf(vrvmplot.AlphaHistogram),
 		"BoundTrace":        reflect.ValueOf(vrvmplot.BoundTrace),
 		"DecisionMap":       reflect.ValueOf(vrvmplot.DecisionMap),
+		"DefaultBins":       reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"DefaultGridPoints": reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"DefaultHeight":     reflect.ValueOf(vrvmplot.DefaultHeight),
 		"DefaultPoints":     reflect.ValueOf(constant.MakeFromLiteral("400", token.INT, 0)),
@@ -26,22 +27,53 @@ func init() {
 		"MarginalPrior":     reflect.ValueOf(vrvmplot.MarginalPrior),
 		"MaxMapClasses":     reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
 		"MultiDecisionMap":  reflect.ValueOf(vrvmplot.MultiDecisionMap),
+		"PredictedVsTrue":   reflect.ValueOf(vrvmplot.PredictedVsTrue),
 		"ProbabilityGrid":   reflect.ValueOf(vrvmplot.ProbabilityGrid),
 		"RegressionFit":     reflect.ValueOf(vrvmplot.RegressionFit),
+		"Reliability":       reflect.ValueOf(vrvmplot.Reliability),
 		"StudentT":          reflect.ValueOf(vrvmplot.StudentT),
 		"Weights":           reflect.ValueOf(vrvmplot.Weights),
 		"XiActivation":      reflect.ValueOf(vrvmplot.XiActivation),
 
 		// type definitions
-		"Figure":     reflect.ValueOf((*vrvmplot.Figure)(nil)),
-		"FitOptions": reflect.ValueOf((*vrvmplot.FitOptions)(nil)),
-		"Grid":       reflect.ValueOf((*vrvmplot.Grid)(nil)),
-		"MapOptions": reflect.ValueOf((*vrvmplot.MapOptions)(nil)),
-		"Model":      reflect.ValueOf((*vrvmplot.Model)(nil)),
+		"BinaryClassifier":   reflect.ValueOf((*vrvmplot.BinaryClassifier)(nil)),
+		"Figure":             reflect.ValueOf((*vrvmplot.Figure)(nil)),
+		"FitOptions":         reflect.ValueOf((*vrvmplot.FitOptions)(nil)),
+		"GaussianPredictor":  reflect.ValueOf((*vrvmplot.GaussianPredictor)(nil)),
+		"Grid":               reflect.ValueOf((*vrvmplot.Grid)(nil)),
+		"MapOptions":         reflect.ValueOf((*vrvmplot.MapOptions)(nil)),
+		"Model":              reflect.ValueOf((*vrvmplot.Model)(nil)),
+		"ReliabilityOptions": reflect.ValueOf((*vrvmplot.ReliabilityOptions)(nil)),
 
 		// interface wrapper definitions
-		"_Model": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_vrvmplot_Model)(nil)),
+		"_BinaryClassifier":  reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier)(nil)),
+		"_GaussianPredictor": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor)(nil)),
+		"_Model":             reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_vrvmplot_Model)(nil)),
 	}
+}
+
+// _github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier is an interface wrapper for BinaryClassifier type
+type _github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier struct {
+	IValue         interface{}
+	WProbModerated func(x mat.Matrix) ([]float64, error)
+	WProbPlugin    func(x mat.Matrix) ([]float64, error)
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier) ProbModerated(x mat.Matrix) ([]float64, error) {
+	return W.WProbModerated(x)
+}
+func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier) ProbPlugin(x mat.Matrix) ([]float64, error) {
+	return W.WProbPlugin(x)
+}
+
+// _github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor is an interface wrapper for GaussianPredictor type
+type _github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor struct {
+	IValue   interface{}
+	WPredict func(x mat.Matrix) (mean []float64, variance []float64, err error)
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor) Predict(x mat.Matrix) (mean []float64, variance []float64, err error) {
+	return W.WPredict(x)
 }
 
 // _github_com_vrvm_vrvm_vrvm_vrvmplot_Model is an interface wrapper for Model type

@@ -52,6 +52,7 @@ type hooks struct {
 	mu      sync.Mutex
 	results []any // the values passed to Show
 	shown   bool
+	stderr  io.Writer // for the panics of goroutines (see Go)
 }
 
 // Show records the values the REPL prints.
@@ -68,12 +69,13 @@ func (h *hooks) reset() {
 	h.mu.Unlock()
 }
 
-// useHooks exports new hooks to i as the package rtPath.
-func useHooks(i *interp.Interpreter) (*hooks, error) {
-	h := &hooks{}
+// useHooks exports new hooks to i as the package rtPath; the panics of
+// goroutines go to stderr.
+func useHooks(i *interp.Interpreter, stderr io.Writer) (*hooks, error) {
+	h := &hooks{stderr: stderr}
 	show := reflect.ValueOf(h.Show)
 	err := i.Use(interp.Exports{
-		rtPath + "/rt": {"Show": show},
+		rtPath + "/rt": {"Show": show, "Go": reflect.ValueOf(h.Go), "GoSpread": reflect.ValueOf(h.GoSpread)},
 		// Values of script types with a String or Error method reach
 		// Show through yaegi's wrappers for fmt.Stringer and error, as
 		// they reach fmt.Print.

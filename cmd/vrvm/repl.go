@@ -59,7 +59,9 @@ of its exported fields that are not zero, with slices and maps cut after
 %d elements ("… (94 more)"); pointers print as & and what they point to.
 An error is printed on one line: a compilation error at its line:column
 in the input, a panic at the line:column of the statement that panicked
-(in the input that declared it), with its value and the function.
+(in the input that declared it), with its value and the function. An
+input that does not compile declares nothing. A panic in a goroutine
+started at the prompt is printed and ends that goroutine only.
 
 When standard input is a terminal the prompt is "> ", "... " while the
 input is incomplete, with line editing, Tab completion (names, package
@@ -174,7 +176,7 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 		return nil, err
 	}
 	// After autoImport, which would import the hooks under their name.
-	h, err := useHooks(i)
+	h, err := useHooks(i, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -409,28 +411,37 @@ func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok boo
 // input is evaluated without it and shows nothing.
 func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
 	plain, show := replInput(src, i.imports, i.positions)
+	if needsPrecheck(src) {
+		// A failed declaration must define nothing (see replerror.go).
+		if err := precheck(i.Interpreter, src); err != nil {
+			return nil, false, err
+		}
+	}
 	i.hooks.reset()
 	i.panics.take() // lines of panics recovered by earlier inputs
 	if v := i.Globals()[posVar]; v.CanSet() {
 		v.SetInt(0) // no statement of this input has started
 	}
-	if show != "" {
-		_, err = evalInterruptible(i.Interpreter, show, interrupt)
+	if show.text != "" {
+		_, err = evalInterruptible(i.Interpreter, show.text, interrupt)
 		if err == nil || !compileError(err) {
 			i.hooks.mu.Lock()
 			defer i.hooks.mu.Unlock()
 			return i.hooks.results, i.hooks.shown && err == nil, err
 		}
 	}
-	_, err = evalInterruptible(i.Interpreter, plain, interrupt)
-	return nil, false, err
+	_, err = evalInterruptible(i.Interpreter, plain.text, interrupt)
+	return nil, false, mapEvalError(err, src, plain.text, plain.ins)
 }
 
 // compileError reports whether err, returned by an evaluation, comes from
 // compiling the input rather than from running it.
 func compileError(err error) bool {
 	var p interp.Panic
-	return !errors.As(err, &p) && !errors.Is(err, context.Canceled)
+	if errors.As(err, &p) {
+		return compilePanic(p)
+	}
+	return !errors.Is(err, context.Canceled)
 }
 
 // report writes the error of an evaluation to w on one line: a
@@ -439,6 +450,11 @@ func compileError(err error) bool {
 func (i *replInterp) report(w io.Writer, err error) {
 	frames := i.panics.take()
 	var p interp.Panic
+	if errors.As(err, &p) && compilePanic(p) {
+		// Not a panic of the program: the interpreter failed on the input.
+		fmt.Fprintf(w, "the interpreter (yaegi) cannot compile this input: %s\n", panicValue(p.Value))
+		return
+	}
 	if !errors.As(err, &p) {
 		reportEvalError(w, err, interp.DefaultSourceName)
 		return

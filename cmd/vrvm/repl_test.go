@@ -60,7 +60,7 @@ math.Exp(-1)
 d, err := datasets.Sinc(3, 0.1, 1)
 len(d.T)
 `,
-		stdout: "^: ⎡4  1⎤\n  ⎣1  3⎦\n: 11.000000000000002\n: 0.36787944117144233\n: 0.36787944117144233\n: &datasets.Dataset\\{X: &mat.Dense\\{3×1\\}, T: \\[[^]]*\\], .*\\} <nil>\n: 3\n$",
+		stdout: "^: ⎡4  1⎤\n  ⎣1  3⎦\n: 11.000000000000002\n: 0.36787944117144233\n: 0.36787944117144233\n: datasets.Dataset: 3 rows × 1 input \\(x\\), target t <nil>\n: 3\n$",
 	}, {
 		name: "declarations",
 		// Only values are printed, not declarations.
@@ -105,6 +105,60 @@ rand.IntN(5) < 5
 		stderr: []string{`(?m)^1:\d+: `},
 		failed: true,
 	}, {
+		name: "columns",
+		// Positions in the input as typed: not in yaegi's pseudo file
+		// ("foo" was at 1:28), nor moved by the REPL's rewrite.
+		input: "foo\n  foo\nx := (1 + ]\nfunc f() int { return undefinedY }\n" +
+			"type T struct{ a undefinedZ }\nmath.Sqrt(2) + undefinedW\nvar v int = \"s\"\n go undefinedG(1)\n" +
+			"r := &vrvm.Regressor{}\nr.Fit(nil, undefinedV)\n",
+		stdout: "^: vrvm.Regressor[^\n]*\n$",
+		stderr: []string{`(?m)^1:1: undefined: foo\n1:3: undefined: foo\n1:11: expected operand, found ']'\n1:23: undefined: undefinedY\n` +
+			`1:18: undefined: undefinedZ\n1:16: undefined: undefinedW\n1:13: cannot convert "s" to int\n1:5: undefined: undefinedG\n1:12: undefined: undefinedV\n$`},
+		failed: true,
+	}, {
+		name: "faileddecl",
+		// A declaration that does not compile declares nothing, and the
+		// session goes on (z used to be half declared, and the next input
+		// failed in yaegi with an index out of range).
+		input:  "x := undefinedThing\nx\nz := 1 + \"a\"\nz\nvar s []int = map[int]int{}\ns\nconst c = 1 / 0\nc\n:vars\nw := 1\nw\n",
+		stdout: "no variables\n: 1\n: 1\n",
+		stderr: []string{`^1:6: undefined: undefinedThing\n1:1: undefined: x\n1:6: invalid operation: mismatched types untyped int and untyped string\n1:1: undefined: z\n` +
+			`1:15: cannot use type map\[int\]int as type \[\]int in assignment\n1:1: undefined: s\n1:11: invalid operation: division by zero\n1:1: undefined: c\n$`},
+		failed: true,
+	}, {
+		name: "compilepanic",
+		// yaegi panics on some inputs it cannot compile: not a panic of
+		// the program.
+		input:  "var a [-1]int\na\n1\n",
+		stdout: ": 1\n",
+		stderr: []string{`^the interpreter \(yaegi\) cannot compile this input: reflect: negative length passed to ArrayOf\n1:1: undefined: a\n$`},
+		failed: true,
+	}, {
+		name: "goroutinepanic",
+		// A panic in a goroutine of the session ends the goroutine, not
+		// the session; go statements keep Go's evaluation order.
+		input: `keep := 42
+done := make(chan bool)
+go func() { defer close(done); panic("boom") }()
+<-done
+func bad(n int, s ...string) { defer func() { done <- true }(); panic(fmt.Sprint("bad ", n, s)) }
+done = make(chan bool)
+n := 3
+go bad(n, "a", "b")
+n = 4
+<-done
+xs := []string{"c"}
+go bad(n, xs...)
+<-done
+ch := make(chan int)
+go func(v int) { ch <- 2 * v }(21)
+<-ch
+keep
+`,
+		stdout: "^: 42\n: chan bool\n: (true|false)\n: chan bool\n: 3\n: 4\n: true\n: \\[\"c\"\\]\n: true\n: chan int\n: 42\n: 42\n$",
+		stderr: []string{`(?m)^panic in a goroutine: boom \(the goroutine ended; the session goes on\)$`,
+			`(?m)^panic in a goroutine: bad 3 \[a b\] `, `(?m)^panic in a goroutine: bad 4 \[c\] `},
+	}, {
 		name:   "syntax",
 		input:  "x := (1 + ]\n\"continues\"\n",
 		stdout: ": continues\n",
@@ -129,7 +183,7 @@ pair()
 `,
 		// (The estimator and the kernel print by String if they have
 		// it, else as literals.)
-		stdout: "^: [^\n]*Regressor[^\n]*\n: [^\n]*[Ww]idth[^\n]*\n: &datasets.Dataset\\{.*\\}\n: <nil>\n: \\[\\] \\[\\] vrvm: [^\n]+\n: 2 two\n$",
+		stdout: "^: [^\n]*Regressor[^\n]*\n: [^\n]*[Ww]idth[^\n]*\n: datasets.Dataset: 20 rows × 1 input \\(x\\), target t\n: <nil>\n: \\[\\] \\[\\] vrvm: [^\n]+\n: 2 two\n$",
 	}, {
 		name: "assignments",
 		// The variables an assignment set, not a stale value; nothing
@@ -143,7 +197,7 @@ x++
 m := map[string]int{}
 m["a"] = len("abc")
 `,
-		stdout: "^: &datasets.Dataset\\{.*\\} <nil>\n: 0\n: 10\n: 1.5\n: 2.5\n: map\\[\\]\n: 3\n$",
+		stdout: "^: datasets.Dataset: 3 rows × 1 input \\(x\\), target t <nil>\n: 0\n: 10\n: 1.5\n: 2.5\n: map\\[\\]\n: 3\n$",
 	}, {
 		name: "stringer",
 		// String where a value has it: compiled types and types
@@ -339,7 +393,10 @@ func TestREPLTerminal(t *testing.T) {
 	cmd := exec.Command(script, "-qec", bin+" repl", "/dev/null")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
-	cmd.Stdin = strings.NewReader("40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n")
+	// A 3-character line with an error (column 1) and a goroutine that
+	// panics before the session goes on.
+	const input = "40 + 2\nfoo\ngo func() { panic(\"boom\") }()\ntime.Sleep(300 * time.Millisecond)\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"
+	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -347,7 +404,7 @@ func TestREPLTerminal(t *testing.T) {
 	text := strings.ReplaceAll(string(out), "\r", "")
 	// The terminal echoes the input as it arrives, so the order of
 	// prompts and input is not fixed.
-	for _, want := range []string{"> ", "... ", ": 42\n", ": 7\n"} {
+	for _, want := range []string{"> ", "... ", ": 42\n", "> 1:1: undefined: foo\n", "panic in a goroutine: boom", ": 7\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, text)
 		}
@@ -356,7 +413,7 @@ func TestREPLTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "40 + 2\nfunc f() int {\nreturn 7 }\nf()\n:quit\n"; string(history) != want {
+	if want := input; string(history) != want {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, want)
 	}
 }

@@ -135,10 +135,13 @@ var builtinResults = map[string]bool{
 	"real": true, "recover": true,
 }
 
-// An insertion is text to insert at a byte offset of the source.
+// An insertion is text to insert at a byte offset of the source, in place
+// of the del bytes there (none but for the go statements of the REPL, see
+// goFixes); the insertions into inputs of the REPL hold no line end.
 type insertion struct {
 	off  int
 	text string
+	del  int
 }
 
 // apply returns src with the insertions (offsets into src) made.
@@ -147,9 +150,9 @@ func apply(src string, ins []insertion) string {
 	var b strings.Builder
 	last := 0
 	for _, in := range ins {
-		b.WriteString(src[last:in.off])
+		b.WriteString(src[last:max(in.off, last)])
 		b.WriteString(in.text)
-		last = in.off
+		last = max(in.off+in.del, last)
 	}
 	b.WriteString(src[last:])
 	return b.String()
@@ -172,9 +175,9 @@ func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(
 			if stmtMayPanic(s, pkgs) {
 				k := table.add(where(fset.Position(s.Pos())))
 				if after > 0 {
-					ins = append(ins, insertion{after, fmt.Sprintf("; %s = %d;", posVar, k)})
+					ins = append(ins, insertion{off: after, text: fmt.Sprintf("; %s = %d;", posVar, k)})
 				} else {
-					ins = append(ins, insertion{off(s.Pos()), fmt.Sprintf("%s = %d; ", posVar, k)})
+					ins = append(ins, insertion{off: off(s.Pos()), text: fmt.Sprintf("%s = %d; ", posVar, k)})
 				}
 			}
 			after = off(s.End())
@@ -194,7 +197,7 @@ func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(
 					continue
 				}
 				if id, ok := call.Fun.(*ast.Ident); ok && builtinResults[id.Name] {
-					ins = append(ins, insertion{off(call.Pos()), "("}, insertion{off(call.End()), ")"})
+					ins = append(ins, insertion{off: off(call.Pos()), text: "("}, insertion{off: off(call.End()), text: ")"})
 				}
 			}
 		case *ast.BlockStmt:
@@ -248,7 +251,7 @@ func rewriteScript(name, src string, table *positionTable) string {
 	off := func(p token.Pos) int { return tf.Offset(p) }
 	ins := fixes(fset, f, off, func(p token.Position) string { return p.String() }, importNames(f, nil), table)
 	// After the last line, so that no line moves.
-	ins = append(ins, insertion{len(src), fmt.Sprintf("\nvar %s int\n", posVar)})
+	ins = append(ins, insertion{off: len(src), text: fmt.Sprintf("\nvar %s int\n", posVar)})
 	return apply(src, ins)
 }
 
@@ -260,8 +263,10 @@ func rewriteScript(name, src string, table *positionTable) string {
 // of an assignment, the variables it set (not those with a call in their
 // expression, such as m[f()], which would be called again); of x++, x.
 // Declarations print nothing. An input that does not parse is returned as
-// it is, for the interpreter to report or to read more lines.
-func replInput(src string, imports importSet, table *positionTable) (plain, show string) {
+// it is, for the interpreter to report or to read more lines. Each comes
+// with the insertions that made it, to map positions in errors back to src
+// (mapEvalError).
+func replInput(src string, imports importSet, table *positionTable) (plain, show edit) {
 	fset := token.NewFileSet()
 	const declPrefix = "package p;"
 	if f, err := parser.ParseFile(fset, "", declPrefix+src, parser.SkipObjectResolution); err == nil && len(f.Decls) > 0 {
@@ -273,12 +278,13 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 			}
 			return fmt.Sprintf("%d:%d", p.Line, p.Column)
 		}, importNames(f, imports), table)
-		return apply(src, ins), ""
+		ins = append(ins, goFixes(f, off)...)
+		return edit{apply(src, append([]insertion(nil), ins...)), ins}, edit{}
 	}
 	const stmtPrefix = "package p; func _() {\n"
 	f, err := parser.ParseFile(fset, "", stmtPrefix+src+"\n}", parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) != 1 {
-		return src, ""
+		return edit{text: src}, edit{}
 	}
 	body := f.Decls[0].(*ast.FuncDecl).Body
 	tf := fset.File(f.Pos())
@@ -286,9 +292,10 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 	ins := fixes(fset, body, off, func(p token.Position) string {
 		return fmt.Sprintf("%d:%d", p.Line-1, p.Column)
 	}, importNames(f, imports), table)
-	plain = apply(src, append([]insertion(nil), ins...))
+	ins = append(ins, goFixes(body, off)...)
+	plain = edit{apply(src, append([]insertion(nil), ins...)), append([]insertion(nil), ins...)}
 	if len(body.List) == 0 {
-		return plain, ""
+		return plain, edit{}
 	}
 	text := func(e ast.Expr) string { return src[off(e.Pos()):off(e.End())] }
 	showCall := func(es []ast.Expr) string {
@@ -309,23 +316,30 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 	}
 	switch s := body.List[len(body.List)-1].(type) {
 	case *ast.ExprStmt:
-		ins = append(ins, insertion{off(s.X.Pos()), rtName + ".Show("}, insertion{off(s.X.End()), ")"})
+		ins = append(ins, insertion{off: off(s.X.Pos()), text: rtName + ".Show("}, insertion{off: off(s.X.End()), text: ")"})
 	case *ast.AssignStmt:
 		c := showCall(s.Lhs)
 		if c == "" {
-			return plain, ""
+			return plain, edit{}
 		}
-		ins = append(ins, insertion{off(s.End()), c})
+		ins = append(ins, insertion{off: off(s.End()), text: c})
 	case *ast.IncDecStmt:
 		c := showCall([]ast.Expr{s.X})
 		if c == "" {
-			return plain, ""
+			return plain, edit{}
 		}
-		ins = append(ins, insertion{off(s.End()), c})
+		ins = append(ins, insertion{off: off(s.End()), text: c})
 	default:
-		return plain, ""
+		return plain, edit{}
 	}
-	return plain, apply(src, ins)
+	return plain, edit{apply(src, append([]insertion(nil), ins...)), ins}
+}
+
+// An edit is an input of the REPL as rewritten for the interpreter: the
+// text and the insertions into the input that made it.
+type edit struct {
+	text string
+	ins  []insertion
 }
 
 // hasCall reports whether the expression e contains a call.

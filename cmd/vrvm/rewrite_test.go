@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestYaegiReturnBuiltins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := useHooks(i); err != nil {
+		if _, err := useHooks(i, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := i.Eval(src); err != nil {

@@ -52,7 +52,7 @@ import (
 )
 
 func init() {
-	for _, err := range Register(imports.Packages, symbols.Symbols, proxies.Proxies) {
+	for _, err := range Register(imports.Packages, symbols.Symbols, proxies.Proxies, proxies.Unnamed) {
 		// The kernel's stderr goes to the Jupyter server log. A problem here
 		// is a build problem caught by this package's tests; the kernel
 		// still starts, without the offending symbol.
@@ -63,9 +63,10 @@ func init() {
 
 // Register converts each package of syms (keyed "import/path/name", as
 // yaegi keys them) with Convert and merges it into dst, keyed by import
-// path. It returns the problems met, sorted; a symbol with a problem is
-// left out.
-func Register(dst imports.PackageMap, syms map[string]map[string]reflect.Value, prox map[string]map[string]reflect.Type) []error {
+// path, with the proxies prox and the unnamed interfaces that have one
+// (see Convert). It returns the problems met, sorted; a symbol with a
+// problem is left out.
+func Register(dst imports.PackageMap, syms map[string]map[string]reflect.Value, prox, unnamed map[string]map[string]reflect.Type) []error {
 	keys := make([]string, 0, len(syms))
 	for k := range syms {
 		keys = append(keys, k)
@@ -73,7 +74,7 @@ func Register(dst imports.PackageMap, syms map[string]map[string]reflect.Value, 
 	sort.Strings(keys)
 	var errs []error
 	for _, key := range keys {
-		path, pkg, perrs := Convert(key, syms[key], prox[key])
+		path, pkg, perrs := Convert(key, syms[key], prox[key], unnamed[key])
 		errs = append(errs, perrs...)
 		dst.MergePackage(path, pkg)
 	}
@@ -87,9 +88,13 @@ func Register(dst imports.PackageMap, syms map[string]map[string]reflect.Value, 
 
 // Convert turns the yaegi symbols of one package, keyed key
 // ("import/path/name"), and the proxies of its interfaces into a gomacro
-// package. It returns the import path, the package and the problems met
-// (a symbol with a problem is left out).
-func Convert(key string, syms map[string]reflect.Value, prox map[string]reflect.Type) (path string, pkg imports.PackageUnderlying, errs []error) {
+// package. unnamed holds the unnamed interfaces that functions of the
+// package take and that have a proxy, by the name of their proxy in prox
+// ("_XYer_YErrorer"): gomacro finds a proxy only through a type of the
+// package, so they become types under that name, which a notebook cannot
+// write. It returns the import path, the package and the problems met (a
+// symbol with a problem is left out).
+func Convert(key string, syms map[string]reflect.Value, prox, unnamed map[string]reflect.Type) (path string, pkg imports.PackageUnderlying, errs []error) {
 	i := strings.LastIndexByte(key, '/')
 	if i < 0 {
 		return key, pkg, []error{fmt.Errorf("symbol key %q is not import/path/name", key)}
@@ -127,6 +132,13 @@ func Convert(key string, syms map[string]reflect.Value, prox map[string]reflect.
 		default:
 			pkg.Binds[sym] = v
 		}
+	}
+	for name, t := range unnamed {
+		if _, clash := pkg.Types[name]; clash || t.Kind() != reflect.Interface || t.Name() != "" {
+			errs = append(errs, fmt.Errorf("%s: %s is not an unnamed interface of its own name (stale proxies: run go generate ./jupyter/proxies)", path, name))
+			continue
+		}
+		pkg.Types[name] = t
 	}
 	for iface, p := range prox {
 		t, ok := pkg.Types[iface]

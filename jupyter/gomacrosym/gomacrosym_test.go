@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // TestRegisterClean converts the whole symbol set: no symbol may be lost.
 func TestRegisterClean(t *testing.T) {
 	dst := imports.PackageMap{}
-	for _, err := range Register(dst, symbols.Symbols, proxies.Proxies) {
+	for _, err := range Register(dst, symbols.Symbols, proxies.Proxies, proxies.Unnamed) {
 		t.Error(err)
 	}
 	if len(dst) != len(symbols.Symbols) {
@@ -72,9 +72,78 @@ func TestEveryWrapperHasProxy(t *testing.T) {
 	}
 	for key, ps := range proxies.Proxies {
 		for name := range ps {
+			if _, ok := proxies.Unnamed[key][name]; ok {
+				continue // see TestUnnamedProxies
+			}
 			if _, ok := symbols.Symbols[key]["_"+name]; !ok {
 				t.Errorf("%s: proxy for %s, which has no yaegi wrapper (run go generate ./jupyter/proxies)", key, name)
 			}
+		}
+	}
+}
+
+// TestUnnamedProxies checks that every unnamed interface with methods that
+// a function or method of the symbol set takes or returns (plotter's
+// NewYErrorBars takes interface{ XYer; YErrorer }) has a proxy, and that
+// each entry of proxies.Unnamed is such an interface with a proxy.
+func TestUnnamedProxies(t *testing.T) {
+	have := map[reflect.Type]bool{}
+	for key, us := range proxies.Unnamed {
+		for name, u := range us {
+			if _, ok := proxies.Proxies[key][name]; !ok {
+				t.Errorf("%s: unnamed interface %s without a proxy", key, name)
+			}
+			have[u] = true
+		}
+	}
+	want := map[reflect.Type]string{}
+	var walk func(where string, t reflect.Type, depth int)
+	walk = func(where string, t reflect.Type, depth int) {
+		if depth > 3 {
+			return
+		}
+		switch t.Kind() {
+		case reflect.Interface:
+			if t.Name() == "" && t.NumMethod() > 0 {
+				want[t] = where
+			}
+		case reflect.Func:
+			for i := 0; i < t.NumIn(); i++ {
+				walk(where, t.In(i), depth+1)
+			}
+			for i := 0; i < t.NumOut(); i++ {
+				walk(where, t.Out(i), depth+1)
+			}
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map, reflect.Chan:
+			walk(where, t.Elem(), depth+1)
+		}
+	}
+	for key, syms := range symbols.Symbols {
+		for name, v := range syms {
+			if !v.IsValid() || strings.HasPrefix(name, "_") {
+				continue
+			}
+			if !isType(v) {
+				walk(key+"."+name, v.Type(), 0)
+				continue
+			}
+			pt := v.Type()
+			for i := 0; i < pt.NumMethod(); i++ {
+				walk(key+"."+name+"."+pt.Method(i).Name, pt.Method(i).Type, 0)
+			}
+			if st := pt.Elem(); st.Kind() == reflect.Struct {
+				for i := 0; i < st.NumField(); i++ {
+					walk(key+"."+name+"."+st.Field(i).Name, st.Field(i).Type, 0)
+				}
+			}
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no unnamed interface in the symbol set: plotter.NewYErrorBars takes one")
+	}
+	for u, where := range want {
+		if !have[u] {
+			t.Errorf("%s takes %v, which has no proxy: add it to the list unnamed of jupyter/genproxy", where, u)
 		}
 	}
 }
@@ -84,7 +153,7 @@ func TestEveryWrapperHasProxy(t *testing.T) {
 func TestUntypedExact(t *testing.T) {
 	n := 0
 	for key, syms := range symbols.Symbols {
-		path, pkg, _ := Convert(key, syms, nil)
+		path, pkg, _ := Convert(key, syms, nil, nil)
 		for name, s := range pkg.Untypeds {
 			n++
 			want := syms[name].Interface().(constant.Value)
@@ -115,7 +184,7 @@ func TestConvertKinds(t *testing.T) {
 		"_Iface":  reflect.ValueOf((*struct{ IValue any })(nil)),
 		"Invalid": {},
 	}
-	path, pkg, errs := Convert("example.com/p/v2/p", syms, nil)
+	path, pkg, errs := Convert("example.com/p/v2/p", syms, nil, nil)
 	if path != "example.com/p/v2" || pkg.Name != "p" {
 		t.Errorf("path, name = %q, %q", path, pkg.Name)
 	}
@@ -207,7 +276,7 @@ func TestCheckProxy(t *testing.T) {
 		t.Error("proxy for a non-interface accepted")
 	}
 	for key, ps := range proxies.Proxies {
-		_, pkg, _ := Convert(key, symbols.Symbols[key], nil)
+		_, pkg, _ := Convert(key, symbols.Symbols[key], nil, nil)
 		for name, p := range ps {
 			if err := checkProxy(pkg.Types[name], p); err != nil {
 				t.Errorf("%s.%s: %v", key, name, err)
@@ -261,6 +330,25 @@ func (s sq) Len() int { return s.n }
 func (s sq) XY(i int) (float64, float64) { return float64(i), float64(i * i) }
 xys, err := plotter.CopyXYs(sq{4})
 xys[3].Y`, 9},
+		// NewYErrorBars and NewXErrorBars take unnamed interfaces.
+		{"YErrorer", `
+import "gonum.org/v1/plot/plotter"
+type pts struct{ n int }
+func (p pts) Len() int { return p.n }
+func (p pts) XY(i int) (float64, float64) { return float64(i), float64(2 * i) }
+func (p pts) YError(i int) (float64, float64) { return 0.5, float64(i) }
+e, err := plotter.NewYErrorBars(pts{3})
+if err != nil { panic(err) }
+e.YErrors[2].High + e.XYs[2].Y`, 6},
+		{"XErrorer", `
+import "gonum.org/v1/plot/plotter"
+type pts struct{ n int }
+func (p pts) Len() int { return p.n }
+func (p pts) XY(i int) (float64, float64) { return float64(i), float64(2 * i) }
+func (p pts) XError(i int) (float64, float64) { return float64(i), 0.5 }
+e, err := plotter.NewXErrorBars(pts{3})
+if err != nil { panic(err) }
+e.XErrors[1].Low + e.XYs[1].X`, 2},
 		{"Matrix", `
 import "gonum.org/v1/gonum/mat"
 type eye struct{ n int }
@@ -363,7 +451,7 @@ cell.Interrupted()`)
 func BenchmarkRegister(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		dst := imports.PackageMap{}
-		if errs := Register(dst, symbols.Symbols, proxies.Proxies); len(errs) != 0 {
+		if errs := Register(dst, symbols.Symbols, proxies.Proxies, proxies.Unnamed); len(errs) != 0 {
 			b.Fatal(errs)
 		}
 	}

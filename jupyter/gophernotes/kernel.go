@@ -532,7 +532,7 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 
 	if executionErr == nil {
 		// if the only non-nil value should be auto-rendered graphically, render it
-		data := kernel.autoRenderResults(vals, types)
+		data := kernel.renderResults(vals, types)
 		// gophernotes' fillDefaults means to add a text/plain form but never
 		// does once a rich one is set (it compares a missing entry with "");
 		// Jupyter wants text/plain in every bundle, and shows it where it

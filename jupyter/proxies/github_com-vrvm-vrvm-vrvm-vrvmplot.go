@@ -10,8 +10,35 @@ import (
 
 func init() {
 	Proxies["github.com/vrvm/vrvm/vrvm/vrvmplot/vrvmplot"] = map[string]reflect.Type{
-		"Model": reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model)(nil)).Elem(),
+		"BinaryClassifier":  reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier)(nil)).Elem(),
+		"GaussianPredictor": reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor)(nil)).Elem(),
+		"Model":             reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model)(nil)).Elem(),
 	}
+}
+
+// proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier is the gomacro proxy for BinaryClassifier.
+type proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier struct {
+	Object         interface{}
+	ProbModerated_ func(_proxy_obj_ interface{}, x mat.Matrix) ([]float64, error)
+	ProbPlugin_    func(_proxy_obj_ interface{}, x mat.Matrix) ([]float64, error)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier) ProbModerated(x mat.Matrix) ([]float64, error) {
+	return P.ProbModerated_(P.Object, x)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_BinaryClassifier) ProbPlugin(x mat.Matrix) ([]float64, error) {
+	return P.ProbPlugin_(P.Object, x)
+}
+
+// proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor is the gomacro proxy for GaussianPredictor.
+type proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor struct {
+	Object   interface{}
+	Predict_ func(_proxy_obj_ interface{}, x mat.Matrix) (mean []float64, variance []float64, err error)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_GaussianPredictor) Predict(x mat.Matrix) (mean []float64, variance []float64, err error) {
+	return P.Predict_(P.Object, x)
 }
 
 // proxy_github_com_vrvm_vrvm_vrvm_vrvmplot_Model is the gomacro proxy for Model.

@@ -9,15 +9,27 @@ import (
 
 func init() {
 	Proxies["gonum.org/v1/plot/plotter/plotter"] = map[string]reflect.Type{
-		"FieldXY":    reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_FieldXY)(nil)).Elem(),
-		"GridXYZ":    reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_GridXYZ)(nil)).Elem(),
-		"Labeller":   reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_Labeller)(nil)).Elem(),
-		"Valuer":     reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_Valuer)(nil)).Elem(),
-		"XErrorer":   reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XErrorer)(nil)).Elem(),
-		"XYLabeller": reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYLabeller)(nil)).Elem(),
-		"XYZer":      reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYZer)(nil)).Elem(),
-		"XYer":       reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYer)(nil)).Elem(),
-		"YErrorer":   reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_YErrorer)(nil)).Elem(),
+		"FieldXY":        reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_FieldXY)(nil)).Elem(),
+		"GridXYZ":        reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_GridXYZ)(nil)).Elem(),
+		"Labeller":       reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_Labeller)(nil)).Elem(),
+		"Valuer":         reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_Valuer)(nil)).Elem(),
+		"XErrorer":       reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XErrorer)(nil)).Elem(),
+		"XYLabeller":     reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYLabeller)(nil)).Elem(),
+		"XYZer":          reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYZer)(nil)).Elem(),
+		"XYer":           reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYer)(nil)).Elem(),
+		"YErrorer":       reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_YErrorer)(nil)).Elem(),
+		"_XYer_XErrorer": reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYer_XErrorer)(nil)).Elem(),
+		"_XYer_YErrorer": reflect.TypeOf((*proxy_gonum_org_v1_plot_plotter_XYer_YErrorer)(nil)).Elem(),
+	}
+	Unnamed["gonum.org/v1/plot/plotter/plotter"] = map[string]reflect.Type{
+		"_XYer_XErrorer": reflect.TypeOf((*interface {
+			plotter.XYer
+			plotter.XErrorer
+		})(nil)).Elem(),
+		"_XYer_YErrorer": reflect.TypeOf((*interface {
+			plotter.XYer
+			plotter.YErrorer
+		})(nil)).Elem(),
 	}
 }
 
@@ -168,5 +180,45 @@ type proxy_gonum_org_v1_plot_plotter_YErrorer struct {
 }
 
 func (P *proxy_gonum_org_v1_plot_plotter_YErrorer) YError(a0 int) (float64, float64) {
+	return P.YError_(P.Object, a0)
+}
+
+// proxy_gonum_org_v1_plot_plotter_XYer_XErrorer is the gomacro proxy for interface{ XYer; XErrorer }.
+type proxy_gonum_org_v1_plot_plotter_XYer_XErrorer struct {
+	Object  interface{}
+	Len_    func(_proxy_obj_ interface{}) int
+	XError_ func(_proxy_obj_ interface{}, a0 int) (float64, float64)
+	XY_     func(_proxy_obj_ interface{}, a0 int) (x float64, y float64)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_XErrorer) Len() int {
+	return P.Len_(P.Object)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_XErrorer) XError(a0 int) (float64, float64) {
+	return P.XError_(P.Object, a0)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_XErrorer) XY(a0 int) (x float64, y float64) {
+	return P.XY_(P.Object, a0)
+}
+
+// proxy_gonum_org_v1_plot_plotter_XYer_YErrorer is the gomacro proxy for interface{ XYer; YErrorer }.
+type proxy_gonum_org_v1_plot_plotter_XYer_YErrorer struct {
+	Object  interface{}
+	Len_    func(_proxy_obj_ interface{}) int
+	XY_     func(_proxy_obj_ interface{}, a0 int) (x float64, y float64)
+	YError_ func(_proxy_obj_ interface{}, a0 int) (float64, float64)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_YErrorer) Len() int {
+	return P.Len_(P.Object)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_YErrorer) XY(a0 int) (x float64, y float64) {
+	return P.XY_(P.Object, a0)
+}
+
+func (P *proxy_gonum_org_v1_plot_plotter_XYer_YErrorer) YError(a0 int) (float64, float64) {
 	return P.YError_(P.Object, a0)
 }

@@ -32,4 +32,13 @@ import "reflect"
 // Proxies is filled at initialisation and must be treated as read-only.
 var Proxies = map[string]map[string]reflect.Type{}
 
+// Unnamed maps a key of symbols.Symbols and the name of the proxy of an
+// unnamed interface that functions of that package take ("_XYer_YErrorer",
+// for plotter.NewYErrorBars) to the interface type. The adapter in
+// jupyter/gomacrosym makes it a type of the package under that name, so
+// that gomacro finds its proxy.
+//
+// Unnamed is filled at initialisation and must be treated as read-only.
+var Unnamed = map[string]map[string]reflect.Type{}
+
 //go:generate go run ../genproxy -o . ../../symbols

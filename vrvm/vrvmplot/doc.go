@@ -9,6 +9,8 @@
 //	Weights          posterior mean weights ⟨wₘ⟩ as stems            (Figure 4, right)
 //	AlphaHistogram   histogram of log₁₀⟨αₘ⟩                          (Figure 4, left)
 //	DecisionMap      P(t = 1 | x) of a 2-D classifier, contours, data (Figure 6)
+//	PredictedVsTrue  a regressor's predictive means ±2σ against the targets
+//	Reliability      a classifier's reliability (calibration) diagram
 //	BoundTrace       lower bound L and |ΔL| per iteration
 //	XiActivation     Jaakkola–Jordan ξₙ against |μᵀφ(xₙ)|
 //	JaakkolaJordan   σ(z) and its lower bound (50) for several ξ

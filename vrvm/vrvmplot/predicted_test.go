@@ -1,0 +1,11 @@
+package vrvmplot_test
+
+import (
+	"testing"
+
+	"gonum.org/v1/plot/cmpimg"
+)
+
+func TestPredictedVsTrue(t *testing.T) {
+	cmpimg.CheckPlot(ExamplePredictedVsTrue, t, "predicted.png")
+}
