@@ -24,7 +24,10 @@ import (
 // Q_w: Σ = (⟨τ⟩ΦᵀUΦ + diag⟨α⟩)⁻¹ with U = diag⟨uₙ⟩.
 //
 // The fit is the paper's schedule (PaperSchedule) over the four factors
-// and ν, with pruning; there is no other solver and no kernel learning. The exported fields configure the
+// and ν, with pruning, run from up to three starts, one of them the
+// Gaussian-noise Regressor's Sequential fit, and the start with the
+// largest full-model bound kept (docs/robust.md, (RS1)); there is no
+// other solver and no kernel learning. The exported fields configure the
 // fit; their zero values mean the defaults, as for Regressor. Fit never
 // modifies them. The fitted state is read through the methods.
 type RobustRegressor struct {
@@ -46,8 +49,9 @@ type RobustRegressor struct {
 	Tau0 float64
 	// Nu, if positive, fixes the degrees of freedom ν of the noise. 0
 	// means ν is learned: set after every iteration to the maximiser of
-	// the bound over [0.5, 10⁴] (ST10), starting from DefaultNu. A
-	// learned ν near 10⁴ says the noise is Gaussian.
+	// the bound over [0.5, 10⁴] (ST10), starting from DefaultNu (from
+	// 10⁴ in the starts from the Gaussian fit, (RS1)). A learned ν near
+	// 10⁴ says the noise is Gaussian.
 	Nu float64
 	// Centres is the number of kernel functions the model may use, as
 	// Regressor's Centres; 0 means one per training input up to 5,000.

@@ -25,7 +25,8 @@ const (
 )
 
 // DefaultNu is the degrees of freedom ν at which a RobustRegressor whose
-// Nu is 0 starts learning ν.
+// Nu is 0 starts learning ν from every basis function (the paper's start
+// of (RS1)); the starts from the Gaussian fit begin at the upper limit.
 const DefaultNu = 4
 
 // bound returns L (ST11) of the active model.
