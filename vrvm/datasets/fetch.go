@@ -31,7 +31,8 @@ var ErrChecksum = errors.New("checksum mismatch")
 
 // FetchOptions configures Fetch and Ensure. The zero value downloads from
 // DefaultBaseURL into Dir() with http.DefaultClient, allows
-// DefaultFetchTimeout per file and reports nothing.
+// DefaultFetchTimeout per file and reports nothing. Ensure, which never
+// downloads, uses only Dir and Progress.
 type FetchOptions struct {
 	// BaseURL is the URL of the directory holding the upstream files;
 	// "/" and the upstream file name (for example "synth.tr.csv") are
