@@ -322,13 +322,8 @@ func BenchmarkKernelBlock(b *testing.B) {
 		k := Gaussian{Width: math.Sqrt(float64(d))}
 		for _, path := range []string{"pairwise", "blas"} {
 			b.Run(path+"/d="+strconv.Itoa(d), func(b *testing.B) {
-				defer func(g int) { gemmDim = g }(gemmDim)
-				gemmDim = 1 << 30
-				if path == "blas" {
-					gemmDim = 1
-				}
 				for b.Loop() {
-					k.EvalBlock(dst, x, c)
+					k.evalBlock(dst, x, c, path == "blas")
 				}
 			})
 		}

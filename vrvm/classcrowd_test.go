@@ -48,9 +48,7 @@ func TestLearnClassCrowded(t *testing.T) {
 	}
 	baseBrier /= float64(len(yt))
 	fit := func(on bool) (*Classifier, float64) {
-		defer func(v bool) { crowdLimit = v }(crowdLimit)
-		crowdLimit = on
-		c := &Classifier{}
+		c := &Classifier{ctl: controls{noCrowdLimit: !on}}
 		if err := c.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

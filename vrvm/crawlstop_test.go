@@ -37,9 +37,7 @@ func TestCrawlStop(t *testing.T) {
 	}
 	x, y := smoothProblem(10000, 1)
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { seqCrawlStopOn = v }(seqCrawlStopOn)
-		seqCrawlStopOn = on
-		r := &Regressor{Kernel: Gaussian{Width: 5.64}} // about the defaults width
+		r := &Regressor{Kernel: Gaussian{Width: 5.64}, ctl: controls{noCrawlStop: !on}} // about the defaults width
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,7 @@ import (
 func crowdFit(t *testing.T, n int, on bool, r *Regressor) (rmse, cover float64) {
 	t.Helper()
 	tr, te := friedman50(t, n)
-	defer func(v bool) { crowdLimit = v }(crowdLimit)
-	crowdLimit = on
+	r.ctl.noCrowdLimit = !on
 	if err := r.Fit(tr.X, tr.T); err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +144,7 @@ func TestLearnEvidenceStart(t *testing.T) {
 	}
 	sd = math.Sqrt(sd / float64(len(y)))
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { learnFromEvidence = v }(learnFromEvidence)
-		learnFromEvidence = on
-		r := &Regressor{LearnKernel: true}
+		r := &Regressor{LearnKernel: true, ctl: controls{noEvidenceStart: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

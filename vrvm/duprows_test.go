@@ -60,9 +60,7 @@ func TestRepeatedRows(t *testing.T) {
 	// width of a fit whose γ exceeds half the rows, hides part of the
 	// damage (checked below).
 	keepAll := func(widen bool) *Regressor {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = widen
-		r := &Regressor{KeepDuplicates: true}
+		r := &Regressor{KeepDuplicates: true, ctl: controls{noWiden: !widen}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

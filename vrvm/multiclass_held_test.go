@@ -48,9 +48,7 @@ func heldProblem(seed uint64, n, d, k, inf int, sep float64) (*mat.Dense, []stri
 func fitHeld(t *testing.T, k Kernel, x *mat.Dense, labels []string) (off, on *MultiClassifier, eOff, eOn float64) {
 	t.Helper()
 	fit := func(held bool) (*MultiClassifier, float64) {
-		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
-		mcHeldRestart = held
-		c := &MultiClassifier{Kernel: k, NoAugment: true} // the fit's own training error
+		c := &MultiClassifier{Kernel: k, NoAugment: true, ctl: controls{noMCHeldRestart: !held}} // the fit's own training error
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}

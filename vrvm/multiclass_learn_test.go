@@ -142,11 +142,8 @@ func TestMultiLearnKernel(t *testing.T) {
 	if c.LowerBound() < best-1e-9*math.Max(1, math.Abs(best)) {
 		t.Errorf("best of learning trace %v above the bound of the fit %v", best, c.LowerBound())
 	}
-	mcRestart = false
-	first := &MultiClassifier{}
-	err := first.Fit(x, labels)
-	mcRestart = true
-	if err != nil {
+	first := &MultiClassifier{ctl: controls{noMCRestart: true}}
+	if err := first.Fit(x, labels); err != nil {
 		t.Fatal(err)
 	}
 	if fb := first.LowerBound(); !scalar.EqualWithinAbsOrRel(best, fb, 1e-9, 1e-9) {
@@ -220,11 +217,8 @@ func TestMultiSecondStart(t *testing.T) {
 	taken := 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		x, labels, k, prior, bias := multiProblem(seed)
-		mcRestart = false
-		first := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
-		err := first.Fit(x, labels)
-		mcRestart = true
-		if err != nil {
+		first := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, ctl: controls{noMCRestart: true}}
+		if err := first.Fit(x, labels); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		last := math.Inf(-1)

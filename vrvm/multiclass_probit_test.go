@@ -352,11 +352,9 @@ func meanStepProblem(t *testing.T, seed uint64) *mcProblem {
 // Hessian alone (blockStep, for large MK) raises the bound, on the
 // problems of TestProbitMeanStep.
 func TestProbitBlockStep(t *testing.T) {
-	old := probitJointMax
-	probitJointMax = 0
-	defer func() { probitJointMax = old }()
 	for seed := range uint64(20) {
 		p := meanStepProblem(t, seed)
+		p.set.probitBlockStep = true
 		before := p.bound()
 		p.lik.means(200)
 		after := p.bound()

@@ -187,9 +187,7 @@ func TestRVMRegressorDefaultWidthWidened(t *testing.T) {
 	const n = 120
 	tr, te := friedman50(t, n)
 	fit := func(on bool) (r *RVMRegressor, cover float64) {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = on
-		r = &RVMRegressor{}
+		r = &RVMRegressor{ctl: controls{noWiden: !on}}
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatal(err)
 		}

@@ -38,11 +38,9 @@ func TestSequentialBiasStart(t *testing.T) {
 			x, y, k, noBias, prior = d.X, d.T, Gaussian{Width: 3}, false, Prior{}
 		}
 		fit := func(on bool) (*Regressor, []float64) {
-			seqBiasStart = on
-			defer func() { seqBiasStart = true }()
 			var bounds []float64
 			mon := func(pr Progress) bool { bounds = append(bounds, pr.Bound); return false }
-			r := &Regressor{Kernel: k, NoBias: noBias, Prior: prior, Monitor: mon}
+			r := &Regressor{Kernel: k, NoBias: noBias, Prior: prior, Monitor: mon, ctl: controls{noBiasStart: !on}}
 			if err := r.FitContext(context.Background(), x, y); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -137,9 +135,7 @@ func TestNewtonTailSinc(t *testing.T) {
 		t.Fatal(err)
 	}
 	fit := func(on bool) *Regressor {
-		seqNewtonOn = on
-		defer func() { seqNewtonOn = true }()
-		r := &Regressor{Kernel: Gaussian{Width: 3}}
+		r := &Regressor{Kernel: Gaussian{Width: 3}, ctl: controls{noNewton: !on}}
 		if err := r.Fit(d.X, d.T); err != nil {
 			t.Fatal(err)
 		}
@@ -201,9 +197,7 @@ func TestBiasStartManyInputs(t *testing.T) {
 		ft[i] = (ft[i] - mean) / sd
 	}
 	fit := func(on bool) (rmse float64, r *Regressor) {
-		seqBiasStart = on
-		defer func() { seqBiasStart = true }()
-		r = &Regressor{}
+		r = &Regressor{ctl: controls{noBiasStart: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

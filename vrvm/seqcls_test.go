@@ -118,9 +118,7 @@ func crawlProblem(seed uint64, n, d int, flip float64) (*mat.Dense, []float64) {
 func TestOverrelax(t *testing.T) {
 	x, y := crawlProblem(3, 300, 5, 0.03)
 	fit := func(on bool) *Classifier {
-		defer func(old bool) { seqRelaxOn = old }(seqRelaxOn)
-		seqRelaxOn = on
-		c := &Classifier{Kernel: Gaussian{Width: 1}, MaxIter: 3000}
+		c := &Classifier{Kernel: Gaussian{Width: 1}, MaxIter: 3000, ctl: controls{noRelax: !on}}
 		if err := c.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -31,9 +31,7 @@ func TestConstantClassifierRestart(t *testing.T) {
 			}
 			width := c.width * MedianDistance(x)
 			fit := func(on bool) (*Classifier, float64) {
-				defer func(v bool) { seqBiasStart = v }(seqBiasStart)
-				seqBiasStart = on
-				f := &Classifier{Kernel: Gaussian{Width: width}, NoAugment: true}
+				f := &Classifier{Kernel: Gaussian{Width: width}, NoAugment: true, ctl: controls{noBiasStart: !on}}
 				if err := f.Fit(x, y); err != nil {
 					t.Fatal(err)
 				}

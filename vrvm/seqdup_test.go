@@ -106,9 +106,7 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 func TestCollapsedRowsFit(t *testing.T) {
 	x, y := dupRipley(120)
 	fit := func(collapse bool) *Classifier {
-		seqCollapse = collapse
-		defer func() { seqCollapse = true }()
-		m := &Classifier{Kernel: Gaussian{Width: 0.5}, Tol: 1e-13, ParamTol: 1e-10, MaxIter: 5000}
+		m := &Classifier{Kernel: Gaussian{Width: 0.5}, Tol: 1e-13, ParamTol: 1e-10, MaxIter: 5000, ctl: controls{noCollapse: !collapse}}
 		if err := m.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -122,8 +122,8 @@ func TestSequentialFixedPoint(t *testing.T) {
 			// The solver holds the active ⟨αₘ⟩ at or below the pruning
 			// threshold (S5): so does this iteration.
 			for m, a := range e.alpha.means() {
-				if a > s.ctl.pruneAt {
-					e.alpha.bt[m] = e.alpha.at / s.ctl.pruneAt
+				if a > s.pruneAt {
+					e.alpha.bt[m] = e.alpha.at / s.pruneAt
 				}
 			}
 			e.lik.update()

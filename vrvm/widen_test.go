@@ -20,9 +20,7 @@ func TestDefaultWidthWidened(t *testing.T) {
 	const n = 120
 	tr, te := friedman50(t, n)
 	fit := func(on bool) (r *Regressor, rmse, cover float64) {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = on
-		r = &Regressor{}
+		r = &Regressor{ctl: controls{noWiden: !on}}
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatal(err)
 		}

@@ -177,9 +177,7 @@ func TestDefaultWidthLinearTarget(t *testing.T) {
 func TestWideStart(t *testing.T) {
 	x, y := linearTarget(8)
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { seqWide = v }(seqWide)
-		seqWide = on
-		r := &Regressor{}
+		r := &Regressor{ctl: controls{noWide: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}
