@@ -32,6 +32,7 @@ func smoothProblem(n int, seed uint64) (*mat.Dense, []float64) {
 // at a bound within 0.05 nats and predictions within 1e-3 of the other
 // fit's, and converged.
 func TestCrawlStop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a fit of 10,000 rows twice")
 	}

@@ -17,6 +17,7 @@ import (
 // two designs round differently), on a ten-input problem whose kernel
 // matrix has full rank.
 func TestRVMExplicitDesign(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 9))
 	n, d := 200, 10
 	x := mat.NewDense(n, d, nil)

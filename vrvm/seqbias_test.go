@@ -23,6 +23,7 @@ import (
 // reports when the bias start is kept. On the sinc sets (drawn from the
 // first 40 seeds, where it is kept on 19) it must find the higher bound.
 func TestSequentialBiasStart(t *testing.T) {
+	t.Parallel()
 	improved := 0
 	sincSeeds := []uint64{11, 19, 21, 26, 30} // the bias start is kept on these
 	for i := range 15 {
@@ -84,6 +85,7 @@ func TestSequentialBiasStart(t *testing.T) {
 // starts with the bias and one other function active, and no ⟨αₘ⟩ step, extrapolation, joint step
 // (S7) or update of Q_τ decreases L of the active model.
 func TestSequentialBiasStartSteps(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-9
 	checked := 0
 	for seed := uint64(0); checked < 15; seed++ {
@@ -127,6 +129,7 @@ func TestSequentialBiasStartSteps(t *testing.T) {
 // an iteration. With (S7) the fit reaches the same full-model bound in
 // less than half the iterations (527 against 3,929 measured).
 func TestNewtonTailSinc(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two fits at N = 4,000")
 	}
@@ -167,6 +170,7 @@ func TestNewtonTailSinc(t *testing.T) {
 // RMSE against the function 0.0085 of the targets' sd, against 0.95
 // without the bias start).
 func TestBiasStartManyInputs(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(50, 10))
 	const n, d, nt = 420, 50, 180
 	beta := make([]float64, d)
@@ -225,6 +229,7 @@ func TestBiasStartManyInputs(t *testing.T) {
 // rises by more than the tolerance, nor a window that spans a change of
 // the active set.
 func TestStalled(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-10
 	flat, crawl, rising := make([]float64, 150), make([]float64, 150), make([]float64, 150)
 	for i := range flat {

@@ -16,6 +16,7 @@ import (
 // FullModelBound reports when the second start is kept. On some of these
 // problems the second start must find the higher bound.
 func TestSequentialSecondStart(t *testing.T) {
+	t.Parallel()
 	improved := 0
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(30) {
