@@ -73,10 +73,6 @@ func (k ARDGaussian) spec() kernelSpec {
 	return kernelSpec{Type: "ard-gaussian", Scales: append([]float64(nil), k.Scales...)}
 }
 
-func init() {
-	builtinKernels["ard-gaussian"] = func(s kernelSpec) Kernel { return ARDGaussian{Scales: append([]float64(nil), s.Scales...)} }
-}
-
 // checkKernelDim reports a kernel whose parameters are per input column
 // (ARDGaussian) with a number of them other than d.
 func checkKernelDim(k Kernel, d int) error {

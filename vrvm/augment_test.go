@@ -39,6 +39,7 @@ func augProblem(classify bool) (*mat.Dense, []float64) {
 // precisions diag(⟨α⟩, α*), likelihood precisions B and data y, with the
 // other factors held at the fit.
 func TestAugmentExact(t *testing.T) {
+	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		x, y := augProblem(classify)
 		var e Estimator
@@ -153,6 +154,7 @@ func (f *fitted) augState() *augmentation { return f.aug }
 // where the plain model's has collapsed below it; and that a saved and
 // loaded model predicts the same.
 func TestAugmentFarFromData(t *testing.T) {
+	t.Parallel()
 	x, y := augProblem(false)
 	plain := &Regressor{Kernel: Gaussian{Width: 0.5}, NoAugment: true}
 	aug := &Regressor{Kernel: Gaussian{Width: 0.5}}
@@ -215,6 +217,7 @@ func TestAugmentFarFromData(t *testing.T) {
 // and u = Σg from a fresh Cholesky factorisation of diag⟨α⟩ + ΦᵀBΦ,
 // whose rounding is that of kᵀBk; the subtraction must not.
 func TestAugmentCancellation(t *testing.T) {
+	t.Parallel()
 	d, err := datasets.Friedman1(3000, 5, 0.3, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +304,7 @@ func TestAugmentCancellation(t *testing.T) {
 // augmented, the mean there was off by hundreds (the CLI's RMSE 130 for
 // 0.17 plain on such a split). A Gaussian kernel is still augmented.
 func TestAugmentNonStationary(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 9))
 	n := 60
 	x := mat.NewDense(n, 3, nil)
@@ -374,6 +378,7 @@ func TestAugmentNonStationary(t *testing.T) {
 // and a kernel whose K(x, x) varies (written before (A9)) loads without
 // it, so that it predicts as the same fit made now.
 func TestAugmentNonStationaryLoad(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 3))
 	n := 40
 	x := mat.NewDense(n, 2, nil)

@@ -41,6 +41,7 @@ func estimators(k Kernel) map[string]fitter {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	targets := func(name string) []float64 {
 		if strings.Contains(name, "Classifier") {
@@ -90,6 +91,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestBadTargets(t *testing.T) {
+	t.Parallel()
 	x, _, _ := smallData()
 	for _, r := range []fitter{&Regressor{}, &RVMRegressor{}} {
 		if err := r.Fit(x, []float64{2, 2, 2, 2, 2, 2}); !errors.Is(err, ErrConstantTargets) {
@@ -109,6 +111,7 @@ func TestBadTargets(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	cases := []struct {
 		f     fitter
@@ -137,6 +140,7 @@ func TestBadOptions(t *testing.T) {
 }
 
 func TestPredictBadInput(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	r := &Regressor{Kernel: Gaussian{Width: 0.5}}
 	if _, _, err := r.Predict(x); !errors.Is(err, ErrNotFitted) {
@@ -171,6 +175,7 @@ func TestPredictBadInput(t *testing.T) {
 // An explicitly non-positive-definite precision is reported after the
 // jitter retries, not as NaN.
 func TestNotPositiveDefinite(t *testing.T) {
+	t.Parallel()
 	var q gaussQ
 	a := mat.NewSymDense(2, []float64{1, 2, 2, 1})
 	err := q.factor(a, 3)
@@ -188,6 +193,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 // TestZeroBasis: a design whose every column is zero has nothing to fit;
 // the default solver says so instead of failing in the factorisation.
 func TestZeroBasis(t *testing.T) {
+	t.Parallel()
 	phi := mat.NewDense(5, 2, nil)
 	r := &Regressor{}
 	if err := r.FitDesign(phi, []float64{1, 2, 3, 4, 5}); !errors.Is(err, ErrZeroBasis) {
@@ -203,6 +209,7 @@ func TestZeroBasis(t *testing.T) {
 }
 
 func TestSaveLoad(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	xt := mat.NewDense(3, 1, []float64{-0.8, 0.05, 0.9})
 	r := &Regressor{Kernel: Polynomial{Degree: 2}, NoPrune: true}
@@ -291,6 +298,7 @@ type nanKernelOK struct{}
 func (nanKernelOK) Eval(x, y []float64) float64 { return math.Exp(-(x[0] - y[0]) * (x[0] - y[0])) }
 
 func TestMonitorAndContext(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	var seen []Progress
 	r := &Regressor{Monitor: func(p Progress) bool { seen = append(seen, p); return p.Iteration == 5 }}
@@ -328,6 +336,7 @@ func TestMonitorAndContext(t *testing.T) {
 
 // Fit never writes configuration fields.
 func TestFitKeepsOptions(t *testing.T) {
+	t.Parallel()
 	x, treg, _ := smallData()
 	r := &Regressor{}
 	if err := r.Fit(x, treg); err != nil {
@@ -339,6 +348,7 @@ func TestFitKeepsOptions(t *testing.T) {
 }
 
 func TestDesignMatrix(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	// The design of a Gaussian kernel with bias, passed explicitly, gives
 	// the same fit as the kernel itself.
@@ -380,6 +390,7 @@ func TestDesignMatrix(t *testing.T) {
 // TestMisleadingCauses checks that extreme scales get errors naming the
 // actual cause.
 func TestMisleadingCauses(t *testing.T) {
+	t.Parallel()
 	x, treg, _ := smallData()
 	big, small := make([]float64, len(treg)), make([]float64, len(treg))
 	for i, v := range treg {
@@ -422,6 +433,7 @@ func TestMisleadingCauses(t *testing.T) {
 // inputs of size 1e150 give ErrKernelScale, naming the kernel, for every
 // estimator and solver.
 func TestDegenerateKernels(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(60, 4)
 	big := mat.DenseCopyOf(x)
 	big.Scale(1e150, big)
@@ -453,6 +465,7 @@ func TestDegenerateKernels(t *testing.T) {
 // TestInterceptOnly checks that a converged fit without relevance vectors
 // says so in its status.
 func TestInterceptOnly(t *testing.T) {
+	t.Parallel()
 	f := fitted{status: Converged, mu: []float64{0.7, 1e-5}, b: basis{bias: true, kernel: Gaussian{Width: 1}}, rows: []int{3}}
 	f.checkRelevance()
 	if f.status != InterceptOnly || !strings.Contains(f.status.String(), "no relevance vector") {

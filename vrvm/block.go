@@ -37,7 +37,7 @@ type BlockKernel interface {
 // matrix multiplication; below it they loop over the coordinates of each
 // pair, which is faster for a few columns and gives exactly Eval's
 // values. Measured by BenchmarkKernelBlock (d = 2 … 64).
-var gemmDim = 16
+const gemmDim = 16
 
 // checkBlock panics unless dst is rows(x) × rows(c) and x, c have the same
 // number of columns.
@@ -76,11 +76,18 @@ func innerBlock(dst, x, c *mat.Dense) {
 // mean of c (the kernel depends only on differences; the shift keeps the
 // cancellation small); below that, pair by pair as Eval does.
 func (k Gaussian) EvalBlock(dst, x, c *mat.Dense) {
+	_, d := x.Dims()
+	k.evalBlock(dst, x, c, d >= gemmDim)
+}
+
+// evalBlock is EvalBlock through BLAS if gemm, else pair by pair, at any
+// input dimension (BenchmarkKernelBlock compares the two).
+func (k Gaussian) evalBlock(dst, x, c *mat.Dense, gemm bool) {
 	checkBlock(dst, x, c)
 	n, d := x.Dims()
 	m, _ := c.Dims()
 	s := k.scale()
-	if d < gemmDim {
+	if !gemm {
 		cr := c.RawMatrix()
 		for i := range n {
 			xi := x.RawRowView(i)

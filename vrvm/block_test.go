@@ -101,6 +101,7 @@ func randDense(rnd *rand.Rand, r, c int, scale float64) *mat.Dense {
 // exactly below gemmDim input columns (the same arithmetic), to blockTol
 // relative to the largest |K| from gemmDim on.
 func TestEvalBlock(t *testing.T) {
+	t.Parallel()
 	const blockTol = 1e-12
 	rnd := rand.New(rand.NewPCG(1, 1))
 	for _, d := range []int{1, 2, 5, gemmDim - 1, gemmDim, 40} {
@@ -139,6 +140,7 @@ func TestEvalBlock(t *testing.T) {
 // Gaussian gives NaN (∞ − ∞) but Eval gives 0; the design falls back to
 // Eval and reports no error.
 func TestEvalBlockOverflow(t *testing.T) {
+	t.Parallel()
 	b := basis{kernel: Gaussian{Width: 1}, centers: mat.NewDense(1, gemmDim, nil), dim: gemmDim}
 	b.centers.Set(0, 0, -1e160)
 	x := mat.NewDense(2, gemmDim, nil)
@@ -157,6 +159,7 @@ func TestEvalBlockOverflow(t *testing.T) {
 // kernel known only through Eval, a registered kernel, a user design, and
 // a classifier; with more rows than one block and in parallel.
 func TestLatentBlocks(t *testing.T) {
+	t.Parallel()
 	const latentTol = 1e-12
 	rnd := rand.New(rand.NewPCG(2, 2))
 	named := RegisterKernel("test-block-gaussian", Gaussian{Width: 1.5})
@@ -322,13 +325,8 @@ func BenchmarkKernelBlock(b *testing.B) {
 		k := Gaussian{Width: math.Sqrt(float64(d))}
 		for _, path := range []string{"pairwise", "blas"} {
 			b.Run(path+"/d="+strconv.Itoa(d), func(b *testing.B) {
-				defer func(g int) { gemmDim = g }(gemmDim)
-				gemmDim = 1 << 30
-				if path == "blas" {
-					gemmDim = 1
-				}
 				for b.Loop() {
-					k.EvalBlock(dst, x, c)
+					k.evalBlock(dst, x, c, path == "blas")
 				}
 			})
 		}
@@ -339,6 +337,7 @@ func BenchmarkKernelBlock(b *testing.B) {
 // over the range the Gaussian kernel uses and beyond, and the special
 // cases.
 func TestExp(t *testing.T) {
+	t.Parallel()
 	const expTol = 1e-15
 	rnd := rand.New(rand.NewPCG(6, 6))
 	var worst float64

@@ -16,6 +16,7 @@ import (
 // subset only above defaultMaxCentres, and errors for a negative Centres
 // and for LearnKernel with a subset.
 func TestCentres(t *testing.T) {
+	t.Parallel()
 	d, err := datasets.Friedman1(400, 10, 1, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +84,7 @@ func TestCentres(t *testing.T) {
 // rows, and errors for a negative Centres and for learning the kernel on
 // every row with a subset.
 func TestMultiCentres(t *testing.T) {
+	t.Parallel()
 	x, labels := blobs(3, 240, 3, 2.5)
 	sub := centreRows(240, 40, true)
 	in := map[int]bool{}

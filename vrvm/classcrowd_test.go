@@ -35,6 +35,7 @@ func rarePositives(seed uint64, n int) (*mat.Dense, []float64) {
 // memorising the labels, and learning keeps its start (width 2.8, 2
 // relevance vectors, 0.0300).
 func TestLearnClassCrowded(t *testing.T) {
+	t.Parallel()
 	x, y := rarePositives(11, 400)
 	xt, yt := rarePositives(1011, 2000)
 	var pos float64
@@ -48,9 +49,7 @@ func TestLearnClassCrowded(t *testing.T) {
 	}
 	baseBrier /= float64(len(yt))
 	fit := func(on bool) (*Classifier, float64) {
-		defer func(v bool) { crowdLimit = v }(crowdLimit)
-		crowdLimit = on
-		c := &Classifier{}
+		c := &Classifier{ctl: controls{noCrowdLimit: !on}}
 		if err := c.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

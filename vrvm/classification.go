@@ -62,6 +62,10 @@ type Classifier struct {
 	Learning    KernelLearning
 	NoAugment   bool
 
+	// ctl holds the controls of the engine's parts (controls.go; zero:
+	// every part on), set by tests and ablations.
+	ctl controls
+
 	classificationFit
 }
 
@@ -119,7 +123,7 @@ func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		centres: c.Centres, hasCentres: true,
-		solver: c.Solver, defPrune: defaultClassificationPrune}
+		solver: c.Solver, defPrune: defaultClassificationPrune, ctl: c.ctl}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.

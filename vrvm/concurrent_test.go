@@ -414,6 +414,7 @@ func concurrentModels() []concurrentModel {
 // so that the first calls, which prepare the augmentation and Σ, race
 // each other and the later ones read what they prepared.
 func TestConcurrentPredict(t *testing.T) {
+	t.Parallel()
 	for _, cm := range concurrentModels() {
 		t.Run(cm.name, func(t *testing.T) {
 			calls, err := cm.make()
@@ -501,6 +502,7 @@ func fitResult(e fittedBinary, x *mat.Dense) (result, error) {
 // on the Classifier's inputs and labels, and a MultiClassifier with a
 // learned width; eight fits at once.
 func TestConcurrentFit(t *testing.T) {
+	t.Parallel()
 	grid := concurrentGrid(30)
 	var fits []concurrentFit
 	var inputs []*mat.Dense
@@ -591,6 +593,7 @@ func TestConcurrentFit(t *testing.T) {
 // model's predictions as they were; and so does a caller changing the
 // Scales of FittedKernel, or of a loaded model's Kernel.
 func TestConcurrentKernelOwned(t *testing.T) {
+	t.Parallel()
 	x, y := concurrentData(1, 60, false)
 	xm, lm := concurrentClasses(4, 60)
 	grid := concurrentGrid(30)

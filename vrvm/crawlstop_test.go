@@ -32,14 +32,13 @@ func smoothProblem(n int, seed uint64) (*mat.Dense, []float64) {
 // at a bound within 0.05 nats and predictions within 1e-3 of the other
 // fit's, and converged.
 func TestCrawlStop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a fit of 10,000 rows twice")
 	}
 	x, y := smoothProblem(10000, 1)
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { seqCrawlStopOn = v }(seqCrawlStopOn)
-		seqCrawlStopOn = on
-		r := &Regressor{Kernel: Gaussian{Width: 5.64}} // about the defaults width
+		r := &Regressor{Kernel: Gaussian{Width: 5.64}, ctl: controls{noCrawlStop: !on}} // about the defaults width
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

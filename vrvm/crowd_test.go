@@ -16,8 +16,7 @@ import (
 func crowdFit(t *testing.T, n int, on bool, r *Regressor) (rmse, cover float64) {
 	t.Helper()
 	tr, te := friedman50(t, n)
-	defer func(v bool) { crowdLimit = v }(crowdLimit)
-	crowdLimit = on
+	r.ctl.noCrowdLimit = !on
 	if err := r.Fit(tr.X, tr.T); err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +67,7 @@ func crowdScore(t *testing.T, r *Regressor, x *mat.Dense, y []float64) (rmse, co
 // refit stops once γ passes N/2 and is rejected, and learning ends at a
 // fit with γ 40.5, noise sd 1.58 and coverage 0.65.
 func TestLearnCrowded(t *testing.T) {
+	t.Parallel()
 	const n = 120
 	off := &Regressor{LearnKernel: true}
 	rOff, cOff := crowdFit(t, n, false, off)
@@ -98,6 +98,7 @@ func TestLearnCrowded(t *testing.T) {
 // keeps every row (γ 419.2, noise sd 0.014, coverage 0.01), and is kept.
 // With it that start is stopped as soon as its γ passes 210.
 func TestSecondStartCrowded(t *testing.T) {
+	t.Parallel()
 	const n = 420
 	r := &Regressor{Kernel: Gaussian{Width: 12}}
 	rmse, cover := crowdFit(t, n, true, r)
@@ -138,6 +139,7 @@ func linearSet(n, d, k int, noise float64, seed uint64) (*mat.Dense, []float64) 
 // where every narrower width is crowded and rejected (C1); from the
 // dense model's evidence (W4), a wide width, it explains the targets.
 func TestLearnEvidenceStart(t *testing.T) {
+	t.Parallel()
 	x, y := linearSet(200, 100, 10, 5, 7)
 	var sd float64
 	for _, v := range y {
@@ -145,9 +147,7 @@ func TestLearnEvidenceStart(t *testing.T) {
 	}
 	sd = math.Sqrt(sd / float64(len(y)))
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { learnFromEvidence = v }(learnFromEvidence)
-		learnFromEvidence = on
-		r := &Regressor{LearnKernel: true}
+		r := &Regressor{LearnKernel: true, ctl: controls{noEvidenceStart: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -62,6 +62,7 @@ func TestContextReachesSetUp(t *testing.T) {
 // TestGramBlocks checks the row-blocked ΦᵀΦ of a large design against
 // SymOuterK, and that a cancelled context stops it.
 func TestGramBlocks(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	phi := mat.NewDense(blockedMin+70, 40, nil)
 	for i := range blockedMin + 70 {

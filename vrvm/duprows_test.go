@@ -16,6 +16,7 @@ import (
 // the rows left out. Fitted as well (KeepDuplicates), they pull the
 // noise estimate far below the truth.
 func TestRepeatedRows(t *testing.T) {
+	t.Parallel()
 	d, err := datasets.Friedman1(300, 10, 1, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -60,9 +61,7 @@ func TestRepeatedRows(t *testing.T) {
 	// width of a fit whose γ exceeds half the rows, hides part of the
 	// damage (checked below).
 	keepAll := func(widen bool) *Regressor {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = widen
-		r := &Regressor{KeepDuplicates: true}
+		r := &Regressor{KeepDuplicates: true, ctl: controls{noWiden: !widen}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}
@@ -97,6 +96,7 @@ func TestRepeatedRows(t *testing.T) {
 // TestRepeatedRowsBadData: a NaN in a repeated row is reported at its row
 // in the data given.
 func TestRepeatedRowsBadData(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(6, 1, []float64{0, 1, 0, 2, 3, math.NaN()})
 	y := []float64{1, 2, 1, 3, 4, 5}
 	err := (&Regressor{Kernel: Gaussian{Width: 1}}).Fit(x, y)

@@ -123,7 +123,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 			return nil, &OptionError{Field: "Centres", Value: float64(len(b.sub)),
 				Reason: "learning the kernel on every training row needs every row as a centre: set Centres to the number of rows, or Learning.MaxRows below it"}
 		}
-		if f.task == "regression" && learnFromEvidence {
+		if f.task == "regression" && !s.noEvidenceStart {
 			k0 = evidenceStart(ctx, given, k0, xs, ts)
 		}
 		sl, bl := s, b
@@ -184,9 +184,6 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	f.widthEvidence = e
 	return nil
 }
-
-// learnFromEvidence switches (C2) on (tests compare).
-var learnFromEvidence = true
 
 // evidenceStart returns the starting point of a regression's kernel
 // learning on the rows xs, ts: for a Gaussian width the user did not

@@ -44,6 +44,7 @@ func waveData(n int) (*mat.Dense, []float64, []float64) {
 // outside the package, for every estimator and solver, without any edit of
 // the library: the kernel is registered by name.
 func TestUserKernel(t *testing.T) {
+	t.Parallel()
 	x, y, labels := waveData(40)
 	xt := mat.NewDense(3, 1, []float64{-2.5, 0.3, 4})
 	k := vrvm.RegisterKernel("laplacian(scale=2)", laplacian{2})
@@ -89,6 +90,7 @@ func TestUserKernel(t *testing.T) {
 }
 
 func TestUnregisteredKernel(t *testing.T) {
+	t.Parallel()
 	x, y, _ := waveData(20)
 	r := &vrvm.Regressor{Kernel: laplacian{3}}
 	if err := r.Fit(x, y); err != nil {
@@ -134,6 +136,7 @@ type summarised interface {
 }
 
 func TestEstimatorInterface(t *testing.T) {
+	t.Parallel()
 	x, y, labels := waveData(30)
 	for _, m := range []vrvm.Estimator{&vrvm.Regressor{}, &vrvm.Classifier{}, &vrvm.RVMRegressor{}, &vrvm.RVMClassifier{}} {
 		s := m.(summarised).String()
@@ -179,6 +182,7 @@ func TestEstimatorInterface(t *testing.T) {
 }
 
 func TestSaveMeta(t *testing.T) {
+	t.Parallel()
 	x, y, _ := waveData(25)
 	r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 2}}
 	if err := r.Fit(x, y); err != nil {

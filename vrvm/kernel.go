@@ -217,6 +217,9 @@ var builtinKernels = map[string]func(kernelSpec) Kernel{
 	"gaussian":   func(s kernelSpec) Kernel { return Gaussian{Width: s.Width} },
 	"polynomial": func(s kernelSpec) Kernel { return Polynomial{Degree: s.Degree, Scale: s.Scale} },
 	"linear":     func(kernelSpec) Kernel { return Linear{} },
+	"ard-gaussian": func(s kernelSpec) Kernel {
+		return ARDGaussian{Scales: append([]float64(nil), s.Scales...)}
+	},
 }
 
 var (

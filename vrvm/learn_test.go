@@ -71,6 +71,7 @@ func learnProblem(t *testing.T, seed uint64, d int, classify bool, k Kernel) (*p
 // at the fixed Q, for Gaussian and ARD Gaussian kernels, regression and
 // classification (acceptance 1 of issue 17).
 func TestLearnGradient(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, classify := range []bool{false, true} {
 			d := 1 + int(seed%3)
@@ -157,6 +158,7 @@ func fullBoundAt(t *testing.T, p *problem, sol *solution, k Kernel) float64 {
 // kernel exactly as the full-model bound of bound.go does at the fixed Q,
 // and that at the fitted kernel that bound is the solver's FullModelBound.
 func TestLearnObjectiveIsBound(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-9
 	for _, classify := range []bool{false, true} {
 		k := ARDGaussian{Scales: []float64{0.8, 1.5}}
@@ -180,6 +182,7 @@ func TestLearnObjectiveIsBound(t *testing.T) {
 // the trace of refits is recorded, and that the learned model saves and
 // loads with its kernel.
 func TestLearnRaisesBound(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(80, 5)
 	fixed := &Regressor{Kernel: Gaussian{Width: 0.3}}
 	if err := fixed.Fit(x, y); err != nil {
@@ -221,6 +224,7 @@ func TestLearnRaisesBound(t *testing.T) {
 
 // TestLearnOptionErrors checks the errors of kernel learning's options.
 func TestLearnOptionErrors(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(4, 2, []float64{0, 0, 1, 0, 0, 1, 1, 1})
 	y := []float64{0, 1, 1, 0}
 	var oe *OptionError
@@ -254,6 +258,7 @@ func TestLearnOptionErrors(t *testing.T) {
 // that the summary says so before the fit, and that FitDesign with a nil
 // Kernel learns nothing.
 func TestDefaultKernelLearned(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(60, 8)
 	r := &Regressor{}
 	if s := r.String(); !strings.Contains(s, "width learned") {
@@ -302,6 +307,7 @@ func TestDefaultKernelLearned(t *testing.T) {
 // learned on MaxRows of them and the model is the fit of every row at
 // the learned kernel.
 func TestLearnMaxRows(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(150, 9)
 	r := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: 50}}
 	if err := r.Fit(x, y); err != nil {
@@ -339,6 +345,7 @@ func TestLearnMaxRows(t *testing.T) {
 // full-model bound no lower than that fit's, and that kernel learning's
 // trace never falls below its first fit.
 func TestWarmStart(t *testing.T) {
+	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
@@ -367,6 +374,7 @@ func TestWarmStart(t *testing.T) {
 // relevant ones, and the error against the noise-free function is at
 // most 0.9× that of the width-1 fit.
 func TestARDFriedman(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fits Friedman #1 with N = 1,000")
 	}
@@ -399,6 +407,7 @@ func TestARDFriedman(t *testing.T) {
 // constant), its gradient agrees with central differences of that
 // profiled value, and it is zero for a single width.
 func TestSpreadPrior(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 1))
 	for _, s := range []float64{0.3, 1, 2.5} {
 		o := KernelLearning{ScaleSpread: s}
@@ -443,6 +452,7 @@ func TestSpreadPrior(t *testing.T) {
 // without it the scale of an input the target ignores grows away from
 // the others.
 func TestSpreadPriorShrinks(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 3))
 	const n, d = 80, 3
 	x := mat.NewDense(n, d, nil)
@@ -474,6 +484,7 @@ func TestSpreadPriorShrinks(t *testing.T) {
 // start from, and every width gives the same model) it fits at width 1.
 // Learning on every row with a centre subset is an *OptionError.
 func TestDefaultKernelEdges(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fits 6,000 rows")
 	}

@@ -66,6 +66,7 @@ func (t *crawlTarget) fit(_ context.Context, k learnable, _ learnFit, abandon fu
 // finished fit, scores it by the bound reached, rejects its step, and
 // still ends at the maximum of V.
 func TestLearnBudget(t *testing.T) {
+	t.Parallel()
 	tg := &crawlTarget{}
 	k0 := Gaussian{Width: 2 * math.Exp(0.6)}
 	x := mat.NewDense(2, 1, []float64{0, 1})
@@ -108,6 +109,7 @@ func TestLearnBudget(t *testing.T) {
 // TestAbandonWhen checks that the user's Monitor is called first and that
 // its stop is not an abandonment.
 func TestAbandonWhen(t *testing.T) {
+	t.Parallel()
 	var calls []int
 	s := settings{monitor: func(p Progress) bool { calls = append(calls, p.Iteration); return p.Iteration == 3 }}
 	ab := s.abandonWhen(func(p Progress) bool { return p.Iteration >= 2 })

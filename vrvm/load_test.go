@@ -36,6 +36,7 @@ func loadClassifier(r io.Reader) (*Classifier, error) {
 
 // TestKernelFromSpec checks the kernels a model file can name.
 func TestKernelFromSpec(t *testing.T) {
+	t.Parallel()
 	var me *ModelFileError
 	_, err := kernelFromSpec(kernelSpec{Type: "registered", Name: "never registered"})
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), `"never registered"`) || !strings.Contains(err.Error(), "RegisterKernel") {

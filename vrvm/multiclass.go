@@ -85,6 +85,10 @@ type MultiClassifier struct {
 	// a kernel whose K(x, x) varies, such as Polynomial and Linear (A9).
 	NoAugment bool
 
+	// ctl holds the controls of the engine's parts (controls.go; zero:
+	// every part on), set by tests and ablations.
+	ctl controls
+
 	multiFit
 }
 
@@ -176,7 +180,7 @@ func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
-		centres: c.Centres, hasCentres: true}
+		centres: c.Centres, hasCentres: true, ctl: c.ctl}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and class

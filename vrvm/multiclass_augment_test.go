@@ -35,6 +35,7 @@ func mcAugProblem() (*mat.Dense, []string) {
 // plain model's Q(wₖ) with one more column, (M4)–(M5)), whose mean and
 // variance of [φ*, K(x*, x*)]ᵀ(wₖ, w*ₖ) the augmented activation must be.
 func TestMultiAugmentExact(t *testing.T) {
+	t.Parallel()
 	x, labels := mcAugProblem()
 	c := &MultiClassifier{Kernel: Gaussian{Width: 0.8}}
 	if err := c.Fit(x, labels); err != nil {
@@ -140,6 +141,7 @@ func TestMultiAugmentExact(t *testing.T) {
 // plain model's collapse, that NoAugment gives the plain model, and
 // that a saved and loaded model predicts the same.
 func TestMultiAugment(t *testing.T) {
+	t.Parallel()
 	x, labels := mcAugProblem()
 	aug := &MultiClassifier{Kernel: Gaussian{Width: 0.8}}
 	plain := &MultiClassifier{Kernel: Gaussian{Width: 0.8}, NoAugment: true}
@@ -218,6 +220,7 @@ func TestMultiAugment(t *testing.T) {
 // state is inconsistent or not finite is a *ModelFileError naming it, not a
 // panic or a NaN prediction.
 func TestMultiAugmentBadFile(t *testing.T) {
+	t.Parallel()
 	x, labels := mcAugProblem()
 	c := &MultiClassifier{Kernel: Gaussian{Width: 0.8}}
 	if err := c.Fit(x, labels); err != nil {

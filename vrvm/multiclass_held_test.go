@@ -48,9 +48,7 @@ func heldProblem(seed uint64, n, d, k, inf int, sep float64) (*mat.Dense, []stri
 func fitHeld(t *testing.T, k Kernel, x *mat.Dense, labels []string) (off, on *MultiClassifier, eOff, eOn float64) {
 	t.Helper()
 	fit := func(held bool) (*MultiClassifier, float64) {
-		defer func(v bool) { mcHeldRestart = v }(mcHeldRestart)
-		mcHeldRestart = held
-		c := &MultiClassifier{Kernel: k, NoAugment: true} // the fit's own training error
+		c := &MultiClassifier{Kernel: k, NoAugment: true, ctl: controls{noMCHeldRestart: !held}} // the fit's own training error
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}
@@ -71,6 +69,7 @@ func fitHeld(t *testing.T, k Kernel, x *mat.Dense, labels []string) (off, on *Mu
 // restart from the held bias keeps functions, at a higher full-model
 // bound and a lower training error.
 func TestHeldRestart(t *testing.T) {
+	t.Parallel()
 	x, labels := heldProblem(1, 300, 200, 4, 8, 1)
 	width := MedianDistance(x)
 	off, on, eOff, eOn := fitHeld(t, Gaussian{Width: width}, x, labels)
@@ -133,6 +132,7 @@ func kernelFunctions(c *MultiClassifier) []int {
 // restart from the held bias gives every class a kernel function, at a
 // higher full-model bound and a lower training error.
 func TestHeldRestartEmptyClass(t *testing.T) {
+	t.Parallel()
 	x, labels := blobs(8, 300, 6, 2)
 	off, on, eOff, eOn := fitHeld(t, nil, x, labels)
 	pOff, pOn := kernelFunctions(off), kernelFunctions(on)
@@ -158,6 +158,7 @@ func TestHeldRestartEmptyClass(t *testing.T) {
 // problem written three times, no two active functions share a centre,
 // and the fit converges.
 func TestMultiRepeatedRows(t *testing.T) {
+	t.Parallel()
 	x0, l0 := heldProblem(3, 150, 6, 3, 4, 1)
 	n, d := x0.Dims()
 	x := mat.NewDense(3*n, d, nil)

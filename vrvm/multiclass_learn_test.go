@@ -32,6 +32,7 @@ func mcLearnProblem(t *testing.T, seed uint64, k learnable, lik MultiLikelihood)
 // Gaussian kernels and every likelihood, on seeded problems with excluded
 // functions.
 func TestMultiLearnGradient(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 8; seed++ {
 		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 			x, _, _, _, _ := multiProblem(seed)
@@ -77,6 +78,7 @@ func TestMultiLearnGradient(t *testing.T) {
 // bound that mcProblem.bound computes with the design
 // at θ by a constant, at the fitted θ and at two others.
 func TestMultiLearnObjectiveIsBound(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 			t.Run(fmt.Sprintf("%d/%v", seed, lik), func(t *testing.T) {
@@ -122,6 +124,7 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 // scales and raises the bound above the start, and a learned kernel
 // survives Save and Load.
 func TestMultiLearnKernel(t *testing.T) {
+	t.Parallel()
 	x, labels, _, _, _ := multiProblem(3)
 	c := &MultiClassifier{}
 	if err := c.Fit(x, labels); err != nil {
@@ -142,11 +145,8 @@ func TestMultiLearnKernel(t *testing.T) {
 	if c.LowerBound() < best-1e-9*math.Max(1, math.Abs(best)) {
 		t.Errorf("best of learning trace %v above the bound of the fit %v", best, c.LowerBound())
 	}
-	mcRestart = false
-	first := &MultiClassifier{}
-	err := first.Fit(x, labels)
-	mcRestart = true
-	if err != nil {
+	first := &MultiClassifier{ctl: controls{noMCRestart: true}}
+	if err := first.Fit(x, labels); err != nil {
 		t.Fatal(err)
 	}
 	if fb := first.LowerBound(); !scalar.EqualWithinAbsOrRel(best, fb, 1e-9, 1e-9) {
@@ -217,14 +217,12 @@ func setDesign(p *mcProblem, phi *mat.Dense) {
 // when the second start is kept it is one iteration after the first
 // start's.
 func TestMultiSecondStart(t *testing.T) {
+	t.Parallel()
 	taken := 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		x, labels, k, prior, bias := multiProblem(seed)
-		mcRestart = false
-		first := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
-		err := first.Fit(x, labels)
-		mcRestart = true
-		if err != nil {
+		first := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, ctl: controls{noMCRestart: true}}
+		if err := first.Fit(x, labels); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		last := math.Inf(-1)

@@ -470,7 +470,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	r := mat.NewDense(n, k, nil)
 	grad := mat.NewDense(m, k, nil)
 	wphi := mat.NewDense(n, m, nil)
-	joint := m*k <= probitJointMax
+	joint := m*k <= probitJointMax && !l.p.set.probitBlockStep
 	var hess *mat.SymDense
 	if joint {
 		hess = mat.NewSymDense(m*k, nil)
@@ -537,7 +537,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 // each class takes a step with its own block of the Hessian, still kept
 // only if it raises F, which converges more slowly along the direction
 // that shifts every class alike.
-var probitJointMax = 2000
+const probitJointMax = 2000
 
 // jointStep returns the Newton step of (P8) for the gradient g
 // (class-major), with the Hessian blocks Φᵀdiag(δₖₗ − Cov_Q(yₙₖ, yₙₗ))Φ +

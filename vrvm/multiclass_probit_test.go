@@ -12,6 +12,7 @@ import (
 // TestLnPhiRatio checks ln Φ and λ = N/Φ against direct formulas where
 // those are accurate and against the asymptotic series in the far tail.
 func TestLnPhiRatio(t *testing.T) {
+	t.Parallel()
 	for _, z := range []float64{-4.9, -2, -0.5, 0, 0.7, 3, 8} {
 		lp, lam := lnPhiRatio(z)
 		p := 0.5 * math.Erfc(-z/math.Sqrt2)
@@ -43,6 +44,7 @@ func TestLnPhiRatio(t *testing.T) {
 // against a brute-force trapezoidal rule on a fine grid, including
 // integrands whose mass lies far from u = 0.
 func TestProbitIntegral(t *testing.T) {
+	t.Parallel()
 	for _, d := range [][]float64{{0.3}, {1, -2}, {-8, 3, 0.5}, {-30, -25}, {6, 7, 8, 9}, {-3, -3, -3, -3, -3, -3, -3, -3, -3}} {
 		e, vv := make([]float64, len(d)), make([]float64, len(d))
 		lnZ, vu := probitMoments(d, nil, e, vv)
@@ -101,6 +103,7 @@ func TestProbitIntegral(t *testing.T) {
 // samples and over Q(W) (each wₖ from N(μₖ, Σₖ)) of
 // ln N(yₙ | Wᵀφₙ, I) − ln Q(yₙ).
 func TestProbitMonteCarlo(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 18))
 	const n, k, m, samples = 4, 3, 2, 400000
 	phi, y := tinyMultiDesign(rnd, n, k, m)
@@ -247,6 +250,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 // and the predictive probabilities of a fitted model sum to one, with the
 // predictive ones closer to Monte Carlo over Q(W).
 func TestProbitPredictive(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(8, 18))
 	for trial := range 20 {
 		k := 2 + trial%4
@@ -352,11 +356,10 @@ func meanStepProblem(t *testing.T, seed uint64) *mcProblem {
 // Hessian alone (blockStep, for large MK) raises the bound, on the
 // problems of TestProbitMeanStep.
 func TestProbitBlockStep(t *testing.T) {
-	old := probitJointMax
-	probitJointMax = 0
-	defer func() { probitJointMax = old }()
+	t.Parallel()
 	for seed := range uint64(20) {
 		p := meanStepProblem(t, seed)
+		p.set.probitBlockStep = true
 		before := p.bound()
 		p.lik.means(200)
 		after := p.bound()
@@ -370,6 +373,7 @@ func TestProbitBlockStep(t *testing.T) {
 // bound and ends at the maximum of F: at a fixed point of the EM update
 // of the means, μₖ = ΣΦᵀỹₖ (P3) with ỹ at those means.
 func TestProbitMeanStep(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(20) {
 		p := meanStepProblem(t, seed)
 		m, k := len(p.cls[0].act), p.k
@@ -409,6 +413,7 @@ func TestProbitMeanStep(t *testing.T) {
 // TestMultiLikelihoodOption checks that an unknown likelihood is an
 // *OptionError naming the field.
 func TestMultiLikelihoodOption(t *testing.T) {
+	t.Parallel()
 	x, labels, _, _, _ := multiProblem(1)
 	c := &MultiClassifier{Likelihood: MultiLikelihood(7)}
 	err := c.Fit(x, labels)

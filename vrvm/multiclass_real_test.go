@@ -425,6 +425,7 @@ func reportMulti(b *testing.B, c *MultiClassifier, xte *mat.Dense, lte []string)
 // underflows): the fit must either converge to a finite bound or return
 // the error that names the failure, never a NaN bound without an error.
 func TestMultiNaNBoundIsError(t *testing.T) {
+	t.Parallel()
 	xtr, ltr, _, _ := multiSet(t, "digits")
 	x := mat.DenseCopyOf(xtr.Slice(0, 500, 0, 64))
 	c := &MultiClassifier{Kernel: Gaussian{Width: 2.23}}

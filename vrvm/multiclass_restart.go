@@ -22,10 +22,6 @@ import (
 // kept. It runs once, after the kernel is learned (the width is chosen by
 // the first start's bound).
 
-// mcRestart switches the second start on (tests compare it with the first
-// fit alone).
-var mcRestart = true
-
 // mcRestartIter is the number of the schedule's iterations before the
 // sequential solver takes over: 5, 10, 20 and 30 end at the same fit on
 // wine and within 1.2 nats on iris (5 the highest), at 0.5 s against 1.7 s
@@ -36,7 +32,7 @@ const mcRestartIter = 5
 // sol on basis b if it is cheap and ends with a higher full-model bound,
 // else sol. It applies to the softmax model under Böhning's bound.
 func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, sol *mcSolution) (*mcSolution, error) {
-	if c.Likelihood != Softmax || !mcRestart || !s.prune || s.solver == PaperSchedule || sol.status != Converged {
+	if c.Likelihood != Softmax || s.noMCRestart || !s.prune || s.solver == PaperSchedule || sol.status != Converged {
 		return sol, nil
 	}
 	n, _ := x.Dims()
@@ -157,15 +153,12 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // unchanged. A fit that keeps one or two functions where many would
 // raise the bound is not detected.
 
-// mcHeldRestart switches (M24) on (tests compare).
-var mcHeldRestart = true
-
 // biasOnly reports whether the sequential solver's fit, from a start
 // that was not (M24)'s, kept nothing but the bias in some block: a class
 // with no kernel function, whose probability is flat in x (two such
 // classes are tied everywhere, and one of them is never predicted).
 func (p *mcProblem) biasOnly() bool {
-	if !mcHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.solver == PaperSchedule {
+	if p.set.noMCHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.solver == PaperSchedule {
 		return false
 	}
 	for _, c := range p.cls {

@@ -53,6 +53,7 @@ func multiProblem(seed uint64) (x *mat.Dense, labels []string, k Kernel, prior P
 // prior in the first phase of the sequential solver ("hold", (M24)) may
 // lower it.
 func TestMultiBoundMonotone(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(60) {
 		x, labels, k, prior, bias := multiProblem(seed)
 		for _, sc := range []struct {
@@ -130,6 +131,7 @@ func mcPrepared(t *testing.T, o options, x *mat.Dense, labels []string) (setting
 }
 
 func TestMultiAdditionGain(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for seed := range uint64(20) {
 		x, labels, k, prior, bias := multiProblem(seed)
@@ -188,6 +190,7 @@ func TestMultiAdditionGain(t *testing.T) {
 // TestBohningBound checks (M3) against the exact log-softmax: below it
 // everywhere, equal at y = ψ and at y = ψ + c1.
 func TestBohningBound(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 18))
 	for range 2000 {
 		k := 2 + rnd.IntN(5)
@@ -251,6 +254,7 @@ func randomCov(rnd *rand.Rand, m int, ridge float64) *mat.SymDense {
 // With the adaptive bound (M19) the same check uses JCBound at the
 // samples, each row's curvature Aₙ taken in either order at random.
 func TestMultiBoundMonteCarlo(t *testing.T) {
+	t.Parallel()
 	for _, adapt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("adaptive=%v", adapt), func(t *testing.T) { multiBoundMonteCarlo(t, adapt) })
 	}
@@ -364,6 +368,7 @@ func jcBoundOrder(y, psi []float64, k int, asc bool) float64 {
 // y = ψ + c1; and its curvature against the brute-force Hessian of lse
 // for two classes, where it is the Jaakkola–Jordan curvature.
 func TestJCBound(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(4, 18))
 	for it := range 4000 {
 		k := 2 + rnd.IntN(6)
@@ -436,6 +441,7 @@ func gammaSample(rnd *rand.Rand, a, b float64) float64 {
 
 // TestMultiBadInput checks the errors for bad labels.
 func TestMultiBadInput(t *testing.T) {
+	t.Parallel()
 	for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 		t.Run(lik.String(), func(t *testing.T) { multiBadInput(t, lik) })
 	}
@@ -503,6 +509,7 @@ func multiBadInput(t *testing.T, lik MultiLikelihood) {
 // decision is the plug-in argmax, that the classes come back in numeric
 // order, and that a saved model predicts as the original.
 func TestMultiPredict(t *testing.T) {
+	t.Parallel()
 	x, labels, _, _, _ := multiProblem(4)
 	for i, l := range labels {
 		labels[i] = strings.TrimPrefix(l, "c") + "0" // numeric labels: 00, 10, 20…
@@ -642,6 +649,7 @@ func uncertainLineWith(t *testing.T, c *MultiClassifier, n int) (*MultiClassifie
 // Monte Carlo average of the softmax over the weights' posterior: closer
 // than the plug-in probabilities on average.
 func TestMultiModeration(t *testing.T) {
+	t.Parallel()
 	c, x := uncertainLine(t, Softmax, 41)
 	ybar, v, err := c.Latent(x)
 	if err != nil {
@@ -683,6 +691,7 @@ func TestMultiModeration(t *testing.T) {
 // spanning many decades, and on the exact boundary of the prior-free
 // case.
 func TestMaxBelow(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 8))
 	screened := 0
 	for range 200000 {

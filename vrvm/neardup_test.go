@@ -16,6 +16,7 @@ import (
 // the data cannot tell apart share a weight, and coordinate ascent
 // between them crawls), with at most one active function of each pair.
 func TestSequentialNearDuplicates(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(120, 5)
 	n, _ := x.Dims()
 	x2 := mat.NewDense(2*n, 1, nil)

@@ -26,6 +26,7 @@ const (
 )
 
 func TestNewtonRegressionFixture(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
 	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton, NoAugment: true}
 	if err := r.Fit(x, f.T); err != nil {
@@ -52,6 +53,7 @@ func TestNewtonRegressionFixture(t *testing.T) {
 }
 
 func TestNewtonClassificationFixture(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
 	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton, NoAugment: true}
 	if err := c.Fit(x, f.T); err != nil {
@@ -183,6 +185,7 @@ func (p fastProblem) denseBound(t *testing.T, x []float64) float64 {
 // fixed point of the paper's schedule, and that the bound the solver
 // computes in factored form equals the one the dense updates give.
 func TestNewtonMonotone(t *testing.T) {
+	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(30) {
 			p := newFastProblem(seed+1, classify)
@@ -227,6 +230,7 @@ func TestNewtonMonotone(t *testing.T) {
 // TestNewtonDerivatives compares the gradient and Hessian of the collapsed
 // bound with central differences at random parameters.
 func TestNewtonDerivatives(t *testing.T) {
+	t.Parallel()
 	const h, tol = 1e-5, 1e-6
 	for _, classify := range []bool{false, true} {
 		p := newFastProblem(3, classify)
@@ -266,6 +270,7 @@ func TestNewtonDerivatives(t *testing.T) {
 // TestDesignFactor checks that the factored design reproduces the design
 // matrix and that U has orthonormal columns.
 func TestDesignFactor(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(2, 2))
 	for _, tc := range []struct {
 		n, d int
@@ -324,6 +329,7 @@ func TestDesignFactor(t *testing.T) {
 // the fixed-point iteration (25) on one coordinate, and that it is the
 // global maximiser of f on a fine grid.
 func TestAlphaRoot(t *testing.T) {
+	t.Parallel()
 	p, _ := Prior{}.resolve()
 	at := p.A + 0.5
 	f := func(a, s, q2 float64) float64 { return at*math.Log(a) - p.B*a - 0.5*math.Log(a+s) + 0.5*q2/(a+s) }
@@ -354,6 +360,7 @@ func TestAlphaRoot(t *testing.T) {
 // contribution against a direct maximisation of its terms over the
 // variance v of Q(wₘ) = N(0, v) and the mean α of Q_αₘ = Γ(ã, ã/α).
 func TestExcludedTerm(t *testing.T) {
+	t.Parallel()
 	for _, p := range []Prior{{A: 1e-6, B: 1e-6}, {A: 1e-3, B: 1e-3}, {A: 1, B: 0.1}} {
 		at := p.A + 0.5
 		lgA, _ := math.Lgamma(p.A)
@@ -385,6 +392,7 @@ func TestExcludedTerm(t *testing.T) {
 }
 
 func TestSolverOption(t *testing.T) {
+	t.Parallel()
 	x, tt := mat.NewDense(3, 1, []float64{0, 1, 2}), []float64{0, 1, 0.5}
 	r := &Regressor{Solver: Solver(7)}
 	var oe *OptionError
@@ -408,6 +416,7 @@ func digamma(x float64) float64 { return mathext.Digamma(x) }
 // optimum. L(Q) is recomputed here with the dense design of all N + 1
 // functions and the terms (39)–(46) or (59)–(64).
 func TestFullModelBound(t *testing.T) {
+	t.Parallel()
 	for _, solver := range []Solver{Sequential, PaperSchedule, Newton} {
 		for _, classify := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/classify=%v", solver, classify), func(t *testing.T) { checkFullModelBound(t, solver, classify) })

@@ -17,6 +17,7 @@ import (
 // on an unfitted model by design: a programmer error, documented and
 // tested in TestAccessorsPanic.)
 func TestNoPanic(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	nanX := mat.DenseCopyOf(x)
 	nanX.Set(1, 0, math.NaN())
@@ -142,6 +143,7 @@ func TestNoPanic(t *testing.T) {
 // TestAccessorsPanic checks the documented programmer error: the
 // accessors of fitted state panic with ErrNotFitted before a fit.
 func TestAccessorsPanic(t *testing.T) {
+	t.Parallel()
 	for name, f := range map[string]func(){
 		"LowerBound":   func() { (&Regressor{}).LowerBound() },
 		"TauPosterior": func() { (&Regressor{}).TauPosterior() },

@@ -31,6 +31,7 @@ func randomPrecision(n int, seed uint64) *mat.SymDense {
 // TestFactorBlocked checks the blocked factorisation (used with a context
 // for M ≥ blockedMin) against the unblocked one.
 func TestFactorBlocked(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{blockedMin, blockedMin + 77} {
 		a := randomPrecision(n, uint64(n))
 		var plain, blocked gaussQ
@@ -78,6 +79,7 @@ func TestFactorBlocked(t *testing.T) {
 // TestFactorCanceled checks that a cancelled context stops the blocked
 // factorisation with the context's error and leaves q as it was.
 func TestFactorCanceled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	q := gaussQ{ctx: ctx, logDet: 7}

@@ -40,6 +40,7 @@ func closeTo(t *testing.T, name string, got, want mat.Matrix) {
 // TestProductMul compares mul with mat.Dense.Mul: transposes, views, and
 // dst sharing storage with an operand.
 func TestProductMul(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, sh := range [][3]int{{1, 1, 1}, {3, 5, 2}, {13, 7, 30}, {9, 9, 9}, {30, 30, 30}, {40, 41, 39}, {70, 9, 65}} {
 		m, k, n := sh[0], sh[1], sh[2]
@@ -92,6 +93,7 @@ func TestProductMul(t *testing.T) {
 // triangle, the other triangle and (with Unit) the diagonal holding
 // garbage that must not be read.
 func TestProductMulTri(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, sh := range [][2]int{{1, 1}, {5, 3}, {17, 13}, {60, 41}} {
 		n, m := sh[0], sh[1]
@@ -132,6 +134,7 @@ func TestProductMulTri(t *testing.T) {
 
 // TestProductGram compares gramBlocks with aᵀa.
 func TestProductGram(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 6))
 	for _, sh := range [][2]int{{1, 1}, {7, 3}, {100, 13}, {3000, 15}, {500, 70}} {
 		a := prodDense(rnd, sh[0], sh[1])

@@ -80,6 +80,7 @@ func checkStep(t *testing.T, what string, prev *float64, now float64) {
 }
 
 func TestRegressionBoundMonotone(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(60) {
 		p := randomProblem(seed, false)
 		t.Run(p.name, func(t *testing.T) {
@@ -110,6 +111,7 @@ func TestRegressionBoundMonotone(t *testing.T) {
 }
 
 func TestClassificationBoundMonotone(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(60) {
 		p := randomProblem(seed, true)
 		t.Run(p.name, func(t *testing.T) {
@@ -139,6 +141,7 @@ func TestClassificationBoundMonotone(t *testing.T) {
 // exact Gaussian posterior of w given α and τ: Σ = (A + τΦᵀΦ)⁻¹ by explicit
 // inversion, μ = τΣΦᵀt.
 func TestQwExactPosterior(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(10) {
 		p := randomProblem(seed, false)
 		pr, _ := p.prior.resolve()
@@ -204,6 +207,7 @@ func TestQwExactPosterior(t *testing.T) {
 }
 
 func TestJaakkolaJordanBound(t *testing.T) {
+	t.Parallel()
 	for _, xi := range []float64{0, 1e-6, 1e-3, 0.1, 0.5, 1, 2.5, 10, 40} {
 		for z := -30.0; z <= 30; z += 0.25 {
 			b, l := JJBound(z, xi), LogSigmoid(z)
@@ -233,6 +237,7 @@ func TestJaakkolaJordanBound(t *testing.T) {
 // against gonum's distuv.Gamma, entropies from distuv, the Gaussian terms
 // from an explicit Σ.
 func TestBoundTermsIndependent(t *testing.T) {
+	t.Parallel()
 	f, x, _ := loadFixture(t, "sinc50_gauss.json")
 	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 200}
 	_, d := x.Dims()
@@ -313,6 +318,7 @@ func TestBoundTermsIndependent(t *testing.T) {
 
 // TestFixtureTerms compares each bound term with the fixture at convergence.
 func TestFixtureTerms(t *testing.T) {
+	t.Parallel()
 	f, x, _ := loadFixture(t, "sinc50_gauss.json")
 	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11}
 	_, d := x.Dims()

@@ -118,6 +118,10 @@ type Regressor struct {
 	// every row.
 	KeepDuplicates bool
 
+	// ctl holds the controls of the engine's parts (controls.go; zero:
+	// every part on), set by tests and ablations.
+	ctl controls
+
 	regressionFit
 	duplicates int
 }
@@ -187,7 +191,7 @@ func (r *Regressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
 		centres: r.Centres, hasCentres: true,
-		solver: r.Solver, defPrune: defaultRegressionPrune, ownScale: true}
+		solver: r.Solver, defPrune: defaultRegressionPrune, ownScale: true, ctl: r.ctl}
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.

@@ -31,6 +31,7 @@ func checkClose(t *testing.T, what string, got, want []float64, tol float64) {
 }
 
 func TestRegressionFixture(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
 	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11, Solver: PaperSchedule, NoAugment: true}
 	if err := r.Fit(x, f.T); err != nil {
@@ -53,6 +54,7 @@ func TestRegressionFixture(t *testing.T) {
 }
 
 func TestClassificationFixture(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
 	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9, Solver: PaperSchedule, NoAugment: true}
 	if err := c.Fit(x, f.T); err != nil {
@@ -81,6 +83,7 @@ func TestClassificationFixture(t *testing.T) {
 // noise estimate then far below the true sd 1), and a small fraction of
 // them at a sensible width.
 func TestEffectiveParameters(t *testing.T) {
+	t.Parallel()
 	tr, err := datasets.Friedman1(120, 5, 1, 4)
 	if err != nil {
 		t.Fatal(err)

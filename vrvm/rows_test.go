@@ -10,6 +10,7 @@ import (
 // The indices reported for the active set and the relevance vectors are
 // training rows whether or not the bias survived pruning.
 func TestActiveRowsAfterBiasPruned(t *testing.T) {
+	t.Parallel()
 	d, err := datasets.Sinc(50, 0.1, 1)
 	if err != nil {
 		t.Fatal(err)

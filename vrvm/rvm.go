@@ -69,6 +69,10 @@ type RVMRegressor struct {
 	// design, N × Centres, bounds the memory of a fit.
 	Centres int
 
+	// ctl holds the controls of the engine's parts (controls.go; zero:
+	// every part on), set by tests and ablations.
+	ctl controls
+
 	regressionFit
 }
 
@@ -98,15 +102,23 @@ type RVMClassifier struct {
 	// Centres is as for RVMRegressor.
 	Centres int
 
+	// ctl holds the controls of the engine's parts (controls.go; zero:
+	// every part on), set by tests and ablations.
+	ctl controls
+
 	classificationFit
 }
 
 func (r *RVMRegressor) options() options {
-	return rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor, r.Centres)
+	o := rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor, r.Centres)
+	o.ctl = r.ctl
+	return o
 }
 
 func (c *RVMClassifier) options() options {
-	return rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor, c.Centres)
+	o := rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor, c.Centres)
+	o.ctl = c.ctl
+	return o
 }
 
 // rvmOptions are the options of the RVM estimators, with their defaults.
@@ -217,7 +229,7 @@ func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64
 		set.monitor = func(p Progress) bool { userStop = user(p); return userStop }
 	}
 	for doublings := 0; ; doublings++ {
-		guard := widthWiden && doublings < widthMaxUp
+		guard := !set.noWiden && doublings < widthMaxUp
 		if guard {
 			set.gammaLimit = limit
 		}

@@ -54,6 +54,7 @@ func activeDesign(t *testing.T, f *fitted, x mat.Matrix) *mat.Dense {
 }
 
 func TestRVMRegressor(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
 	var trace []float64
 	r := &RVMRegressor{Kernel: Gaussian{Width: f.Kernel.R}, Solver: PaperSchedule, Monitor: func(p Progress) bool { trace = append(trace, p.Bound); return false }}
@@ -123,6 +124,7 @@ func TestRVMRegressor(t *testing.T) {
 // no iteration lowers the evidence. It logs the comparison with the
 // re-estimation algorithm on the same data.
 func TestSequential(t *testing.T) {
+	t.Parallel()
 	const (
 		evidenceTol = 1e-9 // relative, reported against direct evidence
 		alphaTol    = 1e-5 // relative, αₘ against (R3) (Tol = 1e-6 on ln αₘ)
@@ -286,6 +288,7 @@ func rvmMaximum(t *testing.T, f *fitted, x *mat.Dense, tv []float64, k Kernel, n
 // regression; the reported evidence is Laplace's approximation computed
 // directly.
 func TestSequentialClassifier(t *testing.T) {
+	t.Parallel()
 	const (
 		gradTol = 1e-6 // gradient of the log joint at the mode
 		// The mode is found to a gradient of 1e-9 (laplaceMode), from a
@@ -395,6 +398,7 @@ func TestSequentialClassifier(t *testing.T) {
 }
 
 func TestRVMClassifier(t *testing.T) {
+	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
 	c := &RVMClassifier{Kernel: Gaussian{Width: f.Kernel.R}, Solver: PaperSchedule}
 	if err := c.Fit(x, f.T); err != nil {
@@ -484,6 +488,7 @@ func checkSaveLoad(t *testing.T, m Estimator, xt mat.Matrix) {
 }
 
 func TestRVMStopAndCancel(t *testing.T) {
+	t.Parallel()
 	x, treg, tcls := smallData()
 	// Width 1, the former default: the default width (R6) is wide enough
 	// for these 6 rows to converge in 2 iterations.
@@ -534,6 +539,7 @@ func TestRVMStopAndCancel(t *testing.T) {
 // and 43 deletions. The bound leaves room for a different path through
 // the additions and deletions; the evidence must not fall.
 func TestSequentialIterations(t *testing.T) {
+	t.Parallel()
 	const maxIter = 500
 	d, err := datasets.Friedman1(300, 10, 1, 1)
 	if err != nil {
@@ -560,6 +566,7 @@ func TestSequentialIterations(t *testing.T) {
 // β → ∞: β must stop at rvmBetaMaxFactor/var(t) and the fit converge,
 // where uncapped it swung for minutes (rvmBetaMaxFactor).
 func TestRVMNoiseCap(t *testing.T) {
+	t.Parallel()
 	tr, err := datasets.Friedman1(80, 5, 1, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // two designs round differently), on a ten-input problem whose kernel
 // matrix has full rank.
 func TestRVMExplicitDesign(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 9))
 	n, d := 200, 10
 	x := mat.NewDense(n, d, nil)
@@ -36,12 +37,7 @@ func TestRVMExplicitDesign(t *testing.T) {
 	if f, err := newSeqDesign(t.Context(), b, x); err != nil || !f.ident {
 		t.Fatalf("the problem's design is not explicit (err %v)", err)
 	}
-	fit := func(explicit bool, m Estimator, y []float64) ([]int, float64, []float64) {
-		old := rvmExplicitRows
-		defer func() { rvmExplicitRows = old }()
-		if explicit {
-			rvmExplicitRows = 0
-		}
+	fit := func(m Estimator, y []float64) ([]int, float64, []float64) {
 		if err := m.FitContext(t.Context(), x, y); err != nil {
 			t.Fatal(err)
 		}
@@ -53,14 +49,18 @@ func TestRVMExplicitDesign(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		new  func() Estimator
+		new  func(explicit bool) Estimator
 		y    []float64
 	}{
-		{"RVMRegressor", func() Estimator { return &RVMRegressor{Kernel: Gaussian{Width: 3}} }, reg},
-		{"RVMClassifier", func() Estimator { return &RVMClassifier{Kernel: Gaussian{Width: 3}} }, cls},
+		{"RVMRegressor", func(e bool) Estimator {
+			return &RVMRegressor{Kernel: Gaussian{Width: 3}, ctl: controls{rvmExplicit: e}}
+		}, reg},
+		{"RVMClassifier", func(e bool) Estimator {
+			return &RVMClassifier{Kernel: Gaussian{Width: 3}, ctl: controls{rvmExplicit: e}}
+		}, cls},
 	} {
-		a0, l0, m0 := fit(false, c.new(), c.y)
-		a1, l1, m1 := fit(true, c.new(), c.y)
+		a0, l0, m0 := fit(c.new(false), c.y)
+		a1, l1, m1 := fit(c.new(true), c.y)
 		if activeKey(a0) != activeKey(a1) {
 			t.Errorf("%s: relevance vectors %v (factored) and %v (explicit)", c.name, a0, a1)
 			continue

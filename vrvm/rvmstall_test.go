@@ -39,6 +39,7 @@ func noisyLabels(seed uint64, n, d int, flip float64) (*mat.Dense, []float64) {
 // favoured lowered it at the new one, and the fit cycled to the
 // iteration limit.
 func TestRVMClassifierStall(t *testing.T) {
+	t.Parallel()
 	x, lab := noisyLabels(1, 350, 20, 0.05)
 	c := &RVMClassifier{Kernel: Gaussian{Width: 3}, MaxIter: 3000}
 	if err := c.Fit(x, lab); err != nil {

@@ -28,6 +28,7 @@ func gaussianWidth(t *testing.T, k Kernel) float64 {
 // its labels and predicted a test row, far from every centre, by the
 // bias alone (every test probability the same).
 func TestRVMClassifierDefaultWidth(t *testing.T) {
+	t.Parallel()
 	const n, nt, d = 200, 400, 30
 	rnd := rand.New(rand.NewPCG(7, 30))
 	gen := func(n int) (*mat.Dense, []float64) {
@@ -103,6 +104,7 @@ func TestRVMClassifierDefaultWidth(t *testing.T) {
 // former default width 1 it kept nearly every row on these 10 inputs
 // (γ close to N, noise sd far below the true 1).
 func TestRVMRegressorDefaultWidth(t *testing.T) {
+	t.Parallel()
 	tr, err := datasets.Friedman1(300, 10, 1, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -184,12 +186,11 @@ func TestRVMRegressorDefaultWidth(t *testing.T) {
 // 120, noise sd 0.0044, test coverage 0.00); doubled once, 22 relevance
 // vectors, noise sd 2.1 and coverage 0.81.
 func TestRVMRegressorDefaultWidthWidened(t *testing.T) {
+	t.Parallel()
 	const n = 120
 	tr, te := friedman50(t, n)
 	fit := func(on bool) (r *RVMRegressor, cover float64) {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = on
-		r = &RVMRegressor{}
+		r = &RVMRegressor{ctl: controls{noWiden: !on}}
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatal(err)
 		}

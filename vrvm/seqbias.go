@@ -88,13 +88,10 @@ import (
 // design (the 50-input set above, Boston's polynomial kernel) gets it.
 const seqBiasStartWork = 2e6
 
-// seqBiasStart switches the second start of (S8) on (tests compare).
-var seqBiasStart = true
-
 // biasLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the bias start (S8), or nil if p does not get one.
 func biasLik(p *problem, f *designFactor) likelihood {
-	if !seqBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
+	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
 	return startLik(p.lik)

@@ -23,6 +23,7 @@ import (
 // reports when the bias start is kept. On the sinc sets (drawn from the
 // first 40 seeds, where it is kept on 19) it must find the higher bound.
 func TestSequentialBiasStart(t *testing.T) {
+	t.Parallel()
 	improved := 0
 	sincSeeds := []uint64{11, 19, 21, 26, 30} // the bias start is kept on these
 	for i := range 15 {
@@ -38,11 +39,9 @@ func TestSequentialBiasStart(t *testing.T) {
 			x, y, k, noBias, prior = d.X, d.T, Gaussian{Width: 3}, false, Prior{}
 		}
 		fit := func(on bool) (*Regressor, []float64) {
-			seqBiasStart = on
-			defer func() { seqBiasStart = true }()
 			var bounds []float64
 			mon := func(pr Progress) bool { bounds = append(bounds, pr.Bound); return false }
-			r := &Regressor{Kernel: k, NoBias: noBias, Prior: prior, Monitor: mon}
+			r := &Regressor{Kernel: k, NoBias: noBias, Prior: prior, Monitor: mon, ctl: controls{noBiasStart: !on}}
 			if err := r.FitContext(context.Background(), x, y); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -86,6 +85,7 @@ func TestSequentialBiasStart(t *testing.T) {
 // starts with the bias and one other function active, and no ⟨αₘ⟩ step, extrapolation, joint step
 // (S7) or update of Q_τ decreases L of the active model.
 func TestSequentialBiasStartSteps(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-9
 	checked := 0
 	for seed := uint64(0); checked < 15; seed++ {
@@ -129,6 +129,7 @@ func TestSequentialBiasStartSteps(t *testing.T) {
 // an iteration. With (S7) the fit reaches the same full-model bound in
 // less than half the iterations (527 against 3,929 measured).
 func TestNewtonTailSinc(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two fits at N = 4,000")
 	}
@@ -137,9 +138,7 @@ func TestNewtonTailSinc(t *testing.T) {
 		t.Fatal(err)
 	}
 	fit := func(on bool) *Regressor {
-		seqNewtonOn = on
-		defer func() { seqNewtonOn = true }()
-		r := &Regressor{Kernel: Gaussian{Width: 3}}
+		r := &Regressor{Kernel: Gaussian{Width: 3}, ctl: controls{noNewton: !on}}
 		if err := r.Fit(d.X, d.T); err != nil {
 			t.Fatal(err)
 		}
@@ -171,6 +170,7 @@ func TestNewtonTailSinc(t *testing.T) {
 // RMSE against the function 0.0085 of the targets' sd, against 0.95
 // without the bias start).
 func TestBiasStartManyInputs(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(50, 10))
 	const n, d, nt = 420, 50, 180
 	beta := make([]float64, d)
@@ -201,9 +201,7 @@ func TestBiasStartManyInputs(t *testing.T) {
 		ft[i] = (ft[i] - mean) / sd
 	}
 	fit := func(on bool) (rmse float64, r *Regressor) {
-		seqBiasStart = on
-		defer func() { seqBiasStart = true }()
-		r = &Regressor{}
+		r = &Regressor{ctl: controls{noBiasStart: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}
@@ -231,6 +229,7 @@ func TestBiasStartManyInputs(t *testing.T) {
 // rises by more than the tolerance, nor a window that spans a change of
 // the active set.
 func TestStalled(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-10
 	flat, crawl, rising := make([]float64, 150), make([]float64, 150), make([]float64, 150)
 	for i := range flat {

@@ -268,7 +268,7 @@ func (s *seqFit) heldShares() {
 // precisions, ln ξ as well (extrapolateCls).
 func (s *seqFit) extrapolationPoint() []float64 {
 	pt := logs(s.alpha)
-	if !s.uniform() && s.ctl.pruneAt <= s.cls.target*1.000001 {
+	if !s.uniform() && s.pruneAt <= s.cls.target*1.000001 {
 		pt = s.lik.logParams(pt)
 	}
 	return pt
@@ -296,7 +296,7 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	m := len(s.alpha)
 	oldA := append([]float64(nil), s.alpha...)
 	oldXi := s.lik.logParams(nil)
-	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.ctl.pruneAt)) // (S5)
+	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.pruneAt)) // (S5)
 	for i := range m {
 		s.alpha[i] = math.Exp(clampLog(x[i], hi))
 	}
@@ -356,9 +356,6 @@ const (
 	seqRelaxWait  = 160
 )
 
-// seqRelaxOn switches (S12) on (tests compare).
-var seqRelaxOn = true
-
 // stepBetween returns b − a, or nil if a is nil or of another length.
 func stepBetween(a, b []float64) []float64 {
 	if a == nil || len(a) != len(b) {
@@ -377,7 +374,7 @@ func stepBetween(a, b []float64) []float64 {
 func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 	m := len(s.alpha)
 	x0 := s.extrapolationPoint()
-	if !seqRelaxOn || len(d) != len(x0) || len(x0) == m {
+	if s.ctl.noRelax || len(d) != len(x0) || len(x0) == m {
 		return false, nil
 	}
 	if err := s.rebuild(iter); err != nil {
@@ -385,7 +382,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 	}
 	s.cls.current = true
 	before, beforeFull := s.bound(), s.objective()
-	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.ctl.pruneAt)) // (S5)
+	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.pruneAt)) // (S5)
 	best := x0
 	kept := false
 	x := make([]float64, len(x0))

@@ -14,6 +14,7 @@ import (
 // Φ_AᵀWΦ_A (weightedGramActive) and the rows Φ_AᵀWΦ of the candidate
 // statistics (activeCross).
 func TestClsCacheExact(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for seed := range uint64(20) {
 		p := newFastProblem(500+seed, true)
@@ -116,11 +117,10 @@ func crawlProblem(seed uint64, n, d int, flip float64) (*mat.Dense, []float64) {
 // are not enough either), the fit converges within 3,000 iterations at a
 // bound at least as high.
 func TestOverrelax(t *testing.T) {
+	t.Parallel()
 	x, y := crawlProblem(3, 300, 5, 0.03)
 	fit := func(on bool) *Classifier {
-		defer func(old bool) { seqRelaxOn = old }(seqRelaxOn)
-		seqRelaxOn = on
-		c := &Classifier{Kernel: Gaussian{Width: 1}, MaxIter: 3000}
+		c := &Classifier{Kernel: Gaussian{Width: 1}, MaxIter: 3000, ctl: controls{noRelax: !on}}
 		if err := c.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import "testing"
 // keeps many, with a full-model bound higher by far more than the
 // restart's margin and a training error below half the constant's.
 func TestConstantClassifierRestart(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name        string
 		seed        uint64
@@ -31,9 +32,7 @@ func TestConstantClassifierRestart(t *testing.T) {
 			}
 			width := c.width * MedianDistance(x)
 			fit := func(on bool) (*Classifier, float64) {
-				defer func(v bool) { seqBiasStart = v }(seqBiasStart)
-				seqBiasStart = on
-				f := &Classifier{Kernel: Gaussian{Width: width}, NoAugment: true}
+				f := &Classifier{Kernel: Gaussian{Width: width}, NoAugment: true, ctl: controls{noBiasStart: !on}}
 				if err := f.Fit(x, y); err != nil {
 					t.Fatal(err)
 				}
@@ -71,6 +70,7 @@ func TestConstantClassifierRestart(t *testing.T) {
 // hand: a fit explains little when its training errors are at least
 // seqExplainsLittle times the smaller class's rows.
 func TestExplainsLittle(t *testing.T) {
+	t.Parallel()
 	lik := func(t, act []float64) *logitLik {
 		l := newLogitLik(t, 1)
 		copy(l.act, act)

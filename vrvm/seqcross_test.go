@@ -13,6 +13,7 @@ import (
 // products on random matrices of several shapes (row lengths across
 // crossChunk, column counts across quadBlock, rows across quadGemmMin).
 func TestCrossKernels(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-12
 	rnd := rand.New(rand.NewPCG(1, 1))
 	randDense := func(r, c int) *mat.Dense {

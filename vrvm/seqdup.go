@@ -18,10 +18,6 @@ import "math"
 // unchanged (functions centred at duplicated inputs are identical, and
 // only one of each is ever added: twins).
 
-// seqCollapse switches the collapsing of duplicated rows on (the tests
-// compare it with the fit of every row).
-var seqCollapse = true
-
 // countLik is the logistic likelihood of distinct rows with counts.
 type countLik struct {
 	*logitLik
@@ -88,7 +84,7 @@ type collapsedRows struct {
 // duplicated rows.
 func collapseRows(p *problem) *collapsedRows {
 	orig, ok := p.lik.(*logitLik)
-	if !ok || !seqCollapse {
+	if !ok || p.set.noCollapse {
 		return nil
 	}
 	n, _ := p.x.Dims()

@@ -27,6 +27,7 @@ func dupRipley(n int) (*mat.Dense, []float64) {
 // rows with counts (countLik) gives, for the same active set, ⟨α⟩ and ξ,
 // the same Q_w, bound, ξ update and candidate statistics as every row.
 func TestCollapsedRowsSameModel(t *testing.T) {
+	t.Parallel()
 	x, y := dupRipley(60)
 	_, d := x.Dims()
 	set, err := options{defPrune: defaultClassificationPrune}.resolve()
@@ -104,11 +105,10 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 // duplicated rows, collapsed, with the fit of every row: the same active
 // set, and bounds, weights, probabilities and ξ to 1e-8.
 func TestCollapsedRowsFit(t *testing.T) {
+	t.Parallel()
 	x, y := dupRipley(120)
 	fit := func(collapse bool) *Classifier {
-		seqCollapse = collapse
-		defer func() { seqCollapse = true }()
-		m := &Classifier{Kernel: Gaussian{Width: 0.5}, Tol: 1e-13, ParamTol: 1e-10, MaxIter: 5000}
+		m := &Classifier{Kernel: Gaussian{Width: 0.5}, Tol: 1e-13, ParamTol: 1e-10, MaxIter: 5000, ctl: controls{noCollapse: !collapse}}
 		if err := m.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ import (
 // internal/learneval's sets are unchanged.
 const seqRoundS = 1e-8
 
-// seqExact switches the minimum form of (S14) on, for measurements (the
+// controls.noExact turns the minimum form of (S14) off, for measurements (the
 // sweep's refactorisation in place of a clamped sₘ is not switched; it
 // alone keeps TestWideKernelManyRows finite). On Friedman #1 with 3,000
 // rows (datasets.Friedman1 seed 1, standardised, width 8, MaxIter 1,500)
@@ -55,7 +55,6 @@ const seqRoundS = 1e-8
 // climbing, at −37806.33, 153 nats higher: (S14) can stop at a lower
 // local maximum, which is not resolved (vrvm fit -width 8 on the sweep's
 // 3,000-row set: without it, not finished after 600 s).
-var seqExact = true
 
 // exactCand is a candidate of bestAddition for exactBest: its function
 // j, ranking gain g and optimal ⟨αⱼ⟩, and its sⱼ by (S14) once judged

@@ -15,6 +15,7 @@ import (
 // with a NotPositiveDefiniteError (non-finite bound). It must converge
 // to a finite bound, with a noise level below the targets' spread.
 func TestWideKernelManyRows(t *testing.T) {
+	t.Parallel()
 	tr, err := datasets.Friedman1(1600, 10, 1, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // sigma, bit for bit: the sequential fits are sensitive to rounding, and
 // these replace the general ones only to save time.
 func TestFactorInvMatchesFactor(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, m := range []int{1, 2, 5, 17, 64, 178, 300} {
 		a := randomPrecision(m, uint64(m))
@@ -64,6 +65,7 @@ func TestFactorInvMatchesFactor(t *testing.T) {
 // TestPotrsVec checks potrsVec against LAPACK's Dpotrs bit for bit,
 // with zeros in the factor (which Dtrsm skips).
 func TestPotrsVec(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, m := range []int{1, 2, 5, 17, 64, 178} {
 		a := make([]float64, m*m)

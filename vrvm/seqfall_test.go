@@ -34,6 +34,7 @@ func separated(seed uint64, n, d int, gap float64) (*mat.Dense, []float64) {
 // is within the window's fall of the trace's maximum, and the fit
 // separates the classes.
 func TestFallingBoundStops(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		seed uint64
 		d    int

@@ -48,16 +48,13 @@ func newtonAffordable(f *designFactor, n int) bool {
 	return float64(n)*float64(r) <= seqNewtonWork
 }
 
-// seqNewtonOn switches (S7) on (tests compare).
-var seqNewtonOn = true
-
 // newtonTakes reports whether (S7) can take the fit's crawl: the
 // Gaussian likelihood, the low-rank factor within seqNewtonWork, and
 // from 1 to seqNewtonActive active functions.
 func (s *seqFit) newtonTakes() bool {
 	_, ok := s.lik.(*gaussLik)
 	m := len(s.act)
-	return seqNewtonOn && ok && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+	return !s.ctl.noNewton && ok && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
 }
 
 // newtonTail takes the joint steps of (S7) from the current state at
@@ -71,7 +68,7 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	lc := *g
 	lc.resid = nil
 	set := s.ctl
-	set.prune = false
+	set.prune, set.pruneAt = false, s.pruneAt
 	fr := &newtonRun{model: newCollapsed(sub, &lc, s.prior), c: set}
 	if !fr.eval(append(logs(s.alpha), lc.logParams(nil)...)) {
 		return false, nil
@@ -88,7 +85,7 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	}
 	before := s.objective()
 	old := append([]float64(nil), s.alpha...)
-	hi := math.Log(s.ctl.pruneAt)
+	hi := math.Log(s.pruneAt)
 	for i := range s.act {
 		s.alpha[i] = math.Exp(math.Min(fr.x[i], hi))
 	}

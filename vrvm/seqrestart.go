@@ -63,10 +63,6 @@ const (
 	seqRestartFlopsReg = 1e9
 )
 
-// seqRestart switches the second start on (tests compare it with the
-// first fit alone).
-var seqRestart = true
-
 // restartCost returns the floating-point work of seqRestartIter
 // iterations of the schedule on n rows and p functions.
 func restartCost(n, p int, uniform bool) float64 {
@@ -93,7 +89,7 @@ func restartLimit(uniform bool) float64 {
 func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
 	b, _ := p.lik.weights()
-	if d, _ := p.lik.data(); !seqRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
+	if d, _ := p.lik.data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
 	return startLik(p.lik)
@@ -151,10 +147,6 @@ func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood
 	return secondFit(ctx, p, s, lik, sol, 0)
 }
 
-// crowdLimit switches (C1) on (tests compare it with the fits without
-// it).
-var crowdLimit = true
-
 // secondBudget is the number of iterations after which a second start
 // whose bound (the trace's, a lower bound on its full-model bound (S4))
 // is not above the first fit's is abandoned, for a first fit of iters
@@ -180,7 +172,7 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // climb to a fit that spends one function on each row's noise.
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
-	if l, ok := lik.(*gaussLik); ok && crowdLimit && s.ctl.gammaLimit == 0 {
+	if l, ok := lik.(*gaussLik); ok && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
 		if lim := widthCrowded * float64(len(l.t)); !(effectiveParameters(sol) > lim) {
 			s.ctl.gammaLimit = lim
 		}

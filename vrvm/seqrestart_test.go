@@ -16,18 +16,18 @@ import (
 // FullModelBound reports when the second start is kept. On some of these
 // problems the second start must find the higher bound.
 func TestSequentialSecondStart(t *testing.T) {
+	t.Parallel()
 	improved := 0
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(30) {
 			p := newFastProblem(500+seed, classify)
 			fit := func(restart bool) (Estimator, []float64) {
-				seqRestart = restart
-				defer func() { seqRestart = true }()
 				var bounds []float64
 				mon := func(pr Progress) bool { bounds = append(bounds, pr.Bound); return false }
-				var e Estimator = &Regressor{Kernel: p.b.kernel, NoBias: !p.b.bias, Prior: p.prior, Monitor: mon}
+				ctl := controls{noRestart: !restart}
+				var e Estimator = &Regressor{Kernel: p.b.kernel, NoBias: !p.b.bias, Prior: p.prior, Monitor: mon, ctl: ctl}
 				if classify {
-					e = &Classifier{Kernel: p.b.kernel, NoBias: !p.b.bias, Prior: p.prior, Monitor: mon}
+					e = &Classifier{Kernel: p.b.kernel, NoBias: !p.b.bias, Prior: p.prior, Monitor: mon, ctl: ctl}
 				}
 				if err := e.FitContext(context.Background(), p.x, p.t); err != nil {
 					t.Fatalf("%s: %v", p.name, err)
@@ -79,11 +79,11 @@ func BenchmarkSecondStart(b *testing.B) {
 					seed++
 					var full [2]float64
 					for i, on := range []bool{false, true} {
-						seqRestart = on
-						var m Estimator = &Regressor{Kernel: Gaussian{Width: 3}}
+						ctl := controls{noRestart: !on}
+						var m Estimator = &Regressor{Kernel: Gaussian{Width: 3}, ctl: ctl}
 						x, t := benchSinc(n, seed)
 						if task == Classification {
-							m = &Classifier{Kernel: Gaussian{Width: 0.5}}
+							m = &Classifier{Kernel: Gaussian{Width: 0.5}, ctl: ctl}
 							x, t = benchRipley(n, seed)
 						}
 						c0 := fastCPUTime()
@@ -93,7 +93,6 @@ func BenchmarkSecondStart(b *testing.B) {
 						cpu[i] += fastCPUTime() - c0
 						full[i] = m.FullModelBound()
 					}
-					seqRestart = true
 					gain += full[1] - full[0]
 				}
 				k := float64(seed)

@@ -383,6 +383,10 @@ type seqFit struct {
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
+	// pruneAt is the current pruning threshold, annealed by run from
+	// seqAnnealStart·PruneAlpha (or seqAnnealStartCls·, annealFrom·) down
+	// to ctl.pruneAt, the PruneAlpha of the resolved settings.
+	pruneAt float64
 	// annealing reports whether the threshold is still above PruneAlpha
 	// (seqAnnealStart); ldSweep is the change of ln|Σ| by the rank-one
 	// updates of the sweeps since the last rebuild, ln|Σ| = −Σ ln(1 + ΔΣₘₘ).
@@ -408,7 +412,7 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	d, _ := lik.data()
 	n := len(d)
 	_, r := f.bFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
+	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
 	if f.ident {
 		copy(s.ud, d)
 	} else {
@@ -907,7 +911,7 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	var all, elig []cand
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
-	exact := seqExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
 	var fine []exactCand
 	for k := range sv {
 		m := k
@@ -926,8 +930,8 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 		// is added, at its best ⟨αₘ⟩ ≤ PruneAlpha, only if that raises the
 		// full model's bound by more than the current keepGain (S5).
 		strong := true
-		if a > s.ctl.pruneAt/seqAddMargin {
-			a = alphaRootUpTo(s.prior.A, s.prior.B, sv[k], q2, s.ctl.pruneAt)
+		if a > s.pruneAt/seqAddMargin {
+			a = alphaRootUpTo(s.prior.A, s.prior.B, sv[k], q2, s.pruneAt)
 			strong = s.contribution(a, sv[k], q2, dv[m]) > s.keepGain
 		}
 		// Rank by the part of the gain due to the quality factor,
@@ -1035,8 +1039,8 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 	}
 	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
 	strong := true
-	if a > s.ctl.pruneAt/seqAddMargin {
-		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.ctl.pruneAt)
+	if a > s.pruneAt/seqAddMargin {
+		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
 		strong = s.contribution(a, sm, q2, d) > s.keepGain
 	}
 	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
@@ -1606,11 +1610,11 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		qm := s.q.mu[i] / sii
 		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		drop := false
-		if s.ctl.prune && na > s.ctl.pruneAt {
+		if s.ctl.prune && na > s.pruneAt {
 			// Above the threshold: removed unless the full model's bound
 			// loses at least keepGain by it, (S5); kept at its best
 			// ⟨αₘ⟩ ≤ PruneAlpha otherwise.
-			na = alphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.ctl.pruneAt)
+			na = alphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
 			drop = len(s.act) > 1 && s.contribution(na, sm, qm*qm, s.precisionOf(i)) < s.keepGain
 		}
 		if drop {
@@ -1642,7 +1646,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		syrUpper(-k, col, s.sig.RawSymmetric())
 		s.sigUpdates++
 		s.ldSweep -= math.Log1p(d * sii)
-		capped := s.alpha[i] > s.ctl.pruneAt
+		capped := s.alpha[i] > s.pruneAt
 		s.alpha[i] = na
 		if s.hook != nil && capped {
 			// Held at the threshold, lowered since the last sweep (see
@@ -1716,11 +1720,11 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	case s.warm != nil:
 		// From a previous fit's active set: no annealing.
 	case s.annealFrom > 0:
-		s.ctl.pruneAt *= s.annealFrom
+		s.pruneAt *= s.annealFrom
 	case s.uniform():
-		s.ctl.pruneAt *= seqAnnealStart
+		s.pruneAt *= seqAnnealStart
 	default:
-		s.ctl.pruneAt *= seqAnnealStartCls
+		s.pruneAt *= seqAnnealStartCls
 	}
 	if s.ctl.prune {
 		_, dv, _ := s.weighted(0)
@@ -1769,7 +1773,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		if err := stopped(ctx, k-1); err != nil {
 			return trace, k - 1, Canceled, err
 		}
-		s.annealing = s.ctl.pruneAt > target*1.000001
+		s.annealing = s.pruneAt > target*1.000001
 		maxDl, removed, err := s.sweep(k)
 		if err != nil {
 			return trace, k, NotFitted, err
@@ -1891,9 +1895,9 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 			return trace, k, Stopped, nil // (W5)
 		}
 		phaseIter++
-		annealing := s.ctl.pruneAt > target*1.000001
+		annealing := s.pruneAt > target*1.000001
 		if annealing && (phaseIter >= seqPhaseIter || quiet && noneToAdd && change <= s.ctl.tol) {
-			s.ctl.pruneAt = math.Max(target, s.ctl.pruneAt/seqAnnealStep)
+			s.pruneAt = math.Max(target, s.pruneAt/seqAnnealStep)
 			s.holdBias = false
 			phaseIter = 0
 			continue
@@ -1903,7 +1907,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 		}
 		// (S15): a large set's crawl that (S7) cannot take is converged
 		// once a full addition round finds nothing to add.
-		if seqCrawlStopOn && !removed && !addedNow && s.crawled(trace, k-still) {
+		if !s.ctl.noCrawlStop && !removed && !addedNow && s.crawled(trace, k-still) {
 			added, err := s.addRound(k, true)
 			if err != nil {
 				return trace, k, NotFitted, err
@@ -2013,9 +2017,6 @@ const seqCrawlGain = 1e-6
 // bound.
 const seqCrawlWindow = 300
 
-// seqCrawlStopOn switches (S15) on (tests compare).
-var seqCrawlStopOn = true
-
 // crawled reports whether the fit is in the crawl of (S15): a large set,
 // pruned, that (S7) cannot take, the active set unchanged for span
 // iterations, at least seqCrawlWindow, over the last seqCrawlWindow of
@@ -2061,7 +2062,7 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)
 	if s.ctl.prune {
-		hi = math.Min(hi, math.Log(s.ctl.pruneAt)) // (S5)
+		hi = math.Min(hi, math.Log(s.pruneAt)) // (S5)
 	}
 	for i, v := range x {
 		s.alpha[i] = math.Exp(clampLog(v, hi))

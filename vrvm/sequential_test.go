@@ -41,6 +41,7 @@ func seqProblem(t *testing.T, p fastProblem) *seqFit {
 // pruning threshold lowered by the annealing ("cap", (S5)); they are the
 // only such steps.
 func TestSequentialMonotone(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-9
 	steps := map[string]int{}
 	for _, classify := range []bool{false, true} {
@@ -93,6 +94,7 @@ func TestSequentialMonotone(t *testing.T) {
 // them (S5), changes ⟨αₘ⟩, ⟨τ⟩ or ξ by less than 1e-5 relative and the
 // bound by less than 1e-9 relative.
 func TestSequentialFixedPoint(t *testing.T) {
+	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(10) {
 			p := newFastProblem(300+seed, classify)
@@ -122,8 +124,8 @@ func TestSequentialFixedPoint(t *testing.T) {
 			// The solver holds the active ⟨αₘ⟩ at or below the pruning
 			// threshold (S5): so does this iteration.
 			for m, a := range e.alpha.means() {
-				if a > s.ctl.pruneAt {
-					e.alpha.bt[m] = e.alpha.at / s.ctl.pruneAt
+				if a > s.pruneAt {
+					e.alpha.bt[m] = e.alpha.at / s.pruneAt
 				}
 			}
 			e.lik.update()
@@ -148,6 +150,7 @@ func TestSequentialFixedPoint(t *testing.T) {
 // than the paper schedule's (within 5%), with no more relevance vectors.
 // Measured: 0.0330 with 5.5 vectors against 0.0345 with 5.9.
 func TestSequentialVsPaper(t *testing.T) {
+	t.Parallel()
 	xt := sincGrid(201)
 	var rms, rv [2]float64
 	for seed := range uint64(10) {
@@ -176,6 +179,7 @@ func TestSequentialVsPaper(t *testing.T) {
 // with every row twice, or with two distinct inputs only, converges well
 // before the iteration limit.
 func TestSequentialDuplicates(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(120, 5)
 	n, _ := x.Dims()
 	x2 := mat.NewDense(2*n, 1, nil)
@@ -227,6 +231,7 @@ func TestSequentialDuplicates(t *testing.T) {
 // round, (S4), so at most the bound with those factors at their optimum,
 // every entry is finite, and FullModelBound is at least the last entry.
 func TestSequentialTraceIsFullBound(t *testing.T) {
+	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		for seed := range uint64(30) {
 			p := newFastProblem(300+seed, classify)
@@ -275,6 +280,7 @@ func TestSequentialTraceIsFullBound(t *testing.T) {
 // their definitions: Q_w (23)–(24) at the returned ⟨α⟩ and ⟨τ⟩, and Q_τ
 // (26)–(27) at that Q_w.
 func TestDeferredNoiseUpdate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a 1,000-row fit")
 	}

@@ -48,14 +48,11 @@ import (
 // for the problems where the greedy additions alone stop short.
 const seqWideAnneal = 10 * seqAnnealStart
 
-// seqWide switches the start of (S10) on (tests compare).
-var seqWide = true
-
 // wideLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the start of (S10), or nil if p does not get one.
 func wideLik(p *problem, f *designFactor) likelihood {
 	l, ok := p.lik.(*gaussLik)
-	if !seqWide || !ok || !p.set.prune {
+	if p.set.noWide || !ok || !p.set.prune {
 		return nil
 	}
 	pc, _ := f.bFull.Dims()

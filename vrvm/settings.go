@@ -122,6 +122,8 @@ type options struct {
 	// the RVM, whose type-II estimate does not depend on it, and
 	// regression (doc.go, "Pruning and convergence").
 	ownScale bool
+	// ctl is the estimator's controls (zero: every part on).
+	ctl controls
 }
 
 // settings are the resolved options shared by every estimator and solver.
@@ -140,12 +142,15 @@ type settings struct {
 	// sequential algorithm (status Stopped) once the effective number of
 	// parameters γ exceeds it (W5), (R6).
 	gammaLimit float64
+	// The controls of the engine's parts, from options.ctl.
+	controls
 }
 
 // resolve validates o and fills in the defaults.
 func (o options) resolve() (settings, error) {
 	s := settings{kernel: o.kernel, bias: !o.noBias, maxIter: o.maxIter, tol: o.tol, paramTol: o.paramTol,
-		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0, solver: o.solver}
+		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0, solver: o.solver,
+		controls: o.ctl}
 	if s.kernel == nil {
 		s.kernel = defaultKernel
 	}

@@ -19,6 +19,7 @@ import (
 // noise sd times 100. Without (T1) the test fails: the defaults stayed
 // in the targets' units. Values set explicitly are not scaled.
 func TestTargetScale(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 1))
 	n := 120
 	x := mat.NewDense(n, 2, nil)
@@ -80,6 +81,7 @@ func TestTargetScale(t *testing.T) {
 // before, the fit at 10⁻⁸ kept no relevance vector. Targets of standard
 // deviation 10⁻⁷⁰ and 10⁷⁰ get ErrTargetScale.
 func TestSmallTargetScale(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(11, 2))
 	n := 150
 	x := mat.NewDense(n, 1, nil)

@@ -34,6 +34,7 @@ func closeRel(a, b, tol float64) bool {
 // Without (U1) the large columns' ⟨αₘ⟩ exceed PruneAlpha and they are
 // pruned.
 func TestUnitScaleDesign(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 11))
 	n, m := 200, 6
 	x := mat.NewDense(n, m, nil)
@@ -91,6 +92,7 @@ func TestUnitScaleDesign(t *testing.T) {
 // functions at their own scale (no (U1)): a linear-kernel fit reports
 // ⟨αₘ⟩ in the kernel's units without divisors.
 func TestUnitScaleRegression(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(4, 4))
 	n, d := 100, 20
 	x := mat.NewDense(n, d, nil)
@@ -128,6 +130,7 @@ func containsInt(s []int, v int) bool {
 // agree; the fitted kernel is the one given, the model saved and loaded
 // predicts the same, and ⟨αₘ⟩ of the kernel functions scale by 100².
 func TestUnitScaleKernel(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 1))
 	n, d := 200, 30
 	x := mat.NewDense(n, d, nil)
@@ -212,6 +215,7 @@ func TestUnitScaleKernel(t *testing.T) {
 // error with 6 functions, 19% with the paper's schedule; docs/design.md,
 // "Pruning and convergence".)
 func TestUnitScaleMulti(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(8, 2))
 	n, d, k := 300, 40, 3
 	x := mat.NewDense(2*n, d, nil)

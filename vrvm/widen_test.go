@@ -17,12 +17,11 @@ import (
 // noise within a factor 3 and covers most of the targets, at no larger
 // test error.
 func TestDefaultWidthWidened(t *testing.T) {
+	t.Parallel()
 	const n = 120
 	tr, te := friedman50(t, n)
 	fit := func(on bool) (r *Regressor, rmse, cover float64) {
-		defer func(v bool) { widthWiden = v }(widthWiden)
-		widthWiden = on
-		r = &Regressor{}
+		r = &Regressor{ctl: controls{noWiden: !on}}
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatal(err)
 		}
@@ -52,6 +51,7 @@ func TestDefaultWidthWidened(t *testing.T) {
 // paper's schedule, stopped after 200 iterations on the problem of
 // TestDefaultWidthWidened, has γ above half the rows (70 of 120).
 func TestDefaultWidthMonitorStop(t *testing.T) {
+	t.Parallel()
 	tr, err := datasets.Friedman1(120, 50, 1, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -363,10 +363,6 @@ func (d *denseModel) evidence(r float64) (e, alpha, beta float64, err error) {
 // fraction of the rows, of the fit at the default width (W5).
 const widthCrowded = 0.5
 
-// widthWiden switches (W5) on (tests compare it with the fit at the
-// width of (W4) alone).
-var widthWiden = true
-
 // fitWidened fits p, the problem at the default width of (W4), and
 // returns its fit unless the fit's effective number of parameters γ
 // exceeds widthCrowded times the rows; then it fits again at twice the
@@ -384,7 +380,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 		p.set.monitor = func(pr Progress) bool { userStop = user(pr); return userStop }
 	}
 	for {
-		guard := widthWiden && f.widthDoublings < widthMaxUp
+		guard := !p.set.noWiden && f.widthDoublings < widthMaxUp
 		if guard {
 			p.set.gammaLimit = limit
 		}

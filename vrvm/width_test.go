@@ -56,6 +56,7 @@ func directEvidence(t *testing.T, x *mat.Dense, y []float64, r, alpha, beta floa
 // directly, and (W3): the α and β returned maximise it (no change of
 // either by ±1% raises it).
 func TestDenseEvidence(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(80, 3)
 	d := newDenseModel(x, y)
 	for _, r := range []float64{0.7, 2, 5} {
@@ -80,6 +81,7 @@ func TestDenseEvidence(t *testing.T) {
 // starting width, does not depend on the targets' units, and flat
 // targets are an error the default handles.
 func TestDefaultWidth(t *testing.T) {
+	t.Parallel()
 	x, y := benchSinc(120, 4)
 	r0 := MedianDistance(x)
 	r, e, err := denseWidth(context.Background(), x, y, r0)
@@ -149,6 +151,7 @@ func linearTarget(seed uint64) (*mat.Dense, []float64) {
 // 10–15 functions with noise sd 0.18–0.19 before (S10) and (S11)
 // (seqwide.go); 12 is the original seed.
 func TestDefaultWidthLinearTarget(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 3, 12} {
 		x, y := linearTarget(seed)
 		r := &Regressor{}
@@ -175,11 +178,10 @@ func TestDefaultWidthLinearTarget(t *testing.T) {
 // the many-function fit (0.0953, −3306.46). Both now reach it, and
 // (S10) must not end below the fit without it.
 func TestWideStart(t *testing.T) {
+	t.Parallel()
 	x, y := linearTarget(8)
 	fit := func(on bool) *Regressor {
-		defer func(v bool) { seqWide = v }(seqWide)
-		seqWide = on
-		r := &Regressor{}
+		r := &Regressor{ctl: controls{noWide: !on}}
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

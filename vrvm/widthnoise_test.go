@@ -35,6 +35,7 @@ func replicated(seed uint64, k int, f func(float64) float64, sd float64) (*mat.D
 // seed 4 (and on 2 of the 7 such sets of the robustness sweep). A sinc
 // target on repeated inputs is fitted as well.
 func TestDefaultWidthNoSignal(t *testing.T) {
+	t.Parallel()
 	zero := func(float64) float64 { return 0 }
 	sinc := func(v float64) float64 {
 		if v == 0 {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestReadCSV(t *testing.T) {
+	t.Parallel()
 	// BOM, CRLF, spaces around fields, quotes, a blank line, signs and
 	// leading dots.
 	in := "\uFEFF x , \"y\",z\r\n 1.5 , \"-2e-3\",-0\r\n\r\n+3,.5,7.\r\n"
@@ -51,6 +52,7 @@ func TestReadCSV(t *testing.T) {
 }
 
 func TestReadCSVLabels(t *testing.T) {
+	t.Parallel()
 	in := "a,type\n1,Yes\n2, No \n3,\"Yes\"\n"
 	tab, err := ReadCSVOptions(strings.NewReader(in), "l.csv", CSVOptions{Labels: map[string]map[string]float64{"type": PimaLabels}})
 	if err != nil {
@@ -66,6 +68,7 @@ func TestReadCSVLabels(t *testing.T) {
 }
 
 func TestReadCSVErrors(t *testing.T) {
+	t.Parallel()
 	labels := map[string]map[string]float64{"c": {"No": 0, "Yes": 1}}
 	for _, tc := range []struct {
 		name   string
@@ -118,12 +121,14 @@ func TestReadCSVErrors(t *testing.T) {
 }
 
 func TestReadCSVReaderError(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("disk on fire")
 	_, err := ReadCSV(iotest.ErrReader(boom), "r.csv")
 	checkParseError(t, err, boom, 0, 0, "", "r.csv", "disk on fire")
 }
 
 func TestTableSelect(t *testing.T) {
+	t.Parallel()
 	tab, err := ReadCSV(strings.NewReader("a,b,c\n1,2,3\n4,5,6\n"), "s.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +203,7 @@ func (e *endlessLine) Read(p []byte) (int, error) {
 // TestReadCSVLimits: an endless line is rejected after 16 MiB with a short
 // error; a long cell is quoted by its first 40 bytes.
 func TestReadCSVLimits(t *testing.T) {
+	t.Parallel()
 	src := &endlessLine{}
 	_, err := ReadCSV(src, "long.csv")
 	var pe *ParseError

@@ -20,6 +20,7 @@ func smallDataset() *Dataset {
 }
 
 func TestSubsetExclude(t *testing.T) {
+	t.Parallel()
 	d := smallDataset()
 	s := d.Subset([]int{3, 1, 3})
 	if !mat.Equal(s.X, mat.NewDense(3, 2, []float64{30, 31, 10, 11, 30, 31})) || !reflect.DeepEqual(s.T, []float64{3, 1, 3}) {
@@ -46,6 +47,7 @@ func TestSubsetExclude(t *testing.T) {
 }
 
 func TestSubsetPanics(t *testing.T) {
+	t.Parallel()
 	d := smallDataset()
 	for name, f := range map[string]func(){
 		"Subset()":            func() { d.Subset(nil) },

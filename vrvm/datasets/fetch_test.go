@@ -34,6 +34,7 @@ func downloadable() []file {
 // TestConvertUpstream checks the pinned checksums and that the conversion
 // of each upstream file is byte-identical to the project's normalised copy.
 func TestConvertUpstream(t *testing.T) {
+	t.Parallel()
 	up := upstreamData(t)
 	for _, f := range downloadable() {
 		body, err := os.ReadFile(filepath.Join(up, f.upstream))
@@ -66,6 +67,7 @@ func TestConvertUpstream(t *testing.T) {
 }
 
 func TestConvertUpstreamErrors(t *testing.T) {
+	t.Parallel()
 	good := "rownames,xs,ys,yc\n1,0.5,-0.25,0\n"
 	f := ripleyTrainFile
 	f.rows = 1
@@ -88,6 +90,7 @@ func TestConvertUpstreamErrors(t *testing.T) {
 }
 
 func TestFixedDecimals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		d    int
@@ -217,6 +220,7 @@ func TestFetch(t *testing.T) {
 
 // TestFetchUnknownLength fetches a file sent without Content-Length.
 func TestFetchUnknownLength(t *testing.T) {
+	t.Parallel()
 	body, err := os.ReadFile(filepath.Join(upstreamData(t), "Boston.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -249,6 +253,7 @@ func checkNothingWritten(t *testing.T, dir string, before []string) {
 }
 
 func TestFetchChecksumMismatch(t *testing.T) {
+	t.Parallel()
 	up := upstreamData(t)
 	good, err := os.ReadFile(filepath.Join(up, "synth.te.csv"))
 	if err != nil {
@@ -280,6 +285,7 @@ func TestFetchChecksumMismatch(t *testing.T) {
 }
 
 func TestFetchTruncated(t *testing.T) {
+	t.Parallel()
 	body, err := os.ReadFile(filepath.Join(upstreamData(t), "Boston.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +310,7 @@ func TestFetchTruncated(t *testing.T) {
 }
 
 func TestFetchNotFound(t *testing.T) {
+	t.Parallel()
 	srv, _ := upstreamServer(t, map[string]http.HandlerFunc{"/Pima.te.csv": http.NotFound})
 	dir := t.TempDir()
 	err := Fetch(context.Background(), "pima", FetchOptions{BaseURL: srv.URL, Dir: dir})
@@ -361,6 +368,7 @@ func TestFetchStall(t *testing.T) {
 }
 
 func TestFetchNotDownloadable(t *testing.T) {
+	t.Parallel()
 	srv, rec := upstreamServer(t, nil)
 	dir := t.TempDir()
 	for _, name := range []string{"sinc", "ripley-subsets", "boston-splits", "iris", "wine", "digits"} {
@@ -391,6 +399,7 @@ func TestFetchNotDownloadable(t *testing.T) {
 }
 
 func TestNamesFiles(t *testing.T) {
+	t.Parallel()
 	if got, want := Names(), []string{"ripley", "pima", "boston", "sinc", "ripley-subsets", "boston-splits", "iris", "wine", "digits"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -429,6 +438,7 @@ func TestNamesFiles(t *testing.T) {
 }
 
 func TestEnsure(t *testing.T) {
+	t.Parallel()
 	srv, rec := upstreamServer(t, nil)
 	dir := t.TempDir()
 	// boston.csv and pima_train.csv are there already; boston.csv with

@@ -6,6 +6,7 @@ import (
 )
 
 func TestFriedman1(t *testing.T) {
+	t.Parallel()
 	a, err := Friedman1(200, 10, 1, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSincTrue(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ x, want float64 }{
 		{0, 1},
 		{math.Copysign(0, -1), 1},
@@ -30,6 +31,7 @@ func TestSincTrue(t *testing.T) {
 }
 
 func TestSincArguments(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n     int
 		noise float64
@@ -49,6 +51,7 @@ func TestSincArguments(t *testing.T) {
 }
 
 func TestSincReproducible(t *testing.T) {
+	t.Parallel()
 	a, err := Sinc(50, 0.1, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +82,7 @@ func TestSincReproducible(t *testing.T) {
 
 // TestSincDistribution checks x ~ U(−10, 10) and the noise ~ N(0, σ²).
 func TestSincDistribution(t *testing.T) {
+	t.Parallel()
 	const (
 		n     = 20000
 		sigma = 0.1
@@ -124,6 +128,7 @@ func TestSincDistribution(t *testing.T) {
 }
 
 func TestRipleyReproducible(t *testing.T) {
+	t.Parallel()
 	a, err := Ripley(60, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +147,7 @@ func TestRipleyReproducible(t *testing.T) {
 }
 
 func TestRipleyBalance(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 2, 7, 60, 1001} {
 		d, err := Ripley(n, uint64(n))
 		if err != nil {
@@ -177,6 +183,7 @@ func TestRipleyBalance(t *testing.T) {
 // the mixture: mean of the two component means, and variance 0.03 plus the
 // variance of the component means.
 func TestRipleyMoments(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	d, err := Ripley(n, 11)
 	if err != nil {
@@ -234,6 +241,7 @@ func bayesErrors(d *Dataset) int {
 // the Bayes error of the problem is 8.93% (Monte Carlo with 4·10⁶ draws
 // in numpy).
 func TestRipleyBayesError(t *testing.T) {
+	t.Parallel()
 	const (
 		n     = 20000
 		bayes = 0.0893
@@ -263,6 +271,7 @@ func TestRipleyBayesErrorTestSet(t *testing.T) {
 }
 
 func TestRipleyDensity(t *testing.T) {
+	t.Parallel()
 	// At a component mean, the density is half the component's peak plus
 	// the other component's tail.
 	peak := 1 / (2 * math.Pi * RipleyVar)
@@ -279,6 +288,7 @@ func TestRipleyDensity(t *testing.T) {
 }
 
 func TestRipley3(t *testing.T) {
+	t.Parallel()
 	d, err := Ripley3(300, 1)
 	if err != nil {
 		t.Fatal(err)

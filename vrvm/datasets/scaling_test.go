@@ -18,6 +18,7 @@ import (
 // and columns of 1e200 and 1e-300 times the same values get the same
 // standardised values (their squares leave float64's range).
 func TestScaling(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 1))
 	n := 50
 	x := mat.NewDense(n, 5, nil)
@@ -74,6 +75,7 @@ func TestScaling(t *testing.T) {
 
 // TestScalingErrors: bad input gets an error naming the problem.
 func TestScalingErrors(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(3, 2, []float64{1, 2, math.NaN(), 4, 5, 6})
 	if _, err := NewScaling(x); !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "row 1, column 0") {
 		t.Errorf("NaN input: %v", err)

@@ -45,6 +45,7 @@ func checkPartition(t *testing.T, folds [][]int, n, k int) {
 }
 
 func TestKFold(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ n, k int }{{2, 2}, {10, 5}, {11, 5}, {100, 5}, {7, 7}} {
 		f, err := KFold(c.n, c.k, 1)
 		if err != nil {
@@ -64,6 +65,7 @@ func TestKFold(t *testing.T) {
 }
 
 func TestStratifiedKFold(t *testing.T) {
+	t.Parallel()
 	labels := make([]float64, 103)
 	for i := range 31 {
 		labels[(i*7)%103] = 1
@@ -88,6 +90,7 @@ func TestStratifiedKFold(t *testing.T) {
 }
 
 func TestFoldsErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ n, k int }{{10, 1}, {10, 0}, {10, -3}, {4, 5}, {0, 2}} {
 		_, err := KFold(c.n, c.k, 1)
 		var fe *FoldsError
@@ -112,6 +115,7 @@ func sinc(t *testing.T, n int) (*mat.Dense, []float64) {
 }
 
 func TestSearchErrors(t *testing.T) {
+	t.Parallel()
 	x, y := sinc(t, 20)
 	reg := &vrvm.Regressor{MaxIter: 50}
 	ks := GaussianKernels(1, 3)
@@ -158,6 +162,7 @@ func TestSearchErrors(t *testing.T) {
 }
 
 func TestSearchRegression(t *testing.T) {
+	t.Parallel()
 	x, y := sinc(t, 40)
 	// The paper's schedule: with the default (sequential) solver the
 	// bound picks width 0.2 here, see the package documentation.
@@ -240,6 +245,7 @@ func TestSearchRegression(t *testing.T) {
 }
 
 func TestSearchClassification(t *testing.T) {
+	t.Parallel()
 	d, err := datasets.Ripley(60, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -280,6 +286,7 @@ type nanKernel struct{}
 func (nanKernel) Eval(x, y []float64) float64 { return math.NaN() }
 
 func TestSearchFailingCandidate(t *testing.T) {
+	t.Parallel()
 	x, y := sinc(t, 20)
 	s := Search{Estimator: &vrvm.RVMRegressor{MaxIter: 100}, Kernels: []vrvm.Kernel{nanKernel{}, vrvm.Gaussian{Width: 2}}}
 	r, err := s.Run(context.Background(), x, y)
@@ -301,6 +308,7 @@ func TestSearchFailingCandidate(t *testing.T) {
 }
 
 func TestSearchCanceled(t *testing.T) {
+	t.Parallel()
 	x, y := sinc(t, 20)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -311,6 +319,7 @@ func TestSearchCanceled(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[vrvm.Kernel]string{
 		vrvm.Gaussian{Width: 0.5}:                   "Gaussian(width=0.5)",
 		&vrvm.Gaussian{Width: 3}:                    "Gaussian(width=3)",
@@ -326,6 +335,7 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestPrunedContribution(t *testing.T) {
+	t.Parallel()
 	const close = 1e-12
 	// lnΓ(1) − lnΓ(½) − ½ln 1 = −ln√π.
 	if got, want := PrunedContribution(0.5), -0.5*math.Log(math.Pi); math.Abs(got-want) > close {
@@ -344,6 +354,7 @@ func TestPrunedContribution(t *testing.T) {
 // TestFullBound compares FullBound with the bound of a fit without
 // pruning, which keeps the paper's full model.
 func TestFullBound(t *testing.T) {
+	t.Parallel()
 	x, y := sinc(t, 40)
 	s := Search{Estimator: &vrvm.Regressor{Solver: vrvm.PaperSchedule}, Kernels: GaussianKernels(2), Folds: 2}
 	r, err := s.Run(context.Background(), x, y)

@@ -87,6 +87,7 @@ func runBad(t *testing.T, cases []badCase) {
 }
 
 func TestRegressionFitBadInput(t *testing.T) {
+	t.Parallel()
 	r, d := smallRegression(t)
 	other, err := datasets.Sinc(20, 0.1, 4)
 	if err != nil {
@@ -128,6 +129,7 @@ func TestRegressionFitBadInput(t *testing.T) {
 }
 
 func TestWeightsBadInput(t *testing.T) {
+	t.Parallel()
 	r, d := smallRegression(t)
 	other, err := datasets.Sinc(20, 0.1, 4)
 	if err != nil {
@@ -150,6 +152,7 @@ func TestWeightsBadInput(t *testing.T) {
 }
 
 func TestDecisionMapBadInput(t *testing.T) {
+	t.Parallel()
 	c, d := smallClassifier(t)
 	labels := withT(d.T, 0, 2)
 	runBad(t, []badCase{
@@ -192,6 +195,7 @@ func TestDecisionMapBadInput(t *testing.T) {
 }
 
 func TestProbabilityGridBadInput(t *testing.T) {
+	t.Parallel()
 	c, _ := smallClassifier(t)
 	for _, tc := range []struct {
 		name   string
@@ -212,6 +216,7 @@ func TestProbabilityGridBadInput(t *testing.T) {
 }
 
 func TestOtherBadInput(t *testing.T) {
+	t.Parallel()
 	runBad(t, []badCase{
 		{"trace empty", func() (*vrvmplot.Figure, error) { return vrvmplot.BoundTrace(nil) }, plotter.ErrNoData},
 		{"trace NaN", func() (*vrvmplot.Figure, error) { return vrvmplot.BoundTrace([]float64{1, math.NaN()}) }, plotter.ErrNaN},
@@ -228,6 +233,7 @@ func TestOtherBadInput(t *testing.T) {
 // TestEdgeCases draws figures of degenerate but valid input: they must
 // render.
 func TestEdgeCases(t *testing.T) {
+	t.Parallel()
 	r, d := smallRegression(t)
 	c, dc := smallClassifier(t)
 	for _, tc := range []struct {

@@ -7,5 +7,6 @@ import (
 )
 
 func TestBoundTrace(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleBoundTrace, t, "bound.png")
 }

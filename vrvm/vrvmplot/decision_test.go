@@ -7,5 +7,6 @@ import (
 )
 
 func TestDecisionMap(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleDecisionMap, t, "decision.png")
 }

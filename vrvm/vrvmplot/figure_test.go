@@ -23,6 +23,7 @@ type pnger interface{ PNG() []byte }
 var _ pnger = (*vrvmplot.Figure)(nil)
 
 func TestFigureOutputs(t *testing.T) {
+	t.Parallel()
 	fig, err := vrvmplot.BoundTrace([]float64{-10, -5, -4, -3.9})
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestFigureOutputs(t *testing.T) {
 }
 
 func TestFigureDefaultsAndErrors(t *testing.T) {
+	t.Parallel()
 	// Zero size means the defaults.
 	fig := &vrvmplot.Figure{Panels: []*plot.Plot{plot.New()}, Heights: []float64{-1}}
 	img := fig.Image()

@@ -12,6 +12,7 @@ import (
 // TestProbabilityGrid checks the orientation of the grid: Z(c, r) is the
 // probability at (X(c), Y(r)).
 func TestProbabilityGrid(t *testing.T) {
+	t.Parallel()
 	c, _ := smallClassifier(t)
 	xs, ys := []float64{-1, 0, 0.5}, []float64{0, 0.4, 0.8, 1.2}
 	for _, plugin := range []bool{false, true} {

@@ -7,5 +7,6 @@ import (
 )
 
 func TestJaakkolaJordan(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleJaakkolaJordan, t, "jaakkola.png")
 }

@@ -13,10 +13,12 @@ import (
 )
 
 func TestMultiDecisionMap(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleMultiDecisionMap, t, "multidecision.png")
 }
 
 func TestMultiDecisionMapBadInput(t *testing.T) {
+	t.Parallel()
 	var unfitted vrvm.MultiClassifier
 	x := mat.NewDense(6, 2, []float64{0, 0, 0.1, 0, 1, 1, 1.1, 1, 2, 0, 2.1, 0})
 	labels := []string{"a", "a", "b", "b", "c", "c"}

@@ -15,6 +15,7 @@ import (
 // N(w | 0, 1/α) integrated over α ~ Γ(a, b) by quadrature, and its
 // normalisation.
 func TestStudentT(t *testing.T) {
+	t.Parallel()
 	const tol = 1e-7
 	// α = u/(1−u) maps (0, 1) onto (0, ∞).
 	overAlpha := func(f func(alpha float64) float64) float64 {

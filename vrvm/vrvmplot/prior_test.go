@@ -7,5 +7,6 @@ import (
 )
 
 func TestMarginalPrior(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleMarginalPrior, t, "prior.png")
 }

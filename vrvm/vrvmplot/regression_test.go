@@ -7,5 +7,6 @@ import (
 )
 
 func TestRegressionFit(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleRegressionFit, t, "regression.png")
 }

@@ -19,6 +19,7 @@ func labels(ticks []plot.Tick) []string {
 }
 
 func TestNiceTicks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lo, hi float64
 		want   []string
@@ -38,6 +39,7 @@ func TestNiceTicks(t *testing.T) {
 }
 
 func TestLogTicks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lo, hi float64
 		want   []string
@@ -55,6 +57,7 @@ func TestLogTicks(t *testing.T) {
 // TestPlaceLegend checks that the legend goes to the emptiest corner and,
 // when every corner holds data, that the axis is stretched to clear them.
 func TestPlaceLegend(t *testing.T) {
+	t.Parallel()
 	square := func(pts plotter.XYs) *plot.Plot {
 		p := newPlot("", "x", "y")
 		s, err := plotter.NewScatter(pts)

@@ -14,10 +14,12 @@ import (
 )
 
 func TestWeights(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleWeights, t, "weights.png")
 }
 
 func TestAlphaHistogram(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleAlphaHistogram, t, "alpha.png")
 }
 
@@ -28,6 +30,7 @@ func TestAlphaHistogram(t *testing.T) {
 // and the figure must still count and fill the relevance vectors the
 // model reports (before, it drew none).
 func TestWeightsDividedKernel(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(4, 9))
 	const n, d = 150, 20
 	x := mat.NewDense(n, d, nil)

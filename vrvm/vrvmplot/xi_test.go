@@ -7,5 +7,6 @@ import (
 )
 
 func TestXiActivation(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleXiActivation, t, "xi.png")
 }
