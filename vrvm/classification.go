@@ -61,6 +61,18 @@ type Classifier struct {
 	LearnKernel bool
 	Learning    KernelLearning
 	NoAugment   bool
+	// NoRescale fits the kernel exactly as given, the paper's model: the
+	// Gamma prior on ⟨αₘ⟩ and PruneAlpha then apply to the weights of
+	// the kernel's own functions. By default a kernel other than
+	// Gaussian and ARDGaussian whose values at the training inputs have
+	// a root mean square s above 1 (a Polynomial of high degree, a
+	// Linear kernel on wide inputs), and a column of a design given to
+	// FitDesign with such a root mean square, is divided by s before
+	// the fit (doc.go, (U1)), so that the prior and the threshold mean
+	// the same whatever the scale of the inputs; the fitted model is
+	// stated in the kernel's own units either way (U2). Gaussian
+	// kernels are never divided, so NoRescale does not change their fit.
+	NoRescale bool
 
 	classificationFit
 }
@@ -119,7 +131,7 @@ func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		centres: c.Centres, hasCentres: true,
-		solver: c.Solver, defPrune: defaultClassificationPrune}
+		solver: c.Solver, defPrune: defaultClassificationPrune, ownScale: c.NoRescale}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.

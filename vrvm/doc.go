@@ -149,7 +149,8 @@
 //	             φₘ/sₘ, sₘ² = (1/N)Σₙφₘ(xₙ)², if sₘ > 1        (U1)
 //
 // (the bias is not divided; Gaussian kernels are never divided, so every
-// Gaussian fit is unchanged). The Gamma prior Γ(a, b) is then on the
+// Gaussian fit is unchanged; NoRescale turns (U1) off and fits the
+// paper's model with the kernel as given). The Gamma prior Γ(a, b) is then on the
 // precision of the divided function's weight, whose contribution to the
 // activations has variance mean(φ̃ₘ²)/αₘ: the model is the same whatever
 // the scale of a large kernel or design column, and the inputs times 10

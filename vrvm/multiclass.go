@@ -84,6 +84,11 @@ type MultiClassifier struct {
 	// and labels. SoftmaxAdaptive and Probit are never augmented, nor is
 	// a kernel whose K(x, x) varies, such as Polynomial and Linear (A9).
 	NoAugment bool
+	// NoRescale fits the kernel exactly as given, the paper's model, as
+	// for Classifier: by default a kernel other than Gaussian and
+	// ARDGaussian whose values at the training inputs have a root mean
+	// square above 1 is divided by it before the fit (U1).
+	NoRescale bool
 
 	multiFit
 }
@@ -176,7 +181,7 @@ func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
-		centres: c.Centres, hasCentres: true}
+		centres: c.Centres, hasCentres: true, ownScale: c.NoRescale}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and class
