@@ -151,7 +151,17 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 	return c.fit(context.Background(), phi, t, true)
 }
 
+// fit is fitNew under the fit contract (fitted.settle).
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	prev := c.classificationFit
+	err := c.fitNew(ctx, x, t, design)
+	if c.settle(ctx, err) {
+		c.classificationFit = prev
+	}
+	return err
+}
+
+func (c *Classifier) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
 	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, !c.NoAugment && !design},
 		func(_ settings, t []float64) (likelihood, error) {
@@ -174,7 +184,7 @@ func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design 
 }
 
 // Xi returns the variational parameters ξₙ, one per training point.
-func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil), c.xi...) }
+func (c *Classifier) Xi() []float64 { return append([]float64(nil), c.xi...) }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.

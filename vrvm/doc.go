@@ -1745,9 +1745,21 @@
 // (*NonFiniteError with What "kernel value"), and a posterior
 // precision that stays non-positive-definite after adding diagonal jitter
 // (*NotPositiveDefiniteError). Prediction and Save on an unfitted model
-// return ErrNotFitted; prediction at zero rows returns empty slices; the
-// accessors of fitted state (Mean, Alpha, …) panic on an unfitted model, as
-// they are a programmer error.
+// return ErrNotFitted; prediction at zero rows returns empty slices.
+//
+// # Fit contract
+//
+// A Fit that returns an error without a posterior of its own (bad data,
+// an invalid option, a numerical failure) leaves the model exactly as it
+// was: a model fitted before keeps its Status, predictions and
+// accessors. A fit cancelled through its context keeps the state of the
+// last iteration it completed, with Status Canceled; one cancelled before
+// its first iteration (while it checks the data, chooses the default
+// width or builds the design) holds no posterior, with Status Canceled.
+// No accessor panics: on a model without a posterior (never fitted, or so
+// cancelled) they return zero values (nil slices and matrices, 0, false;
+// NaN for LowerBound and FullModelBound), and prediction and Save return
+// ErrNotFitted.
 //
 // # Concurrency
 //
