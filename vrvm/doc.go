@@ -302,7 +302,10 @@
 // solvers, one file each (sequential.go, schedule.go, newton.go), which
 // talk to the likelihood only through its interface and evaluate L only
 // through the functions of bound.go. Kernels are open: any type with Eval
-// is a kernel, RegisterKernel makes it savable.
+// is a kernel, RegisterKernel makes it savable. A regression on a fixed
+// Basis can be fitted from the sufficient statistics of its rows alone
+// (stats.go: Stats, Regressor.FitStats), by the paper's schedule, for
+// data read once in blocks.
 //
 // Where each equation is implemented:
 //

@@ -325,7 +325,12 @@ func targetVarScale(t []float64) (float64, error) {
 		}
 	}
 	_, sd := stat.PopMeanStdDev(t, nil)
-	switch v := sd * sd; {
+	return varScale(sd * sd)
+}
+
+// varScale is targetVarScale for targets of population variance v.
+func varScale(v float64) (float64, error) {
+	switch {
 	case !(v >= minFitVar && v <= maxFitVar):
 		return 1, ErrTargetScale
 	case v > 1:
