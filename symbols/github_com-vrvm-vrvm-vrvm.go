@@ -44,6 +44,7 @@ func init() {
 		"LogSigmoid":              reflect.ValueOf(vrvm.LogSigmoid),
 		"MedianDistance":          reflect.ValueOf(vrvm.MedianDistance),
 		"Moderated":               reflect.ValueOf(vrvm.Moderated),
+		"NewStats":                reflect.ValueOf(vrvm.NewStats),
 		"Newton":                  reflect.ValueOf(vrvm.Newton),
 		"NotFitted":               reflect.ValueOf(vrvm.NotFitted),
 		"PaperSchedule":           reflect.ValueOf(vrvm.PaperSchedule),
@@ -60,6 +61,7 @@ func init() {
 
 		// type definitions
 		"ARDGaussian":              reflect.ValueOf((*vrvm.ARDGaussian)(nil)),
+		"Basis":                    reflect.ValueOf((*vrvm.Basis)(nil)),
 		"BlockKernel":              reflect.ValueOf((*vrvm.BlockKernel)(nil)),
 		"Classifier":               reflect.ValueOf((*vrvm.Classifier)(nil)),
 		"DimensionError":           reflect.ValueOf((*vrvm.DimensionError)(nil)),
@@ -83,6 +85,7 @@ func init() {
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
 		"RobustRegressor":          reflect.ValueOf((*vrvm.RobustRegressor)(nil)),
 		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
+		"Stats":                    reflect.ValueOf((*vrvm.Stats)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
 		"Task":                     reflect.ValueOf((*vrvm.Task)(nil)),
 

@@ -166,9 +166,11 @@ func TestPredictBadInput(t *testing.T) {
 	if _, err := c.ProbPlugin(mat.NewDense(1, 2, nil)); err == nil {
 		t.Error("wrong column count accepted")
 	}
-	// A failed fit leaves the model unfitted.
-	if err := r.Fit(x, []float64{1}); err == nil || r.Status() != NotFitted {
-		t.Errorf("failed refit: err %v, status %v", err, r.Status())
+	// A failed refit leaves the model fitted before it (doc.go, "Fit
+	// contract").
+	st, l := r.Status(), r.LowerBound()
+	if err := r.Fit(x, []float64{1}); err == nil || r.Status() != st || r.LowerBound() != l {
+		t.Errorf("failed refit: err %v, status %v, bound %v; before: %v, %v", err, r.Status(), r.LowerBound(), st, l)
 	}
 }
 

@@ -61,6 +61,18 @@ type Classifier struct {
 	LearnKernel bool
 	Learning    KernelLearning
 	NoAugment   bool
+	// NoRescale fits the kernel exactly as given, the paper's model: the
+	// Gamma prior on ⟨αₘ⟩ and PruneAlpha then apply to the weights of
+	// the kernel's own functions. By default a kernel other than
+	// Gaussian and ARDGaussian whose values at the training inputs have
+	// a root mean square s above 1 (a Polynomial of high degree, a
+	// Linear kernel on wide inputs), and a column of a design given to
+	// FitDesign with such a root mean square, is divided by s before
+	// the fit (doc.go, (U1)), so that the prior and the threshold mean
+	// the same whatever the scale of the inputs; the fitted model is
+	// stated in the kernel's own units either way (U2). Gaussian
+	// kernels are never divided, so NoRescale does not change their fit.
+	NoRescale bool
 
 	// ctl holds the controls of the engine's parts (controls.go; zero:
 	// every part on), set by tests and ablations.
@@ -123,7 +135,7 @@ func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		centres: c.Centres, hasCentres: true,
-		solver: c.Solver, defPrune: defaultClassificationPrune, ctl: c.ctl}
+		solver: c.Solver, defPrune: defaultClassificationPrune, ownScale: c.NoRescale, ctl: c.ctl}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.
@@ -143,7 +155,17 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 	return c.fit(context.Background(), phi, t, true)
 }
 
+// fit is fitNew under the fit contract (fitted.settle).
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	prev := c.classificationFit
+	err := c.fitNew(ctx, x, t, design)
+	if c.settle(ctx, err) {
+		c.classificationFit = prev
+	}
+	return err
+}
+
+func (c *Classifier) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
 	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, !c.NoAugment && !design},
 		func(_ settings, t []float64) (likelihood, error) {
@@ -166,7 +188,7 @@ func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design 
 }
 
 // Xi returns the variational parameters ξₙ, one per training point.
-func (c *Classifier) Xi() []float64 { c.mustFit(); return append([]float64(nil), c.xi...) }
+func (c *Classifier) Xi() []float64 { return append([]float64(nil), c.xi...) }
 
 // WithKernel returns an unfitted copy of c's configuration with kernel k
 // and no Monitor.

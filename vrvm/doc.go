@@ -138,6 +138,14 @@
 //     LowerBound, FullModelBound, BoundTrace, Iterations, Status.
 //   - FitContext stops when its context is cancelled and keeps the state
 //     reached; a Monitor sees every iteration and can stop the fit.
+//   - NoRescale (Classifier, MultiClassifier) fits a kernel exactly as
+//     given, the paper's model, instead of dividing a kernel of large
+//     values to unit root mean square ((U1) in docs/design.md).
+//   - Stats accumulates the sufficient statistics ΦᵀΦ, Φᵀt, tᵀt and N of
+//     a regression on a fixed Basis from blocks of rows (mergeable), and
+//     Regressor.FitStats fits from them alone, for data read once.
+//   - RobustRegressor: Student-t noise (Tipping & Lawrence 2005) for
+//     targets with outliers (docs/robust.md).
 //   - Save and Load (LoadMultiClassifier) write and read a model as JSON
 //     with a checksum; String and HTML summarise a model for a terminal
 //     or a notebook.
@@ -179,9 +187,21 @@
 // float64's reach (ErrTargetScale), and a posterior precision that stays
 // non-positive-definite after adding diagonal jitter
 // (*NotPositiveDefiniteError). Prediction and Save on an unfitted model
-// return ErrNotFitted; prediction at zero rows returns empty slices; the
-// accessors of fitted state (Mean, Alpha, …) panic on an unfitted model, as
-// they are a programmer error.
+// return ErrNotFitted; prediction at zero rows returns empty slices.
+//
+// # Fit contract
+//
+// A Fit that returns an error without a posterior of its own (bad data,
+// an invalid option, a numerical failure) leaves the model exactly as it
+// was: a model fitted before keeps its Status, predictions and
+// accessors. A fit cancelled through its context keeps the state of the
+// last iteration it completed, with Status Canceled; one cancelled before
+// its first iteration (while it checks the data, chooses the default
+// width or builds the design) holds no posterior, with Status Canceled.
+// No accessor panics: on a model without a posterior (never fitted, or so
+// cancelled) they return zero values (nil slices and matrices, 0, false;
+// NaN for LowerBound and FullModelBound), and prediction and Save return
+// ErrNotFitted.
 //
 // # Concurrency
 //

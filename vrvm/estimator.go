@@ -32,8 +32,8 @@ func (t Task) String() string {
 // estimator also has a String and an HTML summary and the accessors of
 // its posterior (Mean, Covariance, Alpha, BoundTrace, Inputs); reach
 // those, and the estimator's own (TauPosterior, Xi, ...), through the
-// concrete type. The accessors of fitted state panic before a
-// successful fit, as each estimator documents.
+// concrete type. No accessor panics: without a posterior they return
+// zero values (doc.go, "Fit contract").
 type Estimator interface {
 	// FitContext fits the model to inputs x (one row per sample) and
 	// targets t; see Regressor.FitContext.

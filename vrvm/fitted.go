@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -153,10 +154,36 @@ func (f *fitted) setPosterior(b basis, cols []int, mu []float64, sigma *mat.SymD
 	}
 }
 
-func (f *fitted) mustFit() {
-	if f.status == NotFitted {
-		panic(ErrNotFitted)
+// The fit contract. A model holds a posterior after a fit that reached
+// one: converged, at its iteration limit, stopped by its Monitor, or
+// cancelled after its first iteration (Canceled: the state of the last
+// iteration completed, which predicts as any other). A Fit that returns
+// an error without a posterior of its own (bad data, an invalid option,
+// a numerical failure) leaves the model as it was before the call, a
+// fitted model still fitted. A fit cancelled before it reached a
+// posterior (while it checked the data, chose the width or built the
+// design) leaves a model with Status Canceled and no posterior, the
+// previous one discarded. Without a posterior (never fitted, or so
+// cancelled) no accessor panics: the accessors return zero values (nil
+// slices and matrices, 0, false; NaN for LowerBound and FullModelBound),
+// and prediction and Save return ErrNotFitted.
+
+// hasPosterior reports whether f holds a fitted posterior.
+func (f *fitted) hasPosterior() bool { return f.status != NotFitted && len(f.trace) > 0 }
+
+// settle ends a fit that returned err: it reports whether the model must
+// go back to its state before the fit (an error and no posterior of the
+// fit's own), and marks a fit cancelled before it reached a posterior
+// Canceled, with none. ctx is the fit's context.
+func (f *fitted) settle(ctx context.Context, err error) (restore bool) {
+	if err == nil || f.hasPosterior() {
+		return false
 	}
+	if ctx != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Cause(ctx))) {
+		*f = fitted{status: Canceled, task: f.task, estimator: f.estimator}
+		return false
+	}
+	return true
 }
 
 // Latent returns, for each row of x, the mean μᵀφ(x) and the variance
@@ -221,7 +248,7 @@ func (f *fitted) latent(x mat.Matrix, augment bool) (mean, variance []float64, e
 // ErrNotFitted before a fit, ErrNoData for a nil x, and a
 // *DimensionError for a number of columns the model was not fitted with.
 func (f *fitted) checkRows(x mat.Matrix) (int, error) {
-	if f.status == NotFitted {
+	if !f.hasPosterior() {
 		return 0, ErrNotFitted
 	}
 	if x == nil {
@@ -402,9 +429,11 @@ func (f *fitted) Status() Status { return f.status }
 // regression, Laplace's approximation for classification); for a
 // MultiClassifier the bound of the full model (M9)–(M13) plus (M15) for
 // the functions outside the active set, which FullModelBound equals.
-// Like every accessor of fitted state, it panics if the model is not fitted.
+// It is NaN for a model without a posterior.
 func (f *fitted) LowerBound() float64 {
-	f.mustFit()
+	if !f.hasPosterior() {
+		return math.NaN()
+	}
 	return f.trace[len(f.trace)-1]
 }
 
@@ -423,28 +452,32 @@ func (f *fitted) LowerBound() float64 {
 // Sequential solver and equals it whenever nothing was pruned. For the RVM estimators, whose pruned functions have αₘ = ∞ and
 // contribute nothing to the evidence, it equals LowerBound. It is saved
 // with the model; a model loaded from a file of format version 1, which
-// did not record it, reports NaN.
+// did not record it, reports NaN, as does a model without a posterior.
 func (f *fitted) FullModelBound() float64 {
-	f.mustFit()
+	if !f.hasPosterior() {
+		return math.NaN()
+	}
 	return f.full
 }
 
 // BoundTrace returns the objective (see LowerBound) after each iteration;
 // element 0 is its value at the initial hyperparameters.
 func (f *fitted) BoundTrace() []float64 {
-	f.mustFit()
+	if !f.hasPosterior() {
+		return nil
+	}
 	return append([]float64(nil), f.trace...)
 }
 
-// Iterations returns the number of iterations of the last fit.
-func (f *fitted) Iterations() int { f.mustFit(); return f.iters }
+// Iterations returns the number of iterations of the last fit that
+// reached a posterior, or 0.
+func (f *fitted) Iterations() int { return f.iters }
 
 // RelevanceVectors returns the training rows whose kernel functions are
 // relevance vectors: active with |⟨wₘ⟩| > RelevanceThreshold, in training
 // order. The bias is not included. For a FitDesign model the indices are
 // design-matrix columns.
 func (f *fitted) RelevanceVectors() []int {
-	f.mustFit()
 	var idx []int
 	first := 0 // position of the first kernel (or design) weight in mu
 	if f.HasBias() {
@@ -470,17 +503,15 @@ func (f *fitted) unitWeight(i int, v float64) float64 {
 // ActiveSet returns the training rows (design columns for FitDesign) of the
 // basis functions still active at the end of the fit, bias excluded.
 func (f *fitted) ActiveSet() []int {
-	f.mustFit()
 	return append([]int(nil), f.rows...)
 }
 
 // HasBias reports whether the bias function is in the active set.
-func (f *fitted) HasBias() bool { f.mustFit(); return f.design == nil && f.b.bias }
+func (f *fitted) HasBias() bool { return f.design == nil && f.b.bias }
 
 // Inputs returns the training inputs of the active kernel functions, one
 // row each, in the order of ActiveSet (nil for a FitDesign model).
 func (f *fitted) Inputs() *mat.Dense {
-	f.mustFit()
 	if f.b.centers == nil {
 		return nil
 	}
@@ -488,44 +519,46 @@ func (f *fitted) Inputs() *mat.Dense {
 }
 
 // InputDim returns the number of input columns the model predicts from
-// (design columns for a FitDesign model).
-func (f *fitted) InputDim() int { f.mustFit(); return f.b.dim }
+// (design columns for a FitDesign model); 0 without a posterior.
+func (f *fitted) InputDim() int { return f.b.dim }
 
 // Mean returns μ, the posterior mean of the active weights: the bias weight
 // first if the bias is active, then one per ActiveSet entry.
-func (f *fitted) Mean() []float64 { f.mustFit(); return append([]float64(nil), f.mu...) }
+func (f *fitted) Mean() []float64 { return append([]float64(nil), f.mu...) }
 
 // Covariance returns Σ, the posterior covariance of the active weights,
 // ordered as Mean (MultiClassifier has one per class).
 func (f *fitted) Covariance() *mat.SymDense {
-	f.mustFit()
+	if f.sigma == nil || f.sigma.get() == nil {
+		return nil
+	}
 	s := f.sigma.get()
 	return mat.NewSymDense(s.SymmetricDim(), append([]float64(nil), s.RawSymmetric().Data...))
 }
 
 // Alpha returns ⟨αₘ⟩ (αₘ for the RVM estimators) for the active weights,
 // ordered as Mean.
-func (f *fitted) Alpha() []float64 { f.mustFit(); return append([]float64(nil), f.alpha...) }
+func (f *fitted) Alpha() []float64 { return append([]float64(nil), f.alpha...) }
 
 // NoiseSD returns the noise standard deviation estimate of a regression
 // model, 1/√⟨τ⟩ (VRVM) or 1/√β (RVM); 0 for a classifier, whose logistic
 // likelihood has no noise parameter.
-func (f *fitted) NoiseSD() float64 { f.mustFit(); return math.Sqrt(f.noise) }
+func (f *fitted) NoiseSD() float64 { return math.Sqrt(f.noise) }
 
 // describe writes a short summary of an estimator: its name and
 // configuration, then, once fitted, what the fit found.
 func (f *fitted) describe(name string, k Kernel, solver string, extra ...string) string {
 	var b strings.Builder
-	if _, ok := k.(learnedWidth); ok && f.status != NotFitted && f.b.kernel == nil {
+	if _, ok := k.(learnedWidth); ok && f.hasPosterior() && f.b.kernel == nil {
 		k = nil // fitted to a design matrix
 	}
-	if k == nil && f.status != NotFitted && f.b.kernel == nil {
+	if k == nil && f.hasPosterior() && f.b.kernel == nil {
 		fmt.Fprintf(&b, "%s (design matrix", name)
 	} else {
 		if k == nil {
 			k = defaultKernel
 		}
-		if _, dflt := k.(learnedWidth); (f.learnTrace != nil || dflt) && f.status != NotFitted {
+		if _, dflt := k.(learnedWidth); (f.learnTrace != nil || dflt) && f.hasPosterior() {
 			k = f.b.kernel // the learned or chosen kernel
 		}
 		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
@@ -534,8 +567,8 @@ func (f *fitted) describe(name string, k Kernel, solver string, extra ...string)
 		fmt.Fprintf(&b, ", solver %s", solver)
 	}
 	b.WriteString(")")
-	if f.status == NotFitted {
-		b.WriteString(": not fitted")
+	if !f.hasPosterior() {
+		b.WriteString(": " + f.status.String())
 		return b.String()
 	}
 	fmt.Fprintf(&b, ": %s after %d iterations\n", f.status, f.iters)

@@ -974,7 +974,12 @@ func startLearning(on, implicit, design bool, o *options, x mat.Matrix, t []floa
 // ARDGaussian{Scales: …} with the learned length scales); nil for a
 // FitDesign model. It is a copy: changing its Scales does not change the
 // model.
-func (f *fitted) FittedKernel() Kernel { f.mustFit(); return ownKernel(f.b.kernel) }
+func (f *fitted) FittedKernel() Kernel {
+	if !f.hasPosterior() {
+		return nil
+	}
+	return ownKernel(f.b.kernel)
+}
 
 // LearnTrace returns, for a fit with LearnKernel, the full-model bound
 // (plus the log hyperprior of the scales, if any) after each solver fit
@@ -988,7 +993,7 @@ func (f *fitted) FittedKernel() Kernel { f.mustFit(); return ownKernel(f.b.kerne
 // kept is above that (C4) (doc.go, "Learning the kernel"). For
 // RVMClassifier with a nil Kernel it holds the bounds of Classifier's
 // learning of the width (R7). It is nil for a fit without learning.
-func (f *fitted) LearnTrace() []float64 { f.mustFit(); return append([]float64(nil), f.learnTrace...) }
+func (f *fitted) LearnTrace() []float64 { return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".
 func (f *fitted) learnLine() string {

@@ -84,6 +84,11 @@ type MultiClassifier struct {
 	// and labels. SoftmaxAdaptive and Probit are never augmented, nor is
 	// a kernel whose K(x, x) varies, such as Polynomial and Linear (A9).
 	NoAugment bool
+	// NoRescale fits the kernel exactly as given, the paper's model, as
+	// for Classifier: by default a kernel other than Gaussian and
+	// ARDGaussian whose values at the training inputs have a root mean
+	// square above 1 is divided by it before the fit (U1).
+	NoRescale bool
 
 	// ctl holds the controls of the engine's parts (controls.go; zero:
 	// every part on), set by tests and ablations.
@@ -180,7 +185,7 @@ func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
-		centres: c.Centres, hasCentres: true, ctl: c.ctl}
+		centres: c.Centres, hasCentres: true, ownScale: c.NoRescale, ctl: c.ctl}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and class
@@ -199,7 +204,16 @@ func (c *MultiClassifier) FitContext(ctx context.Context, x mat.Matrix, labels [
 // fit is FitContext with a hook called after every factor update with the
 // step's name and a function returning the bound (tests).
 func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
-	c.multiFit = multiFit{}
+	prev := c.multiFit
+	err := c.fitNew(ctx, x, labels, hook)
+	if c.settle(ctx, err) { // the fit contract
+		c.multiFit = prev
+	}
+	return err
+}
+
+func (c *MultiClassifier) fitNew(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
+	c.multiFit = multiFit{fitted{task: "multiclass", estimator: "vrvm"}}
 	if c.Likelihood != Probit && c.Likelihood != Softmax && c.Likelihood != SoftmaxAdaptive {
 		return &OptionError{Field: "Likelihood", Reason: fmt.Sprintf("unknown likelihood %d", int(c.Likelihood))}
 	}
@@ -328,7 +342,7 @@ func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik
 // Classes returns the class labels in the order of the probability
 // columns: numerically sorted if every label is a number, else sorted as
 // strings.
-func (f *multiFit) Classes() []string { f.mustFit(); return append([]string(nil), f.classes...) }
+func (f *multiFit) Classes() []string { return append([]string(nil), f.classes...) }
 
 // activations returns the mean activations ȳ = Φμ (N × K) at the rows of x
 // and their variances vₙₖ = φₙᵀΣₖφₙ (N × K).
@@ -563,7 +577,7 @@ func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
 // checkEval returns the class indices of labels, checked against the
 // rows of x, for the evaluation helpers.
 func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
-	if f.status == NotFitted {
+	if !f.hasPosterior() {
 		return nil, ErrNotFitted
 	}
 	if x == nil {
@@ -583,7 +597,6 @@ func (f *multiFit) checkEval(x mat.Matrix, labels []string) ([]int, error) {
 // relevance vectors: active with |⟨wₘₖ⟩| > RelevanceThreshold for some
 // class k, in training order: the union over classes.
 func (f *multiFit) RelevanceVectors() []int {
-	f.mustFit()
 	first := 0
 	if f.b.bias {
 		first = 1
@@ -603,14 +616,18 @@ func (f *multiFit) RelevanceVectors() []int {
 // Mean returns the posterior means of the weights, M × K: row m for
 // active function m (the bias first if active, then the ActiveSet
 // entries), column k for class k; 0 where m is not active in class k.
-func (f *multiFit) Mean() *mat.Dense { f.mustFit(); return mat.DenseCopyOf(f.w) }
+func (f *multiFit) Mean() *mat.Dense {
+	if f.w == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(f.w)
+}
 
 // Alpha returns ⟨αₘₖ⟩, M × K and ordered as Mean; 0 where function m is
 // not active in class k (its precision is then at the optimum of (M15),
 // not recorded). For the probit the K columns are equal (⟨αₘ⟩ (P11)).
 // A model read from a file of the former shared-α softmax model has nil.
 func (f *multiFit) Alpha() *mat.Dense {
-	f.mustFit()
 	if f.alphaK == nil {
 		return nil
 	}
@@ -620,9 +637,12 @@ func (f *multiFit) Alpha() *mat.Dense {
 // Covariance returns Σₖ (M4), the posterior covariance of class k's
 // weights, ordered as Mean, with zero rows and columns for the functions
 // not active in class k; for the probit, Σ (P3), the same for every k.
-// It panics if k is not a class index.
+// It panics if k is not a class index of a fitted model, and returns
+// nil for a model without a posterior.
 func (f *multiFit) Covariance(k int) *mat.SymDense {
-	f.mustFit()
+	if f.sigmas == nil {
+		return nil
+	}
 	s := f.sigmas[k]
 	return mat.NewSymDense(s.SymmetricDim(), append([]float64(nil), s.RawSymmetric().Data...))
 }
@@ -641,7 +661,7 @@ func (c *MultiClassifier) HTML() string { return htmlSummary(c.String()) }
 // String summarises the configuration and, once fitted, the fit.
 func (c *MultiClassifier) String() string {
 	k := orLearned(c.Kernel)
-	if c.status != NotFitted {
+	if c.hasPosterior() {
 		k = c.b.kernel
 	}
 	solver := c.Solver
@@ -650,8 +670,8 @@ func (c *MultiClassifier) String() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "vrvm.MultiClassifier (%s, kernel %s, solver %s)", c.Likelihood, kernelString(k), solver)
-	if c.status == NotFitted {
-		b.WriteString(": not fitted")
+	if !c.hasPosterior() {
+		b.WriteString(": " + c.status.String())
 		return b.String()
 	}
 	fmt.Fprintf(&b, ": %s after %d iterations\n", c.status, c.iters)

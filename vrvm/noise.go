@@ -12,7 +12,8 @@ import (
 // gaussLik is the Gaussian likelihood of regression (2), tₙ = wᵀφₙ + ε
 // with noise precision τ, and its factor Q_τ = Γ(τ | c̃, d̃) (21).
 type gaussLik struct {
-	t      []float64
+	t      []float64 // nil for a fit from sufficient statistics (stats.go)
+	n      int       // N, the number of rows
 	prior  Prior
 	ct, dt float64 // c̃, d̃
 	ew     float64 // Σₙ⟨(tₙ − wᵀφₙ)²⟩ under the observed Q_w
@@ -21,8 +22,14 @@ type gaussLik struct {
 
 // newGaussLik starts Q_τ at ⟨τ⟩ = tau0 with c̃ = c + N/2 (26, settled).
 func newGaussLik(t []float64, p Prior, tau0 float64) *gaussLik {
-	ct := p.C + float64(len(t))/2
-	return &gaussLik{t: t, prior: p, ct: ct, dt: ct / tau0}
+	return newGaussLikRows(t, len(t), p, tau0)
+}
+
+// newGaussLikRows is newGaussLik for n rows whose targets t may be nil
+// (a fit from sufficient statistics, whose solver observes sqResid).
+func newGaussLikRows(t []float64, n int, p Prior, tau0 float64) *gaussLik {
+	ct := p.C + float64(n)/2
+	return &gaussLik{t: t, n: n, prior: p, ct: ct, dt: ct / tau0}
 }
 
 // clone returns a copy of g that shares no state with it (the data t are
@@ -57,8 +64,8 @@ func (g *gaussLik) observe(l *latent) {
 // update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.
 func (g *gaussLik) update() float64 {
 	old := g.tau()
-	g.ct = g.prior.C + float64(len(g.t))/2 // (26)
-	g.dt = g.prior.D + g.ew/2              // (27)
+	g.ct = g.prior.C + float64(g.n)/2 // (26)
+	g.dt = g.prior.D + g.ew/2         // (27)
 	return math.Abs(g.tau()-old) / old
 }
 
@@ -73,7 +80,7 @@ func (g *gaussLik) terms() [3]float64 {
 }
 
 func (g *gaussLik) termList() (lnPt, lnPtau, htau float64) {
-	n := float64(len(g.t))
+	n := float64(g.n)
 	tau, lnTau := g.tau(), g.lnTau()
 	lnPt = n/2*lnTau - n/2*ln2Pi - tau/2*g.ew                   // (40)
 	lnPtau = expectedLogGamma(g.prior.C, g.prior.D, tau, lnTau) // (43)

@@ -13,9 +13,8 @@ import (
 
 // TestNoPanic drives every exported function and method of the package
 // that takes data with a table of bad inputs and requires an error or the
-// documented result, never a panic. (The accessors of fitted state panic
-// on an unfitted model by design: a programmer error, documented and
-// tested in TestAccessorsPanic.)
+// documented result, never a panic (the accessors of a model without a
+// posterior are tested in TestAccessorsUnfitted and TestFitContract).
 func TestNoPanic(t *testing.T) {
 	t.Parallel()
 	x, treg, tcls := smallData()
@@ -140,25 +139,31 @@ func TestNoPanic(t *testing.T) {
 	}
 }
 
-// TestAccessorsPanic checks the documented programmer error: the
-// accessors of fitted state panic with ErrNotFitted before a fit.
-func TestAccessorsPanic(t *testing.T) {
+// TestAccessorsUnfitted checks the documented zero values of the
+// accessors of a model without a posterior (doc.go, "Fit contract");
+// TestFitContract calls every accessor of every estimator in every state.
+func TestAccessorsUnfitted(t *testing.T) {
 	t.Parallel()
-	for name, f := range map[string]func(){
-		"LowerBound":   func() { (&Regressor{}).LowerBound() },
-		"TauPosterior": func() { (&Regressor{}).TauPosterior() },
-		"Xi":           func() { (&Classifier{}).Xi() },
-		"NoiseSD":      func() { (&RVMRegressor{}).NoiseSD() },
-		"Mean":         func() { (&RVMClassifier{}).Mean() },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r != ErrNotFitted {
-					t.Errorf("%s: recovered %v, want ErrNotFitted", name, r)
-				}
-			}()
-			f()
-		}()
+	if l := (&Regressor{}).LowerBound(); !math.IsNaN(l) {
+		t.Errorf("LowerBound %v, want NaN", l)
+	}
+	if l := (&MultiClassifier{}).FullModelBound(); !math.IsNaN(l) {
+		t.Errorf("FullModelBound %v, want NaN", l)
+	}
+	if a, b := (&Regressor{}).TauPosterior(); a != 0 || b != 0 {
+		t.Errorf("TauPosterior %v, %v, want 0, 0", a, b)
+	}
+	if xi := (&Classifier{}).Xi(); xi != nil {
+		t.Errorf("Xi %v, want nil", xi)
+	}
+	if sd := (&RVMRegressor{}).NoiseSD(); sd != 0 {
+		t.Errorf("NoiseSD %v, want 0", sd)
+	}
+	if m := (&RVMClassifier{}).Mean(); m != nil {
+		t.Errorf("Mean %v, want nil", m)
+	}
+	if c := (&MultiClassifier{}).Covariance(0); c != nil {
+		t.Errorf("Covariance(0) %v, want nil", c)
 	}
 }
 

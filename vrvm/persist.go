@@ -109,7 +109,7 @@ type augmentFile struct {
 
 // encode builds the payload of a fitted result.
 func (f *fitted) encode() (*payload, error) {
-	if f.status == NotFitted {
+	if !f.hasPosterior() {
 		return nil, ErrNotFitted
 	}
 	spec, err := specOf(f.b.kernel)

@@ -173,7 +173,9 @@ func (f *regressionFit) Task() Task { return Regression }
 // N = 300, Gaussian width 0.16 gives γ = 294 and noise sd 0.04 for a true
 // 1; the default width gives γ = 42 and 1.4).
 func (f *regressionFit) EffectiveParameters() float64 {
-	f.mustFit()
+	if !f.hasPosterior() {
+		return 0
+	}
 	return effectiveParams(f.alpha, f.sigma.get())
 }
 
@@ -202,7 +204,11 @@ func (r *Regressor) Fit(x mat.Matrix, t []float64) error {
 // FitContext is Fit with a context: when ctx is cancelled the fit stops,
 // keeps the state it reached with status Canceled, and returns an error
 // that wraps context.Cause(ctx) (so errors.Is(err, context.Canceled)
-// holds for a plain cancellation).
+// holds for a plain cancellation). A fit cancelled before its first
+// iteration keeps no posterior: its accessors return zero values and
+// its predictions ErrNotFitted. A fit that fails otherwise (bad data or
+// options) leaves the model as it was: see "Fit contract" in the package
+// documentation.
 func (r *Regressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
 	return r.fit(ctx, x, t, false)
 }
@@ -215,7 +221,17 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 	return r.fit(context.Background(), phi, t, true)
 }
 
+// fit is fitNew under the fit contract (fitted.settle).
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	prev, dup := r.regressionFit, r.duplicates
+	err := r.fitNew(ctx, x, t, design)
+	if r.settle(ctx, err) {
+		r.regressionFit, r.duplicates = prev, dup
+	}
+	return err
+}
+
+func (r *Regressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "vrvm"}}
 	r.duplicates = 0
 	var kept []int
@@ -316,7 +332,12 @@ func targetVarScale(t []float64) (float64, error) {
 		}
 	}
 	_, sd := stat.PopMeanStdDev(t, nil)
-	switch v := sd * sd; {
+	return varScale(sd * sd)
+}
+
+// varScale is targetVarScale for targets of population variance v.
+func varScale(v float64) (float64, error) {
+	switch {
 	case !(v >= minFitVar && v <= maxFitVar):
 		return 1, ErrTargetScale
 	case v > 1:
@@ -328,10 +349,9 @@ func targetVarScale(t []float64) (float64, error) {
 }
 
 // TauPosterior returns the shape c̃ and rate d̃ of Q_τ (26)–(27); the
-// posterior mean noise precision is ⟨τ⟩ = c̃/d̃ = 1/NoiseSD². Like every
-// accessor of fitted state, it panics if the model is not fitted.
+// posterior mean noise precision is ⟨τ⟩ = c̃/d̃ = 1/NoiseSD². Both are 0
+// for a model without a posterior.
 func (r *Regressor) TauPosterior() (shape, rate float64) {
-	r.mustFit()
 	return r.ct, r.dt
 }
 
@@ -348,7 +368,7 @@ func (r *Regressor) HTML() string { return htmlSummary(r.String()) }
 
 // String summarises the configuration and, once fitted, the fit.
 func (r *Regressor) String() string {
-	if r.status == NotFitted {
+	if !r.hasPosterior() {
 		return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String())
 	}
 	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt))

@@ -175,14 +175,13 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 }
 
 // DegreesOfFreedom returns the degrees of freedom ν of the fitted noise:
-// learned, or Nu. Like every accessor of fitted state, it panics if the
-// model is not fitted.
-func (r *RobustRegressor) DegreesOfFreedom() float64 { r.mustFit(); return r.nu }
+// learned, or Nu; 0 on a model without a posterior (doc.go, "Fit
+// contract").
+func (r *RobustRegressor) DegreesOfFreedom() float64 { return r.nu }
 
 // TauPosterior returns the shape c̃ and rate d̃ of Q_τ (ST8); ⟨τ⟩ = c̃/d̃
 // = 1/NoiseSD² is the precision of a row with uₙ = 1.
 func (r *RobustRegressor) TauPosterior() (shape, rate float64) {
-	r.mustFit()
 	return r.ct, r.dt
 }
 
@@ -191,7 +190,6 @@ func (r *RobustRegressor) TauPosterior() (shape, rate float64) {
 // uₙ = 1, well below 1 for a row the model treats as an outlier. nil
 // for a model read by Load, which does not keep the training rows.
 func (r *RobustRegressor) RowWeights() []float64 {
-	r.mustFit()
 	return append([]float64(nil), r.weights...)
 }
 

@@ -191,6 +191,16 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	prev := r.regressionFit
+	err := r.fitNew(ctx, x, t)
+	if r.settle(ctx, err) { // the fit contract
+		r.regressionFit = prev
+	}
+	return err
+}
+
+func (r *RVMRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64) error {
+	r.regressionFit = regressionFit{fitted{task: "regression", estimator: "rvm"}}
 	v, err := targetVarScale(t)
 	if err != nil {
 		return err
@@ -283,6 +293,16 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
+	prev := c.classificationFit
+	err := c.fitNew(ctx, x, t)
+	if c.settle(ctx, err) { // the fit contract
+		c.classificationFit = prev
+	}
+	return err
+}
+
+func (c *RVMClassifier) fitNew(ctx context.Context, x mat.Matrix, t []float64) error {
+	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "rvm"}}
 	o := c.options()
 	set, b, err := c.prepareRVM(ctx, "classification", c.Solver, &o, x, t)
 	if err != nil {
@@ -681,7 +701,7 @@ func (c *RVMClassifier) HTML() string { return htmlSummary(c.String()) }
 
 // String summarises the configuration and, once fitted, the fit.
 func (r *RVMRegressor) String() string {
-	if r.status == NotFitted {
+	if !r.hasPosterior() {
 		return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "")
 	}
 	return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), 1/r.noise))

@@ -21,11 +21,15 @@ type schedule struct{}
 type scheduleState struct {
 	lik   likelihood
 	prior Prior
-	full  *mat.Dense    // design of every candidate function
-	phi   *mat.Dense    // N × M design of the active functions
+	full  *mat.Dense    // design of every candidate function; nil from statistics
+	phi   *mat.Dense    // N × M design of the active functions; nil from statistics
 	gram  *mat.SymDense // ΦᵀΦ, kept when the likelihood's precisions are uniform
 	phiD  []float64     // Φᵀd for the likelihood's fixed data vector d
 	cols  []int         // active functions, indices into the full basis
+	// A fit from sufficient statistics (stats.go) has no rows: dd = tᵀt,
+	// and fullDiag holds diag ΦᵀΦ of every candidate function.
+	dd       float64
+	fullDiag []float64
 
 	q      gaussQ // Q_w (20)
 	alpha  gammaQ // Q_α (22)
@@ -79,7 +83,7 @@ func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood
 // Σ = (diag⟨αₘ⟩ + ΦᵀBΦ)⁻¹, μ = ΣΦᵀy ((23)–(24) or (54)–(55)), and passes
 // its moments at the training inputs to the likelihood.
 func (s *scheduleState) updateW(iter int) error {
-	n, m := s.phi.Dims()
+	m := len(s.cols)
 	beta, uni := s.lik.weights()
 	if s.work == nil || s.work.SymmetricDim() != m {
 		s.work = mat.NewSymDense(m, nil)
@@ -87,6 +91,7 @@ func (s *scheduleState) updateW(iter int) error {
 	if beta == nil {
 		s.work.ScaleSym(uni, s.gram)
 	} else {
+		n, _ := s.phi.Dims()
 		if r, c := dims(s.wphi); r != n || c != m {
 			s.wphi = mat.NewDense(n, m, nil)
 		}
@@ -118,7 +123,12 @@ func (s *scheduleState) updateW(iter int) error {
 	if err := s.q.solveMean(h); err != nil {
 		return err
 	}
-	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
+	if s.phi == nil {
+		s.lat.sqResid = s.statsResid()
+	} else {
+		n, _ := s.phi.Dims()
+		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
+	}
 	if s.lat.vars != nil {
 		s.qwork = s.q.quadForms(s.lat.vars, s.phi, s.qwork)
 		s.lat.sumVar = sum(s.lat.vars)
@@ -147,7 +157,9 @@ func (s *scheduleState) prune(threshold float64) bool {
 	if !pruned {
 		return false
 	}
-	s.phi = selectCols(s.phi, keep)
+	if s.phi != nil {
+		s.phi = selectCols(s.phi, keep)
+	}
 	if s.gram != nil {
 		s.gram = selectSym(s.gram, keep)
 	}
@@ -239,7 +251,17 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 func (s *scheduleState) solution(trace []float64, iters int, status Status) *solution {
 	l := trace[len(trace)-1]
 	q := s.q // Σ from this Q_w, when first needed
+	var prec []float64
+	if s.full != nil {
+		prec = likelihoodPrecisions(s.full, s.lik)
+	} else {
+		_, beta := s.lik.weights() // sₘ = ⟨τ⟩ φₘᵀφₘ
+		prec = make([]float64, len(s.fullDiag))
+		for i, v := range s.fullDiag {
+			prec[i] = beta * v
+		}
+	}
 	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigmaOf: q.sigma, alpha: s.alpha.means(),
 		trace: trace, iters: iters, status: status,
-		full: l + excludedBound(s.prior, likelihoodPrecisions(s.full, s.lik), s.cols)}
+		full: l + excludedBound(s.prior, prec, s.cols)}
 }

@@ -120,7 +120,8 @@ type options struct {
 	defPrune, defTol float64
 	// ownScale leaves the basis functions at their own scale (no (U1)):
 	// the RVM, whose type-II estimate does not depend on it, and
-	// regression (doc.go, "Pruning and convergence").
+	// regression (doc.go, "Pruning and convergence"), and the classifiers
+	// with NoRescale.
 	ownScale bool
 	// ctl is the estimator's controls (zero: every part on).
 	ctl controls

@@ -1,0 +1,225 @@
+package vrvm
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestFitStats checks the sufficient-statistics entry against the
+// row-based fit: a Regressor fitted by the paper's schedule on the rows
+// (every row a centre) and one fitted by FitStats on the statistics of
+// the same rows, accumulated in blocks and merged, on the basis of those
+// centres, reach the same bound to 1e-8 relative, the same active set
+// and the same predictions; on sinc, and on its targets scaled and
+// shifted (the targets' variance from Σt and tᵀt sets the defaults,
+// (T1)), with and without pruning.
+func TestFitStats(t *testing.T) {
+	t.Parallel()
+	const (
+		n        = 120
+		boundTol = 1e-8 // relative
+		predTol  = 1e-6 // relative to max(1, |value|)
+	)
+	rng := rand.New(rand.NewPCG(5, 44))
+	x := mat.NewDense(n, 1, nil)
+	sinc := make([]float64, n)
+	for i := range n {
+		v := 20*rng.Float64() - 10
+		x.Set(i, 0, v)
+		sinc[i] = math.Sin(v)/v + 0.1*rng.NormFloat64()
+	}
+	xt := mat.NewDense(7, 1, []float64{-9.5, -4, -0.3, 0, 2.2, 6, 12})
+	k := Gaussian{Width: 3}
+	for _, c := range []struct {
+		name         string
+		scale, shift float64
+		noPrune      bool
+		maxIter      int
+	}{
+		{"sinc", 1, 0, false, 20000},
+		{"sinc × 100 + 50", 100, 50, false, 20000},
+		// Without pruning the schedule takes thousands of iterations:
+		// compare the state after 300 of them.
+		{"sinc, no pruning", 1, 0, true, 300},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			y := make([]float64, n)
+			for i, v := range sinc {
+				y[i] = c.scale*v + c.shift
+			}
+			rows := &Regressor{Kernel: k, Solver: PaperSchedule, NoAugment: true, KeepDuplicates: true, NoPrune: c.noPrune, MaxIter: c.maxIter}
+			if err := rows.Fit(x, y); err != nil {
+				t.Fatal(err)
+			}
+			b := Basis{Kernel: k, Centres: x}
+			// Two accumulators over blocks of 37 rows, merged.
+			s1, s2 := NewStats(b.Dim()), NewStats(b.Dim())
+			for lo := 0; lo < n; lo += 37 {
+				hi := min(lo+37, n)
+				phi, err := b.Design(x.Slice(lo, hi, 0, 1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc := s1
+				if lo >= 60 {
+					acc = s2
+				}
+				if err := acc.AddRows(phi, y[lo:hi]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s1.Merge(s2); err != nil {
+				t.Fatal(err)
+			}
+			if s1.Rows() != n || s1.Dim() != n+1 {
+				t.Fatalf("statistics of %d rows, %d functions", s1.Rows(), s1.Dim())
+			}
+			st := &Regressor{NoPrune: c.noPrune, MaxIter: c.maxIter}
+			if err := st.FitStats(b, s1); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("rows: %v after %d iterations, bound %.12g; statistics: %v after %d, %.12g",
+				rows.Status(), rows.Iterations(), rows.LowerBound(), st.Status(), st.Iterations(), st.LowerBound())
+			if st.Status() != rows.Status() {
+				t.Errorf("status %v, rows' %v", st.Status(), rows.Status())
+			}
+			for _, q := range []struct {
+				name      string
+				got, want float64
+			}{{"bound", st.LowerBound(), rows.LowerBound()}, {"full-model bound", st.FullModelBound(), rows.FullModelBound()}} {
+				d := math.Abs(q.got-q.want) / math.Abs(q.want)
+				t.Logf("%s: relative difference %.2g", q.name, d)
+				if !(d <= boundTol) {
+					t.Errorf("%s %.12g, rows' %.12g (relative %.2g)", q.name, q.got, q.want, d)
+				}
+			}
+			if a, w := st.ActiveSet(), rows.ActiveSet(); !equalInts(a, w) || st.HasBias() != rows.HasBias() {
+				t.Fatalf("active set %v (bias %v), rows' %v (bias %v)", a, st.HasBias(), w, rows.HasBias())
+			}
+			checkClose(t, "μ", st.Mean(), rows.Mean(), predTol)
+			checkClose(t, "noise sd", []float64{st.NoiseSD()}, []float64{rows.NoiseSD()}, predTol)
+			gm, gv, err := st.Predict(xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wm, wv, err := rows.Predict(xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkClose(t, "predictive mean", gm, wm, predTol)
+			checkClose(t, "predictive variance", gv, wv, predTol)
+			// The model saves and loads as any other.
+			var buf bytes.Buffer
+			if err := st.Save(&buf); err != nil {
+				t.Fatal(err)
+			}
+			m, err := Load(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lm, _, err := m.Latent(xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkClose(t, "loaded mean", lm, gm, 1e-12)
+		})
+	}
+}
+
+// TestStatsBadInput: bad blocks, merges and fits are errors naming the
+// problem, and leave the statistics and the model as they were.
+func TestStatsBadInput(t *testing.T) {
+	t.Parallel()
+	x := mat.NewDense(6, 1, []float64{-2, -1, 0, 1, 2, 3})
+	y := []float64{0.1, 0.5, 1, 0.4, 0.2, -0.1}
+	b := Basis{Kernel: Gaussian{Width: 1}, Centres: x}
+	phi, err := b.Design(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := phi.Dims(); r != 6 || c != 7 || phi.At(2, 0) != 1 || phi.At(2, 3) != 1 {
+		t.Fatalf("design %d × %d, bias %v, K(x₂, x₂) %v", r, c, phi.At(2, 0), phi.At(2, 3))
+	}
+	s := NewStats(b.Dim())
+	var de *DimensionError
+	var ne *NonFiniteError
+	if err := s.AddRows(phi.Slice(0, 6, 0, 5), y); !errors.As(err, &de) {
+		t.Errorf("5 columns: %v", err)
+	}
+	if err := s.AddRows(phi, y[:3]); !errors.As(err, &de) {
+		t.Errorf("3 targets: %v", err)
+	}
+	bad := mat.DenseCopyOf(phi)
+	bad.Set(1, 2, math.NaN())
+	if err := s.AddRows(bad, y); !errors.As(err, &ne) || ne.Row != 1 || ne.Col != 2 {
+		t.Errorf("NaN in the design: %v", err)
+	}
+	if err := s.AddRows(phi, []float64{0, 1, math.Inf(1), 0, 0, 0}); !errors.As(err, &ne) || ne.Row != 2 {
+		t.Errorf("Inf target: %v", err)
+	}
+	if err := s.AddRows(nil, nil); !errors.Is(err, ErrNoData) {
+		t.Errorf("nil design: %v", err)
+	}
+	if s.Rows() != 0 {
+		t.Fatalf("failed blocks added %d rows", s.Rows())
+	}
+	if err := s.Merge(NewStats(3)); err != nil {
+		t.Errorf("empty merge: %v", err) // nothing to add
+	}
+	o := NewStats(3)
+	if err := o.AddRows(mat.NewDense(1, 3, []float64{1, 2, 3}), []float64{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Merge(o); !errors.As(err, &de) {
+		t.Errorf("merge of 3 functions into 7: %v", err)
+	}
+	r := &Regressor{}
+	if err := r.FitStats(b, s); !errors.Is(err, ErrNoData) {
+		t.Errorf("no rows: %v", err)
+	}
+	if err := s.AddRows(phi, y); err != nil {
+		t.Fatal(err)
+	}
+	var oe *OptionError
+	for name, bb := range map[string]Basis{
+		"nil kernel":   {Centres: x},
+		"bad kernel":   {Kernel: Gaussian{Width: -1}, Centres: x},
+		"no centres":   {Kernel: Gaussian{Width: 1}},
+		"NaN centre":   {Kernel: Gaussian{Width: 1}, Centres: mat.NewDense(1, 1, []float64{math.NaN()})},
+		"without bias": {Kernel: Gaussian{Width: 1}, Centres: x, NoBias: true},
+	} {
+		if err := r.FitStats(bb, s); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := (Basis{Kernel: Gaussian{Width: 1}, Centres: x}).Design(mat.NewDense(2, 2, nil)); !errors.As(err, &de) {
+		t.Errorf("design at two input columns: %v", err)
+	}
+	if err := (&Regressor{LearnKernel: true}).FitStats(b, s); !errors.As(err, &oe) {
+		t.Errorf("LearnKernel: %v", err)
+	}
+	flat := NewStats(b.Dim())
+	if err := flat.AddRows(phi, []float64{2, 2, 2, 2, 2, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.FitStats(b, flat); !errors.Is(err, ErrConstantTargets) {
+		t.Errorf("constant targets: %v", err)
+	}
+	if r.Status() != NotFitted {
+		t.Errorf("failed fits left status %v", r.Status())
+	}
+	// A fitted model survives a failed FitStats (the fit contract).
+	if err := r.FitStats(b, s); err != nil {
+		t.Fatal(err)
+	}
+	l := r.LowerBound()
+	if err := r.FitStats(b, flat); err == nil || r.LowerBound() != l {
+		t.Errorf("failed refit: %v, bound %v, before %v", err, r.LowerBound(), l)
+	}
+}
