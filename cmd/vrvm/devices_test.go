@@ -163,6 +163,26 @@ func TestOutputDevices(t *testing.T) {
 		}
 	})
 
+	t.Run("symbolic link", func(t *testing.T) {
+		// The link stays; its target is replaced atomically.
+		if err := os.WriteFile(filepath.Join(dir, "real.csv"), []byte("old\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("real.csv", filepath.Join(dir, "link.csv")); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := runIn(t, dir, "predict", "-model", "m.json", "-o", "link.csv", "v1.csv")
+		fi, err := os.Lstat(filepath.Join(dir, "link.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		real, _ := os.ReadFile(filepath.Join(dir, "real.csv"))
+		rfi, _ := os.Stat(filepath.Join(dir, "real.csv"))
+		if code != 0 || errOut != "" || fi.Mode()&os.ModeSymlink == 0 || string(real) != want || rfi.Mode().Perm() != 0o600 {
+			t.Errorf("predict -o a symbolic link: status %d, stderr %q, link mode %v, target %q with mode %v", code, errOut, fi.Mode(), real, rfi.Mode())
+		}
+	})
+
 	t.Run("normal user", func(t *testing.T) {
 		ndir, bin, cred := nobodyDir(t)
 		copyTestdata(t, ndir, "v1.csv")

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -59,6 +62,15 @@ func FuzzParseCLIModel(f *testing.F) {
 	f.Add(append([]byte("B"), b2...))
 	mb, _ := json.Marshal(meta)
 	f.Add(append([]byte("M"), mb...))
+	// Scalings each in range whose products overflow (issue 48).
+	huge := meta
+	huge.Standardized, huge.TargetMean, huge.TargetSD = true, 0, 1e150
+	huge.InputMean, huge.InputSD = make([]float64, meta.features()), make([]float64, meta.features())
+	for j := range huge.InputSD {
+		huge.InputMean[j], huge.InputSD[j] = 1e300, 1e-300
+	}
+	hb, _ := json.Marshal(huge)
+	f.Add(append([]byte("M"), hb...))
 	f.Add([]byte(`{"format":"vrvm-cli-model","version":2,"body":{},"sha256":""}`))
 	f.Add([]byte("B" + `{"task":"classification","target":"t","inputs":["a"],"categories":{"a":["x","y"]},"missing":"drop","standardized":false,"model":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -92,13 +104,26 @@ func FuzzParseCLIModel(f *testing.F) {
 			}
 			return
 		}
-		// An accepted model predicts on a row of its features.
+		// An accepted model predicts finite values on rows of its
+		// features, or an error naming the line that overflows.
 		x := mat.NewDense(2, m.meta.features(), nil)
 		if m.meta.Standardized {
 			standardizeInPlace(x, m.meta.InputMean, m.meta.InputSD)
 		}
-		if _, err := m.est.predict(x); err != nil {
-			t.Fatalf("an accepted model cannot predict: %v", err)
+		tab := &table{name: "fuzz.csv", lines: []int{2, 3}}
+		p, err := predictRows(context.Background(), m, x, []bool{false, false}, tab, io.Discard)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.csv:2: ") && !strings.HasPrefix(err.Error(), "fuzz.csv:3: ") || !strings.Contains(err.Error(), "overflow at this row") {
+				t.Fatalf("an accepted model cannot predict: %v", err)
+			}
+			return
+		}
+		for _, v := range [][]float64{p.mean, p.variance, p.plugin, p.moderated} {
+			for i, y := range v {
+				if !finite(y) {
+					t.Fatalf("row %d predicts %v without an error", i, y)
+				}
+			}
 		}
 	})
 }
