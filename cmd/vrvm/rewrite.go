@@ -261,7 +261,7 @@ func rewriteScript(name, src string, table *positionTable) string {
 // expression, such as m[f()], which would be called again); of x++, x.
 // Declarations print nothing. An input that does not parse is returned as
 // it is, for the interpreter to report or to read more lines.
-func replInput(src string, imports importSet, table *positionTable) (plain, show string) {
+func replInput(src string, imports importSet, table *positionTable, methods map[string]string) (plain, show string) {
 	fset := token.NewFileSet()
 	const declPrefix = "package p;"
 	if f, err := parser.ParseFile(fset, "", declPrefix+src, parser.SkipObjectResolution); err == nil && len(f.Decls) > 0 {
@@ -273,6 +273,7 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 			}
 			return fmt.Sprintf("%d:%d", p.Line, p.Column)
 		}, importNames(f, imports), table)
+		ins = append(ins, contextCalls(f, off, methods)...)
 		return apply(src, ins), ""
 	}
 	const stmtPrefix = "package p; func _() {\n"
@@ -286,6 +287,7 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 	ins := fixes(fset, body, off, func(p token.Position) string {
 		return fmt.Sprintf("%d:%d", p.Line-1, p.Column)
 	}, importNames(f, imports), table)
+	ins = append(ins, contextCalls(body, off, methods)...)
 	plain = apply(src, append([]insertion(nil), ins...))
 	if len(body.List) == 0 {
 		return plain, ""
@@ -326,6 +328,38 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 		return plain, ""
 	}
 	return plain, apply(src, ins)
+}
+
+// contextCalls returns the insertions that turn each call X.M(args) in n,
+// M a key of methods, into X.MContext(_vrvm.Context(), args), MContext
+// its value: a plain r.Fit(x, t) then stops on Ctrl-C (see
+// jupyter/source, which does the same for the kernel). The rewrite is by
+// name; the REPL evaluates the input without it if it does not compile.
+func contextCalls(n ast.Node, off func(token.Pos) int, methods map[string]string) (ins []insertion) {
+	if len(methods) == 0 {
+		return nil
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		sib, ok := methods[sel.Sel.Name]
+		if !ok || !strings.HasPrefix(sib, sel.Sel.Name) {
+			return true
+		}
+		ctx := rtName + ".Context()"
+		if len(call.Args) > 0 {
+			ctx += ", "
+		}
+		ins = append(ins, insertion{off(sel.Sel.End()), strings.TrimPrefix(sib, sel.Sel.Name)}, insertion{off(call.Lparen) + 1, ctx})
+		return true
+	})
+	return ins
 }
 
 // hasCall reports whether the expression e contains a call.

@@ -145,3 +145,21 @@ func main() {
 		t.Error("a script that does not parse was rewritten")
 	}
 }
+
+func TestContextCalls(t *testing.T) {
+	methods := map[string]string{"Fit": "FitContext", "Run": "RunContext"}
+	for _, c := range []struct{ src, want string }{
+		{"err := r.Fit(x, t)\n", "err := r.FitContext(_vrvm.Context(), x, t)\n"},
+		{"paper.Run()\n", "paper.RunContext(_vrvm.Context())\n"},
+		{"if err := r.Fit(x,\n\tt); err != nil {\n}\n", "if err := r.FitContext(_vrvm.Context(), x,\n\tt); err != nil {\n}\n"},
+		{"Fit(x)\nr.Predict(x)\n", ""}, // not a selector; no sibling
+	} {
+		got, _ := replInput(c.src, nil, &positionTable{}, methods)
+		if c.want == "" && strings.Contains(got, "Context(") || !strings.Contains(got, strings.TrimSuffix(c.want, "\n")) {
+			t.Errorf("replInput(%q) = %q, want it to contain %q", c.src, got, c.want)
+		}
+		if got, _ := replInput(c.src, nil, &positionTable{}, nil); strings.Contains(got, "Context(") {
+			t.Errorf("replInput(%q) without methods = %q", c.src, got)
+		}
+	}
+}
