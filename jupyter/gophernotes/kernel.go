@@ -15,7 +15,16 @@
 //     execute_request without "silent" means silent = false, one without
 //     "code" gets an error reply and runs nothing; a panic in any handler
 //     is logged, not fatal;
-//   - replies to control-channel requests go out on the control socket;
+//   - control-channel requests are answered on the control socket, in a
+//     goroutine of their own, also while a cell runs (protocol.go);
+//   - the requests of protocol 5.3 gophernotes did not answer are
+//     (protocol.go, inspect.go); after a failed cell with stop_on_error,
+//     the queued execute requests are aborted, as ipykernel does;
+//   - cells are rewritten before they compile so that interrupts stop
+//     plain compiled calls and goroutine panics are recovered
+//     (interrupt.go); errors are error outputs with ename and traceback,
+//     compile errors in the Go compiler's words;
+//   - the ipc transport binds Jupyter's "<ip>-<port>" endpoints;
 //   - package cell (jupyter/cell) can publish display_data and
 //     update_display_data for the running cell (progress displays);
 //   - a cell's result always carries text/plain beside a rich form;
