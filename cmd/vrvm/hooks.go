@@ -54,6 +54,13 @@ type hooks struct {
 	results []any // the values passed to Show
 	shown   bool
 	ctx     context.Context // of the running evaluation
+	stderr  io.Writer       // where GoPanic reports
+}
+
+// GoPanic reports the panic v recovered in a goroutine started by a go
+// statement of an input (see goStatements): the session goes on.
+func (h *hooks) GoPanic(v any) {
+	fmt.Fprintf(h.stderr, "panic in a goroutine: %v\n", v)
 }
 
 // Context returns the context of the running evaluation, which Ctrl-C
@@ -90,11 +97,11 @@ func (h *hooks) reset() {
 }
 
 // useHooks exports new hooks to i as the package rtPath.
-func useHooks(i *interp.Interpreter) (*hooks, error) {
-	h := &hooks{}
+func useHooks(i *interp.Interpreter, stderr io.Writer) (*hooks, error) {
+	h := &hooks{stderr: stderr}
 	show := reflect.ValueOf(h.Show)
 	err := i.Use(interp.Exports{
-		rtPath + "/rt": {"Show": show, "Context": reflect.ValueOf(h.Context)},
+		rtPath + "/rt": {"Show": show, "Context": reflect.ValueOf(h.Context), "GoPanic": reflect.ValueOf(h.GoPanic)},
 		// Values of script types with a String or Error method reach
 		// Show through yaegi's wrappers for fmt.Stringer and error, as
 		// they reach fmt.Print.

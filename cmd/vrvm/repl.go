@@ -175,7 +175,7 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 		return nil, err
 	}
 	// After autoImport, which would import the hooks under their name.
-	h, err := useHooks(i)
+	h, err := useHooks(i, stderr)
 	if err != nil {
 		return nil, err
 	}

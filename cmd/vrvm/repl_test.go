@@ -45,6 +45,12 @@ func TestREPL(t *testing.T) {
 			"var r = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}}\nvar d, _ = datasets.Sinc(30, 0.1, 1)\nr.Fit(d.X, d.T)\nr.Status()\n",
 		stdout: ": 42\n: <nil>\n: converged\n",
 	}, {
+		name: "goroutine panic",
+		// Recovered and reported; the session and its variables go on.
+		input:  "keep := 7\ngo func() { panic(\"boom\") }()\nf := func(a, b int) { panic(a + b) }\ngo f(keep, 1)\ntime.Sleep(200 * time.Millisecond)\nkeep\n",
+		stdout: ": 7\n: func(int, int)\n: 7\n",
+		stderr: []string{`panic in a goroutine: boom\n`, `panic in a goroutine: 8\n`},
+	}, {
 		name: "multiline",
 		input: `func twice(x float64) float64 {
 	return 2 * x

@@ -135,10 +135,12 @@ var builtinResults = map[string]bool{
 	"real": true, "recover": true,
 }
 
-// An insertion is text to insert at a byte offset of the source.
+// An insertion is text to insert at a byte offset of the source; if end
+// is beyond off, it replaces the source from off to end.
 type insertion struct {
 	off  int
 	text string
+	end  int
 }
 
 // apply returns src with the insertions (offsets into src) made.
@@ -147,9 +149,12 @@ func apply(src string, ins []insertion) string {
 	var b strings.Builder
 	last := 0
 	for _, in := range ins {
+		if in.off < last {
+			continue // inside a replaced range
+		}
 		b.WriteString(src[last:in.off])
 		b.WriteString(in.text)
-		last = in.off
+		last = max(in.off, in.end)
 	}
 	b.WriteString(src[last:])
 	return b.String()
@@ -172,9 +177,9 @@ func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(
 			if stmtMayPanic(s, pkgs) {
 				k := table.add(where(fset.Position(s.Pos())))
 				if after > 0 {
-					ins = append(ins, insertion{after, fmt.Sprintf("; %s = %d;", posVar, k)})
+					ins = append(ins, insertion{off: after, text: fmt.Sprintf("; %s = %d;", posVar, k)})
 				} else {
-					ins = append(ins, insertion{off(s.Pos()), fmt.Sprintf("%s = %d; ", posVar, k)})
+					ins = append(ins, insertion{off: off(s.Pos()), text: fmt.Sprintf("%s = %d; ", posVar, k)})
 				}
 			}
 			after = off(s.End())
@@ -194,7 +199,7 @@ func fixes(fset *token.FileSet, n ast.Node, off func(token.Pos) int, where func(
 					continue
 				}
 				if id, ok := call.Fun.(*ast.Ident); ok && builtinResults[id.Name] {
-					ins = append(ins, insertion{off(call.Pos()), "("}, insertion{off(call.End()), ")"})
+					ins = append(ins, insertion{off: off(call.Pos()), text: "("}, insertion{off: off(call.End()), text: ")"})
 				}
 			}
 		case *ast.BlockStmt:
@@ -248,7 +253,7 @@ func rewriteScript(name, src string, table *positionTable) string {
 	off := func(p token.Pos) int { return tf.Offset(p) }
 	ins := fixes(fset, f, off, func(p token.Position) string { return p.String() }, importNames(f, nil), table)
 	// After the last line, so that no line moves.
-	ins = append(ins, insertion{len(src), fmt.Sprintf("\nvar %s int\n", posVar)})
+	ins = append(ins, insertion{off: len(src), text: fmt.Sprintf("\nvar %s int\n", posVar)})
 	return apply(src, ins)
 }
 
@@ -274,6 +279,7 @@ func replInput(src string, imports importSet, table *positionTable, methods map[
 			return fmt.Sprintf("%d:%d", p.Line, p.Column)
 		}, importNames(f, imports), table)
 		ins = append(ins, contextCalls(f, off, methods)...)
+		ins = append(ins, goStatements(f, src, off, methods != nil)...)
 		return apply(src, ins), ""
 	}
 	const stmtPrefix = "package p; func _() {\n"
@@ -288,6 +294,7 @@ func replInput(src string, imports importSet, table *positionTable, methods map[
 		return fmt.Sprintf("%d:%d", p.Line-1, p.Column)
 	}, importNames(f, imports), table)
 	ins = append(ins, contextCalls(body, off, methods)...)
+	ins = append(ins, goStatements(body, src, off, methods != nil)...)
 	plain = apply(src, append([]insertion(nil), ins...))
 	if len(body.List) == 0 {
 		return plain, ""
@@ -311,19 +318,19 @@ func replInput(src string, imports importSet, table *positionTable, methods map[
 	}
 	switch s := body.List[len(body.List)-1].(type) {
 	case *ast.ExprStmt:
-		ins = append(ins, insertion{off(s.X.Pos()), rtName + ".Show("}, insertion{off(s.X.End()), ")"})
+		ins = append(ins, insertion{off: off(s.X.Pos()), text: rtName + ".Show("}, insertion{off: off(s.X.End()), text: ")"})
 	case *ast.AssignStmt:
 		c := showCall(s.Lhs)
 		if c == "" {
 			return plain, ""
 		}
-		ins = append(ins, insertion{off(s.End()), c})
+		ins = append(ins, insertion{off: off(s.End()), text: c})
 	case *ast.IncDecStmt:
 		c := showCall([]ast.Expr{s.X})
 		if c == "" {
 			return plain, ""
 		}
-		ins = append(ins, insertion{off(s.End()), c})
+		ins = append(ins, insertion{off: off(s.End()), text: c})
 	default:
 		return plain, ""
 	}
@@ -356,8 +363,69 @@ func contextCalls(n ast.Node, off func(token.Pos) int, methods map[string]string
 		if len(call.Args) > 0 {
 			ctx += ", "
 		}
-		ins = append(ins, insertion{off(sel.Sel.End()), strings.TrimPrefix(sib, sel.Sel.Name)}, insertion{off(call.Lparen) + 1, ctx})
+		ins = append(ins, insertion{off: off(sel.Sel.End()), text: strings.TrimPrefix(sib, sel.Sel.Name)}, insertion{off: off(call.Lparen) + 1, text: ctx})
 		return true
+	})
+	return ins
+}
+
+// goStatements returns the replacements that make each go statement
+// go F(A0, A1) in n (of the source src) recover a panic of its goroutine
+// and report it with _vrvm.GoPanic instead of ending the REPL:
+//
+//	{ _vrvmGoF, _vrvmGoA0, _vrvmGoA1 := F, A0, A1; go func() { defer func() { … recover() … }(); _vrvmGoF(_vrvmGoA0, _vrvmGoA1) }() }
+//
+// F and the arguments are evaluated first, as the go statement does; the
+// lines of the arguments stay where they are. A go statement of a
+// builtin, one nested in another, and all of them if !on, are left
+// alone. The REPL evaluates the input without the replacements if they do
+// not compile (an untyped constant argument the temporary makes an int).
+func goStatements(n ast.Node, src string, off func(token.Pos) int, on bool) (ins []insertion) {
+	if !on {
+		return nil
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
+		}
+		call := g.Call
+		if id, ok := call.Fun.(*ast.Ident); ok && noPanicCalls[id.Name] || ok && (id.Name == "panic" || id.Name == "close" || id.Name == "make") {
+			return false
+		}
+		// A function literal is called as it is (it has no value to
+		// evaluate first); yaegi does not resolve the parameters of one
+		// assigned among several values.
+		fun := src[off(call.Fun.Pos()):off(call.Fun.End())]
+		var names, values []string
+		if _, lit := call.Fun.(*ast.FuncLit); !lit {
+			names, values = append(names, "_vrvmGoF"), append(values, fun)
+			fun = "_vrvmGoF"
+		}
+		var args []string
+		for k := range call.Args {
+			args = append(args, fmt.Sprintf("_vrvmGoA%d", k))
+		}
+		names = append(names, args...)
+		if len(call.Args) > 0 {
+			end := call.Rparen
+			if call.Ellipsis.IsValid() {
+				end = call.Ellipsis
+			}
+			values = append(values, strings.TrimRight(strings.TrimSpace(src[off(call.Lparen)+1:off(end)]), ","))
+		}
+		dots := ""
+		if call.Ellipsis.IsValid() {
+			dots = "..."
+		}
+		define := ""
+		if len(names) > 0 {
+			define = strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; "
+		}
+		text := fmt.Sprintf("{ %sgo func() { defer func() { if _vrvmGoR := recover(); _vrvmGoR != nil { %s.GoPanic(_vrvmGoR) } }(); %s(%s%s) }() }",
+			define, rtName, fun, strings.Join(args, ", "), dots)
+		ins = append(ins, insertion{off: off(g.Pos()), text: text, end: off(g.End())})
+		return false
 	})
 	return ins
 }

@@ -48,7 +48,7 @@ func TestYaegiReturnBuiltins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := useHooks(i); err != nil {
+		if _, err := useHooks(i, &out); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := i.Eval(src); err != nil {
@@ -160,6 +160,23 @@ func TestContextCalls(t *testing.T) {
 		}
 		if got, _ := replInput(c.src, nil, &positionTable{}, nil); strings.Contains(got, "Context(") {
 			t.Errorf("replInput(%q) without methods = %q", c.src, got)
+		}
+	}
+}
+
+func TestGoStatements(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"go f(x, 2)\n", "{ _vrvmGoF, _vrvmGoA0, _vrvmGoA1 := f, x, 2; go func() { defer func() { if _vrvmGoR := recover(); _vrvmGoR != nil { _vrvm.GoPanic(_vrvmGoR) } }(); _vrvmGoF(_vrvmGoA0, _vrvmGoA1) }() }\n"},
+		{"go func() { work() }()\n", "{ go func() { defer func() { if _vrvmGoR := recover(); _vrvmGoR != nil { _vrvm.GoPanic(_vrvmGoR) } }(); func() { work() }() }() }\n"},
+		{"go r.Fit(x,\n\tt)\n", "{ _vrvmGoF, _vrvmGoA0, _vrvmGoA1 := r.Fit, x,\n\tt; go func() { defer func() { if _vrvmGoR := recover(); _vrvmGoR != nil { _vrvm.GoPanic(_vrvmGoR) } }(); _vrvmGoF(_vrvmGoA0, _vrvmGoA1) }() }\n"},
+		{"go g(xs...)\n", "{ _vrvmGoF, _vrvmGoA0 := g, xs; go func() { defer func() { if _vrvmGoR := recover(); _vrvmGoR != nil { _vrvm.GoPanic(_vrvmGoR) } }(); _vrvmGoF(_vrvmGoA0...) }() }\n"},
+		{"go println(1)\n", "go println(1)\n"},
+	} {
+		if got, _ := replInput(c.src, nil, &positionTable{}, map[string]string{}); got != c.want {
+			t.Errorf("replInput(%q):\n got %q\nwant %q", c.src, got, c.want)
+		}
+		if got, _ := replInput(c.src, nil, &positionTable{}, nil); strings.Contains(got, "GoPanic") {
+			t.Errorf("replInput(%q) without the session's rewrites = %q", c.src, got)
 		}
 	}
 }

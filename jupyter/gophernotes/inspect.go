@@ -9,15 +9,17 @@ import (
 
 	interp "github.com/cosmos72/gomacro/fast"
 
+	"github.com/vrvm/vrvm/internal/symdoc"
 	"github.com/vrvm/vrvm/jupyter/wire"
 )
 
 // handleInspectRequest answers an inspect_request (Shift-Tab in a
 // notebook) for the name at the cursor: a session variable, a member of
 // one (r.Fit, r.Kernel), a package or a member of one (vrvm.Regressor).
-// The text is the declaration as the REPL's :doc shows it, from
-// reflection: a type with its exported fields and methods, a function or
-// method with its signature. It is sent as text/plain and, in a Go code
+// The text is what the REPL's :doc shows for the packages of the symbol
+// set (the generated documentation of internal/symdoc), and for other
+// names the declaration from reflection: a type with its exported fields
+// and methods, a function or method with its signature. It is sent as text/plain and, in a Go code
 // block, as text/markdown; found is false for a name the session does
 // not know.
 func (kernel *Kernel) handleInspectRequest(receipt msgReceipt) error {
@@ -78,6 +80,9 @@ func (kernel *Kernel) describe(name string) (string, bool) {
 		return "", false
 	}
 	if imp, ok := sym.Value.(*interp.Import); ok {
+		if text, ok := packageDoc(imp.Path, parts[1:]); ok {
+			return text, true
+		}
 		if len(parts) == 1 {
 			return fmt.Sprintf("package %s // import %q\n", imp.Name, imp.Path), true
 		}
@@ -96,7 +101,67 @@ func (kernel *Kernel) describe(name string) (string, bool) {
 	if sym.Type == nil {
 		return "", false
 	}
-	return describePath(sym.Type.ReflectType(), parts[1:], parts[0])
+	t := sym.Type.ReflectType()
+	if key, ok := memberKey(t, parts[1:]); ok {
+		if text, ok := symdoc.Lookup(key); ok {
+			return symdoc.Format(text), true // as the REPL's :doc
+		}
+	}
+	return describePath(t, parts[1:], parts[0])
+}
+
+// packageDoc returns the generated documentation of the member path of
+// the package dir, as the REPL's :doc finds it.
+func packageDoc(dir string, path []string) (string, bool) {
+	key := strings.Join(append([]string{dir}, path...), ".")
+	text, ok := symdoc.Lookup(key)
+	if !ok && len(path) > 1 {
+		// pkg.Type.Field: the field's doc is in the type's.
+		text, ok = symdoc.Lookup(dir + "." + path[0])
+	}
+	if !ok {
+		return "", false
+	}
+	return symdoc.Format(text), true
+}
+
+// memberKey returns the key in symdoc of the member path of a value of
+// type t, as the REPL's :doc computes it: the type itself if path is
+// empty, else the method or field path[len(path)-1] of the type reached
+// through the fields before it.
+func memberKey(t reflect.Type, path []string) (string, bool) {
+	for k, m := range path {
+		s := t
+		if s.Kind() == reflect.Pointer {
+			s = s.Elem()
+		}
+		if k == len(path)-1 {
+			if _, ok := reflect.PointerTo(s).MethodByName(m); ok || s.Kind() == reflect.Interface && hasMethod(s, m) {
+				return s.PkgPath() + "." + s.Name() + "." + m, s.PkgPath() != ""
+			}
+			if _, ok := s.FieldByName(m); ok && s.Kind() == reflect.Struct {
+				return s.PkgPath() + "." + s.Name(), s.PkgPath() != ""
+			}
+			return "", false
+		}
+		if s.Kind() != reflect.Struct {
+			return "", false
+		}
+		f, ok := s.FieldByName(m)
+		if !ok {
+			return "", false
+		}
+		t = f.Type
+	}
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	return t.PkgPath() + "." + t.Name(), t.PkgPath() != "" && t.Name() != ""
+}
+
+func hasMethod(t reflect.Type, name string) bool {
+	_, ok := t.MethodByName(name)
+	return ok
 }
 
 // describePath describes the member path of a value (or type) named
