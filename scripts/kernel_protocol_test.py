@@ -621,6 +621,20 @@ def ipc_and_shutdown(name):
         reply = kc.get_shell_msg(timeout=30)
         check(reply["parent_header"].get("msg_id") == msg_id and reply["content"]["status"] == "ok",
               "a cell runs over the ipc transport")
+        # Kernel -> Interrupt of a kernelspec with interrupt_mode
+        # "message": jupyter_client sends interrupt_request on control.
+        km.kernel_spec.interrupt_mode = "message"
+        busy = kc.execute("for {\n}")
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=10)
+            if reply["parent_header"].get("msg_id") == busy:
+                break
+        took = time.monotonic() - t0
+        check(reply["content"]["status"] == "error" and took < 2.0,
+              "interrupt_mode message: Kernel -> Interrupt stops a busy loop (%s, %.3f s)" % (reply["content"]["status"], took))
         k = type("K", (), {})()
         k.kc, k.km = kc, km
         kc.execute("for {\n}")

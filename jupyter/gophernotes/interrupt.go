@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/ast"
 	"log"
 	"os"
 	"reflect"
@@ -206,9 +205,4 @@ func contextMethods() map[string]string {
 		}
 	}
 	return m
-}
-
-// rewriteCell applies rw to the parsed nodes of a cell, in place.
-func rewriteCell(rw source.Rewrite, nodes []ast.Node) bool {
-	return rw.ApplyList(nodes)
 }

@@ -712,7 +712,7 @@ func (kernel *Kernel) doEval(outerr OutErr, code string) (val []interface{}, typ
 	// FitContext sibling, a go statement the rewrite cannot copy),
 	// compile the cell as written.
 	var compiledSrc *interp.Expr
-	if rewriteCell(kernel.rewrite, nodes) {
+	if kernel.rewrite.ApplyList(nodes) {
 		compiledSrc = tryCompile(ir, ast2.AnyToAst(nodes, "doEval"))
 		if compiledSrc == nil {
 			nodes = parse()
