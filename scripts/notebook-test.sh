@@ -11,9 +11,11 @@
 #      temporary directory put on JUPYTER_PATH; every other Jupyter
 #      directory is temporary too, so the user's configuration and kernels
 #      play no part.
-#   3. scripts/kernel_protocol_test.py: panics become error replies,
-#      Kernel -> Interrupt stops a fit within a second and keeps the
-#      variables.
+#   3. scripts/kernel_protocol_test.py: the requests of the messaging
+#      protocol 5.3 answered as ipykernel answers them, panics (goroutines'
+#      too) become error outputs, Kernel -> Interrupt stops a fit (a plain
+#      Fit too), a Sleep and a busy loop and keeps the variables, bad and
+#      replayed messages are dropped.
 #   4. Execute jupyter/testdata/smoke.ipynb and every notebooks/*.ipynb with
 #      "jupyter nbconvert --to notebook --execute" (which fails on the first
 #      cell error) and check the results with scripts/check_notebook.py
