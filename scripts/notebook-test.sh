@@ -65,6 +65,11 @@ export JUPYTER_PLATFORM_DIRS=0
 "$go" build -o "$tmp/vrvm" ./cmd/vrvm
 "$tmp/vrvm" kernel install --prefix "$tmp" --name "$name" --kernel "$kernel"
 
+# The kernel's own Go tests (jupyter/gophernotes/*_test.go), which build
+# only with the overlay that builds the kernel.
+"$go" run ./jupyter/mkkernel -overlay "$tmp/overlay.json"
+"$go" test -count=1 -overlay "$tmp/overlay.json" -tags vrvmkernel ./jupyter/gophernotes
+
 t=$(now)
 "$python" scripts/kernel_protocol_test.py "$name"
 echo "notebook-test: protocol tests: $(since "$t")"

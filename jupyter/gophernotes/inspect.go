@@ -43,7 +43,7 @@ func (kernel *Kernel) handleInspectRequest(receipt msgReceipt) error {
 
 // nameAt returns the dotted name (identifiers joined by periods) around
 // byte offset pos of code: "r.Fit" for a cursor anywhere in "r.Fit(x, t)"
-// up to the parenthesis.
+// up to just after the parenthesis.
 func nameAt(code string, pos int) string {
 	isName := func(b byte) bool {
 		return b == '.' || b == '_' || b >= 0x80 || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
@@ -52,12 +52,13 @@ func nameAt(code string, pos int) string {
 	if start > len(code) {
 		start, end = len(code), len(code)
 	}
-	if start > 0 && start == len(code) || start < len(code) && !isName(code[start]) {
-		// The cursor after a name, or on "(" after it: take the name before.
-		for start > 0 && code[start-1] == '(' {
-			start--
-			end = start
-		}
+	if start > 0 && code[start-1] == '(' {
+		// Just inside a call's parenthesis: the function called, as
+		// ipykernel answers.
+		start--
+		end = start
+	} else if start < len(code) && !isName(code[start]) {
+		end = start // on "(" or a space after a name: the name before
 	}
 	for start > 0 && isName(code[start-1]) {
 		start--
