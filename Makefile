@@ -22,12 +22,12 @@ BENCH     ?= .
 .PHONY: generate
 ## generate: regenerate the yaegi symbols (symbols/), then the gomacro proxies
 ## derived from them (jupyter/proxies) and the REPL's documentation of their
-## packages (cmd/vrvm/symdoc_gen.go), in that order ("go generate ./..."
+## packages (internal/symdoc/symdoc_gen.go), in that order ("go generate ./..."
 ## would run the proxies first, from stale symbols).
 generate:
 	$(GO) generate ./symbols
 	$(GO) generate ./jupyter/proxies
-	$(GO) generate ./cmd/vrvm
+	$(GO) generate ./internal/symdoc
 
 .PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper gonb gonb-test
 
@@ -92,7 +92,7 @@ bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) ./...
 
 ## check-generated: the yaegi symbol files in symbols/ and the REPL's
-## documentation (cmd/vrvm/symdoc_gen.go) match a fresh "go generate".
+## documentation (internal/symdoc/symdoc_gen.go) match a fresh "go generate".
 check-generated:
 	GO=$(GO) scripts/check-generated.sh
 	GO=$(GO) scripts/check-docs.sh

@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
-# check-docs: fail when cmd/vrvm/symdoc_gen.go, the documentation of the
+# check-docs: fail when internal/symdoc/symdoc_gen.go, the documentation of the
 # symbol set that the REPL's :doc prints, is stale.
 #
 # Usage: scripts/check-docs.sh [module root]   (default: this clone)
 #
 # It runs the generator exactly as the //go:generate line of
-# cmd/vrvm/repldoc.go does, into a temporary file, and fails when the
+# internal/symdoc/symdoc.go does, into a temporary file, and fails when the
 # generator exits non-zero or prints anything, or when its output differs
-# from the committed file. Run "make generate" (or "go generate ./cmd/vrvm"
+# from the committed file. Run "make generate" (or "go generate ./internal/symdoc"
 # after "go generate ./symbols") to update it.
 set -euo pipefail
 
 root=${1:-"$(dirname "$0")/.."}
 cd "$root"
 go=${GO:-go}
-file=cmd/vrvm/symdoc_gen.go
+file=internal/symdoc/symdoc_gen.go
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 status=0
-(cd cmd/vrvm && GO="$go" "$go" run ./internal/gendoc -o "$tmp/symdoc_gen.go") >"$tmp/out" 2>&1 || status=$?
+(cd internal/symdoc && GO="$go" "$go" run ../../cmd/vrvm/internal/gendoc -o "$tmp/symdoc_gen.go") >"$tmp/out" 2>&1 || status=$?
 if [ "$status" -ne 0 ] || [ -s "$tmp/out" ]; then
 	echo "check-docs: the generator (cmd/vrvm/internal/gendoc) exited with status $status and printed:" >&2
 	cat "$tmp/out" >&2

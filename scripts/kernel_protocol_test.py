@@ -23,6 +23,19 @@ script checks that
     for a fit at N = 1,000 whose kernel function is written in the cell;
   - cell.NewProgress shows a fit's progress in one display that is
     updated in place (update_display_data);
+  - the requests of the messaging protocol 5.3 are answered as ipykernel
+    answers them: kernel_info (protocol 5.3, text/x-go), is_complete,
+    complete (exported names only, metadata), inspect, history,
+    comm_info, comm_open (closed: no targets), stop_on_error (the queued
+    request aborted), the control channel served while a cell runs
+    (kernel_info, interrupt_request, shutdown_request), the ipc
+    transport; errors are error outputs with ename and traceback, compile
+    errors in the Go compiler's words;
+  - an interrupt stops, within a second, a plain Fit of 10,000 rows (no
+    cell.Context()), which reports Canceled, and within 2 s a
+    time.Sleep(time.Hour) and a for {} loop, by SIGINT and by
+    interrupt_request; a panic in a goroutine the cell started is an error
+    output of the cell and the kernel keeps its variables;
 
 and prints the kernel start time and the interrupt latencies. It exits 1
 after the checks if any failed.
@@ -35,7 +48,7 @@ import threading
 import time
 
 import zmq
-from jupyter_client.manager import start_new_kernel
+from jupyter_client.manager import KernelManager, start_new_kernel
 from jupyter_client.session import Session
 
 # How long an interrupted computation may take to return its reply.
@@ -397,6 +410,251 @@ def progress(k):
           "the last update shows the final iteration and status")
 
 
+# Messaging protocol 5.3, as ipykernel serves it.
+
+def shell_reply(k, send, timeout=10):
+    """Send a request through the client method send (kc.inspect…) and
+    return the content of its reply."""
+    msg_id = send()
+    while True:
+        reply = k.kc.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"]
+
+
+def control_request(k, msg_type, content=None, timeout=5.0):
+    """Send msg_type on the control channel (a socket of its own); return
+    (reply content or None, seconds to the reply)."""
+    raw = Raw(k, "control")
+    try:
+        frames, msg_id = raw.signed(msg_type, content or {})
+        t0 = time.monotonic()
+        raw.send(frames)
+        while True:
+            left = timeout - (time.monotonic() - t0)
+            reply = raw.reply(timeout=left) if left > 0 else None
+            if reply is None:
+                return None, time.monotonic() - t0
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return reply["content"], time.monotonic() - t0
+    finally:
+        raw.close()
+
+
+def execute_async(k, code, **kw):
+    return k.kc.execute(code, **kw)
+
+
+def wait_reply(k, msg_id, timeout=60):
+    while True:
+        reply = k.kc.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"]
+
+
+def protocol(k):
+    info = shell_reply(k, k.kc.kernel_info)
+    li = info.get("language_info", {})
+    check(info.get("status") == "ok" and info.get("protocol_version") == "5.3",
+          "kernel_info_reply: status ok, protocol 5.3 (%s, %s)" % (info.get("status"), info.get("protocol_version")))
+    check(li.get("mimetype") == "text/x-go" and li.get("file_extension") == ".go" and li.get("name") == "go"
+          and li.get("version", "").startswith("go") and info.get("implementation") and info.get("banner"),
+          "kernel_info_reply: language_info complete (%s)" % li)
+
+    for code, status in (("b := )", "invalid"), ("for i := 0; i < 3; i++ {", "incomplete"), ("x := 1", "complete")):
+        r = shell_reply(k, lambda: k.kc.is_complete(code))
+        check(r.get("status") == status, "is_complete %r: %s (%s)" % (code, status, r))
+        if status == "incomplete":
+            check(r.get("indent") == "\t", "is_complete %r: indent one tab (%r)" % (code, r.get("indent")))
+
+    r = shell_reply(k, lambda: k.kc.complete("m.", 2))
+    matches = r.get("matches", [])
+    check(r.get("status") == "ok" and "metadata" in r and "cursor_start" in r and "cursor_end" in r,
+          "complete_reply: status, metadata, cursor range (%s)" % sorted(r))
+    check("Fit" in matches and "FitContext" in matches and all(m[:1].isupper() for m in matches),
+          "completion on m. offers exported names only (%d: %s)" % (len(matches), [m for m in matches if not m[:1].isupper()][:5]))
+    r = shell_reply(k, lambda: k.kc.complete("zzzNoSuchName", 13))
+    check(r.get("status") == "ok" and r.get("matches") == [], "no completion: status ok, no matches (%s)" % r)
+
+    r = shell_reply(k, lambda: k.kc.inspect("m.Fit(x, t)", 4))
+    data = r.get("data", {})
+    check(r.get("status") == "ok" and r.get("found") is True and "Fit(" in data.get("text/plain", "")
+          and "Fit(" in data.get("text/markdown", ""),
+          "inspect m.Fit: found, text/plain and text/markdown (%r)" % data.get("text/plain"))
+    r = shell_reply(k, lambda: k.kc.inspect("vrvm.Regressor", 9))
+    check(r.get("found") is True and "MaxIter" in r.get("data", {}).get("text/plain", ""),
+          "inspect vrvm.Regressor shows its fields")
+    r = shell_reply(k, lambda: k.kc.inspect("zzzNoSuchName", 3))
+    check(r.get("status") == "ok" and r.get("found") is False, "inspect of an unknown name: found false (%s)" % r)
+
+    k.execute("hist1 := 1")
+    k.execute("hist2 := 2")
+    r = shell_reply(k, lambda: k.kc.history(hist_access_type="tail", n=2))
+    hist = r.get("history", [])
+    check(r.get("status") == "ok" and [h[2] for h in hist] == ["hist1 := 1", "hist2 := 2"]
+          and all(len(h) == 3 for h in hist), "history_request tail: the last two cells (%s)" % hist)
+    r = shell_reply(k, lambda: k.kc.history(hist_access_type="search", pattern="hist1*"))
+    check([h[2] for h in r.get("history", [])] == ["hist1 := 1"], "history_request search (%s)" % r.get("history"))
+
+    r = shell_reply(k, lambda: k.kc.comm_info())
+    check(r.get("status") == "ok" and r.get("comms") == {}, "comm_info_reply: no comms (%s)" % r)
+    comm = k.kc.session.msg("comm_open", {"comm_id": "c0ffee", "target_name": "no.such.target", "data": {}})
+    k.kc.shell_channel.send(comm)
+    closed = False
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not closed:
+        try:
+            m = k.kc.get_iopub_msg(timeout=1)
+        except Exception:
+            continue
+        closed = m["msg_type"] == "comm_close" and m["content"].get("comm_id") == "c0ffee"
+    check(closed, "comm_open of an unknown target is answered by comm_close")
+    k.kc.shell_channel.send(k.kc.session.msg("comm_msg", {"comm_id": "c0ffee", "data": {}}))
+    check(k.value("keep") == "42", "comm_msg to a closed comm is ignored")
+
+    # Errors as error outputs, in the words of the Go compiler.
+    for code, words in (("m.Predcit(x)", "m.Predcit undefined (type *vrvm.Regressor has no field or method Predcit)"),
+                        ('import "fmt"\nfmt.Printn("x")', "undefined: fmt.Printn")):
+        reply, outputs, _ = k.execute(code)
+        check(reply["status"] == "error" and words in reply.get("evalue", "") and reply.get("ename") == "CompileError"
+              and reply.get("traceback") and words in " ".join(reply["traceback"]),
+              "compile error %r: %s (%s: %s)" % (code, words, reply.get("ename"), reply.get("evalue")))
+        check(words in errors(outputs), "the compile error is an error output")
+    reply, outputs, _ = k.execute('panic("boom")')
+    check(reply.get("ename") == "panic" and reply.get("traceback"), "a panic: ename panic, a traceback (%s)" % reply.get("ename"))
+
+    # stop_on_error: the request queued behind a failing cell is aborted.
+    k.execute("queued := 0")
+    first = execute_async(k, 'time.Sleep(300 * time.Millisecond)\npanic("first fails")')
+    second = execute_async(k, "queued++")
+    r1, r2 = wait_reply(k, first), wait_reply(k, second)
+    check(r1.get("status") == "error" and r2.get("status") == "aborted",
+          "stop_on_error: the queued execute_request is aborted (%s, %s)" % (r1.get("status"), r2.get("status")))
+    check(k.value("queued") == "0", "the aborted request did not run")
+    check(k.value("queued++\nqueued") == "1", "a request sent after the failure runs")
+    first = execute_async(k, 'time.Sleep(300 * time.Millisecond)\npanic("first fails")', stop_on_error=False)
+    second = execute_async(k, "queued++")
+    r1, r2 = wait_reply(k, first), wait_reply(k, second)
+    check(r1.get("status") == "error" and r2.get("status") == "ok",
+          "stop_on_error false: the queued request runs (%s, %s)" % (r1.get("status"), r2.get("status")))
+
+    # The control channel is served while a cell runs.
+    busy = execute_async(k, "time.Sleep(3 * time.Second)")
+    time.sleep(0.5)
+    r, took = control_request(k, "kernel_info_request")
+    check(r is not None and r.get("status") == "ok" and took < 1.0,
+          "kernel_info_request on control answered during a cell (%.3f s)" % took)
+    check(wait_reply(k, busy).get("status") == "ok", "the cell then ends normally")
+
+
+# Interrupts of code that does not consult cell.Context().
+
+PLAIN_SETUP = """import "math/rand"
+n10k := 10000
+rng := rand.New(rand.NewSource(1))
+x10k := mat.NewDense(n10k, 1, nil)
+t10k := make([]float64, n10k)
+for i := 0; i < n10k; i++ {
+	v := -10 + 20*rng.Float64()
+	x10k.Set(i, 0, v)
+	t10k[i] = math.Sin(v)/v + 0.1*rng.NormFloat64()
+}
+// No convergence test: the fit runs until interrupted. A fixed width, so
+// that the interrupt lands in the iterations (a fit stopped before its
+// first iteration has no state to keep), and 1,000 centres, so that an
+// iteration is short beside the second the interrupt may take on a
+// loaded machine.
+plain := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Centres: 1000, NoPrune: true, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
+"""
+
+
+def plain_interrupts(k):
+    reply, outputs, _ = k.execute(PLAIN_SETUP)
+    check(reply["status"] == "ok", "10,000-row set-up runs (%s)" % errors(outputs))
+    reply, outputs, latency = k.execute("plain.Fit(x10k, t10k)", interrupt_after=2.0)
+    print("interrupt of a plain Fit, N = 10000: reply %.3f s after SIGINT: %s" % (latency, errors(outputs)))
+    check(reply["status"] == "error" and reply.get("ename") == "Interrupt" and latency < INTERRUPT_LIMIT,
+          "a plain Fit of 10,000 rows: error reply within %.0f s of SIGINT (%s, %.3f s)" % (INTERRUPT_LIMIT, reply["status"], latency))
+    check(k.value("plain.Status()") == "canceled", "the estimator reports Canceled")
+    iters = k.value("plain.Iterations()")
+    check(iters.isdigit() and int(iters) > 0, "the plain fit keeps its partial state (%s iterations)" % iters)
+
+    for code, what in (("time.Sleep(time.Hour)", "time.Sleep(time.Hour)"), ("for {\n}", "for {}")):
+        reply, outputs, latency = k.execute(code, interrupt_after=1.0)
+        print("interrupt of %s: reply %.3f s after SIGINT" % (what, latency))
+        check(reply["status"] == "error" and "interrupt" in errors(outputs).lower() and latency < 2.0,
+              "%s is interrupted within 2 s (%s, %.3f s)" % (what, reply["status"], latency))
+
+    # interrupt_request on the control channel (kernelspec interrupt_mode
+    # "message") works as SIGINT does.
+    busy = execute_async(k, "for {\n}")
+    time.sleep(1.0)
+    r, took = control_request(k, "interrupt_request")
+    t0 = time.monotonic()
+    reply = wait_reply(k, busy, timeout=10)
+    check(r is not None and r.get("status") == "ok" and took < 1.0,
+          "interrupt_request answered on control during a cell (%.3f s)" % took)
+    check(reply.get("status") == "error" and time.monotonic() - t0 < 2.0,
+          "interrupt_request stops a busy loop (%s)" % reply.get("status"))
+    check(k.value("keep") == "42", "variables survive the interrupts")
+
+    # A panic in a goroutine started by the cell.
+    reply, outputs, _ = k.execute('go func() {\n\tpanic("boom in a goroutine")\n}()\ntime.Sleep(300 * time.Millisecond)')
+    check(k.km.is_alive(), "a panicking goroutine does not end the kernel")
+    check("boom in a goroutine" in errors(outputs) and reply["status"] == "error",
+          "the goroutine's panic is an error output of its cell (%s: %s)" % (reply["status"], errors(outputs)))
+    reply, outputs, _ = k.execute('go func(s string) {\n\tpanic(s)\n}("boom again")\ntime.Sleep(300 * time.Millisecond)')
+    check("boom again" in errors(outputs), "a goroutine with arguments too (%s)" % errors(outputs))
+    check(k.value("keep") == "42", "the kernel keeps an earlier variable after goroutine panics")
+
+
+def ipc_and_shutdown(name):
+    """The ipc transport (Jupyter's <ip>-<port> endpoints), and a
+    shutdown_request answered while a cell runs."""
+    km = KernelManager(kernel_name=name, transport="ipc")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        msg_id = kc.execute("1 + 1")
+        reply = kc.get_shell_msg(timeout=30)
+        check(reply["parent_header"].get("msg_id") == msg_id and reply["content"]["status"] == "ok",
+              "a cell runs over the ipc transport")
+        # Kernel -> Interrupt of a kernelspec with interrupt_mode
+        # "message": jupyter_client sends interrupt_request on control.
+        km.kernel_spec.interrupt_mode = "message"
+        busy = kc.execute("for {\n}")
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=10)
+            if reply["parent_header"].get("msg_id") == busy:
+                break
+        took = time.monotonic() - t0
+        check(reply["content"]["status"] == "error" and took < 2.0,
+              "interrupt_mode message: Kernel -> Interrupt stops a busy loop (%s, %.3f s)" % (reply["content"]["status"], took))
+        k = type("K", (), {})()
+        k.kc, k.km = kc, km
+        kc.execute("for {\n}")
+        time.sleep(0.5)
+        r, took = control_request(k, "shutdown_request", {"restart": False})
+        check(r is not None and r.get("status") == "ok" and took < 1.0,
+              "shutdown_request answered during a cell (%.3f s)" % took)
+        deadline = time.monotonic() + 5
+        while km.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check(not km.is_alive(), "and the kernel exits")
+    except Exception as e:
+        check(False, "ipc transport: %s: %s" % (type(e).__name__, e))
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+        km.cleanup_resources()
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -459,6 +717,10 @@ def main():
 
         robustness(k)
 
+        reply, outputs, _ = k.execute('import "time"')
+        protocol(k)
+        plain_interrupts(k)
+
         reply, outputs, _ = k.execute(LATENCY_SETUP)
         check(reply["status"] == "ok", "latency set-up cell runs (%s)" % errors(outputs))
         latencies(k, PAPER_FIT, "paper's schedule, N = 2000")
@@ -467,6 +729,7 @@ def main():
         check(k.km.is_alive(), "the kernel is alive at the end")
     finally:
         k.close()
+    ipc_and_shutdown(sys.argv[1])
     if failures:
         print("kernel_protocol_test: %d check(s) failed" % failures)
         sys.exit(1)

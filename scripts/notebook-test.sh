@@ -11,11 +11,13 @@
 #      temporary directory put on JUPYTER_PATH; every other Jupyter
 #      directory is temporary too, so the user's configuration and kernels
 #      play no part.
-#   3. scripts/kernel_protocol_test.py: panics become error replies,
-#      Kernel -> Interrupt stops a fit within a second and keeps the
-#      variables; scripts/kernel_display_test.py: a *plot.Plot renders as
-#      one image/png, gonum/plot's error bars take notebook types, data sets
-#      and estimators display as HTML tables.
+#   3. scripts/kernel_protocol_test.py: the requests of the messaging
+#      protocol 5.3 answered as ipykernel answers them, panics (goroutines'
+#      too) become error outputs, Kernel -> Interrupt stops a fit (a plain
+#      Fit too), a Sleep and a busy loop and keeps the variables, bad and
+#      replayed messages are dropped; scripts/kernel_display_test.py: a
+#      *plot.Plot renders as one image/png, gonum/plot's error bars take
+#      notebook types, data sets and estimators display as HTML tables.
 #   4. Execute jupyter/testdata/smoke.ipynb and every notebooks/*.ipynb with
 #      "jupyter nbconvert --to notebook --execute" (which fails on the first
 #      cell error) and check the results with scripts/check_notebook.py
@@ -64,6 +66,11 @@ export JUPYTER_PLATFORM_DIRS=0
 
 "$go" build -o "$tmp/vrvm" ./cmd/vrvm
 "$tmp/vrvm" kernel install --prefix "$tmp" --name "$name" --kernel "$kernel"
+
+# The kernel's own Go tests (jupyter/gophernotes/*_test.go), which build
+# only with the overlay that builds the kernel.
+"$go" run ./jupyter/mkkernel -overlay "$tmp/overlay.json"
+"$go" test -count=1 -overlay "$tmp/overlay.json" -tags vrvmkernel ./jupyter/gophernotes
 
 t=$(now)
 "$python" scripts/kernel_protocol_test.py "$name"

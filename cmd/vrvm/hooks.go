@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"reflect"
@@ -52,7 +53,27 @@ type hooks struct {
 	mu      sync.Mutex
 	results []any // the values passed to Show
 	shown   bool
-	stderr  io.Writer // for the panics of goroutines (see Go)
+	ctx     context.Context // of the running evaluation
+	stderr  io.Writer       // for the panics of goroutines (see Go)
+}
+
+// Context returns the context of the running evaluation, which Ctrl-C
+// cancels; the rewritten input passes it to the compiled methods that take
+// one (r.Fit becomes r.FitContext, see contextCalls).
+func (h *hooks) Context() context.Context {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ctx == nil {
+		return context.Background()
+	}
+	return h.ctx
+}
+
+// setContext records the context of the evaluation that starts.
+func (h *hooks) setContext(ctx context.Context) {
+	h.mu.Lock()
+	h.ctx = ctx
+	h.mu.Unlock()
 }
 
 // Show records the values the REPL prints.
@@ -75,7 +96,10 @@ func useHooks(i *interp.Interpreter, stderr io.Writer) (*hooks, error) {
 	h := &hooks{stderr: stderr}
 	show := reflect.ValueOf(h.Show)
 	err := i.Use(interp.Exports{
-		rtPath + "/rt": {"Show": show, "Go": reflect.ValueOf(h.Go), "GoSpread": reflect.ValueOf(h.GoSpread)},
+		rtPath + "/rt": {
+			"Show": show, "Context": reflect.ValueOf(h.Context),
+			"Go": reflect.ValueOf(h.Go), "GoSpread": reflect.ValueOf(h.GoSpread),
+		},
 		// Values of script types with a String or Error method reach
 		// Show through yaegi's wrappers for fmt.Stringer and error, as
 		// they reach fmt.Print.

@@ -24,6 +24,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/vrvm/vrvm/jupyter/source"
 	"github.com/vrvm/vrvm/symbols"
 )
 
@@ -183,7 +184,8 @@ func newREPLInterpreter(lines lineReader, stdout, stderr io.Writer) (*replInterp
 	if _, err := i.Eval(fmt.Sprintf("import %s %q\nvar %s int", rtName, rtPath, posVar)); err != nil {
 		return nil, err
 	}
-	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, positions: &positionTable{}, session: newSession()}, nil
+	return &replInterp{Interpreter: i, imports: imports, hooks: h, panics: panics, positions: &positionTable{}, session: newSession(),
+		contextMethods: contextMethods()}, nil
 }
 
 // replInterp is the interpreter of the REPL, the import declarations it
@@ -195,6 +197,9 @@ type replInterp struct {
 	panics    *panicFilter
 	positions *positionTable // of the statements of the inputs
 	session   *session
+	// contextMethods are the compiled methods and functions M whose
+	// calls become calls of their sibling MContext (see contextCalls).
+	contextMethods map[string]string
 }
 
 // autoImport makes every package the interpreter knows usable under its
@@ -322,7 +327,7 @@ func repl(i *replInterp, lines lineReader, stdout, stderr io.Writer, interrupt <
 		case errors.Is(err, io.EOF):
 			if strings.TrimSpace(src) != "" {
 				// Report what is wrong with the unfinished input.
-				if _, err := evalInterruptible(i.Interpreter, src, interrupt); err != nil {
+				if _, err := evalInterruptible(i.Interpreter, src, interrupt, i.hooks); err != nil {
 					i.report(stderr, err)
 					failed = true
 				}
@@ -408,29 +413,56 @@ func (i *replInterp) command(cmd string, stdout, stderr io.Writer) (quit, ok boo
 // print, if shown. The input is rewritten first (see replInput); if the
 // form with the call that shows the values does not compile (a call of a
 // function without results, an untyped constant that overflows int), the
-// input is evaluated without it and shows nothing.
+// input is evaluated without it and shows nothing. The calls of compiled
+// methods with a sibling that takes a context are rewritten by name (see
+// contextCalls); if the rewritten input does not compile, it is evaluated
+// as written.
 func (i *replInterp) eval(src string, interrupt <-chan os.Signal) (results []any, shown bool, err error) {
-	plain, show := replInput(src, i.imports, i.positions)
+	methods := i.contextMethods
+	with, _ := replInput(src, i.imports, &positionTable{}, methods)
+	if without, _ := replInput(src, i.imports, &positionTable{}, nil); with.text == without.text {
+		methods = nil // no call to rewrite
+	}
 	if needsPrecheck(src) {
-		// A failed declaration must define nothing (see replerror.go).
+		// A failed declaration must define nothing (see replerror.go),
+		// nor may a context rewrite that does not compile.
 		if err := precheck(i.Interpreter, src); err != nil {
 			return nil, false, err
 		}
+		if methods != nil && precheck(i.Interpreter, with.text) != nil {
+			methods = nil
+		}
 	}
+	results, shown, err = i.evalRewritten(src, interrupt, methods)
+	if err == nil || !compileError(err) || methods == nil {
+		return results, shown, err
+	}
+	// A script type's Fit without a FitContext does not compile with the
+	// rewrite.
+	if r, sh, err2 := i.evalRewritten(src, interrupt, nil); err2 == nil || !compileError(err2) {
+		return r, sh, err2
+	}
+	return results, shown, err
+}
+
+// evalRewritten is eval with the given context methods (see
+// contextCalls); an error's position is that of src.
+func (i *replInterp) evalRewritten(src string, interrupt <-chan os.Signal, methods map[string]string) (results []any, shown bool, err error) {
+	plain, show := replInput(src, i.imports, i.positions, methods)
 	i.hooks.reset()
 	i.panics.take() // lines of panics recovered by earlier inputs
 	if v := i.Globals()[posVar]; v.CanSet() {
 		v.SetInt(0) // no statement of this input has started
 	}
 	if show.text != "" {
-		_, err = evalInterruptible(i.Interpreter, show.text, interrupt)
+		_, err = evalInterruptible(i.Interpreter, show.text, interrupt, i.hooks)
 		if err == nil || !compileError(err) {
 			i.hooks.mu.Lock()
 			defer i.hooks.mu.Unlock()
 			return i.hooks.results, i.hooks.shown && err == nil, err
 		}
 	}
-	_, err = evalInterruptible(i.Interpreter, plain.text, interrupt)
+	_, err = evalInterruptible(i.Interpreter, plain.text, interrupt, i.hooks)
 	return nil, false, mapEvalError(err, src, plain.text, plain.ins)
 }
 
@@ -477,9 +509,12 @@ func (i *replInterp) report(w io.Writer, err error) {
 
 // evalInterruptible evaluates src; a value received from interrupt while it
 // runs cancels the evaluation. A panic is returned as an interp.Panic.
-func evalInterruptible(i *interp.Interpreter, src string, interrupt <-chan os.Signal) (reflect.Value, error) {
+func evalInterruptible(i *interp.Interpreter, src string, interrupt <-chan os.Signal, h *hooks) (reflect.Value, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	if h != nil {
+		h.setContext(ctx) // for the compiled calls the input makes (contextCalls)
+	}
 	done := make(chan struct{})
 	defer close(done)
 	// Drop an interrupt that arrived between evaluations.
@@ -495,6 +530,29 @@ func evalInterruptible(i *interp.Interpreter, src string, interrupt <-chan os.Si
 		}
 	}()
 	return i.EvalWithContext(ctx, src)
+}
+
+// contextMethods returns the methods and functions of the symbol set with
+// a sibling that takes a context (source.ContextMethods).
+func contextMethods() map[string]string {
+	m := map[string]string{}
+	for _, pkg := range symbols.Symbols {
+		var types []reflect.Type
+		funcs := map[string]reflect.Value{}
+		for name, v := range pkg {
+			switch {
+			case !v.IsValid() || strings.HasPrefix(name, "_"):
+			case v.Kind() == reflect.Pointer && v.IsNil() && !v.CanSet():
+				types = append(types, v.Type().Elem()) // yaegi's (*T)(nil) for type T
+			case v.Kind() == reflect.Func:
+				funcs[name] = v
+			}
+		}
+		for name, sib := range source.ContextMethods(types, funcs) {
+			m[name] = sib
+		}
+	}
+	return m
 }
 
 // incomplete reports whether the parse error e of input ending with line

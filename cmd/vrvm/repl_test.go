@@ -38,6 +38,20 @@ func TestREPL(t *testing.T) {
 		input:  "x := 20\nx += 22\nfmt.Println(\"x is\", x)\n",
 		stdout: ": 20\n: 42\nx is 42\n: 8 <nil>\n",
 	}, {
+		name: "context calls",
+		// r.Fit becomes r.FitContext with the evaluation's context; a
+		// script type's Fit without a FitContext is called as written.
+		input: "type mine struct{}\nfunc (mine) Fit(a, b int) int { return a + b }\nmine{}.Fit(40, 2)\n" +
+			"var r = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}}\nvar d, _ = datasets.Sinc(30, 0.1, 1)\nr.Fit(d.X, d.T)\nr.Status()\n",
+		stdout: ": 42\n: <nil>\n: converged\n",
+	}, {
+		name: "goroutine panic of a func variable",
+		// Recovered and reported; the session and its variables go on
+		// (see also goroutinepanic).
+		input:  "keep := 7\ngo func() { panic(\"boom\") }()\nf := func(a, b int) { panic(a + b) }\ngo f(keep, 1)\ntime.Sleep(200 * time.Millisecond)\nkeep\n",
+		stdout: ": 7\n: func(int, int)\n: 7\n",
+		stderr: []string{`panic in a goroutine: boom \(the goroutine ended`, `panic in a goroutine: 8 \(the goroutine ended`},
+	}, {
 		name: "multiline",
 		input: `func twice(x float64) float64 {
 	return 2 * x
@@ -336,7 +350,7 @@ func TestREPLInterrupt(t *testing.T) {
 	}()
 	done := make(chan error, 1)
 	go func() {
-		_, err := evalInterruptible(i.Interpreter, "n := 0\nfor {\n\tn++\n}\n", interrupt)
+		_, err := evalInterruptible(i.Interpreter, "n := 0\nfor {\n\tn++\n}\n", interrupt, nil)
 		done <- err
 	}()
 	select {
@@ -348,7 +362,7 @@ func TestREPLInterrupt(t *testing.T) {
 		t.Fatal("the interrupt did not stop the evaluation")
 	}
 	// The interpreter is usable afterwards.
-	if v, err := evalInterruptible(i.Interpreter, "6 * 7", interrupt); err != nil || v.Interface() != 42 {
+	if v, err := evalInterruptible(i.Interpreter, "6 * 7", interrupt, nil); err != nil || v.Interface() != 42 {
 		t.Errorf("after the interrupt: %v, %v; want 42", v, err)
 	}
 }
@@ -698,4 +712,105 @@ func TestSameUpToRounding(t *testing.T) {
 			t.Errorf("sameUpToRounding(%q, %q) = %v, want %v", tc.got, tc.want, got, tc.same)
 		}
 	}
+}
+
+// TestREPLTerminalInterruptFit runs "vrvm repl" on a pseudo-terminal (with
+// script(1)) and presses Ctrl-C during a plain r.Fit of 10,000 rows: the
+// compiled fit stops (the process's CPU time stops growing within a
+// second), the prompt returns and the model reports Canceled.
+func TestREPLTerminalInterruptFit(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to read the CPU time of the REPL from")
+	}
+	bin := buildVrvm(t)
+	dir := t.TempDir()
+	cmd := exec.Command(script, "-qec", bin+" repl", "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TERM=xterm")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// The Monitor says when the fit iterates: Ctrl-C before the first
+	// iteration (during the design) leaves no state, status not fitted.
+	io.WriteString(in, "d, _ := datasets.Sinc(10000, 0.1, 1)\n"+
+		"iterating := false\n"+
+		"r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Centres: 1000, NoPrune: true, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30, "+
+		"Monitor: func(p vrvm.Progress) bool { if !iterating { iterating = true; fmt.Println(\"fit\", \"iterating\") }; return false }}\n"+
+		"r.Fit(d.X, d.T)\n")
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), "fit iterating"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the fit did not start iterating within a minute; output:\n%s", out.String())
+		}
+	}
+	repl := childOf(cmd.Process.Pid)
+	if repl == 0 {
+		t.Fatalf("no REPL process under script(1); output:\n%s", out.String())
+	}
+	// The fit runs: its CPU time grows (slowly on a busy machine).
+	before := cpuOf(t, repl)
+	time.Sleep(time.Second)
+	if running := cpuOf(t, repl) - before; running < 50*time.Millisecond {
+		t.Fatalf("the fit does not seem to run (%v of CPU in 1 s); output:\n%s", running, out.String())
+	}
+	io.WriteString(in, "\x03")
+	time.Sleep(time.Second)
+	stopped := cpuOf(t, repl)
+	time.Sleep(time.Second)
+	if more := cpuOf(t, repl) - stopped; more > 100*time.Millisecond {
+		t.Errorf("the REPL used %v of CPU in the second from 1 s to 2 s after Ctrl-C: the fit goes on", more)
+	}
+	io.WriteString(in, "r.Status()\n:quit\n")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	text := strings.ReplaceAll(out.String(), "\r", "")
+	if !strings.Contains(text, ": canceled\n") {
+		t.Errorf("after Ctrl-C, r.Status() is not canceled; output:\n%s", text)
+	}
+}
+
+// childOf returns the pid of a child process of pid, or 0.
+func childOf(pid int) int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		if fields := strings.Fields(string(b)); len(fields) > 0 {
+			if n, err := strconv.Atoi(fields[0]); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// cpuOf returns the user and system CPU time of process pid.
+func cpuOf(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command name, which is in parentheses.
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(fields) < 13 {
+		t.Fatalf("short /proc/%d/stat: %s", pid, b)
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("/proc/%d/stat: %s", pid, b)
+	}
+	const ticks = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticks
 }

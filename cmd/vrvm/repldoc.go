@@ -3,17 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/vrvm/vrvm/internal/symdoc"
 	"os/exec"
 	"reflect"
 	"strings"
 )
 
 // The documentation of the packages of the symbol set is generated into
-// symdoc_gen.go (symbolDocs), so that :doc works in an installed binary
-// without the source tree. "make generate" runs this line after
-// regenerating the symbols; "make check-generated" checks that the file is
-// up to date.
-//go:generate go run ./internal/gendoc -o symdoc_gen.go
+// package internal/symdoc, so that :doc works in an installed binary
+// without the source tree.
 
 // doc returns the documentation of name, as :doc prints it: a package
 // (vrvm), a member of one (vrvm.Regressor, mat.NewDense), a method or
@@ -39,18 +37,18 @@ func (i *replInterp) doc(name string) (string, error) {
 		key = strings.Join(append([]string{dir}, parts[1:]...), ".")
 		if len(parts) > 2 {
 			// pkg.Type.Field: the field's doc is in the type's.
-			if _, ok := symbolDocs[key]; !ok {
+			if _, ok := symdoc.Lookup(key); !ok {
 				key = strings.Join(append([]string{dir}, parts[1]), ".")
 			}
 		}
 	}
-	if text, ok := symbolDocs[key]; ok {
-		return formatDoc(text), nil
+	if text, ok := symdoc.Lookup(key); ok {
+		return symdoc.Format(text), nil
 	}
 	return goDoc(key, name)
 }
 
-// memberKey returns the key in symbolDocs of the member path of a value of
+// memberKey returns the key in symdoc of the member path of a value of
 // type t: the type itself if path is empty, else the method or field
 // path[len(path)-1] of the type reached through the fields before it.
 func (i *replInterp) memberKey(t reflect.Type, path []string) (string, bool) {
@@ -90,27 +88,8 @@ func (i *replInterp) memberKey(t reflect.Type, path []string) (string, bool) {
 	return typeKey(t), t.PkgPath() != ""
 }
 
-// typeKey returns the key of a named compiled type in symbolDocs.
+// typeKey returns the key of a named compiled type in symdoc.
 func typeKey(t reflect.Type) string { return t.PkgPath() + "." + t.Name() }
-
-// formatDoc lays out an entry of symbolDocs as "go doc" does: the
-// declaration, then the comment indented.
-func formatDoc(text string) string {
-	decl, comment, _ := strings.Cut(text, "\n\n")
-	var b strings.Builder
-	b.WriteString(decl + "\n")
-	if comment = strings.TrimRight(comment, "\n"); comment != "" {
-		b.WriteString("\n")
-		for _, line := range strings.Split(comment, "\n") {
-			if line == "" {
-				b.WriteString("\n")
-				continue
-			}
-			b.WriteString("    " + line + "\n")
-		}
-	}
-	return b.String()
-}
 
 // goDoc runs "go doc key" for a package outside the symbol set.
 func goDoc(key, name string) (string, error) {

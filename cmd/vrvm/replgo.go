@@ -11,10 +11,12 @@ import (
 // yaegi, as in a compiled program: at the prompt it ended the session and
 // lost its variables. The REPL therefore starts the goroutines of its
 // inputs through a hook (goFixes): "go f(a, b)" becomes
-// "go _vrvm.Go(f, a, b)", which evaluates f and its arguments where the go
-// statement is, as Go does, and calls f in the new goroutine with a
-// deferred recover; a panic is reported on the REPL's standard error and
-// ends only that goroutine. Scripts run by "vrvm run" keep Go's behaviour.
+// "_vrvm.Go(f, a, b)", a plain call, so that f and its arguments are
+// evaluated where the go statement is, as Go does (yaegi evaluates the
+// arguments of a go statement in the new goroutine: "go f(n); n = 4" could
+// pass 4); the hook calls f in a new goroutine with a deferred recover. A
+// panic is reported on the REPL's standard error and ends only that
+// goroutine. Scripts run by "vrvm run" keep Go's behaviour.
 
 // goBuiltins are the builtin functions a go statement may call, which are
 // not values and cannot be passed to the hook.
@@ -27,7 +29,7 @@ var goBuiltins = map[string]bool{
 
 // goFixes returns the edits that start the goroutines of the go statements
 // in n through the hooks Go and GoSpread: "go f(a, s...)" becomes
-// "go _vrvm.GoSpread(f, a, s)". off converts a token.Pos to an offset in
+// "_vrvm.GoSpread(f, a, s)". off converts a token.Pos to an offset in
 // the source. A go statement that calls a builtin is left alone.
 func goFixes(n ast.Node, off func(token.Pos) int) (ins []insertion) {
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -46,7 +48,7 @@ func goFixes(n ast.Node, off func(token.Pos) int) (ins []insertion) {
 		if len(c.Args) == 0 {
 			sep = ""
 		}
-		ins = append(ins, insertion{off: off(c.Fun.Pos()), text: rtName + "." + hook + "("},
+		ins = append(ins, insertion{off: off(g.Pos()), text: rtName + "." + hook + "(", del: off(c.Fun.Pos()) - off(g.Pos())},
 			insertion{off: off(c.Lparen), text: sep, del: 1})
 		if c.Ellipsis.IsValid() {
 			ins = append(ins, insertion{off: off(c.Ellipsis), del: len("...")})
@@ -56,18 +58,22 @@ func goFixes(n ast.Node, off func(token.Pos) int) (ins []insertion) {
 	return ins
 }
 
-// Go calls f with args; it is the goroutine of a go statement of the REPL
-// (see goFixes). A panic is written to the REPL's standard error, with
-// its value, and ends the goroutine only.
+// Go calls f with args in a new goroutine; it is a go statement of the
+// REPL (see goFixes). A panic is written to the REPL's standard error,
+// with its value, and ends the goroutine only.
 func (h *hooks) Go(f any, args ...any) {
-	defer h.recoverGo()
-	call(f, args, false)
+	go func() {
+		defer h.recoverGo()
+		call(f, args, false)
+	}()
 }
 
 // GoSpread is Go for a call whose last argument is spread (f(a, s...)).
 func (h *hooks) GoSpread(f any, args ...any) {
-	defer h.recoverGo()
-	call(f, args, true)
+	go func() {
+		defer h.recoverGo()
+		call(f, args, true)
+	}()
 }
 
 func (h *hooks) recoverGo() {

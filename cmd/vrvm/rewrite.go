@@ -135,9 +135,11 @@ var builtinResults = map[string]bool{
 	"real": true, "recover": true,
 }
 
-// An insertion is text to insert at a byte offset of the source, in place
-// of the del bytes there (none but for the go statements of the REPL, see
-// goFixes); the insertions into inputs of the REPL hold no line end.
+// An insertion is text to insert at a byte offset off of the source, in
+// place of the del bytes there: it replaces the range [off, off+del), empty
+// but for the go statements of the REPL (see goFixes). The insertions into
+// inputs of the REPL hold no line end, so that mapEvalError can map the
+// positions of errors back to the input.
 type insertion struct {
 	off  int
 	text string
@@ -265,8 +267,9 @@ func rewriteScript(name, src string, table *positionTable) string {
 // Declarations print nothing. An input that does not parse is returned as
 // it is, for the interpreter to report or to read more lines. Each comes
 // with the insertions that made it, to map positions in errors back to src
-// (mapEvalError).
-func replInput(src string, imports importSet, table *positionTable) (plain, show edit) {
+// (mapEvalError). The calls of methods (see contextCalls) take the
+// evaluation's context; none do if methods is nil.
+func replInput(src string, imports importSet, table *positionTable, methods map[string]string) (plain, show edit) {
 	fset := token.NewFileSet()
 	const declPrefix = "package p;"
 	if f, err := parser.ParseFile(fset, "", declPrefix+src, parser.SkipObjectResolution); err == nil && len(f.Decls) > 0 {
@@ -278,6 +281,7 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 			}
 			return fmt.Sprintf("%d:%d", p.Line, p.Column)
 		}, importNames(f, imports), table)
+		ins = append(ins, contextCalls(f, off, methods)...)
 		ins = append(ins, goFixes(f, off)...)
 		return edit{apply(src, append([]insertion(nil), ins...)), ins}, edit{}
 	}
@@ -292,6 +296,7 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 	ins := fixes(fset, body, off, func(p token.Position) string {
 		return fmt.Sprintf("%d:%d", p.Line-1, p.Column)
 	}, importNames(f, imports), table)
+	ins = append(ins, contextCalls(body, off, methods)...)
 	ins = append(ins, goFixes(body, off)...)
 	plain = edit{apply(src, append([]insertion(nil), ins...)), append([]insertion(nil), ins...)}
 	if len(body.List) == 0 {
@@ -340,6 +345,50 @@ func replInput(src string, imports importSet, table *positionTable) (plain, show
 type edit struct {
 	text string
 	ins  []insertion
+}
+
+// contextCalls returns the insertions that turn each call X.M(args) in n,
+// M a key of methods, into X.MContext(_vrvm.Context(), args), MContext
+// its value: a plain r.Fit(x, t) then stops on Ctrl-C (see
+// jupyter/source, which does the same for the kernel). The rewrite is by
+// name; the REPL evaluates the input without it if it does not compile.
+// The function a go statement starts, and the function literal it calls,
+// are left alone: the evaluation's context ends with the input, not with
+// the goroutine (the arguments are rewritten, as they are evaluated before
+// the input goes on).
+func contextCalls(n ast.Node, off func(token.Pos) int, methods map[string]string) (ins []insertion) {
+	if len(methods) == 0 {
+		return nil
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if g, ok := n.(*ast.GoStmt); ok {
+			for _, a := range g.Call.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		sib, ok := methods[sel.Sel.Name]
+		if !ok || !strings.HasPrefix(sib, sel.Sel.Name) {
+			return true
+		}
+		ctx := rtName + ".Context()"
+		if len(call.Args) > 0 {
+			ctx += ", "
+		}
+		ins = append(ins, insertion{off: off(sel.Sel.End()), text: strings.TrimPrefix(sib, sel.Sel.Name)}, insertion{off: off(call.Lparen) + 1, text: ctx})
+		return true
+	}
+	ast.Inspect(n, visit)
+	return ins
 }
 
 // hasCall reports whether the expression e contains a call.

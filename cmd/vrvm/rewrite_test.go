@@ -146,3 +146,48 @@ func main() {
 		t.Error("a script that does not parse was rewritten")
 	}
 }
+
+func TestContextCalls(t *testing.T) {
+	methods := map[string]string{"Fit": "FitContext", "Run": "RunContext"}
+	for _, c := range []struct{ src, want string }{
+		{"err := r.Fit(x, t)\n", "err := r.FitContext(_vrvm.Context(), x, t)\n"},
+		{"paper.Run()\n", "paper.RunContext(_vrvm.Context())\n"},
+		{"if err := r.Fit(x,\n\tt); err != nil {\n}\n", "if err := r.FitContext(_vrvm.Context(), x,\n\tt); err != nil {\n}\n"},
+		{"Fit(x)\nr.Predict(x)\n", ""}, // not a selector; no sibling
+		// The goroutine outlives the input's context; its arguments do not.
+		{"go r.Fit(x, t)\n", ""},
+		{"go func() { r.Fit(x, t) }()\n", ""},
+		{"go f(r.Fit(x, t))\n", "_vrvm.Go(f, r.FitContext(_vrvm.Context(), x, t))\n"},
+	} {
+		got, _ := replInput(c.src, nil, &positionTable{}, methods)
+		if c.want == "" && strings.Contains(got.text, "Context(") || !strings.Contains(got.text, strings.TrimSuffix(c.want, "\n")) {
+			t.Errorf("replInput(%q) = %q, want it to contain %q", c.src, got.text, c.want)
+		}
+		if got, _ := replInput(c.src, nil, &positionTable{}, nil); strings.Contains(got.text, "Context(") {
+			t.Errorf("replInput(%q) without methods = %q", c.src, got.text)
+		}
+	}
+}
+
+// TestGoFixes checks that the go statements of the REPL become calls of
+// the hooks that start the goroutine and recover its panic (see goFixes),
+// the arguments as written, the context rewrite left out (see
+// contextCalls), and that a builtin is left alone.
+func TestGoFixes(t *testing.T) {
+	methods := map[string]string{"Fit": "FitContext"}
+	for _, c := range []struct{ src, want string }{
+		{"go f(x, 2)\n", "_vrvm.Go(f, x, 2)\n"},
+		{"go f()\n", "_vrvm.Go(f)\n"},
+		{"go func() { work() }()\n", "_vrvm.Go(func() {; _vrvmP = 1; work() })\n"},
+		{"go r.Fit(x,\n\tt)\n", "_vrvm.Go(r.Fit, x,\n\tt)\n"},
+		{"go g(xs...)\n", "_vrvm.GoSpread(g, xs)\n"},
+		{"go println(1)\n", "go println(1)\n"},
+		{"func h() { go f(1) }\n", "func h() { _vrvm.Go(f, 1) }\n"},
+	} {
+		for _, m := range []map[string]string{methods, nil} {
+			if got, _ := replInput(c.src, nil, &positionTable{}, m); got.text != c.want {
+				t.Errorf("replInput(%q, methods %v):\n got %q\nwant %q", c.src, m, got.text, c.want)
+			}
+		}
+	}
+}

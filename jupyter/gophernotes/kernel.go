@@ -15,7 +15,16 @@
 //     execute_request without "silent" means silent = false, one without
 //     "code" gets an error reply and runs nothing; a panic in any handler
 //     is logged, not fatal;
-//   - replies to control-channel requests go out on the control socket;
+//   - control-channel requests are answered on the control socket, in a
+//     goroutine of their own, also while a cell runs (protocol.go);
+//   - the requests of protocol 5.3 gophernotes did not answer are
+//     (protocol.go, inspect.go); after a failed cell with stop_on_error,
+//     the queued execute requests are aborted, as ipykernel does;
+//   - cells are rewritten before they compile so that interrupts stop
+//     plain compiled calls and goroutine panics are recovered
+//     (interrupt.go); errors are error outputs with ename and traceback,
+//     compile errors in the Go compiler's words;
+//   - the ipc transport binds Jupyter's "<ip>-<port>" endpoints;
 //   - package cell (jupyter/cell) can publish display_data and
 //     update_display_data for the running cell (progress displays);
 //   - a cell's result always carries text/plain beside a rich form;
@@ -23,7 +32,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +42,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
-	"runtime"
+	"os/signal"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +50,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/vrvm/vrvm/jupyter/cell"
+	"github.com/vrvm/vrvm/jupyter/source"
 	"github.com/vrvm/vrvm/jupyter/wire"
 
 	"github.com/cosmos72/gomacro/ast2"
@@ -88,42 +97,16 @@ type SocketGroup struct {
 	Key           []byte
 }
 
-// KernelLanguageInfo holds information about the language that this kernel executes code in.
-type kernelLanguageInfo struct {
-	Name              string `json:"name"`
-	Version           string `json:"version"`
-	MIMEType          string `json:"mimetype"`
-	FileExtension     string `json:"file_extension"`
-	PygmentsLexer     string `json:"pygments_lexer"`
-	CodeMirrorMode    string `json:"codemirror_mode"`
-	NBConvertExporter string `json:"nbconvert_exporter"`
-}
-
 // HelpLink stores data to be displayed in the help menu of the notebook.
 type helpLink struct {
 	Text string `json:"text"`
 	URL  string `json:"url"`
 }
 
-// KernelInfo holds information about the igo kernel, for kernel_info_reply messages.
-type kernelInfo struct {
-	ProtocolVersion       string             `json:"protocol_version"`
-	Implementation        string             `json:"implementation"`
-	ImplementationVersion string             `json:"implementation_version"`
-	LanguageInfo          kernelLanguageInfo `json:"language_info"`
-	Banner                string             `json:"banner"`
-	HelpLinks             []helpLink         `json:"help_links"`
-}
-
 // shutdownReply encodes a boolean indication of shutdown/restart.
 type shutdownReply struct {
-	Restart bool `json:"restart"`
-}
-
-// isCompleteReply holds information about the statement is complete or not, for is_complete_reply messages.
-type isCompleteReply struct {
-	Status string `json:"status"`
-	Indent string `json:"indent"`
+	Status  string `json:"status"`
+	Restart bool   `json:"restart"`
 }
 
 const (
@@ -145,6 +128,14 @@ type Kernel struct {
 	// map name -> HTMLer, JSONer, Renderer...
 	// used to convert interpreted types to one of these interfaces
 	render map[string]xreflect.Type
+
+	cells   *cells         // the running cell, for interrupts (interrupt.go)
+	rewrite source.Rewrite // applied to each cell before it compiles
+	history []historyEntry // the executed cells, for history_request
+	abort   bool           // a cell failed under stop_on_error: abort the queued requests
+
+	wireMu sync.Mutex   // guards replays
+	replay wire.History // message ids and signatures seen
 }
 
 // runKernel is the main entry point to start the kernel.
@@ -192,10 +183,23 @@ func runKernel(connectionFile string) {
 	// TODO gracefully shutdown the heartbeat handler on kernel shutdown by closing the chan returned by startHeartbeat.
 
 	kernel := Kernel{
-		ir,
-		display,
-		nil,
+		ir:      ir,
+		display: display,
+		cells:   newCells(ir),
 	}
+	kernel.rewrite = kernel.cells.installInterrupts()
+	cell.SetCellCounter(func() int {
+		kernel.cells.usedCellContext()
+		return ExecCounter
+	})
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	go func() {
+		for range interrupts {
+			log.Println("vrvm kernel: SIGINT")
+			kernel.cells.interrupt()
+		}
+	}()
 	kernel.initRenderers()
 	kernel.serve(sockets)
 }
@@ -212,49 +216,134 @@ type received struct {
 // not spin.
 const recvErrorPause = 10 * time.Millisecond
 
+// shellQueue is how many shell messages the reader holds while a cell
+// runs (a notebook's "Run All" queues every cell).
+const shellQueue = 4096
+
 // serve runs the message loop: it reads the shell and control sockets
-// (stdin requests are read and dropped, as before), checks each message
-// and handles the good ones one at a time, in the order they arrive. It
+// (stdin requests are read and dropped, as before) and checks each
+// message. Shell requests are handled one at a time, in the order they
+// arrive, in the calling goroutine (the interpreter's); control requests
+// are handled at once in a goroutine of their own, also while a cell
+// runs. After a cell fails under stop_on_error, the execute requests
+// queued behind it are answered "aborted", as ipykernel does. serve
 // returns only when the process exits (shutdown_request).
 func (kernel *Kernel) serve(sockets SocketGroup) {
-	msgs := make(chan received)
-	read := func(sck zmq4.Socket, control, forward bool) {
+	shell := make(chan received, shellQueue)
+	control := make(chan received)
+	read := func(sck zmq4.Socket, to chan<- received, isControl bool) {
 		for {
 			msg, err := sck.Recv()
-			if forward || err != nil {
-				msgs <- received{msg, err, control}
+			switch {
+			case to != nil:
+				to <- received{msg, err, isControl}
+			case err != nil:
+				shell <- received{msg, err, isControl} // logged, as before
 			}
 			if err != nil {
 				time.Sleep(recvErrorPause)
 			}
 		}
 	}
-	go read(sockets.ShellSocket.Socket, false, true)
-	go read(sockets.ControlSocket.Socket, true, true)
-	go read(sockets.StdinSocket.Socket, false, false)
+	go read(sockets.ShellSocket.Socket, shell, false)
+	go read(sockets.ControlSocket.Socket, control, true)
+	go read(sockets.StdinSocket.Socket, nil, false)
 
-	var history wire.History
-	for v := range msgs {
-		if v.err != nil {
-			// A client closed its connection (zmq4 reports it as a
-			// receive error); the other clients are still there.
-			log.Printf("vrvm kernel: receive: %v (ignored)", v.err)
+	go func() {
+		for v := range control {
+			if r, ok := kernel.check(v, sockets); ok {
+				kernel.handleControl(r)
+			}
+		}
+	}()
+	for v := range shell {
+		if r, ok := kernel.check(v, sockets); ok {
+			kernel.handle(r)
+		}
+		if !kernel.abort {
 			continue
 		}
-		m, err := wire.Parse(v.msg.Frames, sockets.Key)
-		if err != nil {
-			log.Printf("vrvm kernel: dropped a message: %v", err)
-			continue
+		kernel.abort = false
+		for queued := true; queued; {
+			select {
+			case v := <-shell:
+				r, ok := kernel.check(v, sockets)
+				switch {
+				case !ok:
+				case r.Msg.Header.MsgType == "execute_request":
+					kernel.aborted(r)
+				default:
+					kernel.handle(r)
+				}
+			default:
+				queued = false
+			}
 		}
-		if history.Replayed(m) {
-			log.Printf("vrvm kernel: dropped a replayed message (msg_id %q, %s)", m.Header.MsgID, m.Header.MsgType)
-			continue
+	}
+}
+
+// check parses and checks a received message; it logs and drops a bad
+// or replayed one.
+func (kernel *Kernel) check(v received, sockets SocketGroup) (msgReceipt, bool) {
+	if v.err != nil {
+		// A client closed its connection (zmq4 reports it as a
+		// receive error); the other clients are still there.
+		log.Printf("vrvm kernel: receive: %v (ignored)", v.err)
+		return msgReceipt{}, false
+	}
+	m, err := wire.Parse(v.msg.Frames, sockets.Key)
+	if err != nil {
+		log.Printf("vrvm kernel: dropped a message: %v", err)
+		return msgReceipt{}, false
+	}
+	kernel.wireMu.Lock()
+	replayed := kernel.replay.Replayed(m)
+	kernel.wireMu.Unlock()
+	if replayed {
+		log.Printf("vrvm kernel: dropped a replayed message (msg_id %q, %s)", m.Header.MsgID, m.Header.MsgType)
+		return msgReceipt{}, false
+	}
+	sg := sockets
+	if v.control {
+		sg.ShellSocket = sockets.ControlSocket // replies go back on the control socket
+	}
+	return msgReceipt{composed(m), m.Identities, sg}, true
+}
+
+// aborted answers a request queued behind a failed cell.
+func (kernel *Kernel) aborted(receipt msgReceipt) {
+	receipt.PublishKernelStatus(kernelBusy)
+	if err := sendAbortReply(receipt); err != nil {
+		log.Printf("vrvm kernel: abort reply: %v", err)
+	}
+	receipt.PublishKernelStatus(kernelIdle)
+}
+
+// handleControl answers a request on the control channel.
+func (kernel *Kernel) handleControl(receipt msgReceipt) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Printf("vrvm kernel: %s: %v (request dropped)", receipt.Msg.Header.MsgType, r)
 		}
-		sg := sockets
-		if v.control {
-			sg.ShellSocket = sockets.ControlSocket // replies go back on the control socket
-		}
-		kernel.handle(msgReceipt{composed(m), m.Identities, sg})
+	}()
+	kind := receipt.Msg.Header.MsgType
+	if !controlTypes[kind] {
+		log.Printf("vrvm kernel: %s on the control channel: not answered (shell request)", kind)
+		return
+	}
+	receipt.PublishKernelStatus(kernelBusy)
+	defer receipt.PublishKernelStatus(kernelIdle)
+	var err error
+	switch kind {
+	case "kernel_info_request":
+		err = sendKernelInfo(receipt)
+	case "interrupt_request":
+		err = kernel.handleInterruptRequest(receipt)
+	case "shutdown_request":
+		handleShutdownRequest(receipt)
+	}
+	if err != nil {
+		log.Printf("vrvm kernel: %s: %v", kind, err)
 	}
 }
 
@@ -323,7 +412,12 @@ func prepareSockets(connInfo ConnectionInfo) (SocketGroup, error) {
 	sg.HBSocket.Lock = &sync.Mutex{}
 
 	// Bind the sockets.
+	// Jupyter names the endpoints of the ipc transport "<ip>-<port>"
+	// (files), those of tcp "<ip>:<port>".
 	address := fmt.Sprintf("%v://%v:%%v", connInfo.Transport, connInfo.IP)
+	if connInfo.Transport == "ipc" {
+		address = fmt.Sprintf("ipc://%v-%%v", connInfo.IP)
+	}
 	for _, b := range []struct {
 		socket zmq4.Socket
 		port   int
@@ -378,68 +472,33 @@ func (kernel *Kernel) handleShellMsg(receipt msgReceipt) {
 		if err := kernel.handleExecuteRequest(receipt); err != nil {
 			log.Printf("vrvm kernel: execute_reply: %v", err)
 		}
+	case "inspect_request":
+		if err := kernel.handleInspectRequest(receipt); err != nil {
+			log.Printf("vrvm kernel: inspect_reply: %v", err)
+		}
+	case "history_request":
+		if err := kernel.handleHistoryRequest(receipt); err != nil {
+			log.Printf("vrvm kernel: history_reply: %v", err)
+		}
+	case "comm_info_request":
+		if err := handleCommInfoRequest(receipt); err != nil {
+			log.Printf("vrvm kernel: comm_info_reply: %v", err)
+		}
+	case "comm_open":
+		if err := handleCommOpen(receipt); err != nil {
+			log.Printf("vrvm kernel: comm_close: %v", err)
+		}
+	case "comm_msg", "comm_close":
+		// No comm is ever open (comm_open is answered by comm_close).
+	case "interrupt_request":
+		if err := kernel.handleInterruptRequest(receipt); err != nil {
+			log.Printf("vrvm kernel: interrupt_reply: %v", err)
+		}
 	case "shutdown_request":
 		handleShutdownRequest(receipt)
 	default:
 		log.Println("Unhandled shell message: ", receipt.Msg.Header.MsgType)
 	}
-}
-
-// sendKernelInfo sends a kernel_info_reply message.
-func sendKernelInfo(receipt msgReceipt) error {
-	return receipt.Reply("kernel_info_reply",
-		kernelInfo{
-			ProtocolVersion:       ProtocolVersion,
-			Implementation:        "gophernotes",
-			ImplementationVersion: Version,
-			Banner:                fmt.Sprintf("Go kernel: gophernotes - v%s", Version),
-			LanguageInfo: kernelLanguageInfo{
-				Name:          "go",
-				Version:       runtime.Version(),
-				FileExtension: ".go",
-			},
-			HelpLinks: []helpLink{
-				{Text: "Go", URL: "https://golang.org/"},
-				{Text: "gophernotes", URL: "https://github.com/gopherdata/gophernotes"},
-			},
-		},
-	)
-}
-
-// checkComplete checks whether the `code` is complete or not.
-func checkComplete(code string, ir *interp.Interp) (status, indent string) {
-	status, indent = "unknown", ""
-
-	if len(code) == 0 {
-		return status, indent
-	}
-	readline := base.MakeBufReadline(bufio.NewReader(strings.NewReader(code)))
-	for {
-		_, _, err := base.ReadMultiline(readline, base.ReadOptions(0), "")
-		if err == io.EOF {
-			return "complete", indent
-		} else if err == io.ErrUnexpectedEOF {
-			return "incomplete", indent
-		} else if err != nil {
-			return "invalid", indent
-		}
-	}
-}
-
-// handleIsCompleteRequest sends a is_complete_reply message.
-func (kernel *Kernel) handleIsCompleteRequest(receipt msgReceipt) error {
-
-	// Extract the data from the request.
-	reqcontent, _ := receipt.Msg.Content.(map[string]interface{})
-	code, _ := wire.String(reqcontent, "code")
-	status, indent := checkComplete(code, kernel.ir)
-
-	return receipt.Reply("is_complete_reply",
-		isCompleteReply{
-			Status: status,
-			Indent: indent,
-		},
-	)
 }
 
 // handleExecuteRequest runs code from an execute_request method,
@@ -458,9 +517,14 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 		})
 	}
 	silent := wire.Bool(reqcontent, "silent", false)
+	storeHistory := wire.Bool(reqcontent, "store_history", !silent)
+	stopOnError := wire.Bool(reqcontent, "stop_on_error", true)
 
 	if !silent {
 		ExecCounter++
+	}
+	if storeHistory && !silent {
+		kernel.history = append(kernel.history, historyEntry{line: ExecCounter, input: code})
 	}
 
 	// Prepare the map that will hold the reply content.
@@ -518,7 +582,21 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 	}()
 
 	// eval
-	vals, types, executionErr := doEval(ir, outerr, code)
+	kernel.cells.start(ExecCounter, &receipt)
+	vals, types, executionErr := kernel.doEval(outerr, code)
+	interrupted, explicit, goPanics := kernel.cells.end()
+	published := false // the error output is out already
+	switch {
+	case executionErr != nil:
+	case interrupted && !explicit:
+		// A compiled call stopped by the interrupt returned normally
+		// (r.Fit's error is the cell's value): the cell still failed.
+		executionErr = &cellError{errInterrupt, interruptMessage}
+	case len(goPanics) > 0:
+		// Already published as an error output when it happened.
+		executionErr = &cellError{errPanic, strings.Join(goPanics, "\n")}
+		published = true
+	}
 
 	// Close and restore the streams.
 	wOut.Close()
@@ -551,14 +629,21 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 			}
 		}
 	} else {
-		content["status"] = "error"
-		content["ename"] = "ERROR"
-		content["evalue"] = executionErr.Error()
-		content["traceback"] = nil
-
-		if err := receipt.PublishExecutionError(executionErr.Error(), []string{executionErr.Error()}); err != nil {
-			log.Printf("Error publishing execution error: %v\n", err)
+		ename, evalue := errPanic, executionErr.Error()
+		if e, ok := executionErr.(*cellError); ok {
+			ename = e.ename
 		}
+		trace := []string{ename + ": " + evalue}
+		content["status"] = "error"
+		content["ename"] = ename
+		content["evalue"] = evalue
+		content["traceback"] = trace
+		if !published {
+			if err := receipt.PublishExecutionError(ename, evalue, trace); err != nil {
+				log.Printf("Error publishing execution error: %v\n", err)
+			}
+		}
+		kernel.abort = stopOnError
 	}
 
 	// Send the output back to the notebook.
@@ -566,20 +651,29 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 }
 
 // doEval evaluates the code in the interpreter. This function captures an uncaught panic
-// as well as the values of the last statement/expression.
-func doEval(ir *interp.Interp, outerr OutErr, code string) (val []interface{}, typ []xreflect.Type, err error) {
+// as well as the values of the last statement/expression. The error is a
+// *cellError: a compile error, a panic or an interrupt.
+func (kernel *Kernel) doEval(outerr OutErr, code string) (val []interface{}, typ []xreflect.Type, err error) {
+	ir := kernel.ir
+	stage := errCompile
 
 	// Capture a panic from the evaluation if one occurs and store it in the `err` return parameter.
 	defer func() {
 		if r := recover(); r != nil {
-			var ok bool
-			if err, ok = r.(error); !ok {
-				err = errors.New(fmt.Sprint(r))
+			switch {
+			case isInterrupt(r):
+				err = &cellError{errInterrupt, interruptMessage}
+			case stage == errCompile:
+				err = &cellError{errCompile, compileMessage(ir, fmt.Sprint(r))}
+			default:
+				err = &cellError{errPanic, fmt.Sprint(r)}
 			}
 		}
 	}()
 
+	stage = errPanic // special commands run as they are read
 	code = evalSpecialCommands(ir, outerr, code)
+	stage = errCompile
 
 	// Prepare and perform the multiline evaluation.
 	compiler := ir.Comp
@@ -590,36 +684,46 @@ func doEval(ir *interp.Interp, outerr OutErr, code string) (val []interface{}, t
 	// Don't swallow panics as they are recovered above and handled with a Jupyter `error` message instead.
 	compiler.Options &^= base.OptTrapPanic
 
-	// Reset the error line so that error messages correspond to the lines from the cell.
-	compiler.Line = 0
-
 	// Parse the input code (and don't perform gomacro's macroexpansion).
 	// These may panic but this will be recovered by the deferred recover() above so that the error
 	// may be returned instead.
-	nodes := compiler.ParseBytes([]byte(code))
-	srcAst := ast2.AnyToAst(nodes, "doEval")
+	parse := func() []ast.Node {
+		// Reset the error line so that error messages correspond to the lines from the cell.
+		compiler.Line = 0
+		return compiler.ParseBytes([]byte(code))
+	}
+	nodes := parse()
 
 	// If there is no srcAst then we must be evaluating nothing. The result must be nil then.
-	if srcAst == nil {
+	if ast2.AnyToAst(nodes, "doEval") == nil {
 		return nil, nil, nil
 	}
 
 	// Check if the last node is an expression. If the last node is not an expression then nothing
 	// is returned as a value. For example evaluating a function declaration shouldn't return a value but
 	// just have the side effect of declaring the function.
-	//
-	// This is actually needed only for gomacro classic interpreter
-	// (the fast interpreter already returns values only for expressions)
-	// but retained for compatibility.
 	var srcEndsWithExpr bool
 	if len(nodes) > 0 {
 		_, srcEndsWithExpr = nodes[len(nodes)-1].(ast.Expr)
 	}
 
-	// Compile the ast.
-	compiledSrc := ir.CompileAst(srcAst)
+	// Compile the cell as rewritten for interrupts and goroutine panics
+	// (interrupt.go); if that does not compile (a Fit method without a
+	// FitContext sibling, a go statement the rewrite cannot copy),
+	// compile the cell as written.
+	var compiledSrc *interp.Expr
+	if kernel.rewrite.ApplyList(nodes) {
+		compiledSrc = tryCompile(ir, ast2.AnyToAst(nodes, "doEval"))
+		if compiledSrc == nil {
+			nodes = parse()
+		}
+	}
+	if compiledSrc == nil {
+		compiledSrc = ir.CompileAst(ast2.AnyToAst(nodes, "doEval"))
+	}
 
 	// Evaluate the code.
+	stage = errPanic
 	results, types := ir.RunExpr(compiledSrc)
 
 	// If the source ends with an expression, then the result of the execution is the value of the expression. In the
@@ -645,12 +749,23 @@ func doEval(ir *interp.Interp, outerr OutErr, code string) (val []interface{}, t
 	return nil, nil, nil
 }
 
+// tryCompile compiles src, or returns nil if it does not compile.
+func tryCompile(ir *interp.Interp, src ast2.Ast) (e *interp.Expr) {
+	defer func() {
+		if r := recover(); r != nil {
+			e = nil
+		}
+	}()
+	return ir.CompileAst(src)
+}
+
 // handleShutdownRequest sends a "shutdown" message.
 func handleShutdownRequest(receipt msgReceipt) {
 	content, _ := receipt.Msg.Content.(map[string]interface{})
 	restart := wire.Bool(content, "restart", false)
 
 	reply := shutdownReply{
+		Status:  "ok",
 		Restart: restart,
 	}
 

@@ -10,15 +10,12 @@ package main
 
 import (
 	"go/build"
-	"log"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
-	"github.com/vrvm/vrvm/jupyter/cell"
 	_ "github.com/vrvm/vrvm/jupyter/gomacrosym" // the compiled packages notebooks import
 )
 
@@ -47,18 +44,4 @@ func init() {
 			debug.SetMemoryLimit(limit - limit/10)
 		}
 	}
-
-	// Jupyter's Kernel → Interrupt sends SIGINT. gophernotes runs cells in
-	// its main goroutine and has no handler; relay the signal to package
-	// cell, which cancels the context that cells pass to long computations
-	// (vrvm fits). The variables of the session survive.
-	cell.SetCellCounter(func() int { return ExecCounter })
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	go func() {
-		for range sig {
-			log.Println("vrvm kernel: interrupt: cancelling cell.Context()")
-			cell.Interrupt()
-		}
-	}()
 }

@@ -39,9 +39,11 @@ import (
 
 // replaced lists the files of gophernotes' main package that the project
 // replaces with its own file of the same name in jupyter/gophernotes
-// (kernel.go: the message loop, see the file's comment). Any other name
+// (kernel.go: the message loop, see the file's comment; main.go: the
+// protocol version; messages.go: error outputs; complete.go: completion
+// of exported names). Any other name
 // clash is an error.
-var replaced = map[string]bool{"kernel.go": true}
+var replaced = map[string]bool{"complete.go": true, "kernel.go": true, "main.go": true, "messages.go": true}
 
 const (
 	gophernotes = "github.com/gopherdata/gophernotes"

@@ -14,9 +14,14 @@
 // content is not a JSON object or whose header lacks msg_id or msg_type.
 // An empty key switches signing off, as in Jupyter.
 //
-// History rejects a message id (and a signature) seen before, so that a
-// captured message replayed by a third party is not acted on twice; it
-// remembers the last HistorySize of each, as ipykernel's digest history.
+// History rejects a signature seen before, as ipykernel's digest history
+// does, so that a captured message replayed by a third party is not acted
+// on twice, and a message id seen before for the same message type; it
+// remembers the last HistorySize of each. Ids are compared within a type
+// because jupyter_client's kernel manager and its client sign with two
+// Session objects of the same session id, whose ids count from 0 each:
+// the manager's interrupt_request (interrupt_mode "message") or
+// shutdown_request has the id of the client's first request.
 package wire
 
 import (
@@ -167,10 +172,10 @@ type History struct {
 	next  int
 }
 
-// Replayed reports whether m's id or signature was seen before, and
-// otherwise records them.
+// Replayed reports whether m's signature, or its id for its message type,
+// was seen before, and otherwise records them.
 func (h *History) Replayed(m *Message) bool {
-	id := "id:" + m.Header.MsgID
+	id := "id:" + m.Header.MsgType + "\x00" + m.Header.MsgID
 	sig := ""
 	if m.Signature != "" {
 		sig = "sig:" + m.Signature

@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +93,19 @@ func TestHistory(t *testing.T) {
 	m2, _ := Parse(frames(key, header, `{}`, `{}`, `{"code":"x"}`), key)
 	if !h.Replayed(m2) {
 		t.Error("a reused msg_id was accepted")
+	}
+	// The same id for another message type: jupyter_client's kernel
+	// manager and client number their messages independently.
+	other := strings.Replace(header, `"msg_type":"execute_request"`, `"msg_type":"interrupt_request"`, 1)
+	if other == header {
+		t.Fatal("the test header has no execute_request msg_type")
+	}
+	m3, err := Parse(frames(key, other, `{}`, `{}`, `{}`), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Replayed(m3) {
+		t.Error("the id of an execute_request was refused for an interrupt_request")
 	}
 	// The history is bounded and forgets the oldest entries.
 	for i := range 2 * HistorySize {

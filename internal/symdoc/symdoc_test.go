@@ -1,4 +1,4 @@
-package main
+package symdoc
 
 import (
 	"path"
@@ -29,14 +29,14 @@ func TestSymbolDocsCoverSymbols(t *testing.T) {
 	}
 }
 
-// TestFormatDoc checks the layout of :doc, that of "go doc".
-func TestFormatDoc(t *testing.T) {
-	got := formatDoc("func F(x int) int\n\nF doubles x.\n\nIt never fails.\n")
+// TestFormat checks the layout of :doc, that of "go doc".
+func TestFormat(t *testing.T) {
+	got := Format("func F(x int) int\n\nF doubles x.\n\nIt never fails.\n")
 	want := "func F(x int) int\n\n    F doubles x.\n\n    It never fails.\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := formatDoc("const C = 1\n\n"); got != "const C = 1\n" {
+	if got := Format("const C = 1\n\n"); got != "const C = 1\n" {
 		t.Errorf("without a comment: %q", got)
 	}
 }
