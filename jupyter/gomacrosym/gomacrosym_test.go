@@ -276,7 +276,7 @@ func TestCheckProxy(t *testing.T) {
 		t.Error("proxy for a non-interface accepted")
 	}
 	for key, ps := range proxies.Proxies {
-		_, pkg, _ := Convert(key, symbols.Symbols[key], nil, nil)
+		_, pkg, _ := Convert(key, symbols.Symbols[key], nil, proxies.Unnamed[key])
 		for name, p := range ps {
 			if err := checkProxy(pkg.Types[name], p); err != nil {
 				t.Errorf("%s.%s: %v", key, name, err)
