@@ -12,7 +12,7 @@ import (
 )
 
 // augmentation holds what predictions augmented at the test point need
-// (doc.go, "Variance away from the data", (A1)–(A6)): the training
+// (docs/design.md, "Variance away from the data", (A1)–(A6)): the training
 // inputs, the likelihood's precisions Bₙ and the residuals
 // rₙ = yₙ − Bₙmₙ of the fit, and the prior precision α* of the
 // augmenting weight. The residuals and BΦ need the design at the

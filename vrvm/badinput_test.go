@@ -166,7 +166,7 @@ func TestPredictBadInput(t *testing.T) {
 	if _, err := c.ProbPlugin(mat.NewDense(1, 2, nil)); err == nil {
 		t.Error("wrong column count accepted")
 	}
-	// A failed refit leaves the model fitted before it (doc.go, "Fit
+	// A failed refit leaves the model fitted before it (docs/design.md, "Fit
 	// contract").
 	st, l := r.Status(), r.LowerBound()
 	if err := r.Fit(x, []float64{1}); err == nil || r.Status() != st || r.LowerBound() != l {

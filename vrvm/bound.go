@@ -7,7 +7,7 @@ import (
 )
 
 // The lower bound L (12): its terms (39)–(46) for regression and (59)–(64)
-// for classification, with the corrections of the errata (see doc.go), as
+// for classification, with the corrections of the errata (docs/ERRATA.md), as
 // plain functions of the moments of the factors. Every solver evaluates L
 // through these functions and nothing else; the likelihood's own terms
 // ((40), (43), (46) or (60)) are in noise.go and logistic.go and call the

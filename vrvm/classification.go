@@ -44,7 +44,7 @@ type Classifier struct {
 	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Solver are
 	// as for Regressor, except that a zero PruneAlpha means 10, that it
 	// applies to the basis functions divided to a root mean square of at
-	// most 1 (doc.go, "Pruning and convergence", (U1)), and that
+	// most 1 (docs/design.md, "Pruning and convergence", (U1)), and that
 	// ParamTol monitors the ξₙ where a regression monitors ⟨τ⟩.
 	NoPrune    bool
 	PruneAlpha float64
@@ -68,7 +68,7 @@ type Classifier struct {
 	// a root mean square s above 1 (a Polynomial of high degree, a
 	// Linear kernel on wide inputs), and a column of a design given to
 	// FitDesign with such a root mean square, is divided by s before
-	// the fit (doc.go, (U1)), so that the prior and the threshold mean
+	// the fit (docs/design.md, (U1)), so that the prior and the threshold mean
 	// the same whatever the scale of the inputs; the fitted model is
 	// stated in the kernel's own units either way (U2). Gaussian
 	// kernels are never divided, so NoRescale does not change their fit.

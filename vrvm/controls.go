@@ -1,6 +1,6 @@
 package vrvm
 
-// controls are the switches of the engine's named parts (doc.go labels
+// controls are the switches of the engine's named parts (docs/design.md labels
 // them). Each field turns one part off, or forces one path, so that its
 // zero value is the default fit with every part on. A fit carries its
 // controls in its resolved settings, from the estimator's unexported ctl

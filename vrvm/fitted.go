@@ -190,7 +190,7 @@ func (f *fitted) settle(ctx context.Context, err error) (restore bool) {
 // φ(x)ᵀΣφ(x) of the latent function y(x) = wᵀφ(x) under Q_w (for a
 // classifier, the activation whose sigmoid is the probability of class 1),
 // or, for a Regressor or Classifier fitted without NoAugment, the mean
-// and variance of the model augmented at the row, (A3)–(A4) (doc.go,
+// and variance of the model augmented at the row, (A3)–(A4) (docs/design.md,
 // "Variance away from the data"). For a model fitted with FitDesign, the rows of x hold the basis
 // functions at the new inputs. It returns ErrNotFitted before a fit, and
 // empty slices for a matrix with no rows.

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// Learning the kernel's parameters by the full-model bound (doc.go,
+// Learning the kernel's parameters by the full-model bound (docs/design.md,
 // "Learning the kernel", (K1)–(K8)). The solver is a black box: each fit
 // maximises L over Q at fixed kernel parameters θ; between fits u = ln θ
 // takes a step along the gradient of L at the fitted Q, which by the
@@ -64,7 +64,7 @@ const defaultLearnRows = 500
 
 // learnColdEvery: learning refits from an empty model only on every
 // learnColdEvery-th refit, and from the best fit's active set on every
-// one (doc.go, after (K7)). Measured on Friedman #1 (N = 300 and 1,000,
+// one (docs/design.md, after (K7)). Measured on Friedman #1 (N = 300 and 1,000,
 // one width and ARD), the three real-world splits, the 25 sinc sets and
 // Ripley, cold refits on every other step instead of every step halve the
 // cost of learning (Friedman N = 300, one width: 11.6 → 4.7 fits' worth;
@@ -718,7 +718,7 @@ func (s *settings) abandonWhen(abandon func(Progress) bool) *abandonment {
 }
 
 // learnBudget returns the test that abandons a refit of kernel learning
-// (doc.go, after (K7)): after secondBudget(iters) iterations, iters the
+// (docs/design.md, after (K7)): after secondBudget(iters) iterations, iters the
 // most any finished fit took, a fit whose trace is not above floor (the
 // bound it must beat to be kept) is stopped. The trace is a lower bound on
 // the fit's full-model bound and never decreases (S4), but crawls near a
@@ -990,7 +990,7 @@ func (f *fitted) FittedKernel() Kernel {
 // is not kept, and that a classifier's learning that met a crowded fit
 // ends with the bound at the narrowest width, where the kernel functions
 // are spikes at their own rows, and keeps its first fit unless a fit it
-// kept is above that (C4) (doc.go, "Learning the kernel"). For
+// kept is above that (C4) (docs/design.md, "Learning the kernel"). For
 // RVMClassifier with a nil Kernel it holds the bounds of Classifier's
 // learning of the width (R7). It is nil for a fit without learning.
 func (f *fitted) LearnTrace() []float64 { return append([]float64(nil), f.learnTrace...) }

@@ -16,7 +16,7 @@ import (
 )
 
 // MultiClassifier is a native multi-class variational relevance vector
-// machine (doc.go, "Multi-class classification"): one weight vector per
+// machine (docs/design.md, "Multi-class classification"): one weight vector per
 // class over the shared basis, P(t = k | x, W) = softmaxₖ(Wᵀφ(x)) (M1),
 // one ARD precision αₘₖ per weight (M2), so that each function is
 // relevant for the classes that need it, Böhning's fixed-curvature bound
@@ -27,7 +27,7 @@ import (
 // schedule and keeps the fit with the higher bound (M23).
 // With Likelihood Probit it is instead the multinomial probit with
 // auxiliary variables and one precision per function shared by the
-// classes (doc.go, "Multi-class probit", (P1)–(P13)).
+// classes (docs/design.md, "Multi-class probit", (P1)–(P13)).
 //
 // Labels are strings; IntLabels converts integer class numbers. The
 // exported fields configure the fit; their zero values mean the defaults.
@@ -62,7 +62,7 @@ type MultiClassifier struct {
 	// (M19)) or Probit, the multinomial probit (P1).
 	Likelihood MultiLikelihood
 	// LearnKernel and Learning are as for Classifier: the kernel's
-	// parameters are learned by maximising the full-model bound (doc.go,
+	// parameters are learned by maximising the full-model bound (docs/design.md,
 	// "Learning the kernel", (K9)–(K10)). A nil Kernel means a Gaussian
 	// whose width is learned so, starting from the inputs'
 	// MedianDistance.
@@ -76,7 +76,7 @@ type MultiClassifier struct {
 	// Kernel learning fits on Learning.MaxRows rows, every one a centre.
 	Centres int
 	// NoAugment turns off the augmentation of the softmax model's
-	// predictions at the test point (doc.go, "Variance away from the
+	// predictions at the test point (docs/design.md, "Variance away from the
 	// data", (A7)), which is on by default as for Classifier: each
 	// class's activation gains a kernel function centred at the
 	// predicted row, so that its variance does not collapse away from

@@ -9,7 +9,7 @@ import (
 )
 
 // The softmax model under the adaptive-curvature quadratic bound of
-// Jebara & Choromanska (2012) (doc.go, "Multi-class classification",
+// Jebara & Choromanska (2012) (docs/design.md, "Multi-class classification",
 // (M19)–(M22)): like Böhning's (M3) it is quadratic in the activations
 // and tight at the expansion point ψₙ, so every factor keeps its closed
 // form and the means keep their optimum (M18), but its curvature Aₙ

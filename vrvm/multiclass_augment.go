@@ -8,7 +8,7 @@ import (
 )
 
 // mcAugmentation holds what MultiClassifier's predictions augmented at
-// the test point need (doc.go, "Variance away from the data", (A7)):
+// the test point need (docs/design.md, "Variance away from the data", (A7)):
 // the training inputs and labels, and for each class the prior
 // precision α*ₖ of its augmenting weight. The residuals rₙₖ = tₙₖ − pₙₖ
 // and the design at the training inputs are built at the first

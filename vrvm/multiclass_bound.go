@@ -10,7 +10,7 @@ import (
 )
 
 // The multi-class model's likelihood bound and lower bound, (M1)–(M15) of
-// doc.go ("Multi-class classification"): the softmax likelihood (M1)
+// docs/design.md ("Multi-class classification"): the softmax likelihood (M1)
 // under Böhning's bound (M3), or the adaptive bound (M19)
 // (multiclass_adaptive.go), one precision αₘₖ per weight.
 

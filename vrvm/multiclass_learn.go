@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Kernel learning for MultiClassifier (doc.go, "Learning the kernel",
+// Kernel learning for MultiClassifier (docs/design.md, "Learning the kernel",
 // (K9)–(K11)): the learning loop of the binary models (learnWith) with the
 // multi-class full-model bound and its gradient in the design Φ.
 

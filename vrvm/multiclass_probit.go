@@ -9,7 +9,7 @@ import (
 )
 
 // The multinomial probit likelihood of MultiClassifier, (P1)–(P9) of
-// doc.go ("Multi-class probit"): auxiliary variables
+// docs/design.md ("Multi-class probit"): auxiliary variables
 // yₙ ~ N(Wᵀφₙ, I) with tₙ = argmaxₖ yₙₖ (Girolami & Rogers 2006), so that
 // Q(Y) is a product of truncated Gaussians whose moments are
 // one-dimensional integrals, and each class's Q(wₖ) is the posterior of a

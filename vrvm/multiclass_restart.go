@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// A second start for small multi-class problems (doc.go, "Multi-class
+// A second start for small multi-class problems (docs/design.md, "Multi-class
 // classification", (M23)), as (S6) of the binary models: the sequential
 // solver's greedy additions from the bias can end in a lower local
 // maximum of the full-model bound than the paper's schedule, which starts

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The solvers of the multi-class model (doc.go, "Multi-class
+// The solvers of the multi-class model (docs/design.md, "Multi-class
 // classification", "Multi-class probit"), one loop for every likelihood:
 // Q(W) is a product of blocks over the shared basis, each a binary-like
 // problem with its own precisions, the curvatures Bₙ and the targets z of

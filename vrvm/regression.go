@@ -21,14 +21,14 @@ import (
 // Multiplying the targets by c multiplies every weight by c and divides
 // ⟨αₘ⟩ and ⟨τ⟩ by c². For targets of population variance v > 1 the
 // zero-valued Prior.B, Prior.D, Alpha0 and PruneAlpha therefore mean
-// their defaults stated for the targets divided by √v (T1 in doc.go,
+// their defaults stated for the targets divided by √v (T1 in docs/design.md,
 // "Target scale"), and the fit does not depend on the targets' scale
 // above unit variance; values set explicitly are used as given.
 type Regressor struct {
 	// Kernel generates one basis function per training input.
 	// If nil, a Gaussian kernel whose width maximises the evidence of the
 	// dense model (every kernel function kept, one shared weight
-	// precision; doc.go, "The default width"), searched from the inputs'
+	// precision; docs/design.md, "The default width"), searched from the inputs'
 	// MedianDistance on at most Learning.MaxRows rows, and doubled while
 	// the fit's EffectiveParameters exceed half the rows (W5; see
 	// WidthDoublings). Kernel: Gaussian{}
@@ -58,7 +58,7 @@ type Regressor struct {
 	// and the setting of the reference fixtures).
 	NoPrune bool
 	// PruneAlpha is the pruning threshold: a basis function whose ⟨αₘ⟩
-	// exceeds it leaves the active set. 0 means 100 (doc.go, "Pruning").
+	// exceeds it leaves the active set. 0 means 100 (docs/design.md, "Pruning").
 	// The Sequential solver holds active functions at ⟨αₘ⟩ ≤ PruneAlpha
 	// and removes one whose optimum exceeds it; in its final polish, only
 	// if the full-model bound loses less than 0.1 nat by it (S5).
@@ -85,10 +85,10 @@ type Regressor struct {
 	// full-model bound (FullModelBound): the width of a Gaussian kernel,
 	// or the length scales of an ARDGaussian kernel, starting from the
 	// kernel's values, or, where they are zero, from the width of the
-	// dense model's evidence (Gaussian{}, a nil Kernel; doc.go (C2)) or
+	// dense model's evidence (Gaussian{}, a nil Kernel; docs/design.md (C2)) or
 	// the inputs' MedianDistance (ARDGaussian{}). A refit whose effective
 	// number of parameters passes half the rows is rejected (C1). Fits alternate
-	// with steps on the logarithms of the parameters (doc.go, "Learning
+	// with steps on the logarithms of the parameters (docs/design.md, "Learning
 	// the kernel"); FittedKernel reports the learned kernel, which Save
 	// writes with the model. Other kernels and FitDesign are errors.
 	LearnKernel bool
@@ -98,7 +98,7 @@ type Regressor struct {
 	// NoAugment turns off the augmentation of predictions. By default
 	// Latent and the predictions augment the model at each test point
 	// with a kernel function centred there (Rasmussen & Quiñonero-Candela
-	// 2005; doc.go, "Variance away from the data", (A6)), so that the
+	// 2005; docs/design.md, "Variance away from the data", (A6)), so that the
 	// predictive variance returns to a prior level away from the
 	// relevance vectors instead of collapsing to the noise. The model
 	// then keeps the training inputs, and each prediction costs
@@ -110,7 +110,7 @@ type Regressor struct {
 	// away from the data by itself).
 	NoAugment bool
 	// KeepDuplicates fits every row. By default Fit leaves out a row whose
-	// inputs and target both equal an earlier row's (D1 in doc.go,
+	// inputs and target both equal an earlier row's (D1 in docs/design.md,
 	// "Repeated rows"): under Gaussian noise two targets are never equal,
 	// and each such pair pulls the noise estimate toward zero.
 	// RelevanceVectors and ActiveSet report rows of the x given either
@@ -134,7 +134,7 @@ func (r *Regressor) Duplicates() int { return r.duplicates }
 // default kernel (a nil Kernel; for Regressor, LearnKernel false) doubled
 // the width of the dense model's evidence because the fit at the
 // narrower width had an effective number of parameters
-// (EffectiveParameters) above half the rows (doc.go, "The default
+// (EffectiveParameters) above half the rows (docs/design.md, "The default
 // width", (W5), and (R6) for RVMRegressor); 0 for every other fit.
 func (f *regressionFit) WidthDoublings() int { return f.widthDoublings }
 

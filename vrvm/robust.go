@@ -33,7 +33,7 @@ import (
 type RobustRegressor struct {
 	// Kernel generates one basis function per training input. If nil, a
 	// Gaussian kernel whose width maximises the evidence of the dense
-	// Gaussian-noise model, as Regressor's default (doc.go, "The default
+	// Gaussian-noise model, as Regressor's default (docs/design.md, "The default
 	// width"), without its doubling (W5).
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
@@ -79,7 +79,7 @@ type RobustRegressor struct {
 	// from 1 in each.
 	Monitor func(Progress) bool
 	// NoAugment turns off the augmentation of predictions, as for
-	// Regressor (doc.go, "Variance away from the data", (A6)): by default
+	// Regressor (docs/design.md, "Variance away from the data", (A6)): by default
 	// Latent and Predict augment the model at each test point with a
 	// kernel function centred there, under the fitted precisions
 	// ⟨τ⟩⟨uₙ⟩ of the training rows, so that the predictive variance
@@ -175,7 +175,7 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 }
 
 // DegreesOfFreedom returns the degrees of freedom ν of the fitted noise:
-// learned, or Nu; 0 on a model without a posterior (doc.go, "Fit
+// learned, or Nu; 0 on a model without a posterior (docs/design.md, "Fit
 // contract").
 func (r *RobustRegressor) DegreesOfFreedom() float64 { return r.nu }
 

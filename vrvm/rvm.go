@@ -47,7 +47,7 @@ type RVMRegressor struct {
 	// Kernel generates one basis function per training input. nil means
 	// a Gaussian whose width is Regressor's default, chosen from the
 	// data: the width that maximises the evidence of the dense model
-	// (doc.go, "The default width", (W4), a type-II maximum likelihood
+	// (docs/design.md, "The default width", (W4), a type-II maximum likelihood
 	// criterion itself) on at most 500 rows spread through the data,
 	// doubled while the fit's EffectiveParameters exceed half the rows
 	// ((W5); WidthDoublings) (R6). FittedKernel reports it and Save
@@ -88,7 +88,7 @@ type RVMClassifier struct {
 	// a Gaussian whose width is the one Classifier's default learns by
 	// its full-model bound (an approximation of the same evidence),
 	// started from the inputs' MedianDistance, on at most 500 rows spread
-	// through the data (doc.go (R7)); FittedKernel reports it,
+	// through the data (docs/design.md (R7)); FittedKernel reports it,
 	// LearnTrace the bounds of that learning, and Save writes it with the
 	// model.
 	Kernel     Kernel

@@ -12,7 +12,7 @@ import (
 
 // The sequential algorithm of Tipping & Faul (2003), "Fast marginal
 // likelihood maximisation for sparse Bayesian models", for the type-II
-// maximum likelihood RVM (Sequential); equations (R1)–(R5) in doc.go.
+// maximum likelihood RVM (Sequential); equations (R1)–(R5) in docs/design.md.
 // Each iteration computes sₘ and qₘ (R2) for every candidate function by
 // (R5), takes the move with the largest gain (R4) (the gains are those
 // of SparseBayes), and re-estimates β (Tipping 2001, eq. 47). (R5) needs

@@ -1960,7 +1960,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 // directions the bound cannot tell apart in floating point, which
 // ParamTol would wait for forever. A slow monotone crawl (S7) is not a
 // stall; a slow monotone fall is, and the fit ends there even while the
-// fall per step exceeds Tol (doc.go, "Pruning and convergence").
+// fall per step exceeds Tol (docs/design.md, "Pruning and convergence").
 func stalled(trace []float64, span int, tol float64) bool {
 	if span < seqStallWindow || len(trace) <= seqStallWindow {
 		return false

@@ -36,7 +36,7 @@ func (p Prior) resolve() (Prior, error) {
 	return p, nil
 }
 
-// Pruning thresholds, chosen by measurement (see doc.go, "Pruning"): they
+// Pruning thresholds, chosen by measurement (see docs/design.md, "Pruning"): they
 // reproduce the paper's relevance-vector counts with unchanged errors and a
 // fit several times faster than without pruning. defaultRVMPrune is the
 // threshold of the type-II maximum likelihood RVM, whose αₘ diverge to
@@ -120,7 +120,7 @@ type options struct {
 	defPrune, defTol float64
 	// ownScale leaves the basis functions at their own scale (no (U1)):
 	// the RVM, whose type-II estimate does not depend on it, and
-	// regression (doc.go, "Pruning and convergence"), and the classifiers
+	// regression (docs/design.md, "Pruning and convergence"), and the classifiers
 	// with NoRescale.
 	ownScale bool
 	// ctl is the estimator's controls (zero: every part on).

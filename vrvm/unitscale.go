@@ -9,7 +9,7 @@ import (
 )
 
 // The solvers see basis functions of root mean square at most about 1
-// (doc.go, "Pruning and convergence", (U1)–(U2)): a kernel whose values
+// (docs/design.md, "Pruning and convergence", (U1)–(U2)): a kernel whose values
 // at the training inputs have a larger root mean square s is divided by
 // s, and so is a column of a user design, so that PruneAlpha and the
 // Gamma prior on ⟨αₘ⟩ mean the same whatever the scale of the inputs or

@@ -11,7 +11,7 @@ import (
 
 // The default width of Regressor (a nil Kernel): the Gaussian width that
 // maximises the evidence of the dense model, every kernel function kept
-// with one shared weight precision (doc.go, "The default width", (W1)–(W4)),
+// with one shared weight precision (docs/design.md, "The default width", (W1)–(W4)),
 // doubled while the sparse fit at it is crowded ((W5), fitWidened below).
 //
 // On m rows x₁ … xₘ with targets t, the dense model is
