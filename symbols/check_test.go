@@ -67,6 +67,13 @@ func TestCheckGenerated(t *testing.T) {
 	copyModule(t, root)
 	// Regenerate first: the vrvm sources of this tree may be newer than
 	// its generated files, which is for "make check-generated" to report.
+	// Download first: "go: downloading" lines of a cold module cache are
+	// not extraction errors.
+	dl := exec.Command("go", "mod", "download")
+	dl.Dir = root
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
+	}
 	gen := exec.Command("go", "generate")
 	gen.Dir = filepath.Join(root, "symbols")
 	if out, err := gen.CombinedOutput(); err != nil || len(out) != 0 {
@@ -128,7 +135,7 @@ func checkGenerated(root string) (string, error) {
 
 // copyModule copies to root what the check needs of the module: go.mod,
 // go.sum, the script, the packages vrvm and vrvm/datasets with the packages
-// of the module they import (non-test Go files), and symbols/ with only the
+// of the module they import (non-test Go files and embedded files), and symbols/ with only the
 // //go:generate lines and generated files of those two packages.
 func copyModule(t *testing.T, root string) {
 	t.Helper()
@@ -162,13 +169,15 @@ func copyModule(t *testing.T, root string) {
 		copyFile(t, f, filepath.Join(root, "symbols", f))
 	}
 
-	list := exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}}"}, listed...)...)
+	// Each line: a package's import path, then the files it embeds.
+	list := exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}}{{range .EmbedFiles}} {{.}}{{end}}"}, listed...)...)
 	out, err := list.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	for _, pkg := range strings.Fields(string(out)) {
-		rel, ok := strings.CutPrefix(pkg, module)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		rel, ok := strings.CutPrefix(fields[0], module)
 		if !ok {
 			continue
 		}
@@ -181,6 +190,9 @@ func copyModule(t *testing.T, root string) {
 			if !strings.HasSuffix(f, "_test.go") {
 				copyFile(t, f, filepath.Join(root, rel, filepath.Base(f)))
 			}
+		}
+		for _, f := range fields[1:] {
+			copyFile(t, filepath.Join(dir, filepath.FromSlash(f)), filepath.Join(root, rel, filepath.FromSlash(f)))
 		}
 	}
 }

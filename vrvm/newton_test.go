@@ -562,7 +562,7 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 			lik = l
 		} else {
 			ct, dt := reg.TauPosterior()
-			lik = &gaussLik{t: tt, prior: p, ct: ct, dt: dt, ew: ew}
+			lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
 		}
 		want := bound(p, at, bt, w2, logDet, lik.terms())
 		t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
