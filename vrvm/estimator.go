@@ -81,6 +81,9 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// Gaussian width learned from the inputs' median distance
 	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
+	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound {
+		return f.fitByEvidence(ctx, o, x, t, v, newLik) // (E2)–(E6)
+	}
 	widen := false
 	if implicit && f.task == "regression" {
 		// Regression's default: the width of the dense model's evidence

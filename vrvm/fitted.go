@@ -61,6 +61,9 @@ type fitted struct {
 	// RVMRegressor, the evidence of the dense model (W4) at the width
 	// chosen; 0 otherwise.
 	widthEvidence float64
+	// evidenceNote is, for a Regressor's LearnKernel, the summary line of
+	// learning by the dense model's evidence (E2)–(E6); "" otherwise.
+	evidenceNote string
 	// widthDoublings is the number of times (W5) doubled that width.
 	widthDoublings int
 	// aug is the state of predictions augmented at the test point

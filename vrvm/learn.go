@@ -1004,6 +1004,9 @@ func (f *fitted) learnLine() string {
 		}
 		return l
 	}
+	if f.evidenceNote != "" {
+		return f.evidenceNote + doublingsNote(f.widthDoublings)
+	}
 	if f.learnTrace == nil {
 		return ""
 	}

@@ -389,8 +389,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 			!(effectiveParameters(sol) > limit) {
 			return f.finish(p, sol, nil, v, err)
 		}
-		g, _ := o.kernel.(Gaussian)
-		o.kernel = Gaussian{Width: 2 * g.Width}
+		o.kernel = doubledKernel(o.kernel)
 		f.widthDoublings++
 		s, b, err := prepare(o, x, t, false)
 		if err != nil {
