@@ -58,8 +58,8 @@ const (
 // ARD Gaussian kernel, whose evidence (E2) it evaluates.
 type denseARD struct {
 	base  *denseModel
-	tied  bool      // one width shared by every input
-	r0    float64   // the centre of (E4): the width of (W4)
+	tied  bool    // one width shared by every input
+	r0    float64 // the centre of (E4): the width of (W4)
 	prior KernelLearning
 	diff  []float64 // (xᵢₖ − xⱼₖ)² for i < j, row-major over the pairs, then k
 	d     int
@@ -175,7 +175,7 @@ func (q *denseARD) objective(v, grad []float64) (float64, error) {
 	for i := range grad {
 		grad[i] = 0
 	}
-	grad[np+1] = (trCi-aa)/(2*beta) - 0.5                   // (E3)
+	grad[np+1] = (trCi-aa)/(2*beta) - 0.5                     // (E3)
 	grad[np] = -0.5*(ta-aa/beta) + 0.5*(float64(m)-trCi/beta) // (E3)
 	// PAP = aaᵀ − C⁻¹ + β11ᵀ/m, G = K·PAP.
 	pap := mat.NewDense(m, m, nil)

@@ -36,9 +36,9 @@ func TestEvidenceCeiling(t *testing.T) {
 	xdt, tdt := readSplitFloat(t, filepath.Join(dir, "realworld", "diabetes_test.csv"))
 	standardise(xd, xdt)
 	for _, c := range []struct {
-		name         string
-		x, xt        *mat.Dense
-		y, yt        []float64
+		name  string
+		x, xt *mat.Dense
+		y, yt []float64
 	}{{"diabetes", xd, xdt, td, tdt}, {"friedman", tr.X, te.X, tr.T, te.T}} {
 		if o := os.Getenv("VRVM_CEILING_ONLY"); o != "" && o != c.name {
 			continue
