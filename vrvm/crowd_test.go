@@ -69,9 +69,9 @@ func crowdScore(t *testing.T, r *Regressor, x *mat.Dense, y []float64) (rmse, co
 func TestLearnCrowded(t *testing.T) {
 	t.Parallel()
 	const n = 120
-	off := &Regressor{LearnKernel: true}
+	off := &Regressor{LearnKernel: true, ctl: controls{learnByBound: true}} // learnByBound: this tests learning by the bound (K1)–(K8); a Regressor's LearnKernel learns by the dense model's evidence (E2)–(E6) since issue 47
 	rOff, cOff := crowdFit(t, n, false, off)
-	on := &Regressor{LearnKernel: true}
+	on := &Regressor{LearnKernel: true, ctl: controls{learnByBound: true}}
 	rOn, cOn := crowdFit(t, n, true, on)
 	t.Logf("without (C1): %v, γ %.1f, noise sd %.3g, RMSE %.3f, coverage %.2f", off.FittedKernel(), off.EffectiveParameters(), off.NoiseSD(), rOff, cOff)
 	t.Logf("with (C1): %v, γ %.1f, noise sd %.3g, RMSE %.3f, coverage %.2f", on.FittedKernel(), on.EffectiveParameters(), on.NoiseSD(), rOn, cOn)
@@ -147,7 +147,7 @@ func TestLearnEvidenceStart(t *testing.T) {
 	}
 	sd = math.Sqrt(sd / float64(len(y)))
 	fit := func(on bool) *Regressor {
-		r := &Regressor{LearnKernel: true, ctl: controls{noEvidenceStart: !on}}
+		r := &Regressor{LearnKernel: true, ctl: controls{noEvidenceStart: !on, learnByBound: true}} // learnByBound: this tests learning by the bound (K1)–(K8); a Regressor's LearnKernel learns by the dense model's evidence (E2)–(E6) since issue 47
 		if err := r.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}

@@ -133,6 +133,9 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 		bl.centers, bl.sub = mat.DenseCopyOf(xs), nil
 		again := func() likelihood { l, _ := newLik(sl, ts); return l }
 		res, err := learnKernel(ctx, sl, bl, xs, k0, lo, again)
+		if f.task == "classification" && err == nil && res != nil {
+			res, err = f.guardARD(ctx, sl, bl, xs, res, lo, v.learning, again) // (E7)
+		}
 		if res == nil {
 			return nil, err
 		}

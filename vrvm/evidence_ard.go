@@ -299,7 +299,7 @@ type evidenceFit struct {
 // length scale per input, from the width r of (W4) (and for ARD from 2r
 // and r/2 (E5)), and from the user's start, if not nil. It returns nil
 // and no error when the targets do not vary.
-func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r float64, start learnable, o KernelLearning) (*evidenceFit, error) {
+func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r float64, start learnable, o KernelLearning, restarts bool) (*evidenceFit, error) {
 	q := newDenseARD(ctx, x, t, !ard, r, o)
 	if q == nil {
 		return nil, nil
@@ -329,7 +329,7 @@ func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r
 		return nil, err
 	}
 	starts := [][]float64{v0}
-	if ard {
+	if ard && restarts {
 		starts = append(starts, at([]float64{2 * r}), at([]float64{r / 2}))
 	}
 	if start != nil {
@@ -350,10 +350,10 @@ func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r
 		k = ARDGaussian{Scales: q.scales(best)}
 	}
 	// (E6): the d − 1 further scales of ARD must raise E + ln p(u) by
-	// more than ½ ln m nats each over the single width of (W4).
+	// more than d − 1 nats over the single width of (W4).
 	pen := 0.0
 	if ard {
-		pen = 0.5 * float64(q.d-1) * math.Log(float64(len(t)))
+		pen = float64(q.d - 1)
 	}
 	ef := &evidenceFit{kernel: k, evidence: fbest + q.base.shift, base: base + q.base.shift, calls: q.calls}
 	ef.penalised = ef.evidence - pen

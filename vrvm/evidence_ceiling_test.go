@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -29,6 +30,10 @@ func TestEvidenceCeiling(t *testing.T) {
 	if os.Getenv("VRVM_CEILING") == "all" {
 		rows = -1
 	}
+	if v, err := strconv.Atoi(os.Getenv("VRVM_CEILING_ROWS")); err == nil {
+		rows = v
+	}
+	restarts := os.Getenv("VRVM_CEILING_ONE") == ""
 	var tr, te *datasets.Dataset
 	tr, _ = datasets.Friedman1(1000, 10, 1, 1)
 	te, _ = datasets.Friedman1(5000, 10, 0, 2)
@@ -53,7 +58,7 @@ func TestEvidenceCeiling(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ef, err := learnByEvidence(context.Background(), xs, ts, ard, r, nil, KernelLearning{})
+			ef, err := learnByEvidence(context.Background(), xs, ts, ard, r, nil, KernelLearning{}, restarts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -188,7 +188,7 @@ func TestLearnRaisesBound(t *testing.T) {
 	if err := fixed.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
-	r := &Regressor{Kernel: Gaussian{Width: 0.3}, LearnKernel: true}
+	r := &Regressor{Kernel: Gaussian{Width: 0.3}, LearnKernel: true, ctl: controls{learnByBound: true}} // learnByBound: this tests learning by the bound (K1)–(K8); a Regressor's LearnKernel learns by the dense model's evidence (E2)–(E6) since issue 47
 	if err := r.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
@@ -309,13 +309,13 @@ func TestDefaultKernelLearned(t *testing.T) {
 func TestLearnMaxRows(t *testing.T) {
 	t.Parallel()
 	x, y := benchSinc(150, 9)
-	r := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: 50}}
+	r := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: 50}, ctl: controls{learnByBound: true}} // learnByBound: this tests learning by the bound (K1)–(K8); a Regressor's LearnKernel learns by the dense model's evidence (E2)–(E6) since issue 47
 	if err := r.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
 	k := r.FittedKernel()
 	sub := spread(150, 50)
-	onSub := &Regressor{LearnKernel: true} // the start (C2) is the evidence's width on the same rows
+	onSub := &Regressor{LearnKernel: true, ctl: controls{learnByBound: true}} // the start (C2) is the evidence's width on the same rows
 	if err := onSub.Fit(selectRows(x, sub), selectVec(y, sub)); err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestLearnMaxRows(t *testing.T) {
 		t.Errorf("the model is not the fit of every row at the learned kernel: bound %g, want %g", r.FullModelBound(), all.FullModelBound())
 	}
 	// Every row: learning's best fit is the model.
-	r2 := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}}
+	r2 := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}, ctl: controls{learnByBound: true}}
 	if err := r2.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +500,7 @@ func TestDefaultKernelEdges(t *testing.T) {
 		t.Errorf("default kernel, %d rows: training RMS error %g, want below 0.12 (noise sd 0.1)", len(y), rms)
 	}
 	var oe *OptionError
-	all := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}}
+	all := &Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}, ctl: controls{learnByBound: true}} // learnByBound: this tests learning by the bound (K1)–(K8); a Regressor's LearnKernel learns by the dense model's evidence (E2)–(E6) since issue 47
 	if err := all.Fit(x, y); !errors.As(err, &oe) || oe.Field != "Centres" {
 		t.Errorf("learning on every row with a centre subset: got %v, want an *OptionError on Centres", err)
 	}
