@@ -158,15 +158,16 @@ type fitSummary struct {
 	Relevance     int  // relevance vectors (kernel functions), bias not counted
 	Bias          bool // the bias is in the model
 	Bound         float64
-	NoiseSD       float64 // regression, in the units the model was fitted in
-	TrainingError float64 // regression: RMS error of the mean; classification: error rate
-	Kernel        string  // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
-	Fits          int     // the fits kernel learning made
-	Evidence      bool    // Kernel is the default regression width, chosen by the dense model's evidence
-	Doublings     int     // times the default regression width was doubled (WidthDoublings)
-	RVMLearned    bool    // Kernel is -model rvm's default classification width, learned by the variational classifier (R7)
-	Gamma         float64 // regression: the effective number of parameters γ (EffectiveParameters)
-	Duplicates    int     // regression: rows left out as repeats of an earlier row (vrvm.Regressor.Duplicates)
+	NoiseSD       float64   // regression, in the units the model was fitted in
+	TrainingError float64   // regression: RMS error of the mean; classification: error rate
+	Kernel        string    // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
+	Fits          int       // the fits kernel learning made
+	ByEvidence    []float64 // a Regressor's LearnKernel: the dense model's evidence at the default width and at the learned kernel (LearnTrace)
+	Evidence      bool      // Kernel is the default regression width, chosen by the dense model's evidence
+	Doublings     int       // times the default regression width was doubled (WidthDoublings)
+	RVMLearned    bool      // Kernel is -model rvm's default classification width, learned by the variational classifier (R7)
+	Gamma         float64   // regression: the effective number of parameters γ (EffectiveParameters)
+	Duplicates    int       // regression: rows left out as repeats of an earlier row (vrvm.Regressor.Duplicates)
 }
 
 // learned is what a model fitted with LearnKernel reports.
@@ -210,6 +211,9 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
 		_, s.RVMLearned = m.(*vrvm.RVMClassifier)
+		if r, ok := m.(*vrvm.Regressor); ok && r.LearnKernel && len(l.LearnTrace()) == 2 {
+			s.ByEvidence = l.LearnTrace() // learned by the dense model's evidence (docs/kernel-learning.md)
+		}
 	} else if r, ok := m.(*vrvm.Regressor); ok && r.Kernel == nil && !r.LearnKernel {
 		// The default width: the dense model's evidence (doc.go, "The
 		// default width").

@@ -77,12 +77,17 @@ An input with one value in every training row is only centred, with a
 warning. -standardize=false uses the raw values, with a warning if the
 numeric inputs differ in scale more than 100×.
 
-Kernel: -width sets the Gaussian kernel's width; -width auto learns it by
-maximising the variational bound (the full-model bound), starting from
-the median distance between the (standardised) inputs (for regression,
-from the default width's dense-model evidence, and refits that spend
-more than half the rows on the mean are rejected; for two classes,
-refits that spend more than half the rows of a class on memorising its
+Kernel: -width sets the Gaussian kernel's width; -width auto learns it.
+For regression it maximises the evidence of the dense model (every
+kernel function kept, one shared weight precision: a Gaussian process)
+from the default width, and -kernel ard learns one length scale per
+input by the same evidence, kept only if it beats the default width's
+by more than one nat per further scale; the sparse model is then fitted
+at the kernel, as the default is (docs/kernel-learning.md). For classes,
+it maximises the variational bound (the full-model bound), starting from
+the median distance between the (standardised) inputs (for two classes,
+-kernel ard is kept only if its bound beats the learned width's by more
+than one nat per further scale, and refits that spend more than half the rows of a class on memorising its
 labels are rejected, and if the bound prefers memorising every label to
 every width kept, the start is kept). Without -width
 (and without another -kernel) the width is the library's default: for
@@ -91,10 +96,9 @@ the dense model (every kernel function kept, one shared weight
 precision), doubled while the fit's effective number of parameters
 exceeds half the rows, for two classes and more learned by the bound as -width
 auto does; -model rvm uses the same widths (for two classes, the one
--model vrvm learns, found before the RVM's fit). -kernel ard learns
-one length scale per input the same way, and a long learned length scale
-marks an input the model ignores. Learning refits up to 8 times (12
-with -kernel ard); the width chosen or learned, or the length scales,
+-model vrvm learns, found before the RVM's fit). A long learned length
+scale marks an input the model ignores. Learning by the bound refits up
+to 8 times (12 with -kernel ard); the width chosen or learned, or the length scales,
 are printed and stored in the model file.
 Predictions are augmented: at each predicted row the model adds a
 kernel function centred there, so that the predictive variance returns
@@ -590,6 +594,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 			say("kernel width chosen by the dense model's evidence, doubled %d times (at the narrower widths the fit's effective number of parameters γ exceeded half the rows): %s%s", s.Doublings, s.Kernel, units)
 		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
+		} else if e := s.ByEvidence; e != nil {
+			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g; fitted: %s%s", e[1], e[0], s.Kernel, units)
 		} else if s.RVMLearned {
 			say("kernel width learned by the variational classifier's bound (%d fits), as -model vrvm's default: %s%s", s.Fits, s.Kernel, units)
 		} else {
