@@ -2,8 +2,11 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -96,4 +99,106 @@ func eigenEvidence(d *denseModel, r, alpha, beta float64) float64 {
 		e -= 0.5 * (math.Log(2*math.Pi) + math.Log(c) + z.AtVec(i)*z.AtVec(i)/c)
 	}
 	return e
+}
+
+// guardSet returns n rows of d inputs uniform on [−2, 2] and targets
+// f(x) + 0.1ε.
+func guardSet(n, d int, seed uint64, f func([]float64) float64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for k := range d {
+			x.Set(i, k, 4*rng.Float64()-2)
+		}
+		y[i] = f(x.RawRowView(i)) + 0.1*rng.NormFloat64()
+	}
+	return x, y
+}
+
+// TestEvidenceGuard checks the guard (E6) of ARD learning by the dense
+// model's evidence: a target of one input of four keeps the learned
+// length scales, the irrelevant ones long; a target that depends on
+// every input alike (a radial function) keeps the width of (W4) as equal
+// length scales; a single learned width is never below (W4)'s evidence.
+func TestEvidenceGuard(t *testing.T) {
+	t.Parallel()
+	one := func(x []float64) float64 { return math.Sin(2 * x[0]) }
+	radial := func(x []float64) float64 {
+		var s float64
+		for _, v := range x {
+			s += v * v
+		}
+		return math.Exp(-s / 4)
+	}
+	x, y := guardSet(150, 4, 1, one)
+	r := &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	tr := r.LearnTrace()
+	s := r.FittedKernel().(ARDGaussian).Scales
+	if len(tr) != 2 || !(tr[1]-tr[0] > 3) {
+		t.Fatalf("one relevant input: evidence %v, want the learned one more than d − 1 = 3 above (W4)'s", tr)
+	}
+	if !(slices.Min(s[1:]) > 10*s[0]) || !strings.Contains(r.String(), "kept ARDGaussian") {
+		t.Errorf("one relevant input: scales %.4g, want inputs 2–4 at least 10× input 1's and the scales kept; summary:\n%v", s, r)
+	}
+	x, y = guardSet(150, 4, 2, radial)
+	r = &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	tr = r.LearnTrace()
+	s = r.FittedKernel().(ARDGaussian).Scales
+	if len(tr) != 2 || tr[1]-tr[0] > 3 || slices.Min(s) != slices.Max(s) || !strings.Contains(r.String(), "kept the width of (W4)") {
+		t.Errorf("radial target: evidence %v, scales %.4g; want at most 3 nats gained and (W4)'s width kept; summary:\n%v", tr, s, r)
+	}
+	w := &Regressor{LearnKernel: true}
+	if err := w.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	if tr := w.LearnTrace(); len(tr) != 2 || tr[1] < tr[0] {
+		t.Errorf("one width: evidence %v, want the learned width's at least (W4)'s", tr)
+	}
+	if _, ok := w.FittedKernel().(Gaussian); !ok {
+		t.Errorf("one width: fitted %v", w.FittedKernel())
+	}
+}
+
+// TestEvidenceLearnBadInput checks the errors and edge cases of learning
+// a regression's kernel by the evidence: too many rows for (E2),
+// constant targets, a kernel that cannot be learned, bad scales or
+// options, a NaN target.
+func TestEvidenceLearnBadInput(t *testing.T) {
+	t.Parallel()
+	x, y := guardSet(2100, 2, 3, func(x []float64) float64 { return x[0] })
+	var oe *OptionError
+	err := (&Regressor{LearnKernel: true, Learning: KernelLearning{MaxRows: -1}}).Fit(x, y)
+	if !errors.As(err, &oe) || oe.Field != "Learning.MaxRows" {
+		t.Errorf("MaxRows −1 on 2,100 rows: %v, want an *OptionError on Learning.MaxRows", err)
+	}
+	xs, _ := guardSet(40, 2, 4, func([]float64) float64 { return 0 })
+	flat := make([]float64, 40)
+	for i := range flat {
+		flat[i] = 3
+	}
+	if err := (&Regressor{Kernel: ARDGaussian{}, LearnKernel: true}).Fit(xs, flat); err == nil {
+		t.Error("constant targets: no error") // as without learning: nothing to fit
+	}
+	for name, r := range map[string]*Regressor{
+		"polynomial":   {Kernel: Polynomial{Degree: 2}, LearnKernel: true},
+		"NaN spread":   {Kernel: ARDGaussian{}, LearnKernel: true, Learning: KernelLearning{ScaleSpread: math.NaN()}},
+		"wrong scales": {Kernel: ARDGaussian{Scales: []float64{1}}, LearnKernel: true},
+		"zero scale":   {Kernel: ARDGaussian{Scales: []float64{1, 0}}, LearnKernel: true},
+	} {
+		if err := r.Fit(xs, xs.RawMatrix().Data[:40]); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	nan := append([]float64(nil), xs.RawMatrix().Data[:40]...)
+	nan[5] = math.NaN()
+	if err := (&Regressor{Kernel: ARDGaussian{}, LearnKernel: true}).Fit(xs, nan); err == nil {
+		t.Error("NaN target: no error")
+	}
 }

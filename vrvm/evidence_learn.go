@@ -33,6 +33,12 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 	if err != nil {
 		return nil, err
 	}
+	if err := validateKernel(k0); err != nil {
+		return nil, err
+	}
+	if _, d := x.Dims(); checkKernelDim(k0, d) != nil {
+		return nil, checkKernelDim(k0, d)
+	}
 	lo, err := v.learning.resolve(k0)
 	if err != nil {
 		return nil, err
@@ -49,6 +55,10 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 			start = k0
 		}
 	}
+	if n := len(t); (lo.MaxRows < 0 || lo.MaxRows > evidenceRowsLimit) && n > evidenceRowsLimit {
+		return nil, &OptionError{Field: "Learning.MaxRows", Value: float64(lo.MaxRows),
+			Reason: fmt.Sprintf("learning a regression's kernel by the dense model's evidence on %d rows costs O(N³) an evaluation: set Learning.MaxRows to at most %d", n, evidenceRowsLimit)}
+	}
 	if err := f.defaultWidth(ctx, &o, x, t, lo); err != nil {
 		return nil, err
 	}
@@ -59,10 +69,6 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 		rows = evidenceARDRows
 	}
 	xs, ts := learnRows(x, t, rows)
-	if len(ts) > evidenceRowsLimit {
-		return nil, &OptionError{Field: "Learning.MaxRows", Value: float64(lo.MaxRows),
-			Reason: fmt.Sprintf("learning a regression's kernel by the dense model's evidence on %d rows costs O(N³) an evaluation: set Learning.MaxRows to at most %d", len(ts), evidenceRowsLimit)}
-	}
 	ef, err := learnByEvidence(ctx, xs, ts, ard, r, start, lo, true)
 	if err != nil {
 		return nil, fmt.Errorf("vrvm: kernel learning by the dense model's evidence: %w", err)
