@@ -59,34 +59,24 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 		return nil, &OptionError{Field: "Learning.MaxRows", Value: float64(lo.MaxRows),
 			Reason: fmt.Sprintf("learning a regression's kernel by the dense model's evidence on %d rows costs O(N³) an evaluation: set Learning.MaxRows to at most %d", n, evidenceRowsLimit)}
 	}
-	if err := f.defaultWidth(ctx, &o, x, t, lo); err != nil {
-		return nil, err
-	}
-	f.widthEvidence = 0
-	r := o.kernel.(Gaussian).Width
 	rows := lo.MaxRows
 	if ard && v.learning.MaxRows == 0 {
 		rows = evidenceARDRows
 	}
+	// (W4) on the rows of learning: the start of (E5) and the guard's
+	// reference (E6).
+	if err := f.defaultWidth(ctx, &o, x, t, KernelLearning{MaxRows: rows}); err != nil {
+		return nil, err
+	}
+	f.widthEvidence = 0
+	r := o.kernel.(Gaussian).Width
 	xs, ts := learnRows(x, t, rows)
 	ef, err := learnByEvidence(ctx, xs, ts, ard, r, start, lo, true)
 	if err != nil {
 		return nil, fmt.Errorf("vrvm: kernel learning by the dense model's evidence: %w", err)
 	}
-	if ef == nil {
-		f.evidenceNote = "kernel not learned: the targets do not vary; the width of (W4)"
-		f.learnTrace = []float64{}
-	} else {
-		switch {
-		case ef.kept:
-			o.kernel = ef.kernel
-		case ard:
-			// (W4)'s width as the ARD kernel asked for: the same functions.
-			_, d := x.Dims()
-			o.kernel = ARDGaussian{Scales: constant(d, r)}
-		}
-		f.learnTrace = []float64{ef.base, ef.evidence}
-		f.evidenceNote = ef.note(ard)
+	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, rows != lo.MaxRows, lo); err != nil {
+		return nil, err
 	}
 	s, b, err := prepare(o, x, t, false)
 	if err != nil {
@@ -101,6 +91,35 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 	l, err := f.fitWidened(ctx, o, x, t, p, v, newLik)
 	f.learnTrace = trace
 	return l, err
+}
+
+// keepEvidence sets o.kernel to the kernel the guard (E6) keeps of the
+// learning ef, and records its summary: the learned kernel, or the
+// default's, the width of (W4) on lo.MaxRows rows (computed again if
+// learning used fewer, other), as ARD scales if ard.
+func (f *fitted) keepEvidence(ctx context.Context, o *options, x mat.Matrix, t []float64, ef *evidenceFit, ard, other bool, lo KernelLearning) error {
+	if ef == nil {
+		f.evidenceNote = "kernel not learned: the targets do not vary; the width of (W4)"
+		f.learnTrace = []float64{}
+		return nil
+	}
+	f.learnTrace = []float64{ef.base, ef.evidence}
+	f.evidenceNote = ef.note(ard)
+	switch {
+	case ef.kept:
+		o.kernel = ef.kernel
+	case ard:
+		if other {
+			if err := f.defaultWidth(ctx, o, x, t, lo); err != nil {
+				return err
+			}
+			f.widthEvidence = 0
+		}
+		// (W4)'s width as the ARD kernel asked for: the same functions.
+		_, d := x.Dims()
+		o.kernel = ARDGaussian{Scales: constant(d, o.kernel.(Gaussian).Width)}
+	}
+	return nil
 }
 
 // note is the summary line of learning by the evidence: the criterion's

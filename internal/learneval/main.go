@@ -201,16 +201,19 @@ func main() {
 	flag.Parse()
 	for _, set := range strings.Split(*only, ",") {
 		switch set {
-		case "friedman", "friedman300":
-			n := 1000
+		case "friedman", "friedman300", "friedman5k":
+			n, nt := 1000, 1000
 			if set == "friedman300" {
 				n = 300
+			}
+			if set == "friedman5k" {
+				nt = 5000 // issue 47's test set
 			}
 			tr, err := datasets.Friedman1(n, 10, 1, 1)
 			if err != nil {
 				log.Fatal(err)
 			}
-			te, _ := datasets.Friedman1(1000, 10, 0, 2)
+			te, _ := datasets.Friedman1(nt, 10, 0, 2)
 			regress(set, tr.X, tr.T, te.X, te.T)
 		case "diabetes":
 			xtr, ttr, xte, tte := realSplit(set)
