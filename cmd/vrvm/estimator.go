@@ -163,6 +163,7 @@ type fitSummary struct {
 	Kernel        string    // the learned or chosen kernel (-width auto, -kernel ard, the default), "" otherwise
 	Fits          int       // the fits kernel learning made
 	ByEvidence    []float64 // a Regressor's LearnKernel: the dense model's evidence at the default width and at the learned kernel (LearnTrace)
+	ARDGuarded    bool      // a Classifier's ARD length scales were not kept: the bound did not beat the learned width's by the guard's margin
 	Evidence      bool      // Kernel is the default regression width, chosen by the dense model's evidence
 	Doublings     int       // times the default regression width was doubled (WidthDoublings)
 	RVMLearned    bool      // Kernel is -model rvm's default classification width, learned by the variational classifier (R7)
@@ -211,6 +212,11 @@ func (e *estimator) summary(x *mat.Dense, t []float64) fitSummary {
 	if l, ok := m.(learned); ok && l.LearnTrace() != nil {
 		s.Kernel, s.Fits = fmt.Sprint(l.FittedKernel()), len(l.LearnTrace())
 		_, s.RVMLearned = m.(*vrvm.RVMClassifier)
+		if c, ok := m.(*vrvm.Classifier); ok {
+			_, asked := c.Kernel.(vrvm.ARDGaussian)
+			_, got := l.FittedKernel().(vrvm.Gaussian)
+			s.ARDGuarded = asked && got
+		}
 		if r, ok := m.(*vrvm.Regressor); ok && r.LearnKernel && len(l.LearnTrace()) == 2 {
 			s.ByEvidence = l.LearnTrace() // learned by the dense model's evidence (docs/kernel-learning.md)
 		}

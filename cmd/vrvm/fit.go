@@ -595,7 +595,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
 		} else if e := s.ByEvidence; e != nil {
-			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g; fitted: %s%s", e[1], e[0], s.Kernel, units)
+			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g (-kernel ard's length scales are kept only if more than one nat per further scale above); fitted: %s%s", e[1], e[0], s.Kernel, units)
+		} else if s.ARDGuarded {
+			say("-kernel ard's length scales not kept: their bound was not more than one nat per further scale above the width learned by the bound (%d fits), which is kept (docs/kernel-learning.md (E7)): %s%s", s.Fits, s.Kernel, units)
 		} else if s.RVMLearned {
 			say("kernel width learned by the variational classifier's bound (%d fits), as -model vrvm's default: %s%s", s.Fits, s.Kernel, units)
 		} else {
