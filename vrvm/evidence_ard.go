@@ -349,16 +349,36 @@ func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r
 	if ard {
 		k = ARDGaussian{Scales: q.scales(best)}
 	}
-	// (E6): the d − 1 further scales of ARD must raise E + ln p(u) by
-	// more than d − 1 nats over the single width of (W4).
+	// (E6): the k − 1 further free scales of ARD (k not switched off)
+	// must raise E + ln p(u) by more than k − 1 nats over the single
+	// width of (W4).
 	pen := 0.0
 	if ard {
-		pen = float64(q.d - 1)
+		pen = guardMargin(k.(ARDGaussian).Scales, r)
 	}
 	ef := &evidenceFit{kernel: k, evidence: fbest + q.base.shift, base: base + q.base.shift, calls: q.calls}
 	ef.penalised = ef.evidence - pen
 	ef.kept = ef.penalised > ef.base
 	return ef, nil
+}
+
+// guardOff is the factor above the single width beyond which a length
+// scale counts as switching its input off in the guards (E6), (E7).
+const guardOff = 1e3
+
+// guardMargin returns the margin of the guards (E6), (E7) for the learned
+// length scales s against the single width r: k − 1 nats for the k
+// scales below guardOff·r (at least 0). A scale beyond it leaves its
+// input out of the kernel to within (r/ℓ)² ≤ 10⁻⁶, where the criterion is
+// flat in it: it is no free parameter of the fit.
+func guardMargin(s []float64, r float64) float64 {
+	k := 0
+	for _, v := range s {
+		if v <= guardOff*r {
+			k++
+		}
+	}
+	return math.Max(0, float64(k-1))
 }
 
 // kernelScales returns the width or length scales of k.

@@ -171,9 +171,10 @@ func doublingsNote(n int) string {
 // guardARD is the guard (E7) of a binary Classifier's ARD learning: the
 // single Gaussian width of the default (learned by the same bound from
 // the inputs' MedianDistance) is learned too, and the ARD kernel res is
-// kept only if its full-model bound is more than d − 1 nats above the
-// single width's, the likelihood-ratio test of (E6) applied to the
-// bound, the criterion both were learned by. The arguments are those of
+// kept only if its full-model bound is more than guardMargin above the
+// single width's, k − 1 nats for the k scales that do not switch their
+// input off, the test of (E6) applied to the bound, the criterion both
+// were learned by. The arguments are those of
 // learnKernel; lo are the resolved options of res's learning, given
 // those the user set.
 func (f *fitted) guardARD(ctx context.Context, s settings, b basis, xs mat.Matrix, res *learnResult, lo, given KernelLearning,
@@ -195,7 +196,7 @@ func (f *fitted) guardARD(ctx context.Context, s settings, b basis, xs mat.Matri
 	if err != nil || w == nil || w.sol == nil {
 		return res, err
 	}
-	margin := float64(len(ard.Scales) - 1)
+	margin := guardMargin(ard.Scales, w.kernel.(Gaussian).Width)
 	va, vw := res.sol.full, w.sol.full
 	if va-vw > margin {
 		f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g; kept the length scales",

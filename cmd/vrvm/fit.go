@@ -82,13 +82,14 @@ For regression it maximises the evidence of the dense model (every
 kernel function kept, one shared weight precision: a Gaussian process)
 from the default width, and -kernel ard learns one length scale per
 input by the same evidence, kept only if it beats the default width's
-by more than one nat per further scale; the sparse model is then fitted
-at the kernel, as the default is (docs/kernel-learning.md). For classes,
-it maximises the variational bound (the full-model bound), starting from
-the median distance between the (standardised) inputs (for two classes,
--kernel ard is kept only if its bound beats the learned width's by more
-than one nat per further scale, and refits that spend more than half the rows of a class on memorising its
-labels are rejected, and if the bound prefers memorising every label to
+by more than one nat per further scale that does not switch its input
+off; the sparse model is then fitted at the kernel, as the default is
+(docs/kernel-learning.md). For classes, it maximises the variational
+bound (the full-model bound), starting from the median distance between
+the (standardised) inputs (for two classes, -kernel ard is kept only if
+its bound beats the learned width's by the same margin, refits that
+spend more than half the rows of a class on memorising its labels are
+rejected, and if the bound prefers memorising every label to
 every width kept, the start is kept). Without -width
 (and without another -kernel) the width is the library's default: for
 regression the width that maximises the evidence of
@@ -595,9 +596,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
 		} else if e := s.ByEvidence; e != nil {
-			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g (-kernel ard's length scales are kept only if more than one nat per further scale above); fitted: %s%s", e[1], e[0], s.Kernel, units)
+			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g (-kernel ard's length scales are kept only if more than one nat above per further scale that does not switch its input off); fitted: %s%s", e[1], e[0], s.Kernel, units)
 		} else if s.ARDGuarded {
-			say("-kernel ard's length scales not kept: their bound was not more than one nat per further scale above the width learned by the bound (%d fits), which is kept (docs/kernel-learning.md (E7)): %s%s", s.Fits, s.Kernel, units)
+			say("-kernel ard's length scales not kept: their bound was not more than one nat per further scale that does not switch its input off above the width learned by the bound (%d fits), which is kept (docs/kernel-learning.md (E7)): %s%s", s.Fits, s.Kernel, units)
 		} else if s.RVMLearned {
 			say("kernel width learned by the variational classifier's bound (%d fits), as -model vrvm's default: %s%s", s.Fits, s.Kernel, units)
 		} else {
