@@ -351,16 +351,21 @@ func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r
 	}
 	// (E6): the k − 1 further free scales of ARD (k not switched off)
 	// must raise E + ln p(u) by more than k − 1 nats over the single
-	// width of (W4).
-	pen := 0.0
+	// width of (W4), and any learned kernel by more than half a nat (a
+	// single width within (W4)'s search tolerance is (W4)'s).
+	pen := evidenceMinGain
 	if ard {
-		pen = guardMargin(k.(ARDGaussian).Scales, r)
+		pen = math.Max(pen, guardMargin(k.(ARDGaussian).Scales, r))
 	}
 	ef := &evidenceFit{kernel: k, evidence: fbest + q.base.shift, base: base + q.base.shift, calls: q.calls}
 	ef.penalised = ef.evidence - pen
 	ef.kept = ef.penalised > ef.base
 	return ef, nil
 }
+
+// evidenceMinGain is the least rise of (E2) + (E4) over (W4)'s width for
+// which the guard (E6) keeps a learned kernel.
+const evidenceMinGain = 0.5
 
 // guardOff is the factor above the single width beyond which a length
 // scale counts as switching its input off in the guards (E6), (E7).
