@@ -127,8 +127,10 @@
 //     Polynomial, Linear, or any type with Eval; RegisterKernel makes a
 //     kernel of one's own savable. A nil Kernel means a Gaussian whose
 //     width is chosen by the evidence of the dense model; LearnKernel with
-//     Learning (KernelLearning) learns the kernel's parameters by the
-//     bound.
+//     Learning (KernelLearning) learns the kernel's parameters, for
+//     Regressor by the same evidence (with ARD length scales, guarded
+//     against the default width; docs/kernel-learning.md), for the
+//     classifiers by the bound.
 //   - Solver selects the algorithm that maximises the bound: Sequential
 //     (the default; one basis function at a time, in the manner of Tipping
 //     & Faul 2003, on the variational bound), PaperSchedule (the paper's

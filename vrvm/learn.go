@@ -992,7 +992,10 @@ func (f *fitted) FittedKernel() Kernel {
 // are spikes at their own rows, and keeps its first fit unless a fit it
 // kept is above that (C4) (docs/design.md, "Learning the kernel"). For
 // RVMClassifier with a nil Kernel it holds the bounds of Classifier's
-// learning of the width (R7). It is nil for a fit without learning.
+// learning of the width (R7). For Regressor, which learns by the dense
+// model's evidence, it holds that evidence at the default width and at
+// the learned kernel, in the targets' units (docs/kernel-learning.md
+// (E6)). It is nil for a fit without learning.
 func (f *fitted) LearnTrace() []float64 { return append([]float64(nil), f.learnTrace...) }
 
 // learnLine is the summary line of kernel learning, or "".

@@ -32,7 +32,7 @@ type Regressor struct {
 	// MedianDistance on at most Learning.MaxRows rows, and doubled while
 	// the fit's EffectiveParameters exceed half the rows (W5; see
 	// WidthDoublings). Kernel: Gaussian{}
-	// with LearnKernel learns the width by the full-model bound instead.
+	// with LearnKernel learns the width too (by the same evidence).
 	Kernel Kernel
 	// NoBias removes the bias basis function φ₀ = 1 (present by default).
 	NoBias bool
@@ -82,15 +82,22 @@ type Regressor struct {
 	// value is Sequential.
 	Solver Solver
 	// LearnKernel learns the kernel's parameters by maximising the
-	// full-model bound (FullModelBound): the width of a Gaussian kernel,
-	// or the length scales of an ARDGaussian kernel, starting from the
-	// kernel's values, or, where they are zero, from the width of the
-	// dense model's evidence (Gaussian{}, a nil Kernel; docs/design.md (C2)) or
-	// the inputs' MedianDistance (ARDGaussian{}). A refit whose effective
-	// number of parameters passes half the rows is rejected (C1). Fits alternate
-	// with steps on the logarithms of the parameters (docs/design.md, "Learning
-	// the kernel"); FittedKernel reports the learned kernel, which Save
-	// writes with the model. Other kernels and FitDesign are errors.
+	// evidence of the dense model (every kernel function kept, one shared
+	// weight precision: the Gaussian process whose covariance is the
+	// model's prior) with a hyperprior on the log scales: the width of a
+	// Gaussian kernel, or the length scales of an ARDGaussian kernel, by
+	// L-BFGS from the default width (and from the kernel's values where
+	// given) on at most Learning.MaxRows rows (300 for ARD unless
+	// MaxRows is set), then fits the sparse model at that kernel as the
+	// default does (W5). A guard keeps the default width instead unless
+	// the learned kernel raises the evidence by more than one nat per
+	// further length scale that does not switch its input off (at least
+	// half a nat); String reports both values and which was kept, and
+	// LearnTrace holds them (docs/kernel-learning.md, (E1)–(E6)).
+	// FittedKernel reports the kernel fitted (an ARDGaussian with equal
+	// scales where the guard kept the default width), which Save writes
+	// with the model. Other kernels, FitDesign and more than 2,000
+	// learning rows are errors.
 	LearnKernel bool
 	// Learning holds the settings of kernel learning; the zero value
 	// means the defaults.

@@ -189,7 +189,9 @@ func TestCLI(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("fit %v: status %d: %s", c.args, code, errOut)
 			}
-			if !strings.Contains(errOut, "kernel learned by the bound (") || !strings.Contains(errOut, "(in standardised input units)") {
+			// A regression learns by the dense model's evidence (issue 47).
+			if !strings.Contains(errOut, "kernel learned by the dense model's evidence") || !strings.Contains(errOut, "at the default width") ||
+				!strings.Contains(errOut, "(in standardised input units)") {
 				t.Errorf("fit %v: no learned kernel in the summary: %q", c.args, errOut)
 			}
 			model, err := os.ReadFile(filepath.Join(dir, "learned.json"))
