@@ -81,7 +81,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// Gaussian width learned from the inputs' median distance
 	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
-	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound {
+	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound && !v.learning.ByBound {
 		return f.fitByEvidence(ctx, o, x, t, v, newLik) // (E2)–(E6)
 	}
 	widen := false

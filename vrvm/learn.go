@@ -40,6 +40,11 @@ type KernelLearning struct {
 	// (K11); zero means none (each ℓₖ on its own). It has no effect on a
 	// single width.
 	ScaleSpread float64
+	// ByBound learns a Regressor's kernel by the full-model bound, as the
+	// classifiers do ((K1)–(K8); docs/design.md, "Learning the kernel"),
+	// instead of by the dense model's evidence (docs/kernel-learning.md).
+	// The classifiers always learn by the bound.
+	ByBound bool
 }
 
 // defaultLearnRefits is the default of KernelLearning.MaxRefits. Learning
