@@ -39,8 +39,7 @@ func TestDenseARDGradient(t *testing.T) {
 		}
 		v[np], v[np+1] = math.Log(0.7), math.Log(20)
 		g := make([]float64, len(v))
-		f0, err := q.objective(v, g)
-		if err != nil {
+		if _, err := q.objective(v, g); err != nil {
 			t.Fatal(err)
 		}
 		for i := range v {
@@ -60,7 +59,7 @@ func TestDenseARDGradient(t *testing.T) {
 			// (E2) at one width against (W2) through the eigendecomposition,
 			// without the priors.
 			q.prior = KernelLearning{}
-			f0, _ = q.objective(v, g)
+			f0, _ := q.objective(v, g)
 			lr := math.Log(q.r0)
 			f0 += (v[0] - lr) * (v[0] - lr) / (2 * evidencePriorSD * evidencePriorSD)
 			w2 := eigenEvidence(q.base, math.Exp(v[0]), math.Exp(v[1]), math.Exp(v[2]))
