@@ -116,34 +116,8 @@ func (q *denseARD) objective(v, grad []float64) (float64, error) {
 	for k, l := range ell {
 		inv2[k] = 1 / (l * l)
 	}
-	// K, then F = PK (K symmetric, so PK centres every column).
-	kd := make([]float64, m*m)
-	p := 0
-	for i := range m {
-		kd[i*m+i] = 1
-		for j := i + 1; j < m; j++ {
-			var s float64
-			for k := range q.d {
-				s += q.diff[p+k] * inv2[k]
-			}
-			p += q.d
-			e := math.Exp(-s)
-			kd[i*m+j], kd[j*m+i] = e, e
-		}
-	}
-	kmat := mat.NewDense(m, m, kd)
-	f := mat.NewDense(m, m, nil)
-	f.Copy(kmat)
-	for j := range m {
-		var s float64
-		for i := range m {
-			s += f.At(i, j)
-		}
-		s /= float64(m)
-		for i := range m {
-			f.Set(i, j, f.At(i, j)-s)
-		}
-	}
+	kmat, f := q.kernel(inv2)
+	kd := kmat.RawMatrix().Data
 	// C = β⁻¹I + α⁻¹FFᵀ (E1).
 	c := mat.NewSymDense(m, nil)
 	c.SymOuterK(1/alpha, f)
@@ -188,22 +162,7 @@ func (q *denseARD) objective(v, grad []float64) (float64, error) {
 	}
 	var g mat.Dense
 	g.Mul(kmat, pap)
-	gd := g.RawMatrix().Data
-	p = 0
-	for i := range m {
-		for j := i + 1; j < m; j++ {
-			w := 2 * (gd[i*m+j] + gd[j*m+i]) * kd[i*m+j] / alpha
-			for k := range q.d {
-				dk := w * q.diff[p+k] * inv2[k]
-				if q.tied {
-					grad[0] += dk
-				} else {
-					grad[k] += dk
-				}
-			}
-			p += q.d
-		}
-	}
+	q.scaleGrad(g.RawMatrix().Data, kd, inv2, alpha, grad)
 	// (E4), and the hyperpriors of KernelLearning on the scales.
 	u := v[:np]
 	s2 := evidencePriorSD * evidencePriorSD
@@ -221,6 +180,61 @@ func (q *denseARD) objective(v, grad []float64) (float64, error) {
 	}
 	e += q.prior.scalePrior(u, grad[:np])
 	return e, nil
+}
+
+// kernel returns K at the inverse squared length scales inv2 and
+// F = PK (K symmetric, so PK centres every column).
+func (q *denseARD) kernel(inv2 []float64) (kmat, f *mat.Dense) {
+	m := len(q.base.rows)
+	kd := make([]float64, m*m)
+	p := 0
+	for i := range m {
+		kd[i*m+i] = 1
+		for j := i + 1; j < m; j++ {
+			var s float64
+			for k := range q.d {
+				s += q.diff[p+k] * inv2[k]
+			}
+			p += q.d
+			e := math.Exp(-s)
+			kd[i*m+j], kd[j*m+i] = e, e
+		}
+	}
+	kmat = mat.NewDense(m, m, kd)
+	f = mat.NewDense(m, m, nil)
+	f.Copy(kmat)
+	for j := range m {
+		var s float64
+		for i := range m {
+			s += f.At(i, j)
+		}
+		s /= float64(m)
+		for i := range m {
+			f.Set(i, j, f.At(i, j)-s)
+		}
+	}
+	return kmat, f
+}
+
+// scaleGrad adds ∂E/∂uₖ = α⁻¹ Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂uₖ (E3) to grad, given G = K·PAP
+// (gd, row-major) and K (kd).
+func (q *denseARD) scaleGrad(gd, kd, inv2 []float64, alpha float64, grad []float64) {
+	m := len(q.base.rows)
+	p := 0
+	for i := range m {
+		for j := i + 1; j < m; j++ {
+			w := 2 * (gd[i*m+j] + gd[j*m+i]) * kd[i*m+j] / alpha
+			for k := range q.d {
+				dk := w * q.diff[p+k] * inv2[k]
+				if q.tied {
+					grad[0] += dk
+				} else {
+					grad[k] += dk
+				}
+			}
+			p += q.d
+		}
+	}
 }
 
 // errNotPD marks an evaluation of (E2) where C was not positive definite
