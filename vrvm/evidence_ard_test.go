@@ -201,3 +201,36 @@ func TestEvidenceLearnBadInput(t *testing.T) {
 		t.Error("NaN target: no error")
 	}
 }
+
+// TestClassifierARDGuard checks the guard (E7) of a binary Classifier's
+// ARD learning: labels of one input of four keep the learned length
+// scales; labels of a radial function of all four keep the width
+// learned by the bound, which the summary says.
+func TestClassifierARDGuard(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		f    func([]float64) float64
+		ard  bool
+	}{
+		{"one input", func(x []float64) float64 { return x[0] }, true},
+		{"radial", func(x []float64) float64 { return mat.Norm(mat.NewVecDense(len(x), x), 2) - 2.2 }, false},
+	} {
+		x, y := guardSet(160, 4, 5, c.f)
+		for i, v := range y {
+			y[i] = 0
+			if v > 0 {
+				y[i] = 1
+			}
+		}
+		m := &Classifier{Kernel: ARDGaussian{}, LearnKernel: true}
+		if err := m.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		_, isARD := m.FittedKernel().(ARDGaussian)
+		kept := strings.Contains(m.String(), "kept the length scales")
+		if isARD != c.ard || kept != c.ard || !strings.Contains(m.String(), "(E7)") {
+			t.Errorf("%s: fitted %v, want ARD %v; summary:\n%v", c.name, m.FittedKernel(), c.ard, m)
+		}
+	}
+}
