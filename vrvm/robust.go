@@ -235,14 +235,17 @@ func (r *RobustRegressor) WithKernel(k Kernel) Estimator {
 }
 
 // HTML is String as an HTML table, for notebooks.
-func (r *RobustRegressor) HTML() string { return htmlSummary(r.String()) }
+func (r *RobustRegressor) HTML() string { return r.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (r *RobustRegressor) String() string {
-	if r.status == NotFitted {
+func (r *RobustRegressor) String() string { return r.summarise().String() }
+
+func (r *RobustRegressor) summarise() summary {
+	if !r.hasPosterior() {
 		return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "")
 	}
-	return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "", fmt.Sprintf("Student-t noise: ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt))
+	return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "",
+		summaryRow{key: "Student-t noise", sep: ": ", value: fmt.Sprintf("ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt)})
 }
 
 // loadRobust rebuilds a RobustRegressor from a model file's payload p and
