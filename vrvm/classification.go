@@ -198,7 +198,7 @@ func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (c *Classifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.

@@ -655,7 +655,7 @@ func (c *MultiClassifier) WithKernel(k Kernel) *MultiClassifier {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (c *MultiClassifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.

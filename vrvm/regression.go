@@ -363,7 +363,7 @@ func (r *Regressor) WithKernel(k Kernel) Estimator {
 	return &c
 }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (r *Regressor) HTML() string { return r.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.

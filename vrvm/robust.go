@@ -234,7 +234,7 @@ func (r *RobustRegressor) WithKernel(k Kernel) Estimator {
 	return &c
 }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (r *RobustRegressor) HTML() string { return r.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.

@@ -693,10 +693,10 @@ func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (r *RVMRegressor) HTML() string { return r.summarise().HTML() }
 
-// HTML is String as an HTML table, for notebooks.
+// HTML is String as an HTML table of properties and values, for notebooks.
 func (c *RVMClassifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
