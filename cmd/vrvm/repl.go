@@ -89,7 +89,9 @@ Commands, at the start of an input:
   :help      this text
   :quit      leave (so does end of input, Ctrl-D)
 
-Ctrl-C abandons the input being typed, or interrupts a running evaluation.
+Ctrl-C abandons the input being typed, or interrupts a running evaluation;
+an interrupted r.Fit stops within its cancellation latency and leaves r with
+Status Canceled before the next prompt.
 `
 
 // replCommand is the "repl" command.
