@@ -14,12 +14,19 @@ script checks that
     the error bars draw;
   - a *datasets.Dataset and a fitted *vrvm.Regressor as a cell's value
     display as text/html tables with a readable text/plain form;
-  - vrvmplot.PredictedVsTrue of that fit yields one image/png.
+  - vrvmplot.PredictedVsTrue of that fit yields one image/png;
+  - every estimator (Regressor, RobustRegressor, Classifier,
+    MultiClassifier, RVMRegressor, RVMClassifier), not fitted and fitted,
+    displays as a two-column HTML table of properties and values (its
+    kernel and status a row each, the relevance vectors once fitted) with a
+    text/plain summary that names it; vrvmplot.Reliability of the fitted
+    Classifier yields one image/png.
 
 It exits 1 after the checks if any failed.
 """
 
 import base64
+import re
 import sys
 
 from jupyter_client.manager import start_new_kernel
@@ -123,6 +130,63 @@ if err := r.Fit(d.X, d.T); err != nil { panic(err) }
 """
 
 
+# The six estimators: (name, value, data of the fit). Each is displayed
+# before and after its fit.
+ESTIMATORS = [
+    ("Regressor", "&vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}}", "d.X, d.T"),
+    ("RobustRegressor", "&vrvm.RobustRegressor{Kernel: vrvm.Gaussian{Width: 3}}", "d.X, d.T"),
+    ("RVMRegressor", "&vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: 3}}", "d.X, d.T"),
+    ("Classifier", "&vrvm.Classifier{Kernel: vrvm.Gaussian{Width: 0.5}}", "rp.X, rp.T"),
+    ("RVMClassifier", "&vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: 0.5}}", "rp.X, rp.T"),
+    ("MultiClassifier", "&vrvm.MultiClassifier{Kernel: vrvm.Gaussian{Width: 0.5}}", "rp.X, names"),
+]
+
+CLASSES = """
+rp, err := datasets.Ripley(60, 2)
+if err != nil { panic(err) }
+names := make([]string, len(rp.T))
+for i, v := range rp.T {
+	names[i] = []string{"left", "right"}[int(v)]
+}
+"""
+
+
+def table_rows(html):
+    """The (property, value) cells of an estimator's HTML table."""
+    return re.findall(r"<tr><th[^>]*>([^<]*)</th><td[^>]*>([^<]*)</td></tr>", html)
+
+
+def estimator_displays(kc):
+    reply, outputs = execute(kc, CLASSES)
+    ok(reply, outputs, "60 Ripley points with class names")
+    for i, (name, value, data) in enumerate(ESTIMATORS):
+        var = "e%d" % i
+        reply, outputs = execute(kc, "%s := %s\n%s" % (var, value, var))
+        ok(reply, outputs, "a new %s" % name)
+        for state in ("not fitted", "fitted"):
+            b = bundles(outputs)
+            html = b[0].get("text/html", "") if len(b) == 1 else ""
+            text = b[0].get("text/plain", "") if len(b) == 1 else ""
+            rows = dict(table_rows(html))
+            check(html.startswith('<table class="vrvm-summary">') and "kernel" in rows and "status" in rows,
+                  "a %s %s displays as a property/value table (%s)" % (state, name, sorted(rows)))
+            check(text.startswith("vrvm.%s (" % name) and ("not fitted" in text) == (state == "not fitted"),
+                  "a %s %s has a summary as text/plain (%s)" % (state, name, text[:70]))
+            if state == "not fitted":
+                check(rows.get("status") == "not fitted" and "relevance vectors" not in rows,
+                      "the %s %s's table says not fitted (%s)" % (state, name, rows.get("status")))
+                reply, outputs = execute(kc, "if err := %s.Fit(%s); err != nil { panic(err) }\n%s" % (var, data, var))
+                ok(reply, outputs, "a fit of the %s" % name)
+            else:
+                check(" after " in rows.get("status", "") and rows.get("relevance vectors", "") != "",
+                      "the fitted %s's table has its status and relevance vectors (%s, %s)" %
+                      (name, rows.get("status"), rows.get("relevance vectors")))
+    reply, outputs = execute(kc, "vrvmplot.Reliability(e3, rp.X, rp.T, vrvmplot.ReliabilityOptions{Bins: 5})")
+    ok(reply, outputs, "vrvmplot.Reliability")
+    images = pngs(outputs)
+    check(len(images) == 1 and is_png(images[0]), "vrvmplot.Reliability yields one image/png (got %d)" % len(images))
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: kernel_display_test.py KERNEL_NAME", file=sys.stderr)
@@ -165,6 +229,8 @@ def main():
         ok(reply, outputs, "vrvmplot.PredictedVsTrue")
         images = pngs(outputs)
         check(len(images) == 1 and is_png(images[0]), "vrvmplot.PredictedVsTrue yields one image/png (got %d)" % len(images))
+
+        estimator_displays(kc)
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

@@ -32,8 +32,9 @@ script checks that
     transport; errors are error outputs with ename and traceback, compile
     errors in the Go compiler's words;
   - an interrupt stops, within a second, a plain Fit of 10,000 rows (no
-    cell.Context()), which reports Canceled, and within 2 s a
-    time.Sleep(time.Hour) and a for {} loop, by SIGINT and by
+    cell.Context()), which reports Canceled, in its iterations or (within
+    2 s) in its set-up, and within 2 s a time.Sleep(time.Hour) and a
+    for {} loop, by SIGINT and by
     interrupt_request; a panic in a goroutine the cell started is an error
     output of the cell and the kernel keeps its variables;
 
@@ -579,6 +580,17 @@ def plain_interrupts(k):
     iters = k.value("plain.Iterations()")
     check(iters.isdigit() and int(iters) > 0, "the plain fit keeps its partial state (%s iterations)" % iters)
 
+    # Interrupted in its set-up (choosing the default width, building the
+    # design), before its first iteration: Canceled with no posterior, as
+    # the fit contract says (a RobustRegressor reported NotFitted).
+    reply, outputs, latency = k.execute("early := &vrvm.RobustRegressor{}\nearly.Fit(x10k, t10k)", interrupt_after=0.3)
+    print("interrupt of a plain RobustRegressor Fit in its set-up: reply %.3f s after SIGINT" % latency)
+    check(reply["status"] == "error" and reply.get("ename") == "Interrupt" and latency < 2.0,
+          "a plain RobustRegressor Fit interrupted in its set-up: error reply within 2 s (%s, %.3f s)" %
+          (reply["status"], latency))
+    check(k.value("early.Status()") == "canceled",
+          "it reports Canceled (%s after %s iterations)" % (k.value("early.Status()"), k.value("early.Iterations()")))
+
     for code, what in (("time.Sleep(time.Hour)", "time.Sleep(time.Hour)"), ("for {\n}", "for {}")):
         reply, outputs, latency = k.execute(code, interrupt_after=1.0)
         print("interrupt of %s: reply %.3f s after SIGINT" % (what, latency))
@@ -599,11 +611,11 @@ def plain_interrupts(k):
     check(k.value("keep") == "42", "variables survive the interrupts")
 
     # A panic in a goroutine started by the cell.
-    reply, outputs, _ = k.execute('go func() {\n\tpanic("boom in a goroutine")\n}()\ntime.Sleep(300 * time.Millisecond)')
+    reply, outputs, _ = k.execute('go func() {\n\tpanic("boom in a goroutine")\n}()\ntime.Sleep(2 * time.Second)')
     check(k.km.is_alive(), "a panicking goroutine does not end the kernel")
     check("boom in a goroutine" in errors(outputs) and reply["status"] == "error",
           "the goroutine's panic is an error output of its cell (%s: %s)" % (reply["status"], errors(outputs)))
-    reply, outputs, _ = k.execute('go func(s string) {\n\tpanic(s)\n}("boom again")\ntime.Sleep(300 * time.Millisecond)')
+    reply, outputs, _ = k.execute('go func(s string) {\n\tpanic(s)\n}("boom again")\ntime.Sleep(2 * time.Second)')
     check("boom again" in errors(outputs), "a goroutine with arguments too (%s)" % errors(outputs))
     check(k.value("keep") == "42", "the kernel keeps an earlier variable after goroutine panics")
 

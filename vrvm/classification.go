@@ -198,10 +198,12 @@ func (c *Classifier) WithKernel(k Kernel) Estimator {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
-func (c *Classifier) HTML() string { return htmlSummary(c.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (c *Classifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (c *Classifier) String() string {
+func (c *Classifier) String() string { return c.summarise().String() }
+
+func (c *Classifier) summarise() summary {
 	return c.describe("vrvm.Classifier", orLearned(c.Kernel), c.Solver.String())
 }

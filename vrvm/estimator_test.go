@@ -161,7 +161,7 @@ func TestEstimatorInterface(t *testing.T) {
 		if !strings.Contains(s, "Gaussian(width=2)") || !strings.Contains(s, "relevance vectors") || strings.Count(s, "\n") > 5 || strings.Contains(s, "0x") {
 			t.Errorf("fitted %T prints %q", c, s)
 		}
-		if h := c.(summarised).HTML(); !strings.HasPrefix(h, `<table`) || !strings.Contains(h, "Gaussian(width=2)") || strings.Contains(h, "<script") || strings.Count(h, "<tr>") != strings.Count(s, "\n") {
+		if h := c.(summarised).HTML(); !strings.HasPrefix(h, `<table`) || !strings.Contains(h, "Gaussian(width=2)") || strings.Contains(h, "<script") || !strings.Contains(h, ">relevance vectors</th>") {
 			t.Errorf("%T HTML %q for String %q", c, h, s)
 		}
 		if c.InputDim() != 1 {

@@ -68,6 +68,7 @@ func contractModels() []contractModel {
 	return []contractModel{
 		binary("Regressor", func(k Kernel, mon func(Progress) bool) any { return &Regressor{Kernel: k, Monitor: mon} }, contractTargets),
 		binary("Classifier", func(k Kernel, mon func(Progress) bool) any { return &Classifier{Kernel: k, Monitor: mon} }, contractLabels),
+		binary("RobustRegressor", func(k Kernel, mon func(Progress) bool) any { return &RobustRegressor{Kernel: k, Monitor: mon} }, contractTargets),
 		binary("RVMRegressor", func(k Kernel, mon func(Progress) bool) any { return &RVMRegressor{Kernel: k, Monitor: mon} }, contractTargets),
 		binary("RVMClassifier", func(k Kernel, mon func(Progress) bool) any { return &RVMClassifier{Kernel: k, Monitor: mon} }, contractLabels),
 		binary("Regressor paper schedule", func(k Kernel, mon func(Progress) bool) any {

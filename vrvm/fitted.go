@@ -3,11 +3,8 @@ package vrvm
 import (
 	"context"
 	"errors"
-	"fmt"
-	"html"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -547,61 +544,3 @@ func (f *fitted) Alpha() []float64 { return append([]float64(nil), f.alpha...) }
 // model, 1/√⟨τ⟩ (VRVM) or 1/√β (RVM); 0 for a classifier, whose logistic
 // likelihood has no noise parameter.
 func (f *fitted) NoiseSD() float64 { return math.Sqrt(f.noise) }
-
-// describe writes a short summary of an estimator: its name and
-// configuration, then, once fitted, what the fit found.
-func (f *fitted) describe(name string, k Kernel, solver string, extra ...string) string {
-	var b strings.Builder
-	if _, ok := k.(learnedWidth); ok && f.hasPosterior() && f.b.kernel == nil {
-		k = nil // fitted to a design matrix
-	}
-	if k == nil && f.hasPosterior() && f.b.kernel == nil {
-		fmt.Fprintf(&b, "%s (design matrix", name)
-	} else {
-		if k == nil {
-			k = defaultKernel
-		}
-		if _, dflt := k.(learnedWidth); (f.learnTrace != nil || dflt) && f.hasPosterior() {
-			k = f.b.kernel // the learned or chosen kernel
-		}
-		fmt.Fprintf(&b, "%s (kernel %s", name, kernelString(k))
-	}
-	if solver != "" {
-		fmt.Fprintf(&b, ", solver %s", solver)
-	}
-	b.WriteString(")")
-	if !f.hasPosterior() {
-		b.WriteString(": " + f.status.String())
-		return b.String()
-	}
-	fmt.Fprintf(&b, ": %s after %d iterations\n", f.status, f.iters)
-	fmt.Fprintf(&b, "  relevance vectors %d of %d active functions", len(f.RelevanceVectors()), len(f.mu))
-	if f.HasBias() {
-		b.WriteString(" (bias active)")
-	}
-	fmt.Fprintf(&b, "\n  bound %.6g, full-model bound %.6g", f.LowerBound(), f.full)
-	if l := f.learnLine(); l != "" {
-		extra = append([]string{l}, extra...)
-	}
-	for _, e := range extra {
-		b.WriteString("\n  " + e)
-	}
-	return b.String()
-}
-
-// htmlSummary renders the String summary of an estimator as a small HTML
-// table for notebooks (a Jupyter kernel shows a value's HTML method as
-// text/html and its String as the plain-text fallback): the first line as
-// the caption, each further line as a row.
-func htmlSummary(s string) string {
-	lines := strings.Split(s, "\n")
-	var b strings.Builder
-	b.WriteString(`<table class="vrvm-summary"><caption style="text-align:left">`)
-	b.WriteString(html.EscapeString(lines[0]))
-	b.WriteString("</caption>")
-	for _, l := range lines[1:] {
-		b.WriteString("<tr><td style=\"text-align:left\">" + html.EscapeString(strings.TrimSpace(l)) + "</td></tr>")
-	}
-	b.WriteString("</table>")
-	return b.String()
-}

@@ -655,11 +655,13 @@ func (c *MultiClassifier) WithKernel(k Kernel) *MultiClassifier {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
-func (c *MultiClassifier) HTML() string { return htmlSummary(c.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (c *MultiClassifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (c *MultiClassifier) String() string {
+func (c *MultiClassifier) String() string { return c.summarise().String() }
+
+func (c *MultiClassifier) summarise() summary {
 	k := orLearned(c.Kernel)
 	if c.hasPosterior() {
 		k = c.b.kernel
@@ -668,20 +670,21 @@ func (c *MultiClassifier) String() string {
 	if solver == Newton {
 		solver = Sequential
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "vrvm.MultiClassifier (%s, kernel %s, solver %s)", c.Likelihood, kernelString(k), solver)
+	s := summary{name: "vrvm.MultiClassifier", config: []summaryRow{
+		{key: "likelihood", value: c.Likelihood.String()}, row("kernel", kernelString(k)), row("solver", solver.String())}}
 	if !c.hasPosterior() {
-		b.WriteString(": " + c.status.String())
-		return b.String()
+		s.status = c.status.String()
+		return s
 	}
-	fmt.Fprintf(&b, ": %s after %d iterations\n", c.status, c.iters)
-	fmt.Fprintf(&b, "  %d classes: %s\n", len(c.classes), strings.Join(c.classes, ", "))
-	fmt.Fprintf(&b, "  relevance vectors %d (over all classes) of %d active functions", len(c.RelevanceVectors()), len(c.alpha))
+	s.status = fmt.Sprintf("%s after %d iterations", c.status, c.iters)
+	rv := fmt.Sprintf("%d (over all classes) of %d active functions", len(c.RelevanceVectors()), len(c.alpha))
 	if c.b.bias {
-		b.WriteString(" (bias active)")
+		rv += " (bias active)"
 	}
-	fmt.Fprintf(&b, "\n  bound %.6g", c.LowerBound())
-	return b.String()
+	s.rows = []summaryRow{
+		{key: fmt.Sprintf("%d classes", len(c.classes)), sep: ": ", value: strings.Join(c.classes, ", ")},
+		row("relevance vectors", rv), row("bound", fmt.Sprintf("%.6g", c.LowerBound()))}
+	return s
 }
 
 // gemvT sets dst = aᵀx (dense.Gemv: four rows per pass, AVX2, parallel).

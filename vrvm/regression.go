@@ -370,15 +370,17 @@ func (r *Regressor) WithKernel(k Kernel) Estimator {
 	return &c
 }
 
-// HTML is String as an HTML table, for notebooks.
-func (r *Regressor) HTML() string { return htmlSummary(r.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (r *Regressor) HTML() string { return r.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (r *Regressor) String() string {
+func (r *Regressor) String() string { return r.summarise().String() }
+
+func (r *Regressor) summarise() summary {
 	if !r.hasPosterior() {
 		return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String())
 	}
-	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), fmt.Sprintf("noise sd %.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt))
+	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), row("noise sd", fmt.Sprintf("%.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt)))
 }
 
 // noisePrecision0 returns the initial noise precision: v0, or 1/var(t)

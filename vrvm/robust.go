@@ -122,14 +122,32 @@ func (r *RobustRegressor) FitDesign(phi mat.Matrix, t []float64) error {
 	return r.fit(context.Background(), phi, t, true)
 }
 
+// fit is fitNew under the fit contract (fitted.settle): fitNew replaces
+// the model's state only when it reaches a posterior, so a fit that stops
+// without one leaves the model as it was, unless it was cancelled, which
+// leaves Status Canceled and no posterior.
 func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	reached, err := r.fitNew(ctx, x, t, design)
+	if err == nil || reached {
+		return err
+	}
+	f := fitted{task: "regression", estimator: "vrvm"}
+	if !f.settle(ctx, err) {
+		r.regressionFit, r.weights, r.nu = regressionFit{f}, nil, 0
+	}
+	return err
+}
+
+// fitNew fits r and reports whether the fit reached a posterior, which
+// then replaces r's state.
+func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) (reached bool, err error) {
 	if !(r.Nu >= 0) || math.IsInf(r.Nu, 0) {
-		return &OptionError{Field: "Nu", Value: r.Nu, Reason: "must be positive and finite (0 means learned)"}
+		return false, &OptionError{Field: "Nu", Value: r.Nu, Reason: "must be positive and finite (0 means learned)"}
 	}
 	f := regressionFit{fitted{task: "regression", estimator: "vrvm"}}
 	v, err := targetVarScale(t)
 	if err != nil {
-		return err
+		return false, err
 	}
 	opts := r.options()
 	// (T1): the zero-valued defaults stated for the targets' scale, as
@@ -137,20 +155,20 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 	f.weightScale = targetScale(&opts, &Regressor{Prior: r.Prior, Alpha0: r.Alpha0}, v)
 	if opts.kernel == nil && !design {
 		if err := f.defaultWidth(ctx, &opts, x, t, KernelLearning{}); err != nil {
-			return err
+			return false, err
 		}
 	}
 	s, b, err := prepare(opts, x, t, design)
 	if err != nil {
-		return err
+		return false, err
 	}
 	tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 	if err != nil {
-		return err
+		return false, err
 	}
 	phi, err := b.fullCtx(ctx, x)
 	if err != nil {
-		return err
+		return false, err
 	}
 	nu0, learn := r.Nu, r.Nu == 0
 	if learn {
@@ -158,7 +176,7 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 	}
 	st, sol, err := robustFit(ctx, robustProblem{basis: b, x: x, phi: phi, t: t, set: s, tau0: tau0, nu0: nu0, learnNu: learn, step: r.step})
 	if sol == nil {
-		return err
+		return false, err
 	}
 	f.record(b, sol)
 	if !r.NoAugment && !design && constantDiagonal(b.kernel, x) { // (A9)
@@ -171,7 +189,7 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 	for i := range r.weights {
 		r.weights[i] = st.u(i)
 	}
-	return err
+	return true, err
 }
 
 // DegreesOfFreedom returns the degrees of freedom ν of the fitted noise:
@@ -216,15 +234,18 @@ func (r *RobustRegressor) WithKernel(k Kernel) Estimator {
 	return &c
 }
 
-// HTML is String as an HTML table, for notebooks.
-func (r *RobustRegressor) HTML() string { return htmlSummary(r.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (r *RobustRegressor) HTML() string { return r.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (r *RobustRegressor) String() string {
-	if r.status == NotFitted {
+func (r *RobustRegressor) String() string { return r.summarise().String() }
+
+func (r *RobustRegressor) summarise() summary {
+	if !r.hasPosterior() {
 		return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "")
 	}
-	return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "", fmt.Sprintf("Student-t noise: ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt))
+	return r.describe("vrvm.RobustRegressor", orLearned(r.Kernel), "",
+		summaryRow{key: "Student-t noise", sep: ": ", value: fmt.Sprintf("ν = %.4g, scale %.4g (⟨τ⟩ = %.4g)", r.nu, r.NoiseSD(), r.ct/r.dt)})
 }
 
 // loadRobust rebuilds a RobustRegressor from a model file's payload p and

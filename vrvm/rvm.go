@@ -693,21 +693,25 @@ func (c *RVMClassifier) WithKernel(k Kernel) Estimator {
 	return &d
 }
 
-// HTML is String as an HTML table, for notebooks.
-func (r *RVMRegressor) HTML() string { return htmlSummary(r.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (r *RVMRegressor) HTML() string { return r.summarise().HTML() }
 
-// HTML is String as an HTML table, for notebooks.
-func (c *RVMClassifier) HTML() string { return htmlSummary(c.String()) }
+// HTML is String as an HTML table of properties and values, for notebooks.
+func (c *RVMClassifier) HTML() string { return c.summarise().HTML() }
 
 // String summarises the configuration and, once fitted, the fit.
-func (r *RVMRegressor) String() string {
+func (r *RVMRegressor) String() string { return r.summarise().String() }
+
+func (r *RVMRegressor) summarise() summary {
 	if !r.hasPosterior() {
 		return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "")
 	}
-	return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "", fmt.Sprintf("noise sd %.4g (β = %.4g)", r.NoiseSD(), 1/r.noise))
+	return r.describe("vrvm.RVMRegressor", orLearned(r.Kernel), "", row("noise sd", fmt.Sprintf("%.4g (β = %.4g)", r.NoiseSD(), 1/r.noise)))
 }
 
 // String summarises the configuration and, once fitted, the fit.
-func (c *RVMClassifier) String() string {
+func (c *RVMClassifier) String() string { return c.summarise().String() }
+
+func (c *RVMClassifier) summarise() summary {
 	return c.describe("vrvm.RVMClassifier", orLearned(c.Kernel), "")
 }

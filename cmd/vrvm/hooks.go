@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"reflect"
 	"regexp"
+	"runtime"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -54,6 +58,7 @@ type hooks struct {
 	results []any // the values passed to Show
 	shown   bool
 	ctx     context.Context // of the running evaluation
+	caller  uint64          // the goroutine that last called Context in it, 0 if none
 	stderr  io.Writer       // for the panics of goroutines (see Go)
 }
 
@@ -61,8 +66,10 @@ type hooks struct {
 // cancels; the rewritten input passes it to the compiled methods that take
 // one (r.Fit becomes r.FitContext, see contextCalls).
 func (h *hooks) Context() context.Context {
+	g := goroutineID()
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.caller = g
 	if h.ctx == nil {
 		return context.Background()
 	}
@@ -72,8 +79,62 @@ func (h *hooks) Context() context.Context {
 // setContext records the context of the evaluation that starts.
 func (h *hooks) setContext(ctx context.Context) {
 	h.mu.Lock()
-	h.ctx = ctx
+	h.ctx, h.caller = ctx, 0
 	h.mu.Unlock()
+}
+
+// awaitCalls waits, for at most limit, until the compiled call of an
+// interrupted evaluation that took the context returns. yaegi's
+// EvalWithContext returns as soon as its context is cancelled and leaves
+// the goroutine of the evaluation running until the compiled call it is
+// in returns; a fit notices the cancellation within its latency and then
+// settles its state (Status Canceled, docs "Fit contract"). Without the
+// wait the next input would read the estimator while the fit still runs
+// (and see NotFitted, the state a fit starts from). The goroutine of the
+// call is the one that called Context, which ends once the evaluation
+// returns. It reports whether the call returned in time.
+func (h *hooks) awaitCalls(limit time.Duration) bool {
+	h.mu.Lock()
+	g := h.caller
+	h.mu.Unlock()
+	if g == 0 {
+		return true
+	}
+	for deadline := time.Now().Add(limit); goroutineLive(g); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// goroutineID returns the id of the calling goroutine, from the first
+// line of its stack trace ("goroutine 42 [running]:"), or 0.
+func goroutineID() uint64 {
+	var buf [64]byte
+	b := bytes.TrimPrefix(buf[:runtime.Stack(buf[:], false)], []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		if id, err := strconv.ParseUint(string(b[:i]), 10, 64); err == nil {
+			return id
+		}
+	}
+	return 0
+}
+
+// goroutineLive reports whether the goroutine with the given id exists
+// (ids are never reused).
+func goroutineLive(id uint64) bool {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	head := []byte(fmt.Sprintf("goroutine %d [", id))
+	return bytes.HasPrefix(buf, head) || bytes.Contains(buf, append([]byte("\n\n"), head...))
 }
 
 // Show records the values the REPL prints.

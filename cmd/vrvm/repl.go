@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/peterh/liner"
 	"github.com/traefik/yaegi/interp"
@@ -87,7 +89,9 @@ Commands, at the start of an input:
   :help      this text
   :quit      leave (so does end of input, Ctrl-D)
 
-Ctrl-C abandons the input being typed, or interrupts a running evaluation.
+Ctrl-C abandons the input being typed, or interrupts a running evaluation;
+an interrupted r.Fit stops within its cancellation latency and leaves r with
+Status Canceled before the next prompt.
 `
 
 // replCommand is the "repl" command.
@@ -515,22 +519,37 @@ func evalInterruptible(i *interp.Interpreter, src string, interrupt <-chan os.Si
 	if h != nil {
 		h.setContext(ctx) // for the compiled calls the input makes (contextCalls)
 	}
-	done := make(chan struct{})
-	defer close(done)
 	// Drop an interrupt that arrived between evaluations.
 	select {
 	case <-interrupt:
 	default:
 	}
+	// The goroutine that waits for an interrupt ends before the
+	// evaluation returns, so that none is left to take the interrupt
+	// meant for the next evaluation.
+	done := make(chan struct{})
+	var waiter sync.WaitGroup
+	defer waiter.Wait()
+	defer close(done)
+	waiter.Add(1)
 	go func() {
+		defer waiter.Done()
 		select {
 		case <-interrupt:
 			cancel()
 		case <-done:
 		}
 	}()
-	return i.EvalWithContext(ctx, src)
+	v, err := i.EvalWithContext(ctx, src)
+	if ctx.Err() != nil && h != nil && !h.awaitCalls(callGrace) {
+		fmt.Fprintf(h.stderr, "vrvm repl: the interrupted call has not returned after %v; it goes on in the background\n", callGrace)
+	}
+	return v, err
 }
+
+// callGrace is how long the REPL waits, after Ctrl-C, for an interrupted
+// compiled call to return before it reads the next input.
+const callGrace = 10 * time.Second
 
 // contextMethods returns the methods and functions of the symbol set with
 // a sibling that takes a context (source.ContextMethods).

@@ -741,8 +741,9 @@ func TestREPLTerminalInterruptFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	// The Monitor says when the fit iterates: Ctrl-C before the first
-	// iteration (during the design) leaves no state, status not fitted.
+	// The Monitor says when the fit iterates, so that Ctrl-C stops the
+	// iterations (one before the first iteration, during the design,
+	// leaves Status Canceled with no posterior: TestREPLInterruptDesign).
 	io.WriteString(in, "d, _ := datasets.Sinc(10000, 0.1, 1)\n"+
 		"iterating := false\n"+
 		"r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Centres: 1000, NoPrune: true, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30, "+

@@ -121,6 +121,25 @@ func TestReliabilityCounts(t *testing.T) {
 	if fig.PNG() == nil {
 		t.Error("the figure does not draw")
 	}
+	// Miscalibrated by hand: the labels of the two bins swapped and the row
+	// at p = 1 labelled 0. ECE = (4·|0.75 − 0.25| + 4·|0.25 − 0.75| +
+	// 1·|0 − 1|)/9 = 5/9; Brier = (2·(3·0.75² + 0.25²) + 1)/9 = 0.5.
+	fig, err = vrvmplot.Reliability(p, x, []float64{1, 1, 0, 1, 0, 0, 1, 0, 0}, vrvmplot.ReliabilityOptions{Plugin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fig.Panels[0].Title.Text, "Reliability (plug-in P): ECE 0.556, Brier score 0.500"; got != want {
+		t.Errorf("miscalibrated: title %q, want %q", got, want)
+	}
+	// Two bins of [0, 1]: the rows at 0.25 in the first, the rest in the
+	// second: ECE = (4·|0.75 − 0.25| + 5·|0.2 − 0.8|)/9 = 5/9 again.
+	fig, err = vrvmplot.Reliability(p, x, []float64{1, 1, 0, 1, 0, 0, 1, 0, 0}, vrvmplot.ReliabilityOptions{Plugin: true, Bins: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fig.Panels[0].Title.Text, "Reliability (plug-in P): ECE 0.556, Brier score 0.500"; got != want {
+		t.Errorf("two bins: title %q, want %q", got, want)
+	}
 	for _, bins := range []int{1, 3, 1000} {
 		if _, err := vrvmplot.Reliability(p, x, lab, vrvmplot.ReliabilityOptions{Bins: bins}); err != nil {
 			t.Errorf("%d bins: %v", bins, err)
