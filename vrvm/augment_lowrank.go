@@ -27,7 +27,7 @@ const (
 	// nystromTol is η of (A12): the pivoted Cholesky stops once
 	// Σₙ Bₙ dₙ ≤ η² min α* (dₙ the residual diagonal), which bounds the
 	// relative error of the augmented sd by about η (A13).
-	nystromTol = 1e-3
+	nystromTol = 1e-2
 	// nystromMaxRank caps the rank r; a kernel matrix that needs more
 	// (many inputs, a narrow width) keeps the exact augmentation.
 	nystromMaxRank = 256
@@ -253,7 +253,7 @@ func joinCols(r, cols int, blocks []blas64.General) blas64.General {
 // the (A8) form of kᵀBk − gᵀΣg for k = Gc, whose residuals G − ΦS are
 // formed column by column before the products (no cancellation of
 // kᵀBk against gᵀΣg), by blocks of training rows; then, with
-// Q ≈ VΛVᵀ over its p eigenvalues above η²α* (A12), the r × (p + M + 1)
+// Q ≈ VΛVᵀ over its p eigenvalues above ηα* (A12), the r × (p + M + 1)
 // matrix L⁻ᵀ[VΛ^½, Sᵀ, w] that c = L⁻¹kz folds into.
 func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l augLatent, lt blas64.Triangular, eta float64) (blas64.General, int) {
 	n, m := phi.Dims()
@@ -305,7 +305,7 @@ func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l au
 	eig.VectorsTo(&vecs)
 	var keep []int
 	for j, v := range vals {
-		if v > eta*eta*l.alphaStar {
+		if v > eta*l.alphaStar {
 			keep = append(keep, j)
 		}
 	}

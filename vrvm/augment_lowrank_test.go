@@ -34,9 +34,9 @@ func (a *augmentation) rankOf() int {
 
 // TestLowRankSinc checks (A10)–(A13) on sinc fitted on 4,000 rows (width
 // 3): the default augmentation takes the low-rank form, with fewer than
-// 64 pivots, and its predictive sd is within 0.1% of the exact (A1)–(A4)
-// (η = 10⁻³ bounds it by about 0.1%, (A13)), its mean within 0.1% of the
-// sd, on [−15, 15]; three length scales and more from every training
+// 64 pivots, and its predictive sd is within 1% of the exact (A1)–(A4)
+// (η = 10⁻² bounds it by about 1.5%, (A13); measured 0.03%), its mean
+// within 1% of the sd, on [−15, 15]; three length scales and more from every training
 // input, its sd is at least 90% of the prior's; a saved and loaded model
 // predicts the same.
 func TestLowRankSinc(t *testing.T) {
@@ -67,8 +67,8 @@ func TestLowRankSinc(t *testing.T) {
 	}
 	sdRel, meanRel := sdError(m1, v1, m2, v2)
 	t.Logf("rank %d: sd within %.2g, mean within %.2g sd of the exact augmentation", lr.aug.rankOf(), sdRel, meanRel)
-	if sdRel > 1e-3 || meanRel > 1e-3 {
-		t.Errorf("sd off by %.3g, mean by %.3g sd: want at most 1e-3", sdRel, meanRel)
+	if sdRel > 1e-2 || meanRel > 1e-2 {
+		t.Errorf("sd off by %.3g, mean by %.3g sd: want at most 1e-2", sdRel, meanRel)
 	}
 	far := mat.NewDense(3, 1, []float64{10 + 3*3, -10 - 4*3, 200})
 	_, vf, err := lr.Predict(far)

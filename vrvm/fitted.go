@@ -201,7 +201,9 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 // LatentPlain is Latent for the fitted model alone, without the
 // augmentation at the row (A6): the paper's (37)–(38) for a model fitted
 // with augmented predictions too. It costs O(M(d + M)) per row, where an
-// augmented prediction costs O(N(d + M)) more; on the training rows it
+// augmented prediction costs O(r(d + r + M)) more for the r pivots of its
+// low-rank form, or O(N(d + M)) for the exact form over N training rows
+// ((A10)–(A13)); on the training rows it
 // is the fit's own error, which an augmented prediction, centring a
 // function at the row, partly absorbs.
 func (f *fitted) LatentPlain(x mat.Matrix) (mean, variance []float64, err error) {
