@@ -157,5 +157,6 @@ func (a *multiAugmentFile) decode(dim, k, m, off int) (*mcAugmentation, error) {
 		x.SetRow(i, a.X[i])
 		r.SetRow(i, a.Resid[i])
 	}
-	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar}, nil
+	// The exact form of a file keeps it, as for augmentFile.decode.
+	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
 }

@@ -27,7 +27,8 @@ import (
 // Version 2 added the full-model bound, registered kernels, the RVM
 // estimators and the metadata; version 3 the low-rank form of augmented
 // predictions (low_rank, (A10)–(A11)) in place of the training inputs;
-// files of versions 1 and 2 still load.
+// files of versions 1 and 2 still load, and keep the exact augmentation
+// they hold (a fit anew writes the low-rank form).
 
 const (
 	modelFormat  = "vrvm-model"
@@ -534,7 +535,9 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 		}
 		x.SetRow(i, r)
 	}
-	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar}, nil
+	// A file of the exact form (versions 1 and 2, or a kernel matrix of
+	// high rank) keeps it: the loaded model predicts as the saved one.
+	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
 }
 
 // Load reads a model written by the Save method of any estimator and
