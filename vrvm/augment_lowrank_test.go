@@ -3,10 +3,13 @@ package vrvm
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -271,5 +274,54 @@ func realMulti(t *testing.T, xtr *mat.Dense, l []string, xte *mat.Dense, check f
 			rank = c.mcAug.ny.w.Rows
 		}
 		check(names[i], a, b, rank, assert[i])
+	}
+}
+
+// TestLowRankBadFile checks that a model file whose low-rank form is
+// damaged is a *ModelFileError naming it, and that the intact file loads
+// in the low-rank form.
+func TestLowRankBadFile(t *testing.T) {
+	t.Parallel()
+	x, y := benchSinc(300, 5)
+	r := &Regressor{Kernel: Gaussian{Width: 3}}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if r.aug.rankOf() < 0 {
+		t.Fatal("the exact form: the test cannot check the low-rank one")
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, payloadOf(t, buf.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	good := compact.String()
+	l, err := Load(bytes.NewReader(seal([]byte(good))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.(*Regressor).aug.rankOf() != r.aug.rankOf() {
+		t.Errorf("loaded rank %d, saved %d", l.(*Regressor).aug.rankOf(), r.aug.rankOf())
+	}
+	for _, bad := range []struct{ name, old, new string }{
+		{"a design pivot out of range", `"design_pivots":[`, `"design_pivots":[999,`},
+		{"a repeated design pivot", `"design_pivots":[`, `"design_pivots":[1,1,`},
+		{"a row of W too short", `"w":[[`, `"w":[[],[`},
+		{"p above the rank", `"p":`, `"p":9`},
+		{"a pivot with two inputs", `"pivots":[[`, `"pivots":[[0,`},
+		{"training inputs beside the low-rank form", `"augment":{`, `"augment":{"x":[[0]],"beta":[1],"resid":[0],`},
+	} {
+		if !strings.Contains(good, bad.old) {
+			t.Fatalf("%s: the payload has no %s", bad.name, bad.old)
+		}
+		p := strings.Replace(good, bad.old, bad.new, 1)
+		_, err := Load(bytes.NewReader(seal([]byte(p))))
+		var me *ModelFileError
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), "augment") {
+			t.Errorf("%s: error %v, want a *ModelFileError naming augment", bad.name, err)
+		}
 	}
 }
