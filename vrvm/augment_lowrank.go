@@ -364,26 +364,32 @@ func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs 
 	}
 	out := blas64.General{Rows: b, Cols: nc, Stride: nc, Data: s.out[:b*nc]}
 	if r > 0 {
-		kz := mat.NewDense(b, r, s.kz[:b*r])
-		for i := range b {
-			row := kz.RawRowView(i)
-			for j, c := range ny.cols {
-				row[j] = phi[i*rs+c*cs]
+		// K(Z, x*) by rows of pivots (r × b), as the design by columns:
+		// long rows for the kernel's exponentials.
+		kzT := s.kz[:r*b]
+		for j, c := range ny.cols {
+			row := kzT[j*b : (j+1)*b]
+			for i := range row {
+				row[i] = phi[i*rs+c*cs]
 			}
 		}
 		if r > r1 {
-			if err := kernelBlock(k, kz.Slice(0, b, r1, r).(*mat.Dense), xb, ny.z, lo, seq(r-r1), false); err != nil {
+			if err := kernelBlock(k, mat.NewDense(r-r1, b, kzT[r1*b:]), xb, ny.z, lo, seq(r-r1), true); err != nil {
 				return err
 			}
 		}
-		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, kz.RawMatrix(), ny.w, 0, out)
+		dense.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: r, Cols: b, Stride: b, Data: kzT}, ny.w, 0, out)
 	} else {
 		clear(out.Data)
 	}
+	self, constant := selfValue(k)
 	for i := range b {
 		row := out.Data[i*nc : (i+1)*nc]
-		xi := xb.RawRowView(i)
-		kss := k.Eval(xi, xi)
+		kss := self
+		if !constant {
+			xi := xb.RawRowView(i)
+			kss = k.Eval(xi, xi)
+		}
 		for li, l := range ny.lats {
 			v := row[l.off : l.off+l.p]
 			q := l.alphaStar + dot(v, v) // (A1), (A11)
@@ -398,4 +404,21 @@ func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs 
 		}
 	}
 	return nil
+}
+
+// selfValue returns K(x, x) and true for a kernel whose value there is
+// the same at every x (Gaussian and ARDGaussian: 1, divided by the scale
+// of (U1)), or false for another kernel, whose K(x, x) is evaluated at
+// each row.
+func selfValue(k Kernel) (float64, bool) {
+	switch k := k.(type) {
+	case Gaussian, ARDGaussian:
+		return 1, true
+	case scaledKernel:
+		v, ok := selfValue(k.k)
+		return v / k.s, ok
+	case namedKernel:
+		return selfValue(k.k)
+	}
+	return 0, false
 }
