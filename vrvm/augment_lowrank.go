@@ -327,7 +327,7 @@ func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l au
 }
 
 // nysScratch is a worker's buffers for nystrom.block.
-type nysScratch struct{ kz, out []float64 }
+type nysScratch struct{ kz, out, q, pu []float64 }
 
 // adjust augments, through the low-rank form, the latent means and
 // variances at the rows of x (the columns cols of f's basis), by blocks
@@ -350,22 +350,22 @@ func (ny *nystrom) adjust(f *fitted, x *mat.Dense, cols []int, add func(lat, i i
 
 // block augments the rows xb (from row lo) given their design, Φₓ[i, j]
 // at phi[i·rs + j·cs]: kz = K(x*, pivots), the centres' values taken
-// from the design, and one product kzW give, for each latent function,
+// from the design, and one product Wᵀkz give, for each latent function,
 //
 //	q = α* + ‖kzᵀL⁻ᵀVΛ^½‖²,  e = K(x*, x*) − φ*ᵀSL⁻¹kz,  kᵀr ≈ wᵀL⁻¹kz   (A11)
 //
-// and (A2)–(A4) as in augmentBlock.
+// and (A2)–(A4) as in augmentBlock. Both kz and the product are held by
+// rows of pivots and of W's columns (r × b, (p + M + 1) × b), so that
+// the kernel's exponentials and the sums over a block run along rows.
 func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs int, s *nysScratch, add func(lat, i int, dm, dv float64)) error {
 	b, _ := xb.Dims()
 	r, nc := ny.w.Rows, ny.w.Cols
 	r1 := len(ny.cols)
-	if len(s.kz) < b*r || len(s.out) < b*nc {
-		s.kz, s.out = make([]float64, b*r), make([]float64, b*nc)
+	if len(s.kz) < b*r || len(s.out) < b*nc || len(s.q) < b {
+		s.kz, s.out, s.q, s.pu = make([]float64, b*r), make([]float64, b*nc), make([]float64, b), make([]float64, b)
 	}
-	out := blas64.General{Rows: b, Cols: nc, Stride: nc, Data: s.out[:b*nc]}
+	out := blas64.General{Rows: nc, Cols: b, Stride: b, Data: s.out[:nc*b]}
 	if r > 0 {
-		// K(Z, x*) by rows of pivots (r × b), as the design by columns:
-		// long rows for the kernel's exponentials.
 		kzT := s.kz[:r*b]
 		for j, c := range ny.cols {
 			row := kzT[j*b : (j+1)*b]
@@ -378,29 +378,37 @@ func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs 
 				return err
 			}
 		}
-		dense.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: r, Cols: b, Stride: b, Data: kzT}, ny.w, 0, out)
+		dense.Gemm(blas.Trans, blas.NoTrans, 1, ny.w, blas64.General{Rows: r, Cols: b, Stride: b, Data: kzT}, 0, out)
 	} else {
 		clear(out.Data)
 	}
 	self, constant := selfValue(k)
-	for i := range b {
-		row := out.Data[i*nc : (i+1)*nc]
-		kss := self
-		if !constant {
-			xi := xb.RawRowView(i)
-			kss = k.Eval(xi, xi)
-		}
-		for li, l := range ny.lats {
-			v := row[l.off : l.off+l.p]
-			q := l.alphaStar + dot(v, v) // (A1), (A11)
-			u := row[l.off+l.p : l.off+l.p+l.m]
-			var pu float64
-			for j, uj := range u {
-				pu += phi[i*rs+j*cs] * uj
+	qv, pu := s.q[:b], s.pu[:b]
+	for li, l := range ny.lats {
+		clear(qv)
+		clear(pu)
+		for c := range l.p {
+			row := out.Data[(l.off+c)*b : (l.off+c+1)*b]
+			for i, v := range row {
+				qv[i] += v * v
 			}
-			e := kss - pu // (A3)
-			kr := row[l.off+l.p+l.m]
-			add(li, lo+i, e*kr/q, e*e/q) // (A2), (A4)
+		}
+		for j := range l.m {
+			row := out.Data[(l.off+l.p+j)*b : (l.off+l.p+j+1)*b]
+			for i, v := range row {
+				pu[i] += phi[i*rs+j*cs] * v
+			}
+		}
+		kr := out.Data[(l.off+l.p+l.m)*b : (l.off+l.p+l.m+1)*b]
+		for i := range b {
+			kss := self
+			if !constant {
+				xi := xb.RawRowView(i)
+				kss = k.Eval(xi, xi)
+			}
+			q := l.alphaStar + qv[i]        // (A1), (A11)
+			e := kss - pu[i]                // (A3)
+			add(li, lo+i, e*kr[i]/q, e*e/q) // (A2), (A4)
 		}
 	}
 	return nil
