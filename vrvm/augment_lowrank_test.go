@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -323,5 +324,81 @@ func TestLowRankBadFile(t *testing.T) {
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), "augment") {
 			t.Errorf("%s: error %v, want a *ModelFileError naming augment", bad.name, err)
 		}
+	}
+}
+
+// TestLowRankMulti checks MultiClassifier's augmentation (A7) in the
+// low-rank form: on 600 rows of three overlapping classes in 1 input
+// (width 1.5) it takes that form, its activations' sd and means are
+// within 1% (the mean in units of the sd) of the exact form's on
+// [−8, 8], the far activations' variance stays at least 90% of the prior
+// K(x*, x*)/α*ₖ, and a saved and loaded model predicts the same.
+func TestLowRankMulti(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(5, 9))
+	n := 600
+	x := mat.NewDense(n, 1, nil)
+	labels := make([]string, n)
+	for i := range n {
+		c := i % 3
+		x.Set(i, 0, 2*float64(c-1)+1.2*rnd.NormFloat64())
+		labels[i] = []string{"a", "b", "c"}[c]
+	}
+	fit := func() *MultiClassifier {
+		c := &MultiClassifier{Kernel: Gaussian{Width: 1.5}}
+		if err := c.Fit(x, labels); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	lr, ex := fit(), fit()
+	ex.mcAug.lowRank.exact = true
+	xt := mat.NewDense(161, 1, nil)
+	for i := range 161 {
+		xt.Set(i, 0, -8+0.1*float64(i))
+	}
+	m1, v1, err := lr.Latent(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, v2, err := ex.Latent(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lr.mcAug.ny == nil || ex.mcAug.ny != nil {
+		t.Fatal("want the low-rank form for the default and the exact one for the other")
+	}
+	flat := func(a *mat.Dense) []float64 { return mat.DenseCopyOf(a).RawMatrix().Data }
+	sdRel, meanRel := sdError(flat(m1), flat(v1), flat(m2), flat(v2))
+	t.Logf("rank %d: sd within %.2g, mean within %.2g sd", lr.mcAug.ny.w.Rows, sdRel, meanRel)
+	if sdRel > 1e-2 || meanRel > 1e-2 {
+		t.Errorf("sd off by %.3g, mean by %.3g sd: want at most 1e-2", sdRel, meanRel)
+	}
+	far := mat.NewDense(2, 1, []float64{-40, 40})
+	_, vf, err := lr.Latent(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		for c, l := range lr.mcAug.ny.lats {
+			if v, prior := vf.At(i, c), 1/l.alphaStar; v < 0.9*prior {
+				t.Errorf("x* = %g, class %d: variance %.4g < 0.9 × prior %.4g", far.At(i, 0), c, v, prior)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := lr.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	l, err := LoadMultiClassifier(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3, v3, err := l.Latent(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(m1, m3) || !mat.Equal(v1, v3) {
+		t.Error("the loaded model predicts otherwise than the saved one")
 	}
 }
