@@ -14,8 +14,8 @@ import (
 
 // The augmentation through a low-rank factor of the training kernel
 // matrix (docs/design.md, "Variance away from the data", (A10)–(A13)):
-// a pivoted Cholesky factorisation K(X, X) ≈ GGᵀ over r pivots Z chosen
-// among the training inputs, stopped when the weighted trace of its
+// a pivoted Cholesky factorisation K(X, X) ≈ GGᵀ over r pivots Z (the
+// active centres, then training inputs), stopped when the weighted trace of its
 // residual is below (A12)'s tolerance, replaces k = K(X, x*) by its
 // Nyström approximation k̃ = Gc, c = L⁻¹K(Z, x*), L = G at the pivots.
 // Every term of (A1)–(A4) is then a linear or quadratic form in c, whose
@@ -25,8 +25,9 @@ import (
 
 const (
 	// nystromTol is η of (A12): the pivoted Cholesky stops once
-	// Σₙ Bₙ dₙ ≤ η² min α* (dₙ the residual diagonal), which bounds the
-	// relative error of the augmented sd by about η (A13).
+	// Σₙ Bₙ dₙ ≤ η² min α* (dₙ the residual diagonal), and Q keeps its
+	// eigenvalues above ηα*, which bound the relative error of the
+	// augmented sd by about 1.5η (A13).
 	nystromTol = 1e-2
 	// nystromMaxRank caps the rank r; a kernel matrix that needs more
 	// (many inputs, a narrow width) keeps the exact augmentation.
@@ -45,9 +46,9 @@ type lowRankSettings struct {
 // nystrom is the low-rank form of the augmentation, (A10)–(A11): the
 // pivots — first r₁ of the active kernel functions' centres (cols: their
 // columns of the design, whose values at x* the prediction has already),
-// then the inputs z ((r − r₁) × d) — and one matrix W (r × Σ(pₗ + M + 1)) whose columns, for
-// each latent function l, map kz = K(Z, x*) to the pₗ coordinates of
-// √(q − α*), to u = Σg and to kᵀr.
+// then the inputs z ((r − r₁) × d) — and one matrix W
+// (r × Σ(pₗ + M + 1)) whose columns, for each latent function l, map
+// kz = K(Z, x*) to the pₗ coordinates of √(q − α*), to u = Σg and to kᵀr.
 type nystrom struct {
 	cols []int
 	z    *mat.Dense
