@@ -30,6 +30,11 @@ type augmentation struct {
 	phi  *mat.Dense // N × M: φₘ(xₙ) for the active functions
 	bphi *mat.Dense // N × M: Bₙ φₘ(xₙ)
 	err  error
+	// ny is the low-rank form (A10)–(A13), when the kernel matrix at the
+	// training inputs has one within the tolerance (A12); then x, beta,
+	// resid, phi and bphi are released.
+	ny      *nystrom
+	lowRank lowRankSettings
 }
 
 // newAugmentation records the augmentation state of a fit of problem p
@@ -75,6 +80,15 @@ func constantDiagonal(k Kernel, x mat.Matrix) bool {
 	return true
 }
 
+// constantDiag is constantDiagonal (A9) at the training inputs or the
+// pivots of the low-rank form.
+func (a *augmentation) constantDiag(k Kernel) bool {
+	if a.ny != nil {
+		return a.ny.constantDiag(k)
+	}
+	return constantDiagonal(k, a.x)
+}
+
 // prepare builds BΦ at the training inputs for the active functions of
 // f and, for a fresh fit, the residuals rₙ = yₙ − Bₙμᵀφₙ (a loaded model
 // holds them); once.
@@ -101,8 +115,19 @@ func (a *augmentation) prepare(f *fitted) error {
 			}
 		}
 		a.bphi = p
+		a.ny, a.err = newNystrom(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augLatent{a.latent(f)})
+		if a.ny != nil {
+			a.x, a.beta, a.resid, a.phi, a.bphi = nil, nil, nil, nil, nil
+		}
 	})
 	return a.err
+}
+
+// latent is the fit's latent function for (A1)–(A4): Σ in full, ⟨α⟩,
+// α* and the residuals.
+func (a *augmentation) latent(f *fitted) augLatent {
+	return augLatent{sigma: symFull(f.sigma.get()), alpha: f.alpha, alphaStar: a.alphaStar,
+		resid: blas64.Vector{N: len(a.resid), Inc: 1, Data: a.resid}}
 }
 
 // alphaStar is (A5): the prior precision of the augmenting weight, the
@@ -123,6 +148,25 @@ func alphaStar(b basis, sol *solution) float64 {
 	return float64(n) / s
 }
 
+// hook returns, for a prepared augmentation in the low-rank form, the
+// blockHook of latentTo that augments the means and variances of f's
+// predictions at the rows of x block by block, with the design latentTo has already
+// computed; nil for the exact form (adjust).
+func (a *augmentation) hook(f *fitted, x *mat.Dense, mean, variance []float64) blockHook {
+	if a.ny == nil || f.b.kernel == nil {
+		return nil
+	}
+	scratch := make([]nysScratch, runtime.GOMAXPROCS(0))
+	add := func(_, i int, dm, dv float64) {
+		mean[i] += dm
+		variance[i] += dv
+	}
+	return func(lo, hi, w int, phi []float64, rs, cs int) error {
+		_, d := x.Dims()
+		return a.ny.block(f.b.kernel, x.Slice(lo, hi, 0, d).(*mat.Dense), lo, phi, rs, cs, &scratch[w], add)
+	}
+}
+
 // adjust augments the latent mean and variance at the rows of x (the
 // columns cols of f's basis): with k the kernel between the training
 // inputs and x*, g = ΦᵀBk,
@@ -136,8 +180,13 @@ func (a *augmentation) adjust(f *fitted, x *mat.Dense, cols []int, mean, varianc
 	if err := a.prepare(f); err != nil {
 		return err
 	}
-	l := augLatent{sigma: symFull(f.sigma.get()), alpha: f.alpha, alphaStar: a.alphaStar,
-		resid: blas64.Vector{N: len(a.resid), Inc: 1, Data: a.resid}}
+	if a.ny != nil {
+		return a.ny.adjust(f, x, cols, func(_, i int, dm, dv float64) {
+			mean[i] += dm
+			variance[i] += dv
+		})
+	}
+	l := a.latent(f)
 	return augRows(f, x, a.x, cols, func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
 		augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {
 			mean[lo+i] += dm

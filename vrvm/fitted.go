@@ -201,7 +201,9 @@ func (f *fitted) Latent(x mat.Matrix) (mean, variance []float64, err error) {
 // LatentPlain is Latent for the fitted model alone, without the
 // augmentation at the row (A6): the paper's (37)–(38) for a model fitted
 // with augmented predictions too. It costs O(M(d + M)) per row, where an
-// augmented prediction costs O(N(d + M)) more; on the training rows it
+// augmented prediction costs O(r(d + r + M)) more for the r pivots of its
+// low-rank form, or O(N(d + M)) for the exact form over N training rows
+// ((A10)–(A13)); on the training rows it
 // is the fit's own error, which an augmented prediction, centring a
 // function at the row, partly absorbs.
 func (f *fitted) LatentPlain(x mat.Matrix) (mean, variance []float64, err error) {
@@ -224,16 +226,26 @@ func (f *fitted) latent(x mat.Matrix, augment bool) (mean, variance []float64, e
 	}
 	mean = make([]float64, n)
 	variance = make([]float64, n)
-	if err := f.latentTo(mean, variance, xd); err != nil {
+	augment = augment && f.aug != nil
+	var hook blockHook
+	if augment {
+		if err := f.aug.prepare(f); err != nil {
+			return nil, nil, err
+		}
+		hook = f.aug.hook(f, xd, mean, variance)
+	}
+	if err := f.latentTo(mean, variance, xd, hook); err != nil {
 		return nil, nil, err
 	}
-	if f.aug != nil && augment {
-		cols := f.design
-		if cols == nil {
-			cols = seq(len(f.mu))
-		}
-		if err := f.aug.adjust(f, xd, cols, mean, variance); err != nil {
-			return nil, nil, err
+	if augment {
+		if hook == nil {
+			cols := f.design
+			if cols == nil {
+				cols = seq(len(f.mu))
+			}
+			if err := f.aug.adjust(f, xd, cols, mean, variance); err != nil {
+				return nil, nil, err
+			}
 		}
 		for i := range n {
 			if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || math.IsNaN(variance[i]) || math.IsInf(variance[i], 0) {
@@ -272,8 +284,10 @@ func (f *fitted) checkRows(x mat.Matrix) (int, error) {
 // φᵀΣφ (38) are sums of whole columns scaled by μⱼ and Σⱼₖ (BLAS axpy
 // over the block's rows); beyond, Φₓ is held by rows and ΦₓΣ is one matrix
 // product per block, with Σ copied out in full (gonum's Dgemm is blocked,
-// its Dsymm is not), the variances its row sums of (ΦₓΣ) ⊙ Φₓ.
-func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
+// its Dsymm is not), the variances its row sums of (ΦₓΣ) ⊙ Φₓ. A
+// non-nil hook is called on each block after its means and variances,
+// with the block's design.
+func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense, hook blockHook) error {
 	n, _ := x.Dims()
 	m := len(f.mu)
 	sigma := f.sigma.get().RawSymmetric()
@@ -291,7 +305,10 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 			if err := f.designBlock(phiT, x, lo, hi, centre, true); err != nil {
 				return err
 			}
-			return latentColumns(mean[lo:hi], variance[lo:hi], bf.ps[:r], phiT, f.mu, sigma, lo)
+			if err := latentColumns(mean[lo:hi], variance[lo:hi], bf.ps[:r], phiT, f.mu, sigma, lo); err != nil || hook == nil {
+				return err
+			}
+			return hook(lo, hi, w, phiT, 1, r)
 		})
 	}
 	full := symFull(f.sigma.get()) // Σ in full for the matrix products
@@ -313,9 +330,16 @@ func (f *fitted) latentTo(mean, variance []float64, x *mat.Dense) error {
 		for i := range r {
 			vb[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: ps.Data[i*m : (i+1)*m]}, blas64.Vector{N: m, Inc: 1, Data: phi.Data[i*m : (i+1)*m]})
 		}
-		return checkLatent(mb, vb, lo)
+		if err := checkLatent(mb, vb, lo); err != nil || hook == nil {
+			return err
+		}
+		return hook(lo, hi, w, phi.Data, m, 1)
 	})
 }
+
+// blockHook is called by latentTo on the block of rows [lo, hi) by
+// worker w, with the block's design, Φₓ[i, j] at phi[i·rs + j·cs].
+type blockHook func(lo, hi, w int, phi []float64, rs, cs int) error
 
 // designOffset is 1 when the active design starts with the bias column
 // (a kernel model with a bias), else 0.

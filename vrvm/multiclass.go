@@ -80,8 +80,9 @@ type MultiClassifier struct {
 	// data", (A7)), which is on by default as for Classifier: each
 	// class's activation gains a kernel function centred at the
 	// predicted row, so that its variance does not collapse away from
-	// the relevance vectors. The model then keeps the training inputs
-	// and labels. SoftmaxAdaptive and Probit are never augmented, nor is
+	// the relevance vectors. The model then keeps the low-rank form of
+	// (A10)–(A13), or, for a kernel matrix of higher rank than its cap,
+	// the training inputs and residuals. SoftmaxAdaptive and Probit are never augmented, nor is
 	// a kernel whose K(x, x) varies, such as Polynomial and Linear (A9).
 	NoAugment bool
 	// NoRescale fits the kernel exactly as given, the paper's model, as

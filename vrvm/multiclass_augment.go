@@ -24,6 +24,11 @@ type mcAugmentation struct {
 	bphi *mat.Dense // c₀Φ
 	beta []float64  // c₀ at every training row
 	err  error
+	// ny is the low-rank form (A10)–(A13), one latent function per
+	// class, when the kernel matrix has one within the tolerance (A12);
+	// then x, resid, phi and bphi are released.
+	ny      *nystrom
+	lowRank lowRankSettings
 }
 
 // newMCAugmentation records the augmentation state of a softmax fit on
@@ -68,6 +73,15 @@ func newMCAugmentation(x mat.Matrix, y []int, alphaK *mat.Dense, bias bool) *mcA
 	return a
 }
 
+// constantDiag is constantDiagonal (A9) at the training inputs or the
+// pivots of the low-rank form.
+func (a *mcAugmentation) constantDiag(k Kernel) bool {
+	if a.ny != nil {
+		return a.ny.constantDiag(k)
+	}
+	return constantDiagonal(k, a.x)
+}
+
 // prepare builds the design at the training inputs and the residuals of
 // the fit f (a loaded model holds them); once.
 func (a *mcAugmentation) prepare(f *fitted) error {
@@ -82,23 +96,46 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 		a.beta = constant(n, c0)
 		a.bphi = mat.NewDense(n, m, nil)
 		a.bphi.Scale(c0, a.phi)
-		if a.resid != nil {
-			return
+		if a.resid == nil {
+			a.residuals(f)
 		}
-		a.resid = mat.NewDense(n, k, nil)
-		mul(a.resid, a.phi, f.w)
-		p := make([]float64, k)
-		for i := range n {
-			row := a.resid.RawRowView(i)
-			softmaxTo(p, row)
-			for c := range k {
-				row[c] = -p[c]
-			}
-			row[a.y[i]]++
+		a.ny, a.err = newNystrom(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, a.latents(f))
+		if a.ny != nil {
+			a.x, a.resid, a.phi, a.bphi, a.beta = nil, nil, nil, nil, nil
 		}
-		a.y = nil
 	})
 	return a.err
+}
+
+// residuals sets the residuals tₙₖ − pₙₖ of the fit f at the training
+// inputs.
+func (a *mcAugmentation) residuals(f *fitted) {
+	n, _ := a.x.Dims()
+	_, k := f.w.Dims()
+	a.resid = mat.NewDense(n, k, nil)
+	mul(a.resid, a.phi, f.w)
+	p := make([]float64, k)
+	for i := range n {
+		row := a.resid.RawRowView(i)
+		softmaxTo(p, row)
+		for c := range k {
+			row[c] = -p[c]
+		}
+		row[a.y[i]]++
+	}
+	a.y = nil
+}
+
+// latents returns each class's latent function for (A7): Σₖ in full,
+// ⟨αₖ⟩, α*ₖ and the column k of the residuals.
+func (a *mcAugmentation) latents(f *fitted) []augLatent {
+	nt, k := a.resid.Dims()
+	ls := make([]augLatent, k)
+	for c, s := range f.sigmas {
+		ls[c] = augLatent{sigma: symFull(s), alpha: mat.Col(nil, c, f.alphaK), alphaStar: a.alphaStar[c],
+			resid: blas64.Vector{N: nt, Inc: k, Data: a.resid.RawMatrix().Data[c:]}}
+	}
+	return ls
 }
 
 // adjust augments the mean activations ybar and their variances v at the
@@ -115,13 +152,14 @@ func (a *mcAugmentation) adjust(f *fitted, x *mat.Dense, ybar, v *mat.Dense) err
 	if err := a.prepare(f); err != nil {
 		return err
 	}
-	nt, k := a.resid.Dims()
 	m, _ := f.w.Dims()
-	ls := make([]augLatent, k)
-	for c, s := range f.sigmas {
-		ls[c] = augLatent{sigma: symFull(s), alpha: mat.Col(nil, c, f.alphaK), alphaStar: a.alphaStar[c],
-			resid: blas64.Vector{N: nt, Inc: k, Data: a.resid.RawMatrix().Data[c:]}}
+	if a.ny != nil {
+		return a.ny.adjust(f, x, seq(m), func(c, i int, dm, dv float64) {
+			ybar.Set(i, c, ybar.At(i, c)+dm)
+			v.Set(i, c, v.At(i, c)+dv)
+		})
 	}
+	ls := a.latents(f)
 	return augRows(f, x, a.x, seq(m), func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
 		for c, l := range ls {
 			augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {

@@ -106,11 +106,11 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 		}
 	}
 	if p.MultiAugment != nil {
-		a, err := p.MultiAugment.decode(p.InputDim, k)
+		a, err := p.MultiAugment.decode(p.InputDim, k, m, f.designOffset())
 		if err != nil {
 			return nil, bad("multi_augment: %v", err)
 		}
-		if f.b.kernel != nil && constantDiagonal(f.b.kernel, a.x) { // (A9)
+		if f.b.kernel != nil && a.constantDiag(f.b.kernel) { // (A9)
 			f.mcAug = a
 		}
 	}
@@ -118,16 +118,31 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 }
 
 // decode validates the multi-class augmentation state of a model file
-// with inputs of dimension dim and k classes.
-func (a *multiAugmentFile) decode(dim, k int) (*mcAugmentation, error) {
+// with inputs of dimension dim, k classes and m active functions.
+func (a *multiAugmentFile) decode(dim, k, m, off int) (*mcAugmentation, error) {
 	n := len(a.X)
-	if n == 0 || len(a.Resid) != n || len(a.AlphaStar) != k {
-		return nil, fmt.Errorf("%d inputs, %d residual rows, %d α* for %d classes", n, len(a.Resid), len(a.AlphaStar), k)
+	if len(a.AlphaStar) != k {
+		return nil, fmt.Errorf("%d α* for %d classes", len(a.AlphaStar), k)
 	}
 	for _, v := range a.AlphaStar {
 		if !(v > 0) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("alpha_star %v, want positive and finite", v)
 		}
+	}
+	if a.LowRank != nil {
+		if n != 0 || len(a.Resid) != 0 {
+			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)
+		}
+		ny, err := a.LowRank.decode(dim, m, off, a.AlphaStar)
+		if err != nil {
+			return nil, err
+		}
+		aug := &mcAugmentation{alphaStar: a.AlphaStar, ny: ny}
+		aug.once.Do(func() {})
+		return aug, nil
+	}
+	if n == 0 || len(a.Resid) != n {
+		return nil, fmt.Errorf("%d inputs, %d residual rows, %d α* for %d classes", n, len(a.Resid), len(a.AlphaStar), k)
 	}
 	x, r := mat.NewDense(n, dim, nil), mat.NewDense(n, k, nil)
 	for i := range n {
@@ -142,5 +157,6 @@ func (a *multiAugmentFile) decode(dim, k int) (*mcAugmentation, error) {
 		x.SetRow(i, a.X[i])
 		r.SetRow(i, a.Resid[i])
 	}
-	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar}, nil
+	// The exact form of a file keeps it, as for augmentFile.decode.
+	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
 }

@@ -25,11 +25,14 @@ import (
 // full-model bound.
 //
 // Version 2 added the full-model bound, registered kernels, the RVM
-// estimators and the metadata; files of version 1 still load.
+// estimators and the metadata; version 3 the low-rank form of augmented
+// predictions (low_rank, (A10)–(A11)) in place of the training inputs;
+// files of versions 1 and 2 still load, and keep the exact augmentation
+// they hold (a fit anew writes the low-rank form).
 
 const (
 	modelFormat  = "vrvm-model"
-	modelVersion = 2
+	modelVersion = 3
 	// maxModelBytes bounds the bytes Load reads: far above any model (one
 	// of 20,000 augmented rows × 10 inputs is a few MB), so that
 	// /dev/zero or a huge file is an error, not the whole memory.
@@ -92,19 +95,22 @@ type payload struct {
 // multiAugmentFile is the state of a MultiClassifier's augmented
 // predictions (A7) in a model file.
 type multiAugmentFile struct {
-	X         [][]float64 `json:"x"`
-	Resid     [][]float64 `json:"resid"`
-	AlphaStar []float64   `json:"alpha_star"`
+	X         [][]float64  `json:"x,omitempty"`
+	Resid     [][]float64  `json:"resid,omitempty"`
+	AlphaStar []float64    `json:"alpha_star"`
+	LowRank   *lowRankFile `json:"low_rank,omitempty"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
 // file: the training inputs, the likelihood's precisions, the residuals
-// and α* of (A1)–(A5).
+// and α* of (A1)–(A5), or, from version 3, α* and the low-rank form
+// (A10)–(A11) in their place.
 type augmentFile struct {
-	X         [][]float64 `json:"x"`
-	Beta      []float64   `json:"beta"`
-	Resid     []float64   `json:"resid"`
-	AlphaStar float64     `json:"alpha_star"`
+	X         [][]float64  `json:"x,omitempty"`
+	Beta      []float64    `json:"beta,omitempty"`
+	Resid     []float64    `json:"resid,omitempty"`
+	AlphaStar float64      `json:"alpha_star"`
+	LowRank   *lowRankFile `json:"low_rank,omitempty"`
 }
 
 // encode builds the payload of a fitted result.
@@ -148,10 +154,14 @@ func (f *fitted) encode() (*payload, error) {
 				return nil, err
 			}
 			ma := &multiAugmentFile{AlphaStar: a.alphaStar}
-			n, _ := a.x.Dims()
-			for i := range n {
-				ma.X = append(ma.X, a.x.RawRowView(i))
-				ma.Resid = append(ma.Resid, a.resid.RawRowView(i))
+			if a.ny != nil {
+				ma.LowRank = a.ny.encode()
+			} else {
+				n, _ := a.x.Dims()
+				for i := range n {
+					ma.X = append(ma.X, a.x.RawRowView(i))
+					ma.Resid = append(ma.Resid, a.resid.RawRowView(i))
+				}
 			}
 			p.MultiAugment = ma
 		}
@@ -173,9 +183,13 @@ func (f *fitted) encode() (*payload, error) {
 			return nil, err
 		}
 		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
-		r, _ := f.aug.x.Dims()
-		for i := range r {
-			a.X = append(a.X, f.aug.x.RawRowView(i))
+		if f.aug.ny != nil {
+			a.LowRank = f.aug.ny.encode()
+		} else {
+			r, _ := f.aug.x.Dims()
+			for i := range r {
+				a.X = append(a.X, f.aug.x.RawRowView(i))
+			}
 		}
 		p.Augment = a
 	}
@@ -474,11 +488,11 @@ func (p *payload) decode() (*fitted, error) {
 	}
 	f.rows = p.Columns
 	if p.Augment != nil {
-		a, err := p.Augment.decode(p.InputDim)
+		a, err := p.Augment.decode(p.InputDim, m, nb)
 		if err != nil {
 			return nil, bad("augment: %v", err)
 		}
-		if f.b.kernel != nil && constantDiagonal(f.b.kernel, a.x) { // (A9)
+		if f.b.kernel != nil && a.constantDiag(f.b.kernel) { // (A9)
 			f.aug = a
 		}
 	}
@@ -486,13 +500,25 @@ func (p *payload) decode() (*fitted, error) {
 }
 
 // decode validates the augmentation state of a model file.
-func (a *augmentFile) decode(dim int) (*augmentation, error) {
-	n := len(a.X)
-	if n == 0 || len(a.Beta) != n || len(a.Resid) != n {
-		return nil, fmt.Errorf("%d inputs, %d precisions, %d residuals", n, len(a.Beta), len(a.Resid))
-	}
+func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 	if !(a.AlphaStar > 0) || math.IsInf(a.AlphaStar, 0) {
 		return nil, fmt.Errorf("alpha_star %v", a.AlphaStar)
+	}
+	n := len(a.X)
+	if a.LowRank != nil {
+		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 {
+			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)
+		}
+		ny, err := a.LowRank.decode(dim, m, off, []float64{a.AlphaStar})
+		if err != nil {
+			return nil, err
+		}
+		aug := &augmentation{alphaStar: a.AlphaStar, ny: ny}
+		aug.once.Do(func() {})
+		return aug, nil
+	}
+	if n == 0 || len(a.Beta) != n || len(a.Resid) != n {
+		return nil, fmt.Errorf("%d inputs, %d precisions, %d residuals", n, len(a.Beta), len(a.Resid))
 	}
 	x := mat.NewDense(n, dim, nil)
 	for i, r := range a.X {
@@ -509,7 +535,9 @@ func (a *augmentFile) decode(dim int) (*augmentation, error) {
 		}
 		x.SetRow(i, r)
 	}
-	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar}, nil
+	// A file of the exact form (versions 1 and 2, or a kernel matrix of
+	// high rank) keeps it: the loaded model predicts as the saved one.
+	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
 }
 
 // Load reads a model written by the Save method of any estimator and

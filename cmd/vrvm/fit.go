@@ -167,7 +167,7 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.NoBias, "no-bias", false, "no bias basis function")
 	fs.BoolVar(&o.NoPrune, "no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	fs.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit (0: the library's default, 10000)")
-	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps the training inputs in the model); -augment=false for the paper's model")
+	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps a low-rank factor of the kernel matrix at the training inputs in the model, or the inputs for a kernel matrix of high rank); -augment=false for the paper's model")
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
 	noise := fs.String("noise", "gaussian", "regression `noise`: gaussian, or student (Student-t, robust to outlying targets; vrvm.RobustRegressor)")

@@ -1,0 +1,112 @@
+package vrvm
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// lowRankFile is the low-rank form of augmented predictions (A10)–(A11)
+// in a model file (version 3): the pivots, first those at the active
+// centres (their design columns), then the others (their inputs), and
+// one entry per latent function (one for Regressor and Classifier, one
+// per class for MultiClassifier).
+type lowRankFile struct {
+	DesignPivots []int               `json:"design_pivots,omitempty"`
+	Pivots       [][]float64         `json:"pivots"`
+	Latents      []lowRankLatentFile `json:"latents"`
+}
+
+// lowRankLatentFile is one latent function's r × (p + M + 1) matrix
+// L⁻ᵀ[VΛ^½, Sᵀ, w] of (A11), by rows, and p.
+type lowRankLatentFile struct {
+	P int         `json:"p"`
+	W [][]float64 `json:"w"`
+}
+
+// encode returns the file form of ny.
+func (ny *nystrom) encode() *lowRankFile {
+	r := ny.w.Rows
+	out := &lowRankFile{DesignPivots: ny.cols, Pivots: [][]float64{}}
+	for i := range r - len(ny.cols) {
+		out.Pivots = append(out.Pivots, ny.z.RawRowView(i))
+	}
+	for _, l := range ny.lats {
+		lf := lowRankLatentFile{P: l.p, W: make([][]float64, r)}
+		for i := range r {
+			lf.W[i] = ny.w.Data[i*ny.w.Stride+l.off : i*ny.w.Stride+l.off+l.p+l.m+1]
+		}
+		out.Latents = append(out.Latents, lf)
+	}
+	return out
+}
+
+// decode validates the low-rank form of a model file for inputs of
+// dimension dim, m active functions (the kernel functions from column
+// off) and the prior precisions alphaStar of its latent functions, and
+// rebuilds it.
+func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, error) {
+	r := len(lf.DesignPivots) + len(lf.Pivots)
+	seen := map[int]bool{}
+	for _, c := range lf.DesignPivots {
+		if c < off || c >= m || seen[c] {
+			return nil, fmt.Errorf("low_rank: design pivot %d, want distinct kernel columns in [%d, %d)", c, off, m)
+		}
+		seen[c] = true
+	}
+	if len(lf.Latents) != len(alphaStar) {
+		return nil, fmt.Errorf("low_rank: %d latent functions, want %d", len(lf.Latents), len(alphaStar))
+	}
+	finite := func(what string, v []float64) error {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("low_rank: non-finite %s value %v", what, x)
+			}
+		}
+		return nil
+	}
+	ny := &nystrom{cols: lf.DesignPivots}
+	if len(lf.Pivots) > 0 {
+		ny.z = mat.NewDense(len(lf.Pivots), dim, nil)
+	}
+	for i, p := range lf.Pivots {
+		if len(p) != dim {
+			return nil, fmt.Errorf("low_rank: pivot %d has %d inputs, want %d", i, len(p), dim)
+		}
+		if err := finite("pivot", p); err != nil {
+			return nil, err
+		}
+		ny.z.SetRow(i, p)
+	}
+	var blocks []blas64.General
+	cols := 0
+	for c, l := range lf.Latents {
+		if l.P < 0 || l.P > r || len(l.W) != r {
+			return nil, fmt.Errorf("low_rank: latent %d has p = %d and %d rows for rank %d", c, l.P, len(l.W), r)
+		}
+		nc := l.P + m + 1
+		b := blas64.General{Rows: r, Cols: nc, Stride: nc, Data: make([]float64, r*nc)}
+		for i, row := range l.W {
+			if len(row) != nc {
+				return nil, fmt.Errorf("low_rank: latent %d row %d has %d entries, want %d", c, i, len(row), nc)
+			}
+			if err := finite("w", row); err != nil {
+				return nil, err
+			}
+			copy(b.Data[i*nc:], row)
+		}
+		ny.lats = append(ny.lats, nysLatent{off: cols, p: l.P, m: m, alphaStar: alphaStar[c]})
+		blocks = append(blocks, b)
+		cols += nc
+	}
+	ny.w = joinCols(r, cols, blocks)
+	return ny, nil
+}
+
+// constantDiag is constantDiagonal (A9) at the pivots of ny (true for
+// none).
+func (ny *nystrom) constantDiag(k Kernel) bool {
+	return ny.z == nil || constantDiagonal(k, ny.z)
+}
