@@ -70,7 +70,7 @@ type ablScore struct {
 	bound float64 // full-model bound (or the RVM's log evidence)
 	acc   float64 // the case's test error (metric names it; lower is better)
 	acc2  float64 // Brier score or log loss for a classifier, else 0
-	cpu   float64 // CPU seconds of the fit and its predictions
+	cpu   float64 // CPU seconds of the fit (predictions excluded)
 }
 
 // ablCase is one problem of the suite.
@@ -95,11 +95,11 @@ func ablRegression(e ablFitter, predict func(mat.Matrix) ([]float64, []float64, 
 	if err := e.Fit(x, t); err != nil {
 		return ablScore{}, err
 	}
+	c1, _ := processCPU()
 	mu, _, err := predict(xte)
 	if err != nil {
 		return ablScore{}, err
 	}
-	c1, _ := processCPU()
 	var se float64
 	for i, v := range mu {
 		d := v*sd + m - truth[i]
@@ -119,11 +119,11 @@ func ablBinary(e ablFitter, prob func(mat.Matrix) ([]float64, error), x *mat.Den
 	if err := e.Fit(x, t); err != nil {
 		return ablScore{}, err
 	}
+	c1, _ := processCPU()
 	p, err := prob(xte)
 	if err != nil {
 		return ablScore{}, err
 	}
-	c1, _ := processCPU()
 	var wrong, brier float64
 	for i, v := range p {
 		if (v > 0.5) != (tte[i] > 0.5) {
@@ -141,11 +141,11 @@ func ablMulti(c *MultiClassifier, x *mat.Dense, l []string, xte *mat.Dense, lte 
 	if err := c.Fit(x, l); err != nil {
 		return ablScore{}, err
 	}
+	c1, _ := processCPU()
 	p, err := c.Prob(xte)
 	if err != nil {
 		return ablScore{}, err
 	}
-	c1, _ := processCPU()
 	col := map[string]int{}
 	for j, k := range c.Classes() {
 		col[k] = j

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -22,7 +23,9 @@ import (
 //	VRVM_DATA=/work/shared/data VRVM_ABLATION=docs/ablation.md \
 //	    nice -n 10 go test ./vrvm -run '^TestAblation$' -count=1 -timeout 0 -v
 //
-// (make ablation). In an existing file only the text between the markers
+// (make ablation). A relative path is taken from the repository's root
+// (the parent of the package's directory, where go test runs). In an
+// existing file only the text between the markers
 // ablBegin and ablEnd is replaced. VRVM_ABLATION_PARTS (comma-separated
 // control names, or "none") and VRVM_ABLATION_CASES (a regular expression
 // on case names) narrow the run, for checks.
@@ -30,6 +33,9 @@ func TestAblation(t *testing.T) {
 	out := os.Getenv("VRVM_ABLATION")
 	if out == "" {
 		t.Skip("VRVM_ABLATION not set: the ablation runs only on request (make ablation)")
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join("..", out)
 	}
 	cases, err := ablSuite(t)
 	if err != nil {
@@ -71,7 +77,7 @@ func TestAblation(t *testing.T) {
 	c1, _ := processCPU()
 	load, _ := os.ReadFile("/proc/loadavg")
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured %s by `VRVM_DATA=/work/shared/data VRVM_ABLATION=docs/ablation.md nice -n 10 go test ./vrvm -run '^TestAblation$' -count=1 -timeout 0 -v` (`make ablation`): %d cases, %d fits, %.0f s CPU, %.0f s on the clock; %s, GOMAXPROCS %d; load average at the end %s.\n\n",
+	fmt.Fprintf(&b, "Measured %s by `make ablation` (`VRVM_ABLATION=docs/ablation.md nice -n 10 go test ./vrvm -run '^TestAblation$' -count=1 -timeout 0 -v`, VRVM_DATA=/work/shared/data): %d cases, %d fits, %.0f s CPU, %.0f s on the clock; %s, GOMAXPROCS %d; load average at the end %s.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), len(cases), len(rows), (c1 - c0).Seconds(), time.Since(start).Seconds(), runtime.Version(), runtime.GOMAXPROCS(0), strings.TrimSpace(string(load)))
 	ablSummary(&b, parts, rows)
 	ablGroups(&b, parts, rows)
@@ -251,7 +257,7 @@ func ablIssue49(b *strings.Builder, rows []ablRow) {
 		return
 	}
 	b.WriteString("### Sinc at N = 4,000 (width 3): the default fit against the type-II RVM (issue 49)\n\n")
-	b.WriteString("CPU s of fit and predictions; RMS against sin(x)/x on 1,000 grid points. \"No second starts\" turns (S6), (S8) and (S10) off together.\n\n")
+	b.WriteString("CPU s of the fit (predictions excluded); RMS against sin(x)/x on 1,000 grid points. \"No second starts\" turns (S6), (S8) and (S10) off together.\n\n")
 	b.WriteString("| seed | VRVM CPU | RVM CPU | VRVM/RVM | no second starts CPU | its /RVM | VRVM RMS | RVM RMS | no second starts RMS |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	var s fits
