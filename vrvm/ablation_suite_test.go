@@ -350,6 +350,34 @@ func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 	return cs, nil
 }
 
+// ablCrowdedCases are the problems with many irrelevant inputs that (W5),
+// (C1) and (C2) were made for (widen_test.go, crowd_test.go): Friedman #1
+// with 45 irrelevant inputs (120 rows, 50 standardised inputs, noise sd
+// 1; RMS error against the noise-free function at 1,000 test points) and
+// a target linear in 10 of 100 inputs (200 rows, noise sd 5; RMS error
+// against the noise-free target at 1,000 test points), each at the
+// default width and with kernel learning.
+func ablCrowdedCases(tb *testing.T) []ablCase {
+	tr, te := friedman50(tb, 120)
+	ftruth := make([]float64, 1000)
+	for i := range ftruth {
+		ftruth[i] = datasets.Friedman1True(mat.Row(nil, i, te.X))
+	}
+	x, t := linearSet(200, 100, 10, 5, 7)
+	xte, ltruth := linearSet(1000, 100, 10, 0, 8)
+	cs := ablRegCases("friedman50 120", "many inputs", "RMS", tagReg|tagDefWidth, nil, false, tr.X, tr.T, te.X, ftruth, 1, 0)
+	cs = append(cs, ablRegCases("linear100 200", "many inputs", "RMS", tagReg|tagDefWidth, nil, false, x, t, xte, ltruth, 1, 0)...)
+	cs = append(cs, ablCase{"friedman50 120 learn", "many inputs, learning", "RMS", tagLearnReg, func(ctl controls) (ablScore, error) {
+		r := &Regressor{LearnKernel: true, ctl: ctl}
+		return ablRegression(r, r.Predict, tr.X, tr.T, te.X, ftruth, 1, 0, false)
+	}})
+	cs = append(cs, ablCase{"linear100 200 learn", "many inputs, learning", "RMS", tagLearnReg, func(ctl controls) (ablScore, error) {
+		r := &Regressor{LearnKernel: true, ctl: ctl}
+		return ablRegression(r, r.Predict, x, t, xte, ltruth, 1, 0, false)
+	}})
+	return cs
+}
+
 // ablRealCases are the shared real splits (inputs standardised with the
 // training statistics, default width): diabetes (also with kernel
 // learning and the RVM), breast and digits38 (breast also learned), and
@@ -423,7 +451,7 @@ func ablMultiCase(name, group string, lik MultiLikelihood, x *mat.Dense, l []str
 }
 
 // ablSuite is the whole suite; the real splits need VRVM_DATA.
-func ablSuite(tb testing.TB) ([]ablCase, error) {
+func ablSuite(tb *testing.T) ([]ablCase, error) {
 	p, err := ablPaperCases()
 	if err != nil {
 		return nil, err
@@ -433,6 +461,7 @@ func ablSuite(tb testing.TB) ([]ablCase, error) {
 		return nil, err
 	}
 	cs := append(p, l...)
+	cs = append(cs, ablCrowdedCases(tb)...)
 	if dir := os.Getenv("VRVM_DATA"); dir != "" {
 		r, err := ablRealCases(dir)
 		if err != nil {
