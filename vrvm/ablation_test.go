@@ -53,7 +53,7 @@ func TestAblation(t *testing.T) {
 	start := time.Now()
 	c0, _ := processCPU()
 	var rows []ablRow
-	for _, c := range cases {
+	for i, c := range cases {
 		on, err := c.fit(controls{})
 		if err != nil {
 			t.Fatalf("%s, all on: %v", c.name, err)
@@ -73,19 +73,41 @@ func TestAblation(t *testing.T) {
 			t.Logf("%-24s %-10s Δbound %+10.4f  Δ%s %+.4g  Δ %+.4g  CPU ×%.2f", c.name, p.label, off.bound-on.bound, c.metric, off.acc-on.acc, off.acc2-on.acc2, off.cpu/on.cpu)
 			rows = append(rows, ablRow{c: c, part: p.field, s: off, on: on})
 		}
+		// The tables so far, so that a stopped run leaves what it measured.
+		c1, _ := processCPU()
+		run := ablRun{cases: i + 1, of: len(cases), cpu: (c1 - c0).Seconds(), wall: time.Since(start).Seconds()}
+		if err := ablWrite(out, run.render(parts, rows)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c1, _ := processCPU()
+}
+
+// ablRun describes a run of the ablation: the cases done of all, and its
+// CPU and clock seconds so far.
+type ablRun struct {
+	cases, of int
+	cpu, wall float64
+}
+
+// render returns the generated text of docs/ablation.md.
+func (r ablRun) render(parts []ablPart, rows []ablRow) string {
 	load, _ := os.ReadFile("/proc/loadavg")
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured %s by `make ablation` (`VRVM_ABLATION=docs/ablation.md nice -n 10 go test ./vrvm -run '^TestAblation$' -count=1 -timeout 0 -v`, VRVM_DATA=/work/shared/data): %d cases, %d fits, %.0f s CPU, %.0f s on the clock; %s, GOMAXPROCS %d; load average at the end %s.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), len(cases), len(rows), (c1 - c0).Seconds(), time.Since(start).Seconds(), runtime.Version(), runtime.GOMAXPROCS(0), strings.TrimSpace(string(load)))
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), r.cases, len(rows), r.cpu, r.wall, runtime.Version(), runtime.GOMAXPROCS(0), strings.TrimSpace(string(load)))
+	if r.cases < r.of {
+		fmt.Fprintf(&b, "**Partial: %d of %d cases.**\n\n", r.cases, r.of)
+	}
+	for _, v := range []string{"VRVM_ABLATION_PARTS", "VRVM_ABLATION_CASES"} {
+		if e := os.Getenv(v); e != "" {
+			fmt.Fprintf(&b, "**Narrowed: %s=%s.**\n\n", v, e)
+		}
+	}
 	ablSummary(&b, parts, rows)
 	ablGroups(&b, parts, rows)
 	ablIssue49(&b, rows)
 	ablCases(&b, rows)
-	if err := ablWrite(out, b.String()); err != nil {
-		t.Fatal(err)
-	}
+	return b.String()
 }
 
 // ablRow is one fit: the case with every part on (part "") or with part
@@ -121,9 +143,10 @@ type ablAgg struct {
 	n                    int
 	dBound, minB, maxB   float64
 	minCase, maxCase     string
-	worse, better        int // accuracy worse or better with the part off
-	worstAcc, bestAcc    float64
+	worse, better        int     // accuracy worse or better with the part off
+	worstAcc, bestAcc    float64 // relative changes of the test error
 	worstCase, bestCase  string
+	worstText, bestText  string // the same, as "+Δ metric from on (case)"
 	cpuOff, cpuOn        float64
 	metric               string
 	dAcc, dAcc2, sumAccO float64
@@ -156,11 +179,12 @@ func (a *ablAgg) add(r ablRow) {
 	case rel < -1e-3:
 		a.better++
 	}
+	text := fmt.Sprintf("%+.4g %s from %.4g (%s)", r.s.acc-r.on.acc, r.c.metric, r.on.acc, r.c.name)
 	if rel > a.worstAcc {
-		a.worstAcc, a.worstCase = rel, r.c.name
+		a.worstAcc, a.worstCase, a.worstText = rel, r.c.name, text
 	}
 	if rel < a.bestAcc {
-		a.bestAcc, a.bestCase = rel, r.c.name
+		a.bestAcc, a.bestCase, a.bestText = rel, r.c.name, text
 	}
 	a.dAcc += r.s.acc - r.on.acc
 	a.dAcc2 += r.s.acc2 - r.on.acc2
@@ -172,7 +196,7 @@ func (a *ablAgg) add(r ablRow) {
 // ablSummary writes one row per part over every case it acts on.
 func ablSummary(b *strings.Builder, parts []ablPart, rows []ablRow) {
 	b.WriteString("### Each part off against all on, over every case it acts on\n\n")
-	b.WriteString("Δ is (part off) − (all on). Bound: the full-model bound (type-II RVM: the log evidence), nats; negative means the part raises it. Test error: cases whose error rises (the part pays) or falls by more than 0.1 % with the part off, and the largest relative rise and fall. CPU: Σ off / Σ on over the cases.\n\n")
+	b.WriteString("Δ is (part off) − (all on). Bound: the full-model bound (type-II RVM: the log evidence), nats; negative means the part raises it. Test error: cases whose error rises (the part pays) or falls by more than 0.1 % of itself with the part off, and the largest rise and fall relative to the all-on error (– where nothing moved). CPU: Σ off / Σ on over the cases.\n\n")
 	b.WriteString("| part | control | fits | Σ Δbound | worst Δbound (case) | best Δbound (case) | error up / down | largest rise (case) | largest fall (case) | CPU off/on |\n")
 	b.WriteString("|---|---|--:|--:|---|---|--:|---|---|--:|\n")
 	for _, p := range parts {
@@ -185,18 +209,26 @@ func ablSummary(b *strings.Builder, parts []ablPart, rows []ablRow) {
 		if a.n == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %+.3f | %+.3f (%s) | %+.3f (%s) | %d / %d | %s | %s | %.2f |\n",
-			p.label, p.field, a.n, a.dBound, a.minB, a.minCase, a.maxB, a.maxCase, a.worse, a.better,
-			ablPct(a.worstAcc, a.worstCase), ablPct(a.bestAcc, a.bestCase), a.cpuOff/a.cpuOn)
+		fmt.Fprintf(b, "| %s | %s | %d | %+.3f | %s | %s | %d / %d | %s | %s | %.2f |\n",
+			p.label, p.field, a.n, a.dBound, ablNats(a.minB, a.minCase), ablNats(a.maxB, a.maxCase), a.worse, a.better,
+			ablText(a.worstText), ablText(a.bestText), a.cpuOff/a.cpuOn)
 	}
 	b.WriteString("\n")
 }
 
-func ablPct(v float64, c string) string {
-	if c == "" {
+// ablNats shows a change of the bound and its case, "–" if none.
+func ablNats(d float64, c string) string {
+	if math.Abs(d) < 5e-5 {
 		return "–"
 	}
-	return fmt.Sprintf("%+.1f %% (%s)", 100*v, c)
+	return fmt.Sprintf("%+.3f (%s)", d, c)
+}
+
+func ablText(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }
 
 // ablGroups writes one row per part and group of cases.
