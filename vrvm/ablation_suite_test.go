@@ -329,7 +329,7 @@ func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 		x, xte := ablStandardise(tr.X, te.X)
 		cs = append(cs, ablRegCases(fmt.Sprintf("friedman1 %d", n), "Friedman #1", "RMS", tagReg|tagDefWidth, nil, n == 1000, x, tr.T, xte, ftruth, 1, 0)...)
 		if n == 1000 {
-			cs = append(cs, ablCase{"friedman1 1000 learn", "kernel learning", "RMS", tagLearnReg, func(ctl controls) (ablScore, error) {
+			cs = append(cs, ablCase{"friedman1 1000 learn", "Friedman #1, learning", "RMS", tagLearnReg, func(ctl controls) (ablScore, error) {
 				r := &Regressor{LearnKernel: true, ctl: ctl}
 				return ablRegression(r, r.Predict, x, tr.T, xte, ftruth, 1, 0, false)
 			}})
@@ -359,11 +359,15 @@ func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 // against the noise-free target at 1,000 test points), each at the
 // default width and with kernel learning.
 func ablCrowdedCases(tb *testing.T) []ablCase {
-	tr, te := friedman50(tb, 120)
+	raw, err := datasets.Friedman1(1000, 50, 1, 4) // friedman50's test rows, before standardising
+	if err != nil {
+		tb.Fatal(err)
+	}
 	ftruth := make([]float64, 1000)
 	for i := range ftruth {
-		ftruth[i] = datasets.Friedman1True(mat.Row(nil, i, te.X))
+		ftruth[i] = datasets.Friedman1True(mat.Row(nil, i, raw.X))
 	}
+	tr, te := friedman50(tb, 120)
 	x, t := linearSet(200, 100, 10, 5, 7)
 	xte, ltruth := linearSet(1000, 100, 10, 0, 8)
 	cs := ablRegCases("friedman50 120", "many inputs", "RMS", tagReg|tagDefWidth, nil, false, tr.X, tr.T, te.X, ftruth, 1, 0)
@@ -413,7 +417,7 @@ func ablRealCases(dir string) ([]ablCase, error) {
 		return nil, err
 	}
 	cs = append(cs, ablRegCases("diabetes", "real regression", "RMSE", tagReg|tagDefWidth, nil, true, x, t, xte, tte, 1, 0)...)
-	cs = append(cs, ablCase{"diabetes learn", "kernel learning", "RMSE", tagLearnReg, func(ctl controls) (ablScore, error) {
+	cs = append(cs, ablCase{"diabetes learn", "real regression, learning", "RMSE", tagLearnReg, func(ctl controls) (ablScore, error) {
 		r := &Regressor{LearnKernel: true, ctl: ctl}
 		return ablRegression(r, r.Predict, x, t, xte, tte, 1, 0, false)
 	}})

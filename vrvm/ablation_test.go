@@ -17,7 +17,7 @@ import (
 // controls) by fitting each case of the suite (ablation_suite_test.go)
 // with every part on and again with each part that can act on it turned
 // off, and writes the tables of docs/ablation.md. It runs only when
-// VRVM_ABLATION names the output file (about 40 min CPU; fits run one at
+// VRVM_ABLATION names the output file (about 10 min CPU; fits run one at
 // a time so that each fit's CPU time is the process's):
 //
 //	VRVM_DATA=/work/shared/data VRVM_ABLATION=docs/ablation.md \
@@ -180,6 +180,9 @@ func (a *ablAgg) add(r ablRow) {
 		a.better++
 	}
 	text := fmt.Sprintf("%+.4g %s from %.4g (%s)", r.s.acc-r.on.acc, r.c.metric, r.on.acc, r.c.name)
+	if math.Abs(rel) <= 1e-6 {
+		rel = 0 // rounding
+	}
 	if rel > a.worstAcc {
 		a.worstAcc, a.worstCase, a.worstText = rel, r.c.name, text
 	}
@@ -221,7 +224,7 @@ func ablNats(d float64, c string) string {
 	if math.Abs(d) < 5e-5 {
 		return "–"
 	}
-	return fmt.Sprintf("%+.3f (%s)", d, c)
+	return fmt.Sprintf("%+.4f (%s)", d, c)
 }
 
 func ablText(s string) string {
