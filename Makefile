@@ -29,7 +29,7 @@ generate:
 	$(GO) generate ./jupyter/proxies
 	$(GO) generate ./internal/symdoc
 
-.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper gonb gonb-test
+.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper ablation gonb gonb-test
 
 all: build
 
@@ -46,6 +46,12 @@ notebooks:
 ## model-selection study, in Markdown (a few minutes on two cores).
 paper:
 	$(GO) run ./cmd/vrvm paper
+
+## ablation: every named part of the engine (vrvm/controls.go) turned off
+## against all on over the ablation suite, one fit at a time; writes the tables
+## of docs/ablation.md (about 10 min CPU; the real splits need VRVM_DATA).
+ablation:
+	VRVM_ABLATION=docs/ablation.md nice -n 10 $(GO) test ./vrvm -run '^TestAblation$$' -count=1 -timeout 0 -v
 
 ## gonb: GoNB, the second Go kernel, with gopls and goimports, built into
 ## build/bin from tools/gonb/go.mod and registered for you as "Go (gonb)"
