@@ -17,6 +17,11 @@ type RowOptions struct {
 	// to the number each label stands for, as CSVOptions.Labels; a cell
 	// that is none of them (and not missing) is an ErrLabel error.
 	Labels map[string]map[string]float64
+	// Header, if not nil, is the header the file must have: exactly these
+	// names in this order (an empty first name as IndexColumn), as for the
+	// shards of one data set. A header that differs is an ErrHeader
+	// error naming the first missing, unexpected or misplaced column.
+	Header []string
 }
 
 // RowReader reads a CSV file one row at a time by ReadTable's rules (the
@@ -35,13 +40,18 @@ type RowReader struct {
 
 // NewRowReader reads the header of the CSV file rd (name is used in error
 // messages) and returns the reader of its rows. Its errors are those of
-// ReadTable for the header, and ErrColumn for a column of opt.Columns the
-// header lacks.
+// ReadTable for the header, ErrHeader for a header other than opt.Header,
+// and ErrColumn for a column of opt.Columns the header lacks.
 func NewRowReader(rd io.Reader, name string, opt RowOptions) (*RowReader, error) {
 	r := newCSVReader(rd, name)
 	f, raw, err := readHeader(r, name)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Header != nil {
+		if err := checkHeader(f.header, opt.Header); err != nil {
+			return nil, r.errorf(r.recLine, 0, "", err)
+		}
 	}
 	rr := &RowReader{r: r, frame: f, raw: raw, names: slices.Clone(opt.Columns)}
 	for _, c := range opt.Columns {
