@@ -512,6 +512,14 @@ func streamRegress(ctx context.Context, o *streamOptions, s *streamSource, b vrv
 	}
 	prog.done()
 	r := &vrvm.Regressor{Prior: o.prior, MaxIter: o.maxIter}
+	last := time.Now()
+	r.Monitor = func(p vrvm.Progress) bool {
+		if now := time.Now(); ew != nil && now.Sub(last) >= time.Second {
+			last = now
+			fmt.Fprintf(ew, "vrvm fit: iteration %d: lower bound %.6g, %d active basis functions\n", p.Iteration, p.Bound, p.Active)
+		}
+		return false
+	}
 	if err := r.FitStatsContext(ctx, b, st); err != nil {
 		return nil, err
 	}
