@@ -35,6 +35,9 @@ type Config struct {
 	// Work is the directory (any Beam filesystem) of the pipelines'
 	// outputs: first.bin, stats.bin, pass-K.post and pass-K.bin.
 	Work string
+	// Block is the number of rows per block of the dense products on
+	// each worker; 0 means 2048.
+	Block int
 	// Log, if not nil, receives a line per pipeline run.
 	Log io.Writer
 }
@@ -98,6 +101,7 @@ func Fit(ctx context.Context, c Config, run Runner) (vrvm.Estimator, *Meta, erro
 		return nil, nil, err
 	}
 	b, sample, ts := NewBasis(fa, len(cols), c.Classify)
+	b.Block = c.Block
 	if b.Width = c.Width; b.Width == 0 {
 		b.Width = DefaultWidth(ctx, sample, ts, c.Classify)
 	}

@@ -111,17 +111,18 @@ func inMemory(t *testing.T, work string, x *mat.Dense, y []float64, cls bool) (B
 	return b, xs, ts
 }
 
-// TestRegressionPrism: the Beam pipelines on Prism, over four shards,
-// give the statistics of the rows in memory to 1e-10 relative and the
-// same fit to 1e-8 in the bound.
+// TestRegressionPrism: the Beam pipelines on Prism, over four shards in
+// blocks of 64 rows, give the statistics of the rows in memory (one
+// block) to 1e-10 relative and the same fit to 1e-8 in the bound.
 func TestRegressionPrism(t *testing.T) {
 	glob, x, y := shards(t, 4, 150, false)
 	work := t.TempDir()
-	m, meta, err := Fit(context.Background(), Config{Input: glob, Target: "y", Centres: 40, Seed: 3, Width: 1, Work: work}, runPrism)
+	m, meta, err := Fit(context.Background(), Config{Input: glob, Target: "y", Centres: 40, Seed: 3, Width: 1, Block: 64, Work: work}, runPrism)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, xs, ts := inMemory(t, work, x, y, false)
+	b.Width = 1
 	lib := b.Library()
 	phi, err := lib.Design(xs)
 	if err != nil {
@@ -199,11 +200,12 @@ func TestClassificationPrism(t *testing.T) {
 	glob, x, y := shards(t, 3, 150, true)
 	work := t.TempDir()
 	const passes = 4
-	m, _, err := Fit(context.Background(), Config{Input: glob, Target: "y", Classify: true, Centres: 30, Seed: 5, Width: 1, MaxPasses: passes, Work: work}, runPrism)
+	m, _, err := Fit(context.Background(), Config{Input: glob, Target: "y", Classify: true, Centres: 30, Seed: 5, Width: 1, MaxPasses: passes, Block: 50, Work: work}, runPrism)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, xs, _ := inMemory(t, work, x, y, true)
+	b.Width = 1
 	lib := b.Library()
 	c := &vrvm.Classifier{}
 	err = c.FitPasses(context.Background(), lib, vrvm.PassOptions{MaxPasses: passes}, func(_ context.Context, s *vrvm.ClassStats) error {
