@@ -39,8 +39,10 @@ import (
 // Blocks of rows are added with AddRows, in any order and any number of
 // blocks, and the statistics of separate blocks combine with Merge, so
 // that data beyond memory can be read once and fitted with
-// Regressor.FitStats. The zero value is not usable: make one with
-// NewStats.
+// Regressor.FitStats; MarshalBinary and UnmarshalBinary carry them
+// between processes and files (a versioned, checksummed format,
+// statsio.go). The zero value is not usable: make one with NewStats (or
+// UnmarshalBinary). docs/streaming.md describes the streamed fits.
 type Stats struct {
 	c    int
 	gram *mat.SymDense // ΦᵀΦ
