@@ -29,7 +29,7 @@ generate:
 	$(GO) generate ./jupyter/proxies
 	$(GO) generate ./internal/symdoc
 
-.PHONY: all build test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper ablation gonb gonb-test
+.PHONY: all build test beam-test lint unit bench check-generated kernel proxies check-proxies notebook-test notebooks jupyter build-check paper ablation gonb gonb-test
 
 all: build
 
@@ -74,8 +74,14 @@ jupyter:
 ## test: lint, unit tests, the generated-code checks, the shared build recipe,
 ## the kernel's protocol tests, the notebooks in Jupyter and in headless
 ## Chromium (scripts/notebook-test.sh), the GoNB notebooks under GoNB
-## (scripts/gonb-test.sh).
-test: lint unit check-generated check-proxies build-check notebook-test gonb-test
+## (scripts/gonb-test.sh), and the Beam module's pipelines on Prism (beam-test).
+test: lint unit check-generated check-proxies build-check notebook-test gonb-test beam-test
+
+## beam-test: the Apache Beam module (beam/go.mod, its own dependency graph):
+## vet, and its pipelines on the Prism runner over small sharded files
+## (docs/streaming.md).
+beam-test:
+	cd beam && $(GO) vet ./... && $(GO) test -count=1 -timeout 20m ./...
 
 ## build-check: docker/Dockerfile's build steps, run outside Docker through the
 ## same script into a temporary prefix (no Docker engine is needed).

@@ -48,6 +48,7 @@ func init() {
 		"LoadPima":            reflect.ValueOf(datasets.LoadPima),
 		"LoadRipley":          reflect.ValueOf(datasets.LoadRipley),
 		"Names":               reflect.ValueOf(datasets.Names),
+		"NewRowReader":        reflect.ValueOf(datasets.NewRowReader),
 		"NewScaling":          reflect.ValueOf(datasets.NewScaling),
 		"NumBostonSplits":     reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 		"NumRipleySubsets":    reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
@@ -83,6 +84,8 @@ func init() {
 		"Frame":        reflect.ValueOf((*datasets.Frame)(nil)),
 		"ParseError":   reflect.ValueOf((*datasets.ParseError)(nil)),
 		"ReadOptions":  reflect.ValueOf((*datasets.ReadOptions)(nil)),
+		"RowOptions":   reflect.ValueOf((*datasets.RowOptions)(nil)),
+		"RowReader":    reflect.ValueOf((*datasets.RowReader)(nil)),
 		"Scaling":      reflect.ValueOf((*datasets.Scaling)(nil)),
 		"Table":        reflect.ValueOf((*datasets.Table)(nil)),
 	}

@@ -30,6 +30,10 @@ type scheduleState struct {
 	// and fullDiag holds diag ΦᵀΦ of every candidate function.
 	dd       float64
 	fullDiag []float64
+	// signedResid keeps statsResid's value below 0: a classifier's pass
+	// statistics (statscls.go) have no tᵀt, and the value is then
+	// μᵀAμ − 2μᵀb.
+	signedResid bool
 
 	q      gaussQ // Q_w (20)
 	alpha  gammaQ // Q_α (22)

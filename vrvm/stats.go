@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // A regression on a fixed basis of C functions needs its rows only
@@ -37,8 +39,10 @@ import (
 // Blocks of rows are added with AddRows, in any order and any number of
 // blocks, and the statistics of separate blocks combine with Merge, so
 // that data beyond memory can be read once and fitted with
-// Regressor.FitStats. The zero value is not usable: make one with
-// NewStats.
+// Regressor.FitStats; MarshalBinary and UnmarshalBinary carry them
+// between processes and files (a versioned, checksummed format,
+// statsio.go). The zero value is not usable: make one with NewStats (or
+// UnmarshalBinary). docs/streaming.md describes the streamed fits.
 type Stats struct {
 	c    int
 	gram *mat.SymDense // ΦᵀΦ
@@ -82,7 +86,7 @@ func (s *Stats) AddRows(phi mat.Matrix, t []float64) error {
 	if n == 0 {
 		return nil
 	}
-	p := mat.DenseCopyOf(phi)
+	p := denseOf(phi)
 	if err := checkFiniteDense("design", p); err != nil {
 		return err
 	}
@@ -94,16 +98,45 @@ func (s *Stats) AddRows(phi mat.Matrix, t []float64) error {
 		tt += v * v
 		sum += v
 	}
-	gram := mat.NewSymDense(s.c, nil)
-	blas64.Syrk(blas.Trans, 1, p.RawMatrix(), 0, gram.RawSymmetric())
-	for i := range s.c {
-		if v := gram.At(i, i); math.IsInf(v, 0) {
+	if err := checkGramDiag(p, s.gram); err != nil {
+		return err
+	}
+	s.addBlock(p, t)
+	s.tt += tt
+	s.sum += sum
+	s.n += n
+	return nil
+}
+
+// addBlock adds ΦᵀΦ to s.gram and Φᵀy to s.phiT through the project's
+// dense products (internal/dense), in place.
+func (s *Stats) addBlock(p *mat.Dense, y []float64) {
+	raw := p.RawMatrix()
+	g := s.gram.RawSymmetric()
+	n := raw.Rows
+	dense.Gram(1, raw, 1, blas64.General{Rows: s.c, Cols: s.c, Stride: g.Stride, Data: g.Data})
+	dense.Gemv(blas.Trans, 1, raw, blas64.Vector{N: n, Inc: 1, Data: y}, 1, blas64.Vector{N: s.c, Inc: 1, Data: s.phiT})
+}
+
+// checkGramDiag returns a *NonFiniteError if adding the block p's ΦᵀΦ to
+// gram would overflow its diagonal (the largest entries of a Gram
+// matrix), before anything is added.
+func checkGramDiag(p *mat.Dense, gram *mat.SymDense) error {
+	n, c := p.Dims()
+	d := make([]float64, c)
+	for i := range c {
+		d[i] = gram.At(i, i)
+	}
+	for r := range n {
+		for j, v := range p.RawRowView(r) {
+			d[j] += v * v
+		}
+	}
+	for i, v := range d {
+		if math.IsInf(v, 0) {
 			return &NonFiniteError{What: "ΦᵀΦ of the design", Row: i, Col: i, Value: v}
 		}
 	}
-	pt := make([]float64, s.c)
-	blas64.Gemv(blas.Trans, 1, p.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: t}, 0, blas64.Vector{N: s.c, Inc: 1, Data: pt})
-	s.add(gram, pt, tt, sum, n)
 	return nil
 }
 
@@ -317,5 +350,8 @@ func (s *scheduleState) statsResid() float64 {
 	g := make([]float64, m)
 	blas64.Symv(1, s.gram.RawSymmetric(), mu, 0, blas64.Vector{N: m, Inc: 1, Data: g})
 	r := s.dd - 2*blas64.Dot(mu, blas64.Vector{N: m, Inc: 1, Data: s.phiD}) + blas64.Dot(mu, blas64.Vector{N: m, Inc: 1, Data: g})
+	if s.signedResid {
+		return r
+	}
 	return math.Max(0, r)
 }

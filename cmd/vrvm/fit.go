@@ -146,6 +146,9 @@ Flags:
 
 // fitCommand is the "fit" command.
 func fitCommand(args []string, stdout, stderr io.Writer) int {
+	if streamArg(args) {
+		return streamFitCommand(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	target := fs.String("target", "", "`name` of the target column (required)")
 	inputs := fs.String("inputs", "", "comma-separated input column `names` (default: all columns but the target and an index column)")

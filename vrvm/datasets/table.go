@@ -366,42 +366,9 @@ func ReadTableFile(path string, opt ReadOptions) (*Frame, error) {
 // problem of an earlier row first); other errors return a nil Frame.
 func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 	r := newCSVReader(rd, name)
-	rec, _, err := r.read()
-	if err == io.EOF {
-		return nil, r.errorf(0, 0, "", ErrEmpty)
-	}
+	t, header, err := readHeader(r, name)
 	if err != nil {
 		return nil, err
-	}
-	headerLine := r.recLine
-	header := slices.Clone(rec) // as written, to recognise a repeated header line
-	t := &Frame{name: name, header: rec, index: make(map[string]int, len(rec))}
-	allNumbers := true
-	for i, c := range rec {
-		if c == "" && i == 0 && len(rec) > 1 {
-			c = IndexColumn
-			t.header[0] = c
-		}
-		if c == "" {
-			return nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
-		}
-		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
-			hint := ""
-			if len(rec) == 1 && strings.Contains(c, "\t") {
-				hint = " (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)"
-			}
-			return nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character%s", ErrHeader, quotePrefix(c), hint))
-		}
-		if j, dup := t.index[c]; dup {
-			return nil, r.errorf(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
-		}
-		if _, err := ParseNumber(c); err != nil {
-			allNumbers = false
-		}
-		t.index[c] = i
-	}
-	if allNumbers {
-		return nil, r.errorf(headerLine, 0, "", fmt.Errorf("%w: the first line holds numbers, not column names; the first line must name the columns", ErrHeader))
 	}
 	spec, err := opt.spec(t.header)
 	if err != nil {
@@ -602,4 +569,47 @@ func (t *Frame) numericColumns() []string {
 		}
 	}
 	return c
+}
+
+// readHeader reads and checks the header line (ReadTable's rules): the
+// Frame of its columns and no rows, and the header as written.
+func readHeader(r *csvReader, name string) (*Frame, []string, error) {
+	rec, _, err := r.read()
+	if err == io.EOF {
+		return nil, nil, r.errorf(0, 0, "", ErrEmpty)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	headerLine := r.recLine
+	header := slices.Clone(rec) // as written, to recognise a repeated header line
+	t := &Frame{name: name, header: rec, index: make(map[string]int, len(rec))}
+	allNumbers := true
+	for i, c := range rec {
+		if c == "" && i == 0 && len(rec) > 1 {
+			c = IndexColumn
+			t.header[0] = c
+		}
+		if c == "" {
+			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
+		}
+		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
+			hint := ""
+			if len(rec) == 1 && strings.Contains(c, "\t") {
+				hint = " (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)"
+			}
+			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character%s", ErrHeader, quotePrefix(c), hint))
+		}
+		if j, dup := t.index[c]; dup {
+			return nil, nil, r.errorf(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
+		}
+		if _, err := ParseNumber(c); err != nil {
+			allNumbers = false
+		}
+		t.index[c] = i
+	}
+	if allNumbers {
+		return nil, nil, r.errorf(headerLine, 0, "", fmt.Errorf("%w: the first line holds numbers, not column names; the first line must name the columns", ErrHeader))
+	}
+	return t, header, nil
 }
