@@ -251,10 +251,7 @@ func (q *mcFixedQ) excludedTerms(f float64, kd []float64) (float64, []float64, *
 		if q.probit && c > 0 {
 			break
 		}
-		in := make([]bool, n+q.off)
-		for _, a := range cl.act {
-			in[a] = true
-		}
+		in := memberOf(n+q.off, cl.act)
 		if q.off > 0 && !in[0] {
 			f += q.excludedTerm(biasS) // constant in θ
 		}

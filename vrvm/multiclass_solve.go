@@ -278,10 +278,7 @@ func (p *mcProblem) uniformExcluded(b float64) *mcExcluded {
 
 // excludedSum returns the sum of term over the functions not in act.
 func excludedSum(term []float64, act []int) float64 {
-	in := make([]bool, len(term))
-	for _, a := range act {
-		in[a] = true
-	}
+	in := memberOf(len(term), act)
 	var sum float64
 	for m, v := range term {
 		if !in[m] {
@@ -363,10 +360,7 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 	if b, ok := p.lik.uniform(); ok {
 		base = p.uniformExcluded(b).f0
 	}
-	in := make([]bool, len(c.d))
-	for _, a := range c.act {
-		in[a] = true
-	}
+	in := memberOf(len(c.d), c.act)
 	best, bestA, bestGain := -1, 0.0, 0.0
 	for r, j := range c.rows {
 		if in[j] || p.twin[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {

@@ -421,13 +421,8 @@ func (st *rvmState) updateBetaWith(alpha []float64) float64 {
 	for j, a := range alpha {
 		gamma += 1 - a*st.q.diag[j]
 	}
-	nb := (float64(st.n) - gamma) / st.rss
-	if !(nb > 0) || math.IsNaN(nb) {
-		return 0
-	}
-	nb = math.Min(nb, st.betaMax)
-	d := math.Abs(math.Log(nb / st.beta))
-	st.beta = nb
+	var d float64
+	st.beta, d = reestimateBeta(st.n, gamma, st.rss, st.beta, st.betaMax)
 	return d
 }
 

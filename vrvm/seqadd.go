@@ -300,10 +300,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 // the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(dv []float64) {
 	p := len(dv)
-	in := make([]bool, p)
-	for _, a := range s.act {
-		in[a] = true
-	}
+	in := memberOf(p, s.act)
 	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
 	s.exConst = 0
 	for j, d := range dv {
