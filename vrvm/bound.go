@@ -247,3 +247,12 @@ func excludedBound(p Prior, s []float64, act []int) float64 {
 	}
 	return sum
 }
+
+// memberOf returns the mask of the indices in set among 0, …, n−1.
+func memberOf(n int, set []int) []bool {
+	in := make([]bool, n)
+	for _, a := range set {
+		in[a] = true
+	}
+	return in
+}

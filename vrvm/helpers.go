@@ -94,15 +94,6 @@ func selectVec(a []float64, keep []int) []float64 {
 	return out
 }
 
-// memberOf returns the mask of the indices in set among 0, …, n−1.
-func memberOf(n int, set []int) []bool {
-	in := make([]bool, n)
-	for _, a := range set {
-		in[a] = true
-	}
-	return in
-}
-
 func selectInts(a []int, keep []int) []int {
 	out := make([]int, len(keep))
 	for j, k := range keep {

@@ -1,8 +1,6 @@
 package vrvm
 
-import (
-	"gonum.org/v1/gonum/mat"
-)
+import "gonum.org/v1/gonum/mat"
 
 // fixedQ is a fitted Q held fixed while the kernel parameters move: the
 // full-model bound as a function of θ, up to a constant (K3)–(K4).

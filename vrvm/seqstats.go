@@ -1,8 +1,6 @@
 package vrvm
 
-import (
-	"math"
-)
+import "math"
 
 // uniform reports whether the likelihood's precisions are all equal.
 func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
