@@ -404,11 +404,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 		g, _ := o.kernel.(Gaussian)
 		o.kernel = Gaussian{Width: 2 * g.Width}
 		f.widthDoublings++
-		s, b, err := prepare(o, x, t, false)
-		if err != nil {
-			return nil, err
-		}
-		lik, err := newLik(s, t)
+		s, b, lik, err := prepareLik(o, x, t, false, newLik)
 		if err != nil {
 			return nil, err
 		}

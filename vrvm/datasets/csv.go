@@ -108,12 +108,22 @@ func ReadCSV(r io.Reader, name string) (*Table, error) {
 // ReadCSVFile reads the CSV file at path with ReadCSVOptions; errors name the
 // path.
 func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
+	var t *Table
+	err := withFile(path, func(r io.Reader) (err error) {
+		t, err = ReadCSVOptions(r, path, opt)
+		return err
+	})
+	return t, err
+}
+
+// withFile calls read with the file at path, open until read returns.
+func withFile(path string, read func(io.Reader) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	return ReadCSVOptions(f, path, opt)
+	return read(f)
 }
 
 // ReadCSVOptions reads a CSV file from r.

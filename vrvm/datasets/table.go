@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -362,12 +361,12 @@ type Frame struct {
 // ReadTableFile reads the CSV file at path with ReadTable; errors name the
 // path.
 func ReadTableFile(path string, opt ReadOptions) (*Frame, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadTable(f, path, opt)
+	var t *Frame
+	err := withFile(path, func(r io.Reader) (err error) {
+		t, err = ReadTable(r, path, opt)
+		return err
+	})
+	return t, err
 }
 
 // ReadTable reads a CSV file with a header line from rd, the way the vrvm
