@@ -79,6 +79,7 @@ func contractModels() []contractModel {
 		binary("RVMRegressor paper schedule", func(k Kernel, mon func(Progress) bool) any {
 			return &RVMRegressor{Kernel: k, Monitor: mon, Solver: PaperSchedule}
 		}, contractTargets),
+		binary("RobustRegressor", func(k Kernel, mon func(Progress) bool) any { return &RobustRegressor{Kernel: k, Monitor: mon} }, contractTargets),
 		{
 			name: "MultiClassifier",
 			make: func(k Kernel, mon func(Progress) bool) any { return &MultiClassifier{Kernel: k, Monitor: mon} },

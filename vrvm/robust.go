@@ -122,11 +122,24 @@ func (r *RobustRegressor) FitDesign(phi mat.Matrix, t []float64) error {
 	return r.fit(context.Background(), phi, t, true)
 }
 
+// fit is fitNew under the fit contract (fitted.settle).
 func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	prev, nu, weights := r.regressionFit, r.nu, r.weights
+	err := r.fitNew(ctx, x, t, design)
+	if r.settle(ctx, err) {
+		r.regressionFit, r.nu, r.weights = prev, nu, weights
+	}
+	return err
+}
+
+// fitNew fits from scratch: the model holds no posterior until the
+// solver returns one.
+func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	r.regressionFit, r.nu, r.weights = regressionFit{fitted{task: "regression", estimator: "vrvm"}}, 0, nil
 	if !(r.Nu >= 0) || math.IsInf(r.Nu, 0) {
 		return &OptionError{Field: "Nu", Value: r.Nu, Reason: "must be positive and finite (0 means learned)"}
 	}
-	f := regressionFit{fitted{task: "regression", estimator: "vrvm"}}
+	f := &r.regressionFit
 	v, err := targetVarScale(t)
 	if err != nil {
 		return err
@@ -166,7 +179,7 @@ func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, de
 	}
 	f.ct, f.dt = st.ct, st.dt
 	f.noise = st.dt / st.ct
-	r.regressionFit, r.nu = f, st.nu
+	r.nu = st.nu
 	r.weights = make([]float64, len(t))
 	for i := range r.weights {
 		r.weights[i] = st.u(i)
