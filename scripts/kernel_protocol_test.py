@@ -599,11 +599,11 @@ def plain_interrupts(k):
     check(k.value("keep") == "42", "variables survive the interrupts")
 
     # A panic in a goroutine started by the cell.
-    reply, outputs, _ = k.execute('go func() {\n\tpanic("boom in a goroutine")\n}()\ntime.Sleep(300 * time.Millisecond)')
+    reply, outputs, _ = k.execute('go func() {\n\tpanic("boom in a goroutine")\n}()\ntime.Sleep(2 * time.Second)')
     check(k.km.is_alive(), "a panicking goroutine does not end the kernel")
     check("boom in a goroutine" in errors(outputs) and reply["status"] == "error",
           "the goroutine's panic is an error output of its cell (%s: %s)" % (reply["status"], errors(outputs)))
-    reply, outputs, _ = k.execute('go func(s string) {\n\tpanic(s)\n}("boom again")\ntime.Sleep(300 * time.Millisecond)')
+    reply, outputs, _ = k.execute('go func(s string) {\n\tpanic(s)\n}("boom again")\ntime.Sleep(2 * time.Second)')
     check("boom again" in errors(outputs), "a goroutine with arguments too (%s)" % errors(outputs))
     check(k.value("keep") == "42", "the kernel keeps an earlier variable after goroutine panics")
 
