@@ -238,10 +238,7 @@ func excludedTerm(p Prior, s float64) float64 {
 // excludedBound returns the sum of excludedTerm over the functions with
 // sₘ = s[m] that are not in the active set act.
 func excludedBound(p Prior, s []float64, act []int) float64 {
-	in := make([]bool, len(s))
-	for _, a := range act {
-		in[a] = true
-	}
+	in := memberOf(len(s), act)
 	var sum float64
 	for m, v := range s {
 		if !in[m] {
@@ -249,4 +246,13 @@ func excludedBound(p Prior, s []float64, act []int) float64 {
 		}
 	}
 	return sum
+}
+
+// memberOf returns the mask of the indices in set among 0, …, n−1.
+func memberOf(n int, set []int) []bool {
+	in := make([]bool, n)
+	for _, a := range set {
+		in[a] = true
+	}
+	return in
 }

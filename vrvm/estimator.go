@@ -99,11 +99,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if err != nil {
 		return nil, err
 	}
-	s, b, err := prepare(o, x, t, design)
-	if err != nil {
-		return nil, err
-	}
-	first, err := newLik(s, t)
+	s, b, first, err := prepareLik(o, x, t, design, newLik)
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +233,18 @@ type variational struct {
 	learn    bool
 	learning KernelLearning
 	augment  bool
+}
+
+// prepareLik is prepare followed by newLik, the likelihood of the task
+// for the resolved settings and the targets t.
+func prepareLik(o options, x mat.Matrix, t []float64, design bool,
+	newLik func(settings, []float64) (likelihood, error)) (settings, basis, likelihood, error) {
+	s, b, err := prepare(o, x, t, design)
+	if err != nil {
+		return s, b, nil, err
+	}
+	lik, err := newLik(s, t)
+	return s, b, lik, err
 }
 
 // prepare resolves an estimator's options, validates the data and the

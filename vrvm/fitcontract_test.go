@@ -205,143 +205,178 @@ func TestFitContract(t *testing.T) {
 	for _, c := range contractModels() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
-			// check calls every accessor of m, with no panic allowed.
-			check := func(state string, m any) map[string][]reflect.Value {
-				t.Helper()
-				panics, res := callAccessors(t, m, xt, labels[:5])
-				for name, p := range panics {
-					t.Errorf("%s: %s panics: %v", state, name, p)
-				}
-				return res
-			}
-			// empty checks the documented state of a model without a
-			// posterior.
-			empty := func(state string, m any, want Status) {
-				t.Helper()
-				res := check(state, m)
-				if s := c.status(m); s != want {
-					t.Errorf("%s: status %v, want %v", state, s, want)
-				}
-				if l := c.bound(m); !math.IsNaN(l) {
-					t.Errorf("%s: LowerBound %v, want NaN", state, l)
-				}
-				if k := c.iters(m); k != 0 {
-					t.Errorf("%s: Iterations %d, want 0", state, k)
-				}
-				if _, err := c.predict(m, xt); !errors.Is(err, ErrNotFitted) {
-					t.Errorf("%s: prediction error %v, want ErrNotFitted", state, err)
-				}
-				if out := res["Save"]; len(out) != 1 || !errors.Is(asError(out[0]), ErrNotFitted) {
-					t.Errorf("%s: Save returned %v, want ErrNotFitted", state, out)
-				}
-				for _, name := range []string{"Mean", "Alpha", "RelevanceVectors", "ActiveSet", "BoundTrace"} {
-					if out := res[name]; len(out) == 1 && !out[0].IsNil() {
-						t.Errorf("%s: %s = %v, want nil", state, name, out[0])
-					}
-				}
-			}
-
+			r := &contractRun{t: t, c: c, x: x, xt: xt, labels: labels[:5]}
 			// Never fitted.
-			empty("never fitted", c.make(Gaussian{Width: 1}, nil), NotFitted)
-
-			// Fitted.
-			m := c.make(Gaussian{Width: 1}, nil)
-			if err := c.fit(ctx, m, x, contractRows); err != nil {
-				t.Fatal(err)
-			}
-			check("fitted", m)
-			want, err := c.predict(m, xt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, l, k := c.status(m), c.bound(m), c.iters(m)
-			if st == NotFitted || st == Canceled || math.IsNaN(l) || k == 0 {
-				t.Fatalf("fitted: status %v, bound %v, %d iterations", st, l, k)
-			}
-			same := func(state string, m any) {
-				t.Helper()
-				check(state, m)
-				got, err := c.predict(m, xt)
-				if err != nil {
-					t.Fatalf("%s: %v", state, err)
-				}
-				if c.status(m) != st || c.bound(m) != l || c.iters(m) != k {
-					t.Errorf("%s: status %v, bound %v, %d iterations; fitted: %v, %v, %d", state, c.status(m), c.bound(m), c.iters(m), st, l, k)
-				}
-				for i := range want {
-					if !(math.Abs(got[i]-want[i]) <= 1e-12*math.Max(1, math.Abs(want[i]))) {
-						t.Errorf("%s: prediction %d = %v, fitted %v", state, i, got[i], want[i])
-						break
-					}
-				}
-			}
-
-			// Loaded from a file.
-			var buf bytes.Buffer
-			if err := m.(interface{ Save(io.Writer) error }).Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			loaded, err := c.load(&buf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			same("loaded", loaded)
-
-			// A fit that fails validation (10 targets for 40 rows) leaves
-			// the fitted model as it was; so does one with NaN inputs.
-			if err := c.fit(ctx, m, x, 10); err == nil {
-				t.Fatal("10 targets for 40 rows: no error")
-			}
-			same("failed validation after a fit", m)
-			bad := mat.DenseCopyOf(x)
-			bad.Set(3, 1, math.NaN())
-			if err := c.fit(ctx, m, bad, contractRows); err == nil {
-				t.Fatal("NaN input: no error")
-			}
-			same("NaN input after a fit", m)
-
-			// Cancelled before the fit starts: Canceled with no
-			// posterior, the previous one discarded.
-			done, cancel := context.WithCancel(ctx)
-			cancel()
-			if err := c.fit(done, m, x, contractRows); !errors.Is(err, context.Canceled) {
-				t.Errorf("cancelled before start: error %v", err)
-			}
-			empty("cancelled before start", m, Canceled)
-
-			// Cancelled while the design is being built: the kernel
-			// cancels the context at its first evaluation.
-			dctx, dcancel := context.WithCancel(ctx)
-			defer dcancel()
-			md := c.make(hookKernel{n: new(atomic.Int64), at: 1, hook: dcancel}, nil)
-			err = c.fit(dctx, md, x, contractRows)
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("cancelled during the design: error %v", err)
-			}
-			// The fit stops before its first iteration: no posterior.
-			empty("cancelled during the design", md, Canceled)
-
-			// Cancelled mid-iterations, from the Monitor at iteration 2:
-			// the state of the last iteration, with Status Canceled.
-			ictx, icancel := context.WithCancel(ctx)
-			defer icancel()
-			mi := c.make(Gaussian{Width: 1}, func(p Progress) bool {
-				if p.Iteration == 2 {
-					icancel()
-				}
-				return false
-			})
-			err = c.fit(ictx, mi, x, contractRows)
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("cancelled mid-iterations: error %v", err)
-			}
-			if k := c.iters(mi); k < 2 {
-				t.Errorf("cancelled mid-iterations: %d iterations, want at least 2", k)
-			}
-			canceled(t, c, "cancelled mid-iterations", mi, xt, check)
+			r.empty("never fitted", c.make(Gaussian{Width: 1}, nil), NotFitted)
+			m := r.fitted()
+			r.failures(m)
+			r.cancels(m)
 		})
 	}
+}
+
+// contractRun is TestFitContract's run on one estimator: its training
+// inputs x, the test rows xt with labels, and the state of the first
+// fit (predictions want, status st, bound l and k iterations).
+type contractRun struct {
+	t      *testing.T
+	c      contractModel
+	x, xt  *mat.Dense
+	labels []string
+	want   []float64
+	st     Status
+	l      float64
+	k      int
+}
+
+// check calls every accessor of m, with no panic allowed.
+func (r *contractRun) check(state string, m any) map[string][]reflect.Value {
+	r.t.Helper()
+	panics, res := callAccessors(r.t, m, r.xt, r.labels)
+	for name, p := range panics {
+		r.t.Errorf("%s: %s panics: %v", state, name, p)
+	}
+	return res
+}
+
+// empty checks the documented state of a model without a posterior.
+func (r *contractRun) empty(state string, m any, want Status) {
+	t, c := r.t, r.c
+	t.Helper()
+	res := r.check(state, m)
+	if s := c.status(m); s != want {
+		t.Errorf("%s: status %v, want %v", state, s, want)
+	}
+	if l := c.bound(m); !math.IsNaN(l) {
+		t.Errorf("%s: LowerBound %v, want NaN", state, l)
+	}
+	if k := c.iters(m); k != 0 {
+		t.Errorf("%s: Iterations %d, want 0", state, k)
+	}
+	if _, err := c.predict(m, r.xt); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("%s: prediction error %v, want ErrNotFitted", state, err)
+	}
+	if out := res["Save"]; len(out) != 1 || !errors.Is(asError(out[0]), ErrNotFitted) {
+		t.Errorf("%s: Save returned %v, want ErrNotFitted", state, out)
+	}
+	for _, name := range []string{"Mean", "Alpha", "RelevanceVectors", "ActiveSet", "BoundTrace"} {
+		if out := res[name]; len(out) == 1 && !out[0].IsNil() {
+			t.Errorf("%s: %s = %v, want nil", state, name, out[0])
+		}
+	}
+}
+
+// fitted fits a model, records its state in r and checks that a copy
+// read from its file predicts the same.
+func (r *contractRun) fitted() any {
+	t, c := r.t, r.c
+	t.Helper()
+	m := c.make(Gaussian{Width: 1}, nil)
+	if err := c.fit(context.Background(), m, r.x, contractRows); err != nil {
+		t.Fatal(err)
+	}
+	r.check("fitted", m)
+	var err error
+	if r.want, err = c.predict(m, r.xt); err != nil {
+		t.Fatal(err)
+	}
+	r.st, r.l, r.k = c.status(m), c.bound(m), c.iters(m)
+	if r.st == NotFitted || r.st == Canceled || math.IsNaN(r.l) || r.k == 0 {
+		t.Fatalf("fitted: status %v, bound %v, %d iterations", r.st, r.l, r.k)
+	}
+	// Loaded from a file.
+	var buf bytes.Buffer
+	if err := m.(interface{ Save(io.Writer) error }).Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := c.load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.same("loaded", loaded)
+	return m
+}
+
+// same checks that m is in the state of the first fit.
+func (r *contractRun) same(state string, m any) {
+	t, c := r.t, r.c
+	t.Helper()
+	r.check(state, m)
+	got, err := c.predict(m, r.xt)
+	if err != nil {
+		t.Fatalf("%s: %v", state, err)
+	}
+	if c.status(m) != r.st || c.bound(m) != r.l || c.iters(m) != r.k {
+		t.Errorf("%s: status %v, bound %v, %d iterations; fitted: %v, %v, %d", state, c.status(m), c.bound(m), c.iters(m), r.st, r.l, r.k)
+	}
+	for i := range r.want {
+		if !(math.Abs(got[i]-r.want[i]) <= 1e-12*math.Max(1, math.Abs(r.want[i]))) {
+			t.Errorf("%s: prediction %d = %v, fitted %v", state, i, got[i], r.want[i])
+			break
+		}
+	}
+}
+
+// failures checks that a fit that fails validation (10 targets for 40
+// rows) leaves the fitted model m as it was; so does one with NaN
+// inputs.
+func (r *contractRun) failures(m any) {
+	t, c := r.t, r.c
+	ctx := context.Background()
+	if err := c.fit(ctx, m, r.x, 10); err == nil {
+		t.Fatal("10 targets for 40 rows: no error")
+	}
+	r.same("failed validation after a fit", m)
+	bad := mat.DenseCopyOf(r.x)
+	bad.Set(3, 1, math.NaN())
+	if err := c.fit(ctx, m, bad, contractRows); err == nil {
+		t.Fatal("NaN input: no error")
+	}
+	r.same("NaN input after a fit", m)
+}
+
+// cancels checks the fits cancelled before the start (m, fitted before),
+// while the design is being built, and mid-iterations.
+func (r *contractRun) cancels(m any) {
+	t, c, x := r.t, r.c, r.x
+	ctx := context.Background()
+	// Cancelled before the fit starts: Canceled with no posterior, the
+	// previous one discarded.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := c.fit(done, m, x, contractRows); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before start: error %v", err)
+	}
+	r.empty("cancelled before start", m, Canceled)
+
+	// Cancelled while the design is being built: the kernel cancels the
+	// context at its first evaluation.
+	dctx, dcancel := context.WithCancel(ctx)
+	defer dcancel()
+	md := c.make(hookKernel{n: new(atomic.Int64), at: 1, hook: dcancel}, nil)
+	if err := c.fit(dctx, md, x, contractRows); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during the design: error %v", err)
+	}
+	// The fit stops before its first iteration: no posterior.
+	r.empty("cancelled during the design", md, Canceled)
+
+	// Cancelled mid-iterations, from the Monitor at iteration 2: the
+	// state of the last iteration, with Status Canceled.
+	ictx, icancel := context.WithCancel(ctx)
+	defer icancel()
+	mi := c.make(Gaussian{Width: 1}, func(p Progress) bool {
+		if p.Iteration == 2 {
+			icancel()
+		}
+		return false
+	})
+	if err := c.fit(ictx, mi, x, contractRows); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled mid-iterations: error %v", err)
+	}
+	if k := c.iters(mi); k < 2 {
+		t.Errorf("cancelled mid-iterations: %d iterations, want at least 2", k)
+	}
+	canceled(t, c, "cancelled mid-iterations", mi, r.xt, r.check)
 }
 
 // canceled checks a model cancelled after its first iteration: Status

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -218,158 +217,6 @@ func startKernel(k Kernel, x mat.Matrix, implicit bool) (learnable, error) {
 	return nil, &OptionError{Field: "LearnKernel", Reason: fmt.Sprintf("kernel %s cannot be learned: use Gaussian or ARDGaussian", kernelString(k))}
 }
 
-// fixedQ is a fitted Q held fixed while the kernel parameters move: the
-// full-model bound as a function of θ, up to a constant (K3)–(K4).
-type fixedQ struct {
-	rows  [][]float64 // training inputs, which are also the centres
-	bias  bool        // the basis has a bias function
-	pos   []int       // for each centre, its position in mu, or −1 if excluded
-	biasP int         // position of the bias in mu, or −1
-	mu    []float64
-	sigma *mat.SymDense
-	beta  []float64 // Bₙ, the likelihood's precisions
-	y     []float64 // yₙ, the likelihood's data vector
-	prior Prior
-	k     *mat.Dense // scratch: the N × N kernel matrix
-}
-
-// newFixedQ holds the solution sol of problem p fixed.
-func newFixedQ(p *problem, sol *solution) *fixedQ {
-	rows := rowsOf(p.basis.centers)
-	n := len(rows)
-	q := &fixedQ{rows: rows, bias: p.basis.bias, pos: make([]int, n), biasP: -1, mu: sol.mu, prior: p.set.prior}
-	for i := range q.pos {
-		q.pos[i] = -1
-	}
-	off := p.basis.offset()
-	for i, c := range sol.cols {
-		if p.basis.bias && c == 0 {
-			q.biasP = i
-			continue
-		}
-		q.pos[c-off] = i
-	}
-	q.sigma = sol.sigma
-	if q.sigma == nil {
-		q.sigma = sol.sigmaOf()
-	}
-	beta, uni := p.lik.weights()
-	if beta == nil {
-		beta = constant(n, uni)
-	}
-	q.beta = beta
-	d, scale := p.lik.data()
-	q.y = make([]float64, n)
-	for i, v := range d {
-		q.y[i] = scale * v
-	}
-	return q
-}
-
-// eval returns F(θ), the terms of the full-model bound L(Q, θ) that
-// depend on the kernel k at the fixed Q, (K3) and (K4):
-//
-//	F = Σₙ [yₙmₙ − ½Bₙ(mₙ² + vₙ)] + Σ_{j excluded} excludedTerm(sⱼ),
-//
-// and, if grad is not nil, sets grad to ∂F/∂u (K5)–(K6).
-func (q *fixedQ) eval(k learnable, grad []float64) float64 {
-	n := len(q.rows)
-	q.k = kernelMatrix(k, q.rows, q.k)
-	kd := q.k.RawMatrix().Data
-	ma := len(q.mu)
-	// Φ_A: the active columns at the training inputs.
-	phi := mat.NewDense(n, ma, nil)
-	for i := range n {
-		row := phi.RawRowView(i)
-		if q.biasP >= 0 {
-			row[q.biasP] = 1
-		}
-		for j, p := range q.pos {
-			if p >= 0 {
-				row[p] = kd[i*n+j]
-			}
-		}
-	}
-	var t mat.Dense // T = Φ_A Σ
-	mul(&t, phi, q.sigma)
-	m := make([]float64, n)
-	var f float64
-	for i := range n {
-		pr, tr := phi.RawRowView(i), t.RawRowView(i)
-		var mi, vi float64
-		for p, v := range pr {
-			mi += v * q.mu[p]
-			vi += v * tr[p]
-		}
-		m[i] = mi
-		f += q.y[i]*mi - 0.5*q.beta[i]*(mi*mi+vi) // (K3)
-	}
-	// Excluded functions: sⱼ = Σₙ Bₙ Kₙⱼ², their closed-form terms (K4).
-	inv := make([]float64, n) // 1/(αⱼ + sⱼ) of each excluded centre
-	for j, p := range q.pos {
-		if p >= 0 {
-			continue
-		}
-		var s float64
-		for i := range n {
-			v := kd[i*n+j]
-			s += q.beta[i] * v * v
-		}
-		f += excludedTerm(q.prior, s) // (K4)
-		inv[j] = 1 / (alphaRoot(q.prior.A, q.prior.B, s, 0) + s)
-	}
-	if q.bias && q.biasP < 0 {
-		f += excludedTerm(q.prior, sum(q.beta)) // constant in θ
-	}
-	if grad == nil {
-		return f
-	}
-	// G = ∂F/∂Φ (K5): active column p: (y − Bm)μₚ − B(ΦΣ)ₚ; excluded
-	// column j: −BΦⱼ/(αⱼ + sⱼ).
-	g := func(i, j int) float64 {
-		if p := q.pos[j]; p >= 0 {
-			return (q.y[i]-q.beta[i]*m[i])*q.mu[p] - q.beta[i]*t.At(i, p)
-		}
-		return -q.beta[i] * kd[i*n+j] * inv[j]
-	}
-	chainKernel(k, q.rows, kd, g, grad) // (K6)
-	return f
-}
-
-// kernelMatrix returns the kernel matrix Kᵢⱼ = k(rows[i], rows[j]) in dst,
-// which it allocates if nil.
-func kernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
-	n := len(rows)
-	if dst == nil {
-		dst = mat.NewDense(n, n, nil)
-	}
-	kd := dst.RawMatrix().Data
-	for i := range n {
-		kd[i*n+i] = k.Eval(rows[i], rows[i])
-		for j := i + 1; j < n; j++ {
-			v := k.Eval(rows[i], rows[j])
-			kd[i*n+j], kd[j*n+i] = v, v
-		}
-	}
-	return dst
-}
-
-// chainKernel sets grad to ∂F/∂u = Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂u (K6), given
-// g(i, j) = Gᵢⱼ = ∂F/∂Kᵢⱼ (the kernel function centred at row j, at row
-// i) and the kernel matrix kd (row-major, N × N); K is symmetric and
-// ∂Kᵢᵢ/∂u = 0.
-func chainKernel(k learnable, rows [][]float64, kd []float64, g func(i, j int) float64, grad []float64) {
-	for i := range grad {
-		grad[i] = 0
-	}
-	n := len(rows)
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			k.logGrad(grad, rows[i], rows[j], kd[i*n+j], g(i, j)+g(j, i))
-		}
-	}
-}
-
 // scalePrior returns ln p(θ) + ln|dθ/du| for the Gamma hyperprior of
 // (K8) on every θₖ = e^(uₖ) plus the hierarchical prior of (K11), up to
 // a constant, and adds its gradient to grad (if not nil).
@@ -483,196 +330,6 @@ type learnTarget interface {
 	unlimit()
 }
 
-// binaryTarget is the learnTarget of Regressor and Classifier.
-type binaryTarget struct {
-	s      settings
-	b      basis
-	x      mat.Matrix
-	newLik func() likelihood
-	// limit, if positive, is the largest effective number of parameters
-	// γ of a fit (C1): regression's widthCrowded times the rows.
-	limit float64
-	// labels, if not nil, are a classifier's labels, whose fits are
-	// limited by (C3): the effective number of parameters on the rows of
-	// either class at most widthCrowded times that class's rows.
-	labels []float64
-	// Under (C3): whether a fit was crowded, and the first fit that was
-	// not, the start of learning, with its kernel (C4).
-	sawCrowded bool
-	start      learnFit
-	startK     learnable
-}
-
-// binaryFit is a fit of binaryTarget.
-type binaryFit struct {
-	p    *problem
-	sol  *solution
-	ab   *abandonment
-	over bool // stopped by the limit on γ (C1), or crowded in a class (C3)
-}
-
-func (f *binaryFit) full() float64 {
-	if f.ab.done {
-		return f.ab.bound
-	}
-	return f.sol.full
-}
-func (f *binaryFit) halted() bool    { return f.sol.status == Stopped && !f.ab.done && !f.over }
-func (f *binaryFit) abandoned() bool { return f.ab.done || f.over }
-func (f *binaryFit) crowded() bool   { return f.over }
-func (f *binaryFit) iters() int      { return f.sol.iters }
-func (f *binaryFit) gradient(k learnable, g []float64) {
-	newFixedQ(f.p, f.sol).eval(k, g) // (K5)–(K6)
-}
-
-func (t *binaryTarget) check(k learnable) error {
-	bb := t.b
-	bb.kernel = k
-	return bb.checkScale()
-}
-
-func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
-
-func (t *binaryTarget) unlimit() { t.limit, t.labels = 0, nil }
-
-func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
-	bb := t.b
-	bb.kernel = k
-	p := &problem{basis: bb, x: t.x, lik: t.newLik(), set: t.s}
-	p.set.kernel = k
-	p.set.gammaLimit = t.limit
-	ab := p.set.abandonWhen(abandon)
-	if from != nil {
-		// Refit from the best fit's active set and likelihood factor.
-		bf := from.(*binaryFit)
-		p.warm = &warmStart{cols: bf.sol.cols, alpha: bf.sol.alpha}
-		copyFactor(p.lik, bf.p.lik)
-	}
-	sol, err := t.s.solver.method().fit(ctx, p)
-	if sol == nil {
-		return nil, err
-	}
-	over := t.limit > 0 && sol.status == Stopped && !ab.done && effectiveParameters(sol) > t.limit
-	if t.labels != nil && err == nil && !ab.done && sol.status != Stopped {
-		over = classCrowded(p, sol, t.labels) // (C3)
-		t.sawCrowded = t.sawCrowded || over
-	}
-	f := &binaryFit{p: p, sol: sol, ab: ab, over: over}
-	if t.labels != nil && t.start == nil && err == nil && !over && !ab.done && sol.status != Stopped {
-		t.start, t.startK = f, k
-	}
-	return f, err
-}
-
-// memorising fits the model, without (C3), at the kernel k with every
-// scale divided by e^maxLogMove, the narrowest learning reaches, where
-// the kernel matrix is the identity to rounding for any inputs without
-// repeated rows: every kernel function is a spike at its own row, and a
-// fit memorises the labels it can (C4).
-func (t *binaryTarget) memorising(ctx context.Context, k learnable) (learnFit, learnable, error) {
-	u := k.logParams()
-	for i := range u {
-		u[i] -= maxLogMove
-	}
-	labels := t.labels
-	t.labels = nil
-	defer func() { t.labels = labels }()
-	ki := k.withLogParams(u)
-	f, err := t.fit(ctx, ki, nil, nil)
-	return f, ki, err
-}
-
-// classLeverage returns the effective number of parameters of the fit
-// sol of p on the rows of each class of the labels t (0 or 1): the sums
-// over those rows of the leverages hₙ = Bₙφₙᵀ Σ φₙ over the active
-// functions, whose sum over every row is γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) = tr(ΣΦᵀBΦ)
-// (C3). It returns zeros if Σ or the design cannot be had.
-func classLeverage(p *problem, sol *solution, t []float64) [2]float64 {
-	var g [2]float64
-	if sol.sigma == nil && sol.sigmaOf != nil {
-		sol.sigma = sol.sigmaOf()
-	}
-	if sol.sigma == nil || len(sol.cols) == 0 {
-		return g
-	}
-	phi, err := p.basis.design(p.x, sol.cols)
-	if err != nil {
-		return g
-	}
-	beta, uni := p.lik.weights()
-	var ps mat.Dense // ΦΣ
-	mul(&ps, phi, sol.sigma)
-	for i, c := range t {
-		b := uni
-		if beta != nil {
-			b = beta[i]
-		}
-		h := b * floats.Dot(phi.RawRowView(i), ps.RawRowView(i))
-		if c == 1 {
-			g[1] += h
-		} else {
-			g[0] += h
-		}
-	}
-	return g
-}
-
-// classCrowded reports whether the fit sol of a classifier's problem p,
-// with labels t, is crowded in a class (C3): its effective number of
-// parameters on the rows of class c passes widthCrowded times the Nc
-// rows of that class, more than one parameter for every two labels, so
-// that the fit spends functions on memorising those labels, each a spike
-// at its own row, rather than on how the class varies with the inputs.
-func classCrowded(p *problem, sol *solution, t []float64) bool {
-	var n [2]float64
-	for _, c := range t {
-		if c == 1 {
-			n[1]++
-		} else {
-			n[0]++
-		}
-	}
-	g := classLeverage(p, sol, t)
-	return g[0] > widthCrowded*n[0] || g[1] > widthCrowded*n[1]
-}
-
-// learnKernel is learnWith for Regressor and Classifier: newLik makes a
-// fresh likelihood for each fit.
-func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
-	tg := &binaryTarget{s: s, b: b, x: x, newLik: newLik}
-	if l, ok := newLik().(*gaussLik); ok && !s.noCrowdLimit && s.prune && s.solver == Sequential {
-		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
-	}
-	if l, ok := newLik().(*logitLik); ok && !s.noCrowdLimit && s.prune && s.solver == Sequential {
-		tg.labels = l.t // (C3)
-	}
-	best, k, trace, err := learnWith(ctx, tg, x, k0, o)
-	if best == nil {
-		return nil, err
-	}
-	if tg.sawCrowded && tg.start != nil && err == nil {
-		// (C4) Learning met a fit crowded in a class (C3): does the
-		// bound prefer any fit it kept to memorising the labels, the
-		// limit of narrow widths where every kernel function is a spike
-		// at its own row? If not, it cannot tell the widths apart, and
-		// learning keeps its start. A memorising fit that failed or was
-		// stopped leaves the best fit; a cancelled context is reported.
-		fi, ki, errI := tg.memorising(ctx, tg.startK)
-		if fi != nil && errI == nil && !fi.halted() {
-			vi := fi.full() + o.scalePrior(ki.logParams(), nil)
-			trace = append(trace, vi)
-			if !(best.full()+o.scalePrior(k.logParams(), nil) > vi) {
-				best, k = tg.start, tg.startK
-			}
-		}
-		if errI != nil && ctx != nil && ctx.Err() != nil {
-			err = errI
-		}
-	}
-	bf := best.(*binaryFit)
-	return &learnResult{prob: bf.p, sol: bf.sol, kernel: k, trace: trace}, err
-}
-
 // Steps on u = ln θ (K7): each uₖ moves by its own step in the direction
 // of the sign of ∂V/∂uₖ (Rprop; Riedmiller & Braun 1993), which needs no
 // line search on V, whose values the solver reaches only up to its local
@@ -755,17 +412,10 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 	var bestK learnable
 	var bestV float64
 	var trace []float64
-	u0 := k0.logParams()
-	u := append([]float64(nil), u0...)
-	var uBest, gBest []float64
+	r := newRprop(k0.logParams())
 	k := k0
-	step := constant(len(u), rpropStart)
-	var prevG []float64
-	var sd []float64      // the inputs' standard deviations
-	var triedAt []float64 // ℓₖ at which input k was last tried switched off
-	offTrial := false     // this refit tries inputs switched off, nothing else
-	longest := 0          // the most iterations a finished fit took
-	widened := 0          // doublings of the start for a crowded first fit (C1)
+	longest := 0 // the most iterations a finished fit took
+	widened := 0 // doublings of the start for a crowded first fit (C1)
 	for refit := 0; refit < o.MaxRefits; refit++ {
 		if err := target.check(k); err != nil {
 			if best != nil {
@@ -773,58 +423,38 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			}
 			return nil, nil, nil, err
 		}
-		warm := best != nil && target.warmable()
 		var abandon func(Progress) bool
 		if best != nil {
-			floor := bestV - o.scalePrior(u, nil)
-			if offTrial {
+			floor := bestV - o.scalePrior(r.u, nil)
+			if r.offTrial {
 				floor -= offSlack
 			}
 			abandon = learnBudget(longest, floor)
 		}
-		var fit learnFit
-		var err error
-		if !warm || refit%learnColdEvery == 0 {
-			fit, err = target.fit(ctx, k, nil, abandon)
-			if fit == nil {
-				if best != nil {
-					return best, bestK, trace, err
-				}
-				return nil, nil, nil, err
+		fit, err := learnRefit(ctx, target, k, best, refit, abandon)
+		if fit == nil {
+			if best != nil {
+				return best, bestK, trace, err
 			}
-		}
-		if warm && (fit == nil || err == nil && !fit.halted()) {
-			// Refit from the best fit, and (on a cold refit) keep the
-			// better of the two: a fit from an empty model can end in
-			// another local maximum, whose V jumps with θ; the warm
-			// fit's moves with θ. A crowded fit (C1), (C3) is not
-			// kept, so it loses to one that is not, whatever its V.
-			fw, errw := target.fit(ctx, k, best, abandon)
-			if fit == nil && fw == nil {
-				return best, bestK, trace, errw
-			}
-			if fw != nil && (fit == nil || errw != nil || fw.halted() || fit.crowded() && !fw.crowded() ||
-				fw.full() > fit.full() && (!fw.crowded() || fit.crowded())) {
-				fit, err = fw, errw
-			}
+			return nil, nil, nil, err
 		}
 		if fit.crowded() && best == nil && err == nil {
 			// (C1) The first fit is crowded: start from twice the
 			// scales, up to widthMaxUp times, then without the limit.
 			if widened < widthMaxUp {
 				widened++
-				for i := range u {
-					u0[i] += math.Ln2
-					u[i] = u0[i]
+				for i := range r.u {
+					r.u0[i] += math.Ln2
+					r.u[i] = r.u0[i]
 				}
 			} else {
 				target.unlimit()
 			}
-			k = k.withLogParams(u)
+			k = k.withLogParams(r.u)
 			refit--
 			continue
 		}
-		v := fit.full() + o.scalePrior(u, nil)
+		v := fit.full() + o.scalePrior(r.u, nil)
 		trace = append(trace, v)
 		if err != nil || fit.halted() {
 			// Stopped or cancelled: keep what this fit reached.
@@ -835,7 +465,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 		}
 		// A fit is kept if it raises V, or, switching inputs off (the
 		// simpler model), if it lowers V by less than offSlack.
-		better := !fit.crowded() && (best == nil || v > bestV || offTrial && v > bestV-offSlack)
+		better := !fit.crowded() && (best == nil || v > bestV || r.offTrial && v > bestV-offSlack)
 		if refit == o.MaxRefits-1 && !better {
 			break
 		}
@@ -845,92 +475,156 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			if refit == o.MaxRefits-1 {
 				break
 			}
-			g = make([]float64, len(u))
-			fit.gradient(k, g) // (K5)–(K6)
-			o.scalePrior(u, g)
-			for i, gi := range g {
-				if prevG != nil {
-					switch {
-					case gi*prevG[i] > 0:
-						step[i] = math.Min(step[i]*rpropUp, rpropMax)
-					case gi*prevG[i] < 0:
-						step[i] *= rpropDown // the maximum was passed
-					}
-				}
-			}
-			uBest, gBest, prevG = append([]float64(nil), u...), g, g
-		} else if offTrial {
+			g = r.ascend(fit, k, o)
+		} else if r.offTrial {
 			// Switching the inputs off lowered V: keep them on and go on
 			// from the best fit with the steps unchanged.
-			g = gBest
+			g = r.gBest
 		} else {
-			// V fell: undo the step and leave the best fit again with
-			// shorter steps (iRprop+) along the parameters whose
-			// gradient changed sign at the rejected θ (the step passed
-			// their maximum), or along every one if none did.
-			// An abandoned fit's Q is not at a maximum of L: its
-			// gradient is not used.
-			flipped := false
-			if !fit.abandoned() {
-				gr := make([]float64, len(u))
-				fit.gradient(k, gr) // (K5)–(K6)
-				o.scalePrior(u, gr)
-				for i, gi := range gr {
-					if gi*gBest[i] < 0 {
-						step[i] *= rpropDown
-						flipped = true
-					}
-				}
-			}
-			if !flipped {
-				for i := range step {
-					step[i] *= rpropDown
-				}
-			}
-			g = gBest
+			g = r.retreat(fit, k, o)
 		}
-		moved := false
-		offTrial = false
-		if _, ard := k.(ARDGaussian); ard {
-			// An ARD length scale beyond offScale standard deviations of
-			// its input hardly changes K, and its gradient still asks for
-			// more: try the input switched off, ℓₖ at the upper bound, in
-			// a refit of its own from the best fit (judged by V like any
-			// step), and again only once ℓₖ has doubled since.
-			if sd == nil {
-				sd, triedAt = columnSDs(x), make([]float64, len(u))
-			}
-			copy(u, uBest)
-			for i, gi := range gBest {
-				l := math.Exp(uBest[i])
-				if gi > 0 && sd[i] > 0 && l > offScale*sd[i] && l > 2*triedAt[i] && uBest[i] < u0[i]+maxLogMove {
-					triedAt[i], u[i], offTrial = l, u0[i]+maxLogMove, true
-				}
-			}
-			moved = offTrial
-		}
-		if !offTrial {
-			for i, gi := range g {
-				nu := uBest[i]
-				off := triedAt != nil && uBest[i] >= u0[i]+maxLogMove // switched off: stays off
-				if step[i] >= rpropMin && gi != 0 && !off {
-					nu = math.Max(u0[i]-maxLogMove, math.Min(u0[i]+maxLogMove, nu+math.Copysign(step[i], gi)))
-				}
-				if nu != uBest[i] {
-					moved = true
-				}
-				u[i] = nu
-			}
-		}
-		if !moved {
+		if !r.move(k, g, x) {
 			break
 		}
-		k = k.withLogParams(u)
+		k = k.withLogParams(r.u)
 		if err := stopped(ctx, refit); err != nil {
 			return best, bestK, trace, err
 		}
 	}
 	return best, bestK, trace, nil
+}
+
+// learnRefit fits target with kernel k: from an empty model (every
+// learnColdEvery refits, or without a best fit to start from), from the
+// best fit (when target is warmable), or both, keeping the better of the
+// two: a fit from an empty model can end in another local maximum, whose
+// V jumps with θ; the warm fit's moves with θ. A crowded fit (C1), (C3)
+// is not kept, so it loses to one that is not, whatever its V. A nil fit
+// ends learning with err.
+func learnRefit(ctx context.Context, target learnTarget, k learnable, best learnFit, refit int, abandon func(Progress) bool) (learnFit, error) {
+	warm := best != nil && target.warmable()
+	var fit learnFit
+	var err error
+	if !warm || refit%learnColdEvery == 0 {
+		fit, err = target.fit(ctx, k, nil, abandon)
+		if fit == nil {
+			return nil, err
+		}
+	}
+	if warm && (fit == nil || err == nil && !fit.halted()) {
+		fw, errw := target.fit(ctx, k, best, abandon)
+		if fit == nil && fw == nil {
+			return nil, errw
+		}
+		if fw != nil && (fit == nil || errw != nil || fw.halted() || fit.crowded() && !fw.crowded() ||
+			fw.full() > fit.full() && (!fw.crowded() || fit.crowded())) {
+			fit, err = fw, errw
+		}
+	}
+	return fit, err
+}
+
+// rprop is the state of learnWith's steps on u = ln θ (K7).
+type rprop struct {
+	u0, u        []float64 // the start and the current parameters
+	uBest, gBest []float64 // the best fit's parameters and gradient
+	step, prevG  []float64 // every parameter's step, and the last kept gradient
+	sd           []float64 // the inputs' standard deviations
+	triedAt      []float64 // ℓₖ at which input k was last tried switched off
+	offTrial     bool      // this refit tries inputs switched off, nothing else
+}
+
+// newRprop starts the steps from u0 with steps rpropStart.
+func newRprop(u0 []float64) *rprop {
+	return &rprop{u0: u0, u: append([]float64(nil), u0...), step: constant(len(u0), rpropStart)}
+}
+
+// ascend returns the gradient of V at a kept fit, (K5)–(K6) with the
+// prior's, and adapts the steps by its signs against the last kept
+// gradient's (Rprop).
+func (r *rprop) ascend(fit learnFit, k learnable, o KernelLearning) []float64 {
+	g := make([]float64, len(r.u))
+	fit.gradient(k, g) // (K5)–(K6)
+	o.scalePrior(r.u, g)
+	for i, gi := range g {
+		if r.prevG != nil {
+			switch {
+			case gi*r.prevG[i] > 0:
+				r.step[i] = math.Min(r.step[i]*rpropUp, rpropMax)
+			case gi*r.prevG[i] < 0:
+				r.step[i] *= rpropDown // the maximum was passed
+			}
+		}
+	}
+	r.uBest, r.gBest, r.prevG = append([]float64(nil), r.u...), g, g
+	return g
+}
+
+// retreat undoes a step after which V fell: learning leaves the best fit
+// again with shorter steps (iRprop+) along the parameters whose gradient
+// changed sign at the rejected θ (the step passed their maximum), or
+// along every one if none did. An abandoned fit's Q is not at a maximum
+// of L: its gradient is not used. It returns the best fit's gradient.
+func (r *rprop) retreat(fit learnFit, k learnable, o KernelLearning) []float64 {
+	flipped := false
+	if !fit.abandoned() {
+		gr := make([]float64, len(r.u))
+		fit.gradient(k, gr) // (K5)–(K6)
+		o.scalePrior(r.u, gr)
+		for i, gi := range gr {
+			if gi*r.gBest[i] < 0 {
+				r.step[i] *= rpropDown
+				flipped = true
+			}
+		}
+	}
+	if !flipped {
+		for i := range r.step {
+			r.step[i] *= rpropDown
+		}
+	}
+	return r.gBest
+}
+
+// move sets u to the next parameters to fit, from the best fit's, by
+// the steps in the directions of the signs of g (each within maxLogMove
+// of its start), or, for an ARD kernel, to the best fit's with inputs
+// switched off (offScale). It reports whether u differs from the best
+// fit's.
+func (r *rprop) move(k learnable, g []float64, x mat.Matrix) (moved bool) {
+	r.offTrial = false
+	if _, ard := k.(ARDGaussian); ard {
+		// An ARD length scale beyond offScale standard deviations of
+		// its input hardly changes K, and its gradient still asks for
+		// more: try the input switched off, ℓₖ at the upper bound, in
+		// a refit of its own from the best fit (judged by V like any
+		// step), and again only once ℓₖ has doubled since.
+		if r.sd == nil {
+			r.sd, r.triedAt = columnSDs(x), make([]float64, len(r.u))
+		}
+		copy(r.u, r.uBest)
+		for i, gi := range r.gBest {
+			l := math.Exp(r.uBest[i])
+			if gi > 0 && r.sd[i] > 0 && l > offScale*r.sd[i] && l > 2*r.triedAt[i] && r.uBest[i] < r.u0[i]+maxLogMove {
+				r.triedAt[i], r.u[i], r.offTrial = l, r.u0[i]+maxLogMove, true
+			}
+		}
+		moved = r.offTrial
+	}
+	if !r.offTrial {
+		for i, gi := range g {
+			nu := r.uBest[i]
+			off := r.triedAt != nil && r.uBest[i] >= r.u0[i]+maxLogMove // switched off: stays off
+			if r.step[i] >= rpropMin && gi != 0 && !off {
+				nu = math.Max(r.u0[i]-maxLogMove, math.Min(r.u0[i]+maxLogMove, nu+math.Copysign(r.step[i], gi)))
+			}
+			if nu != r.uBest[i] {
+				moved = true
+			}
+			r.u[i] = nu
+		}
+	}
+	return moved
 }
 
 // copyFactor sets the likelihood factor of dst (Q_τ, or ξ) to that of

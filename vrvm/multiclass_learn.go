@@ -98,9 +98,28 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 		gm = mat.NewDense(n, n, nil)
 	}
 	ybar := mat.NewDense(n, nk, nil)
-	var f float64
 	ts := make([]*mat.Dense, nk) // Tₖ = Φ_AₖΣₖ
-	phis := make([]*mat.Dense, nk)
+	f := q.activeTerms(0, kd, ybar, ts)
+	r := mat.NewDense(n, nk, nil)
+	f = q.rowTerms(f, ybar, r)
+	if gm != nil {
+		q.activeGrad(gm, ts, r)
+	}
+	f, ex, exK := q.excludedTerms(f, kd)
+	if gm == nil {
+		return f
+	}
+	q.excludedGrad(gm, kd, ex, exK)
+	gd := gm.RawMatrix().Data
+	chainKernel(k, q.rows, kd, func(i, j int) float64 { return gd[i*n+j] }, grad) // (K6)
+	return f
+}
+
+// activeTerms adds to f the covariance part of F over the active sets,
+// −½c Σₙₖ vₙₖ ((M9), (P6), (M20)), for the kernel matrix kd, and sets the
+// activations ybar (N × K) and Tₖ = Φ_AₖΣₖ in ts.
+func (q *mcFixedQ) activeTerms(f float64, kd []float64, ybar *mat.Dense, ts []*mat.Dense) float64 {
+	n := len(q.rows)
 	for c, cl := range q.cls {
 		m := len(cl.act)
 		if m == 0 {
@@ -129,10 +148,16 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 			ybar.Set(i, c, mi)
 			f -= 0.5 * q.cAt(i, c) * vi // (M9), (P6), (M20): the covariance part
 		}
-		ts[c], phis[c] = &t, phi
+		ts[c] = &t
 	}
-	// ℓₙ and r = ∂ℓₙ/∂ȳₙ.
-	r := mat.NewDense(n, nk, nil)
+	return f
+}
+
+// rowTerms adds to f the likelihood part ℓₙ(ȳₙ) of every row, (P6) for
+// the probit, (M20) for the bound (M19), (M9) with (M3) otherwise, and
+// sets r to ∂ℓₙ/∂ȳₙ.
+func (q *mcFixedQ) rowTerms(f float64, ybar, r *mat.Dense) float64 {
+	n, nk := ybar.Dims()
 	g := make([]float64, nk)
 	for i := range n {
 		yb, ps, rr := ybar.RawRowView(i), q.psi.RawRowView(i), r.RawRowView(i)
@@ -176,30 +201,42 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 			}
 		}
 	}
-	// Active columns (K10): Gₙⱼ += rₙₖμₖⱼ − c(ΦΣₖ)ₙⱼ.
-	if gm != nil {
-		for c, cl := range q.cls {
-			if ts[c] == nil {
-				continue
-			}
-			for i := range n {
-				grow, tr := gm.RawRowView(i), ts[c].RawRowView(i)
-				ri := r.At(i, c)
-				for p, a := range cl.act {
-					if a >= q.off {
-						grow[a-q.off] += ri*cl.mu[p] - q.cAt(i, c)*tr[p]
-					}
+	return f
+}
+
+// activeGrad adds the active columns' part of G = ∂F/∂Φ (K10):
+// Gₙⱼ += rₙₖμₖⱼ − c(ΦΣₖ)ₙⱼ.
+func (q *mcFixedQ) activeGrad(gm *mat.Dense, ts []*mat.Dense, r *mat.Dense) {
+	n := len(q.rows)
+	for c, cl := range q.cls {
+		if ts[c] == nil {
+			continue
+		}
+		for i := range n {
+			grow, tr := gm.RawRowView(i), ts[c].RawRowView(i)
+			ri := r.At(i, c)
+			for p, a := range cl.act {
+				if a >= q.off {
+					grow[a-q.off] += ri*cl.mu[p] - q.cAt(i, c)*tr[p]
 				}
 			}
 		}
 	}
-	// Excluded functions (K10), (K4): s = cφⱼᵀφⱼ; the softmax counts one
-	// term per class outside whose active set j is, the probit one term
-	// with K outputs for a function outside the shared set.
-	ex := make([]float64, n)  // Σ over the terms of j of c/(αⱼ + sⱼ): Gₙⱼ −= exⱼKₙⱼ
+}
+
+// excludedTerms adds to f the excluded functions' terms (K10), (K4),
+// with s = cφⱼᵀφⱼ: the softmax counts one term per class outside whose
+// active set j is, the probit one term with K outputs for a function
+// outside the shared set. It returns, for the gradient, ex, Σ over the
+// terms of j of c/(αⱼ + sⱼ) (Gₙⱼ −= exⱼKₙⱼ), or, for the bound (M19), exK,
+// 1/(αⱼ + sⱼₖ) (N × K: Gₙⱼ −= Kₙⱼ Σₖ exKⱼₖ Aₙ,ₖₖ).
+func (q *mcFixedQ) excludedTerms(f float64, kd []float64) (float64, []float64, *mat.Dense) {
+	n := len(q.rows)
+	nk := len(q.cls)
+	ex := make([]float64, n)
 	biasS := q.c * float64(n) // s of the bias function
-	var exK *mat.Dense        // for (M19), 1/(αⱼ + sⱼₖ) (n × K): Gₙⱼ −= Kₙⱼ Σₖ exKⱼₖ Aₙ,ₖₖ
-	var cw []float64          // class c's curvatures Aₙ,cc
+	var exK *mat.Dense
+	var cw []float64 // class c's curvatures Aₙ,cc
 	if q.curv != nil {
 		exK, cw = mat.NewDense(n, nk, nil), make([]float64, n)
 	}
@@ -214,10 +251,7 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 		if q.probit && c > 0 {
 			break
 		}
-		in := make([]bool, n+q.off)
-		for _, a := range cl.act {
-			in[a] = true
-		}
+		in := memberOf(n+q.off, cl.act)
 		if q.off > 0 && !in[0] {
 			f += q.excludedTerm(biasS) // constant in θ
 		}
@@ -244,9 +278,13 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 			ex[j] += q.excludedSlope(s)
 		}
 	}
-	if gm == nil {
-		return f
-	}
+	return f, ex, exK
+}
+
+// excludedGrad adds the excluded functions' part of G = ∂F/∂Φ (K10),
+// from the output of excludedTerms.
+func (q *mcFixedQ) excludedGrad(gm *mat.Dense, kd, ex []float64, exK *mat.Dense) {
+	n := len(q.rows)
 	for i := range n {
 		grow := gm.RawRowView(i)
 		if exK != nil {
@@ -265,9 +303,6 @@ func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
 			}
 		}
 	}
-	gd := gm.RawMatrix().Data
-	chainKernel(k, q.rows, kd, func(i, j int) float64 { return gd[i*n+j] }, grad) // (K6)
-	return f
 }
 
 // excludedTerm is the full-model bound's term of an excluded function

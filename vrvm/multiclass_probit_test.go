@@ -117,69 +117,86 @@ func TestProbitMonteCarlo(t *testing.T) {
 	p.setY()
 	// Q(Y) moments against rejection sampling.
 	for i := range n {
-		ps := pr.psi.RawRowView(i)
-		var acc int
-		sum, sum2 := make([]float64, k), make([]float64, k)
-		cross := make([]float64, k*k)
-		yy := make([]float64, k)
-		for range samples {
-			best := 0
-			for j := range k {
-				yy[j] = ps[j] + rnd.NormFloat64()
-				if yy[j] > yy[best] {
-					best = j
-				}
-			}
-			if best != y[i] {
-				continue
-			}
-			acc++
-			for j := range k {
-				sum[j] += yy[j]
-				sum2[j] += yy[j] * yy[j]
-				for l := range k {
-					cross[j*k+l] += yy[j] * yy[l]
-				}
-			}
-		}
-		z := float64(acc) / samples
-		if se := math.Sqrt(z * (1 - z) / samples); math.Abs(z-math.Exp(p.lnZ[i])) > 4*se {
-			t.Errorf("row %d: Z %v, acceptance rate %v ± %v", i, math.Exp(p.lnZ[i]), z, se)
-		}
-		vr := make([]float64, k)
-		probitRow(make([]float64, k), ps, y[i], make([]float64, k-1), make([]float64, k-1), vr, make([]float64, k-1))
-		hh := make([]float64, k*k)
-		yc := make([]float64, k)
-		probitRowCov(yc, ps, y[i], hh)
+		probitRowMC(t, rnd, p, pr.psi.RawRowView(i), i, y[i], samples)
+	}
+	probitBoundMC(t, rnd, p, phi, y)
+}
+
+// probitRowMC checks row i's Q(yᵢ) of the probit p at ψᵢ = ps, with
+// label yi, against samples draws of rejection sampling: Zᵢ (P4), ỹᵢ
+// (P5), the variances and I − Cov y (probitRow, probitRowCov).
+func probitRowMC(t *testing.T, rnd *rand.Rand, p *probitLik, ps []float64, i, yi, samples int) {
+	t.Helper()
+	k := len(ps)
+	var acc int
+	sum, sum2 := make([]float64, k), make([]float64, k)
+	cross := make([]float64, k*k)
+	yy := make([]float64, k)
+	for range samples {
+		best := 0
 		for j := range k {
-			mean := sum[j] / float64(acc)
-			v := sum2[j]/float64(acc) - mean*mean
-			se := math.Sqrt(v / float64(acc))
-			if math.Abs(mean-p.ytil.At(i, j)) > 4*se {
-				t.Errorf("row %d class %d: ⟨y⟩ %v, Monte Carlo %v ± %v", i, j, p.ytil.At(i, j), mean, se)
+			yy[j] = ps[j] + rnd.NormFloat64()
+			if yy[j] > yy[best] {
+				best = j
 			}
-			if math.Abs(v-vr[j]) > 0.02*math.Max(v, 0.1) {
-				t.Errorf("row %d class %d: Var y %v, Monte Carlo %v", i, j, vr[j], v)
-			}
-			if math.Abs(yc[j]-p.ytil.At(i, j)) > 1e-12 {
-				t.Errorf("row %d class %d: probitRowCov ⟨y⟩ %v, probitRow %v", i, j, yc[j], p.ytil.At(i, j))
-			}
+		}
+		if best != yi {
+			continue
+		}
+		acc++
+		for j := range k {
+			sum[j] += yy[j]
+			sum2[j] += yy[j] * yy[j]
 			for l := range k {
-				ml := sum[l] / float64(acc)
-				cv := cross[j*k+l]/float64(acc) - mean*ml
-				want := -cv
-				if j == l {
-					want = 1 - cv
-				}
-				// Standard error of a sample covariance ≈ √(2 vⱼvₗ/acc).
-				vl := sum2[l]/float64(acc) - ml*ml
-				if math.Abs(hh[j*k+l]-want) > 4*math.Sqrt(2*v*vl/float64(acc)) {
-					t.Errorf("row %d: (I − Cov y)[%d,%d] %v, Monte Carlo %v", i, j, l, hh[j*k+l], want)
-				}
+				cross[j*k+l] += yy[j] * yy[l]
 			}
 		}
 	}
-	// (P6) with a random Gaussian Q(W) per class.
+	z := float64(acc) / float64(samples)
+	if se := math.Sqrt(z * (1 - z) / float64(samples)); math.Abs(z-math.Exp(p.lnZ[i])) > 4*se {
+		t.Errorf("row %d: Z %v, acceptance rate %v ± %v", i, math.Exp(p.lnZ[i]), z, se)
+	}
+	vr := make([]float64, k)
+	probitRow(make([]float64, k), ps, yi, make([]float64, k-1), make([]float64, k-1), vr, make([]float64, k-1))
+	hh := make([]float64, k*k)
+	yc := make([]float64, k)
+	probitRowCov(yc, ps, yi, hh)
+	for j := range k {
+		mean := sum[j] / float64(acc)
+		v := sum2[j]/float64(acc) - mean*mean
+		se := math.Sqrt(v / float64(acc))
+		if math.Abs(mean-p.ytil.At(i, j)) > 4*se {
+			t.Errorf("row %d class %d: ⟨y⟩ %v, Monte Carlo %v ± %v", i, j, p.ytil.At(i, j), mean, se)
+		}
+		if math.Abs(v-vr[j]) > 0.02*math.Max(v, 0.1) {
+			t.Errorf("row %d class %d: Var y %v, Monte Carlo %v", i, j, vr[j], v)
+		}
+		if math.Abs(yc[j]-p.ytil.At(i, j)) > 1e-12 {
+			t.Errorf("row %d class %d: probitRowCov ⟨y⟩ %v, probitRow %v", i, j, yc[j], p.ytil.At(i, j))
+		}
+		for l := range k {
+			ml := sum[l] / float64(acc)
+			cv := cross[j*k+l]/float64(acc) - mean*ml
+			want := -cv
+			if j == l {
+				want = 1 - cv
+			}
+			// Standard error of a sample covariance ≈ √(2 vⱼvₗ/acc).
+			vl := sum2[l]/float64(acc) - ml*ml
+			if math.Abs(hh[j*k+l]-want) > 4*math.Sqrt(2*v*vl/float64(acc)) {
+				t.Errorf("row %d: (I − Cov y)[%d,%d] %v, Monte Carlo %v", i, j, l, hh[j*k+l], want)
+			}
+		}
+	}
+}
+
+// probitBoundMC checks (P6) of the probit p, with design phi and labels
+// y, against Monte Carlo draws of W from a random Gaussian Q(W) per class
+// and of Y from Q(Y) by rejection sampling.
+func probitBoundMC(t *testing.T, rnd *rand.Rand, p *probitLik, phi *mat.Dense, y []int) {
+	t.Helper()
+	n, m := phi.Dims()
+	k := p.p.k
 	ybar, vs := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	mus := make([][]float64, k)
 	chols := make([]mat.Cholesky, k)
@@ -199,7 +216,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 	var sumL, sumL2 float64
 	const draws = 200000
 	yy := make([]float64, k)
-	var lc [k]mat.TriDense
+	lc := make([]mat.TriDense, k)
 	for c := range k {
 		chols[c].LTo(&lc[c])
 	}
@@ -213,7 +230,7 @@ func TestProbitMonteCarlo(t *testing.T) {
 			w[c] = []float64{mus[c][0] + d.AtVec(0), mus[c][1] + d.AtVec(1)}
 		}
 		for i := range n {
-			ps := pr.psi.RawRowView(i)
+			ps := p.p.psi.RawRowView(i)
 			for {
 				best := 0
 				for j := range k {

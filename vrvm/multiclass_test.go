@@ -531,79 +531,8 @@ func TestMultiPredict(t *testing.T) {
 				t.Errorf("classes %v not in numeric order", cl)
 			}
 		}
-		pm, err := c.Prob(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pp, _ := c.ProbPlugin(x)
-		idx, _ := c.PredictIndex(x)
-		pred, _ := c.Predict(x)
-		n, k := pm.Dims()
-		for i := range n {
-			var s, sp float64
-			best := 0
-			// The decision: the plug-in argmax for the softmax, the
-			// predictive one for the probit.
-			dec := pp
-			if sc.lik == Probit {
-				dec = pm
-			}
-			for j := range k {
-				s += pm.At(i, j)
-				sp += pp.At(i, j)
-				if dec.At(i, j) > dec.At(i, best) {
-					best = j
-				}
-			}
-			if math.Abs(s-1) > 1e-12 || math.Abs(sp-1) > 1e-12 {
-				t.Fatalf("row %d: probabilities sum to %v (moderated), %v (plug-in)", i, s, sp)
-			}
-			if idx[i] != best || pred[i] != cl[best] {
-				t.Fatalf("row %d: decision %d (%s), plug-in argmax %d", i, idx[i], pred[i], best)
-			}
-		}
-		var buf bytes.Buffer
-		if err := c.Save(&buf); err != nil {
-			t.Fatal(err)
-		}
-		data := buf.Bytes()
-		l, err := LoadMultiClassifier(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := l.Prob(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !mat.Equal(pl, pm) || l.LowerBound() != c.LowerBound() || strings.Join(l.Classes(), ",") != strings.Join(cl, ",") || l.Likelihood != sc.lik {
-			t.Errorf("%v: the loaded model predicts differently", sol)
-		}
-		var mfe *ModelFileError
-		if _, err := Load(bytes.NewReader(data)); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "LoadMultiClassifier") {
-			t.Errorf("Load of a multi-class file: got %v", err)
-		}
-		if _, err := LoadMultiClassifier(bytes.NewReader(data[:len(data)/2])); !errors.As(err, &mfe) {
-			t.Errorf("truncated file: got %v", err)
-		}
-		// Metadata: read back by LoadMultiClassifierMeta, covered by the
-		// checksum.
-		type meta struct{ Columns []string }
-		buf.Reset()
-		if err := c.SaveMeta(&buf, meta{Columns: []string{"a", "b"}}); err != nil {
-			t.Fatal(err)
-		}
-		var got meta
-		lm, err := LoadMultiClassifierMeta(bytes.NewReader(buf.Bytes()), &got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pl, err := lm.Prob(x); err != nil || !mat.Equal(pl, pm) || strings.Join(got.Columns, ",") != "a,b" {
-			t.Errorf("%v: SaveMeta/LoadMultiClassifierMeta: metadata %v, err %v", sol, got, err)
-		}
-		altered := bytes.Replace(buf.Bytes(), []byte(`"a"`), []byte(`"z"`), 1)
-		if _, err := LoadMultiClassifierMeta(bytes.NewReader(altered), &got); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "checksum") {
-			t.Errorf("altered metadata: got %v", err)
-		}
+		pm := checkMultiDecision(t, c, x, sc.lik == Probit)
+		checkMultiFile(t, c, x, pm)
 	}
 	var bin Classifier
 	tt := make([]float64, len(labels))
@@ -620,6 +549,96 @@ func TestMultiPredict(t *testing.T) {
 	var mfe *ModelFileError
 	if _, err := LoadMultiClassifier(&buf); !errors.As(err, &mfe) {
 		t.Errorf("LoadMultiClassifier of a binary model: got %v", err)
+	}
+}
+
+// checkMultiDecision checks that the fitted c's probabilities at x sum
+// to one and that its decision is the plug-in argmax for the softmax, the
+// predictive one for the probit; it returns the probabilities.
+func checkMultiDecision(t *testing.T, c *MultiClassifier, x *mat.Dense, probit bool) *mat.Dense {
+	t.Helper()
+	cl := c.Classes()
+	pm, err := c.Prob(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, _ := c.ProbPlugin(x)
+	idx, _ := c.PredictIndex(x)
+	pred, _ := c.Predict(x)
+	n, k := pm.Dims()
+	for i := range n {
+		var s, sp float64
+		best := 0
+		// The decision: the plug-in argmax for the softmax, the
+		// predictive one for the probit.
+		dec := pp
+		if probit {
+			dec = pm
+		}
+		for j := range k {
+			s += pm.At(i, j)
+			sp += pp.At(i, j)
+			if dec.At(i, j) > dec.At(i, best) {
+				best = j
+			}
+		}
+		if math.Abs(s-1) > 1e-12 || math.Abs(sp-1) > 1e-12 {
+			t.Fatalf("row %d: probabilities sum to %v (moderated), %v (plug-in)", i, s, sp)
+		}
+		if idx[i] != best || pred[i] != cl[best] {
+			t.Fatalf("row %d: decision %d (%s), plug-in argmax %d", i, idx[i], pred[i], best)
+		}
+	}
+	return pm
+}
+
+// checkMultiFile checks that c, whose probabilities at x are pm, saves
+// and loads (with metadata, covered by the checksum), that Load refuses
+// its file and that a truncated or altered file is an error.
+func checkMultiFile(t *testing.T, c *MultiClassifier, x *mat.Dense, pm *mat.Dense) {
+	t.Helper()
+	sol, cl := c.Solver, c.Classes()
+	var buf bytes.Buffer
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	l, err := LoadMultiClassifier(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := l.Prob(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(pl, pm) || l.LowerBound() != c.LowerBound() || strings.Join(l.Classes(), ",") != strings.Join(cl, ",") || l.Likelihood != c.Likelihood {
+		t.Errorf("%v: the loaded model predicts differently", sol)
+	}
+	var mfe *ModelFileError
+	if _, err := Load(bytes.NewReader(data)); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "LoadMultiClassifier") {
+		t.Errorf("Load of a multi-class file: got %v", err)
+	}
+	if _, err := LoadMultiClassifier(bytes.NewReader(data[:len(data)/2])); !errors.As(err, &mfe) {
+		t.Errorf("truncated file: got %v", err)
+	}
+	// Metadata: read back by LoadMultiClassifierMeta, covered by the
+	// checksum.
+	type meta struct{ Columns []string }
+	buf.Reset()
+	if err := c.SaveMeta(&buf, meta{Columns: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	var got meta
+	lm, err := LoadMultiClassifierMeta(bytes.NewReader(buf.Bytes()), &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl, err := lm.Prob(x); err != nil || !mat.Equal(pl, pm) || strings.Join(got.Columns, ",") != "a,b" {
+		t.Errorf("%v: SaveMeta/LoadMultiClassifierMeta: metadata %v, err %v", sol, got, err)
+	}
+	altered := bytes.Replace(buf.Bytes(), []byte(`"a"`), []byte(`"z"`), 1)
+	if _, err := LoadMultiClassifierMeta(bytes.NewReader(altered), &got); !errors.As(err, &mfe) || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("altered metadata: got %v", err)
 	}
 }
 

@@ -425,149 +425,156 @@ func TestFullModelBound(t *testing.T) {
 }
 
 func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
-	{
-		var x *mat.Dense
-		var tt []float64
-		if classify {
-			p := newFastProblem(7, true)
-			x, tt = p.x, p.t
-		} else {
-			x, tt = mat.NewDense(120, 1, nil), make([]float64, 120)
-			rnd := rand.New(rand.NewPCG(3, 3))
-			for i := range 120 {
-				v := 20*rnd.Float64() - 10
-				x.Set(i, 0, v)
-				tt[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
-			}
+	x, tt, k := fullBoundData(classify)
+	var reported float64
+	var active []int
+	var mu []float64
+	var cov *mat.SymDense
+	var alpha []float64
+	var hasBias bool
+	reg := &Regressor{Kernel: k, Solver: solver}
+	cls := &Classifier{Kernel: k, Solver: solver}
+	if classify {
+		if err := cls.Fit(x, tt); err != nil {
+			t.Fatal(err)
 		}
-		k := Gaussian{Width: 3}
-		if classify {
-			k = Gaussian{Width: 1}
+		reported, active, mu, cov, alpha, hasBias = cls.FullModelBound(), cls.ActiveSet(), cls.Mean(), cls.Covariance(), cls.Alpha(), cls.HasBias()
+	} else {
+		if err := reg.Fit(x, tt); err != nil {
+			t.Fatal(err)
 		}
-		var reported float64
-		var active []int
-		var mu []float64
-		var cov *mat.SymDense
-		var alpha []float64
-		var hasBias bool
-		reg := &Regressor{Kernel: k, Solver: solver}
-		cls := &Classifier{Kernel: k, Solver: solver}
-		if classify {
-			if err := cls.Fit(x, tt); err != nil {
-				t.Fatal(err)
-			}
-			reported, active, mu, cov, alpha, hasBias = cls.FullModelBound(), cls.ActiveSet(), cls.Mean(), cls.Covariance(), cls.Alpha(), cls.HasBias()
-		} else {
-			if err := reg.Fit(x, tt); err != nil {
-				t.Fatal(err)
-			}
-			reported, active, mu, cov, alpha, hasBias = reg.FullModelBound(), reg.ActiveSet(), reg.Mean(), reg.Covariance(), reg.Alpha(), reg.HasBias()
+		reported, active, mu, cov, alpha, hasBias = reg.FullModelBound(), reg.ActiveSet(), reg.Mean(), reg.Covariance(), reg.Alpha(), reg.HasBias()
+	}
+	n, d := x.Dims()
+	b := basis{kernel: k, bias: true, centers: x, dim: d}
+	phi, _ := b.design(x, seq(b.size()))
+	m := b.size()
+	var cols []int // active functions, indices into the full basis
+	if hasBias {
+		cols = append(cols, 0)
+	}
+	for _, r := range active {
+		cols = append(cols, r+1)
+	}
+	if len(cols) == m {
+		t.Fatalf("classify=%v: nothing was pruned", classify)
+	}
+	p, _ := Prior{}.resolve()
+	at := p.A + 0.5
+	// Likelihood precision for the excluded functions' factors.
+	prec := make([]float64, n)
+	if classify {
+		for i, xi := range cls.Xi() {
+			prec[i] = 2 * Lambda(xi)
 		}
-		n, d := x.Dims()
-		b := basis{kernel: k, bias: true, centers: x, dim: d}
-		phi, _ := b.design(x, seq(b.size()))
-		m := b.size()
-		var cols []int // active functions, indices into the full basis
-		if hasBias {
-			cols = append(cols, 0)
-		}
-		for _, r := range active {
-			cols = append(cols, r+1)
-		}
-		if len(cols) == m {
-			t.Fatalf("classify=%v: nothing was pruned", classify)
-		}
-		p, _ := Prior{}.resolve()
-		at := p.A + 0.5
-		// The full Q: mean, block-diagonal covariance, Q_α.
-		muF := make([]float64, m)
-		sig := mat.NewSymDense(m, nil)
-		bt := make([]float64, m)
-		in := make([]bool, m)
-		for i, c := range cols {
-			in[c] = true
-			muF[c] = mu[i]
-			bt[c] = at / alpha[i]
-			for j, c2 := range cols {
-				sig.SetSym(c, c2, cov.At(i, j))
-			}
-		}
-		// Likelihood precision for the excluded functions' factors.
-		prec := make([]float64, n)
-		if classify {
-			for i, xi := range cls.Xi() {
-				prec[i] = 2 * Lambda(xi)
-			}
-		} else {
-			for i := range prec {
-				prec[i] = (reg.ct / reg.dt)
-			}
-		}
-		logDet := 0.0
-		{
-			var ch mat.Cholesky
-			ca := mat.NewSymDense(len(cols), nil)
-			for i := range cols {
-				for j := i; j < len(cols); j++ {
-					ca.SetSym(i, j, cov.At(i, j))
-				}
-			}
-			if !ch.Factorize(ca) {
-				t.Fatal("covariance not positive definite")
-			}
-			logDet = ch.LogDet()
-		}
-		for c := range m {
-			if in[c] {
-				continue
-			}
-			var s float64
-			for i := range n {
-				s += prec[i] * phi.At(i, c) * phi.At(i, c)
-			}
-			a := alphaRoot(p.A, p.B, s, 0)
-			v := 1 / (a + s)
-			sig.SetSym(c, c, v)
-			bt[c] = at / a
-			logDet += math.Log(v)
-		}
-		diag := make([]float64, m)
-		for i := range m {
-			diag[i] = sig.At(i, i)
-		}
-		w2 := make([]float64, m)
-		for i := range m {
-			w2[i] = muF[i]*muF[i] + diag[i]
-		}
-		// φₙᵀ⟨wwᵀ⟩φₙ and Σₙ⟨(tₙ − wᵀφₙ)²⟩ with the full Q.
-		act := make([]float64, n)
-		e := make([]float64, n)
-		var ew float64
-		var ps mat.Dense
-		ps.Mul(phi, sig)
-		for i := range n {
-			act[i] = mat.Dot(phi.RowView(i), mat.NewVecDense(m, muF))
-			e[i] = act[i]*act[i] + mat.Dot(ps.RowView(i), phi.RowView(i))
-			r := tt[i] - act[i]
-			ew += r*r + mat.Dot(ps.RowView(i), phi.RowView(i))
-		}
-		var lik likelihood
-		if classify {
-			l := newLogitLik(tt, 1)
-			for i, xi := range cls.Xi() {
-				l.setXi(i, xi)
-			}
-			copy(l.act, act)
-			copy(l.e, e)
-			lik = l
-		} else {
-			ct, dt := reg.TauPosterior()
-			lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
-		}
-		want := bound(p, at, bt, w2, logDet, lik.terms())
-		t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
-		if relErr(reported, want) > denseAgreeTol {
-			t.Errorf("classify=%v: reported bound %.12g, L(Q) of the full model %.12g", classify, reported, want)
+	} else {
+		for i := range prec {
+			prec[i] = (reg.ct / reg.dt)
 		}
 	}
+	muF, sig, bt, logDet := fullQ(t, p, phi, cols, mu, cov, alpha, prec)
+	diag := make([]float64, m)
+	for i := range m {
+		diag[i] = sig.At(i, i)
+	}
+	w2 := make([]float64, m)
+	for i := range m {
+		w2[i] = muF[i]*muF[i] + diag[i]
+	}
+	// φₙᵀ⟨wwᵀ⟩φₙ and Σₙ⟨(tₙ − wᵀφₙ)²⟩ with the full Q.
+	act := make([]float64, n)
+	e := make([]float64, n)
+	var ew float64
+	var ps mat.Dense
+	ps.Mul(phi, sig)
+	for i := range n {
+		act[i] = mat.Dot(phi.RowView(i), mat.NewVecDense(m, muF))
+		e[i] = act[i]*act[i] + mat.Dot(ps.RowView(i), phi.RowView(i))
+		r := tt[i] - act[i]
+		ew += r*r + mat.Dot(ps.RowView(i), phi.RowView(i))
+	}
+	var lik likelihood
+	if classify {
+		l := newLogitLik(tt, 1)
+		for i, xi := range cls.Xi() {
+			l.setXi(i, xi)
+		}
+		copy(l.act, act)
+		copy(l.e, e)
+		lik = l
+	} else {
+		ct, dt := reg.TauPosterior()
+		lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
+	}
+	want := bound(p, at, bt, w2, logDet, lik.terms())
+	t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
+	if relErr(reported, want) > denseAgreeTol {
+		t.Errorf("classify=%v: reported bound %.12g, L(Q) of the full model %.12g", classify, reported, want)
+	}
+}
+
+// fullBoundData is checkFullModelBound's problem: a classification
+// problem, or 120 sinc rows, and its kernel.
+func fullBoundData(classify bool) (*mat.Dense, []float64, Kernel) {
+	if classify {
+		p := newFastProblem(7, true)
+		return p.x, p.t, Gaussian{Width: 1}
+	}
+	x, tt := mat.NewDense(120, 1, nil), make([]float64, 120)
+	rnd := rand.New(rand.NewPCG(3, 3))
+	for i := range 120 {
+		v := 20*rnd.Float64() - 10
+		x.Set(i, 0, v)
+		tt[i] = math.Sin(v)/v + 0.1*rnd.NormFloat64()
+	}
+	return x, tt, Gaussian{Width: 3}
+}
+
+// fullQ returns the Q of the full model on the design phi: the active
+// functions cols with means mu, covariance cov and ⟨α⟩ alpha, and every
+// excluded function with Q(wₘ) = N(0, vₘ) independent of the rest, Q_αₘ
+// and vₘ at their optimum for the likelihood's precisions prec: the
+// means, the block-diagonal covariance, the rates b̃ of Q_α and ln|Σ|.
+func fullQ(t *testing.T, p Prior, phi *mat.Dense, cols []int, mu []float64, cov *mat.SymDense, alpha, prec []float64) (muF []float64, sig *mat.SymDense, bt []float64, logDet float64) {
+	t.Helper()
+	n, m := phi.Dims()
+	at := p.A + 0.5
+	muF = make([]float64, m)
+	sig = mat.NewSymDense(m, nil)
+	bt = make([]float64, m)
+	in := make([]bool, m)
+	for i, c := range cols {
+		in[c] = true
+		muF[c] = mu[i]
+		bt[c] = at / alpha[i]
+		for j, c2 := range cols {
+			sig.SetSym(c, c2, cov.At(i, j))
+		}
+	}
+	var ch mat.Cholesky
+	ca := mat.NewSymDense(len(cols), nil)
+	for i := range cols {
+		for j := i; j < len(cols); j++ {
+			ca.SetSym(i, j, cov.At(i, j))
+		}
+	}
+	if !ch.Factorize(ca) {
+		t.Fatal("covariance not positive definite")
+	}
+	logDet = ch.LogDet()
+	for c := range m {
+		if in[c] {
+			continue
+		}
+		var s float64
+		for i := range n {
+			s += prec[i] * phi.At(i, c) * phi.At(i, c)
+		}
+		a := alphaRoot(p.A, p.B, s, 0)
+		v := 1 / (a + s)
+		sig.SetSym(c, c, v)
+		bt[c] = at / a
+		logDet += math.Log(v)
+	}
+	return muF, sig, bt, logDet
 }

@@ -23,11 +23,7 @@ func TestNoPanic(t *testing.T) {
 	empty := mat.NewDense(1, 1, nil).Slice(0, 0, 0, 1)
 	noCols := mat.NewDense(3, 1, nil).Slice(0, 3, 0, 0)
 	var nilGauss *Gaussian
-	inputs := []struct {
-		name string
-		x    mat.Matrix
-		t    func(Task) []float64
-	}{
+	inputs := []badInput{
 		{"nil x", nil, func(Task) []float64 { return nil }},
 		{"zero rows", empty, func(Task) []float64 { return nil }},
 		{"zero columns", noCols, func(Task) []float64 { return []float64{0, 1, 0} }},
@@ -49,74 +45,13 @@ func TestNoPanic(t *testing.T) {
 	for _, k := range kernels {
 		for _, in := range inputs {
 			for _, m := range estimators(k) {
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							t.Fatalf("%T, kernel %v, %s: panic %v", m, k, in.name, r)
-						}
-					}()
-					err := m.FitContext(context.Background(), in.x, in.t(m.Task()))
-					if err == nil && in.name != "huge t" && in.name != "label 2" {
-						t.Errorf("%T, kernel %v, %s: no error", m, k, in.name)
-					}
-					if err != nil && m.Status() != NotFitted {
-						t.Errorf("%T, kernel %v, %s: failed fit left status %v", m, k, in.name, m.Status())
-					}
-					if err == nil {
-						checkFinitePredictions(t, m, x)
-					}
-				}()
+				badFit(t, m, k, in, x)
 			}
 		}
 	}
 	// Prediction and persistence with bad input, fitted and not.
 	for _, m := range estimators(nil) {
-		if _, _, err := m.Latent(x); !errors.Is(err, ErrNotFitted) {
-			t.Errorf("%T unfitted Latent: %v", m, err)
-		}
-		if err := m.Save(&bytes.Buffer{}); !errors.Is(err, ErrNotFitted) {
-			t.Errorf("%T unfitted Save: %v", m, err)
-		}
-		if err := m.FitContext(context.Background(), x, pick(m.Task(), treg, tcls)); err != nil {
-			t.Fatal(err)
-		}
-		for name, bad := range map[string]mat.Matrix{"nil": nil, "NaN": nanX, "three columns": mat.NewDense(2, 3, nil), "zero columns": noCols} {
-			if _, _, err := m.Latent(bad); err == nil {
-				t.Errorf("%T Latent(%s): no error", m, name)
-			}
-		}
-		if mean, v, err := m.Latent(empty); err != nil || len(mean) != 0 || len(v) != 0 {
-			t.Errorf("%T Latent(zero rows): %v %v %v", m, mean, v, err)
-		}
-		switch m := m.(type) {
-		case *Regressor:
-			_, _, err := m.Predict(nanX)
-			wantErr(t, "Regressor.Predict(NaN)", err)
-		case *RVMRegressor:
-			_, _, err := m.Predict(nil)
-			wantErr(t, "RVMRegressor.Predict(nil)", err)
-		case *Classifier:
-			_, err1 := m.ProbPlugin(nanX)
-			_, err2 := m.ProbModerated(nil)
-			_, err3 := m.Predict(mat.NewDense(1, 2, nil))
-			wantErr(t, "Classifier.ProbPlugin(NaN)", err1)
-			wantErr(t, "Classifier.ProbModerated(nil)", err2)
-			wantErr(t, "Classifier.Predict(2 columns)", err3)
-		case *RVMClassifier:
-			_, err := m.ProbModerated(nanX)
-			wantErr(t, "RVMClassifier.ProbModerated(NaN)", err)
-		}
-		if err := SaveMeta(&bytes.Buffer{}, m, func() {}); err == nil {
-			t.Errorf("%T: SaveMeta with unmarshalable metadata: no error", m)
-		}
-		var buf bytes.Buffer
-		if err := SaveMeta(&buf, m, map[string]int{"a": 1}); err != nil {
-			t.Fatal(err)
-		}
-		var wrong []string
-		if _, err := LoadMeta(bytes.NewReader(buf.Bytes()), &wrong); err == nil {
-			t.Errorf("%T: LoadMeta into the wrong type: no error", m)
-		}
+		badPredictions(t, m, x, nanX, empty, noCols, pick(m.Task(), treg, tcls))
 	}
 	for _, data := range []string{"", "{", "null", "[]", `{"format":"vrvm-model","version":2}`, `{"format":"vrvm-model","version":99}`, strings.Repeat("x", 100)} {
 		if _, err := Load(strings.NewReader(data)); err == nil {
@@ -136,6 +71,88 @@ func TestNoPanic(t *testing.T) {
 	// Special values of the scalar functions are documented.
 	if !math.IsNaN(Lambda(math.NaN())) || Sigmoid(math.Inf(1)) != 1 || Sigmoid(math.Inf(-1)) != 0 || LogSigmoid(math.Inf(1)) != 0 {
 		t.Error("special values")
+	}
+}
+
+// badInput is a bad training set of TestNoPanic: inputs and, for each
+// task, targets.
+type badInput struct {
+	name string
+	x    mat.Matrix
+	t    func(Task) []float64
+}
+
+// badFit fits m with kernel k to the bad input in: no panic, an error
+// (but for "huge t" and "label 2") that leaves the model not fitted, and
+// finite predictions at x for a fit that succeeds.
+func badFit(t *testing.T, m Estimator, k Kernel, in badInput, x mat.Matrix) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("%T, kernel %v, %s: panic %v", m, k, in.name, r)
+		}
+	}()
+	err := m.FitContext(context.Background(), in.x, in.t(m.Task()))
+	if err == nil && in.name != "huge t" && in.name != "label 2" {
+		t.Errorf("%T, kernel %v, %s: no error", m, k, in.name)
+	}
+	if err != nil && m.Status() != NotFitted {
+		t.Errorf("%T, kernel %v, %s: failed fit left status %v", m, k, in.name, m.Status())
+	}
+	if err == nil {
+		checkFinitePredictions(t, m, x)
+	}
+}
+
+// badPredictions checks m's predictions and files with bad inputs, before
+// and after a fit to (x, tt); nanX, empty and noCols are bad inputs.
+func badPredictions(t *testing.T, m Estimator, x, nanX, empty, noCols mat.Matrix, tt []float64) {
+	t.Helper()
+	if _, _, err := m.Latent(x); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("%T unfitted Latent: %v", m, err)
+	}
+	if err := m.Save(&bytes.Buffer{}); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("%T unfitted Save: %v", m, err)
+	}
+	if err := m.FitContext(context.Background(), x, tt); err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]mat.Matrix{"nil": nil, "NaN": nanX, "three columns": mat.NewDense(2, 3, nil), "zero columns": noCols} {
+		if _, _, err := m.Latent(bad); err == nil {
+			t.Errorf("%T Latent(%s): no error", m, name)
+		}
+	}
+	if mean, v, err := m.Latent(empty); err != nil || len(mean) != 0 || len(v) != 0 {
+		t.Errorf("%T Latent(zero rows): %v %v %v", m, mean, v, err)
+	}
+	switch m := m.(type) {
+	case *Regressor:
+		_, _, err := m.Predict(nanX)
+		wantErr(t, "Regressor.Predict(NaN)", err)
+	case *RVMRegressor:
+		_, _, err := m.Predict(nil)
+		wantErr(t, "RVMRegressor.Predict(nil)", err)
+	case *Classifier:
+		_, err1 := m.ProbPlugin(nanX)
+		_, err2 := m.ProbModerated(nil)
+		_, err3 := m.Predict(mat.NewDense(1, 2, nil))
+		wantErr(t, "Classifier.ProbPlugin(NaN)", err1)
+		wantErr(t, "Classifier.ProbModerated(nil)", err2)
+		wantErr(t, "Classifier.Predict(2 columns)", err3)
+	case *RVMClassifier:
+		_, err := m.ProbModerated(nanX)
+		wantErr(t, "RVMClassifier.ProbModerated(NaN)", err)
+	}
+	if err := SaveMeta(&bytes.Buffer{}, m, func() {}); err == nil {
+		t.Errorf("%T: SaveMeta with unmarshalable metadata: no error", m)
+	}
+	var buf bytes.Buffer
+	if err := SaveMeta(&buf, m, map[string]int{"a": 1}); err != nil {
+		t.Fatal(err)
+	}
+	var wrong []string
+	if _, err := LoadMeta(bytes.NewReader(buf.Bytes()), &wrong); err == nil {
+		t.Errorf("%T: LoadMeta into the wrong type: no error", m)
 	}
 }
 

@@ -122,32 +122,27 @@ func (r *RobustRegressor) FitDesign(phi mat.Matrix, t []float64) error {
 	return r.fit(context.Background(), phi, t, true)
 }
 
-// fit is fitNew under the fit contract (fitted.settle): fitNew replaces
-// the model's state only when it reaches a posterior, so a fit that stops
-// without one leaves the model as it was, unless it was cancelled, which
-// leaves Status Canceled and no posterior.
+// fit is fitNew under the fit contract (fitted.settle).
 func (r *RobustRegressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
-	reached, err := r.fitNew(ctx, x, t, design)
-	if err == nil || reached {
-		return err
-	}
-	f := fitted{task: "regression", estimator: "vrvm"}
-	if !f.settle(ctx, err) {
-		r.regressionFit, r.weights, r.nu = regressionFit{f}, nil, 0
+	prev, nu, weights := r.regressionFit, r.nu, r.weights
+	err := r.fitNew(ctx, x, t, design)
+	if r.settle(ctx, err) {
+		r.regressionFit, r.nu, r.weights = prev, nu, weights
 	}
 	return err
 }
 
-// fitNew fits r and reports whether the fit reached a posterior, which
-// then replaces r's state.
-func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) (reached bool, err error) {
+// fitNew fits from scratch: the model holds no posterior until the
+// solver returns one.
+func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
+	r.regressionFit, r.nu, r.weights = regressionFit{fitted{task: "regression", estimator: "vrvm"}}, 0, nil
 	if !(r.Nu >= 0) || math.IsInf(r.Nu, 0) {
-		return false, &OptionError{Field: "Nu", Value: r.Nu, Reason: "must be positive and finite (0 means learned)"}
+		return &OptionError{Field: "Nu", Value: r.Nu, Reason: "must be positive and finite (0 means learned)"}
 	}
-	f := regressionFit{fitted{task: "regression", estimator: "vrvm"}}
+	f := &r.regressionFit
 	v, err := targetVarScale(t)
 	if err != nil {
-		return false, err
+		return err
 	}
 	opts := r.options()
 	// (T1): the zero-valued defaults stated for the targets' scale, as
@@ -155,20 +150,20 @@ func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64,
 	f.weightScale = targetScale(&opts, &Regressor{Prior: r.Prior, Alpha0: r.Alpha0}, v)
 	if opts.kernel == nil && !design {
 		if err := f.defaultWidth(ctx, &opts, x, t, KernelLearning{}); err != nil {
-			return false, err
+			return err
 		}
 	}
 	s, b, err := prepare(opts, x, t, design)
 	if err != nil {
-		return false, err
+		return err
 	}
 	tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 	if err != nil {
-		return false, err
+		return err
 	}
 	phi, err := b.fullCtx(ctx, x)
 	if err != nil {
-		return false, err
+		return err
 	}
 	nu0, learn := r.Nu, r.Nu == 0
 	if learn {
@@ -176,7 +171,7 @@ func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64,
 	}
 	st, sol, err := robustFit(ctx, robustProblem{basis: b, x: x, phi: phi, t: t, set: s, tau0: tau0, nu0: nu0, learnNu: learn, step: r.step})
 	if sol == nil {
-		return false, err
+		return err
 	}
 	f.record(b, sol)
 	if !r.NoAugment && !design && constantDiagonal(b.kernel, x) { // (A9)
@@ -184,12 +179,12 @@ func (r *RobustRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64,
 	}
 	f.ct, f.dt = st.ct, st.dt
 	f.noise = st.dt / st.ct
-	r.regressionFit, r.nu = f, st.nu
+	r.nu = st.nu
 	r.weights = make([]float64, len(t))
 	for i := range r.weights {
 		r.weights[i] = st.u(i)
 	}
-	return true, err
+	return err
 }
 
 // DegreesOfFreedom returns the degrees of freedom ν of the fitted noise:

@@ -47,6 +47,8 @@ type robustState struct {
 	// step, if not nil, is called after every factor update with the
 	// factor's name (tests: the bound never falls).
 	step func(factor string, s *robustState)
+
+	tail bool // (RS2) from here on: the bound's change has fallen to collapseFrom
 }
 
 // newRobustState starts the factors at ⟨αₘ⟩ = alpha0, ⟨τ⟩ = tau0,
@@ -261,59 +263,33 @@ func (s *robustState) prune(threshold float64) bool {
 	return true
 }
 
-// run iterates: trace[0] is the bound after the first Q_w update, at the
-// initial hyperparameters; trace[k] the bound after iteration k.
+// run iterates in the paper's order (paperLoop).
 func (s *robustState) run(ctx context.Context, c settings) (trace []float64, iters int, status Status, err error) {
-	if err := s.updateW(1); err != nil {
-		if ctx.Err() != nil {
-			err = stopped(ctx, 0)
-		}
-		return nil, 0, NotFitted, err
-	}
-	trace = []float64{s.bound()}
-	prev := s.params(nil)
-	var cur []float64
-	tail := false // (RS2) from here on
-	for k := 1; k <= c.maxIter; k++ {
-		if err := stopped(ctx, k-1); err != nil {
-			return trace, k - 1, Canceled, err
-		}
-		pruned := false
-		if k > 1 {
-			if c.prune {
-				pruned = s.prune(c.pruneAt)
-			}
-			if err := s.updateW(k); err != nil {
-				return trace, k - 1, NotFitted, err
-			}
-		}
-		if tail {
-			if err := s.updateAlphaCollapsed(k); err != nil {
-				return trace, k - 1, NotFitted, err
-			}
-		}
-		s.updateAlpha()
-		s.updateTau()
-		s.updateScales()
-		l := s.bound()
-		if math.IsNaN(l) || math.IsInf(l, 0) {
-			return trace, k, NotFitted, &NotPositiveDefiniteError{Iteration: k}
-		}
-		change := relChange(trace[len(trace)-1], l)
-		tail = tail || change <= collapseFrom
-		trace = append(trace, l)
-		cur = s.params(cur)
-		pc := maxRelChange(prev, cur)
-		prev, cur = cur, prev
-		if c.monitor != nil && c.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.cols)}) {
-			return trace, k, Stopped, nil
-		}
-		if !pruned && change <= c.tol && pc <= c.paramTol {
-			return trace, k, Converged, nil
-		}
-	}
-	return trace, c.maxIter, IterationLimit, nil
+	return paperLoop(ctx, c, s)
 }
+
+// hyper is the update of iteration k after Q_w: once the bound's
+// relative change over an iteration has fallen to collapseFrom, the
+// collapsed step of (RS2) on ⟨α⟩ first; then Q_α, Q_τ and the scales
+// Q_u (and ν).
+func (s *robustState) hyper(k int, last float64) error {
+	if k == 1 {
+		s.tail = false
+	}
+	s.tail = s.tail || last <= collapseFrom
+	if s.tail {
+		if err := s.updateAlphaCollapsed(k); err != nil {
+			return err
+		}
+	}
+	s.updateAlpha()
+	s.updateTau()
+	s.updateScales()
+	return nil
+}
+
+// active returns the number of active functions.
+func (s *robustState) active() int { return len(s.cols) }
 
 // solution records the state with the full-model bound: the bound of the
 // active model plus the closed-form terms (excludedTerm) of the pruned

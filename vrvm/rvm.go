@@ -519,14 +519,21 @@ func rvmBetaMax(t []float64) float64 {
 // at most betaMax, when that is positive.
 func (g *rvmGauss) reestimateNoise(gammaSum float64) float64 {
 	n, _ := g.phi.Dims()
-	nb := (float64(n) - gammaSum) / g.rss
-	if !(nb > 0) || math.IsNaN(nb) {
-		return 0
-	}
-	nb = math.Min(nb, g.betaMax)
-	d := math.Abs(math.Log(nb / g.beta))
-	g.beta = nb
+	var d float64
+	g.beta, d = reestimateBeta(n, gammaSum, g.rss, g.beta, g.betaMax)
 	return d
+}
+
+// reestimateBeta returns β ← (N − γ)/rss (Tipping 2001, eq. 47) for n
+// rows, γ = Σγₘ and rss = ‖t − Φμ‖², at most betaMax, and |Δ ln β|; it
+// returns beta and 0 when the estimate is not positive.
+func reestimateBeta(n int, gamma, rss, beta, betaMax float64) (float64, float64) {
+	nb := (float64(n) - gamma) / rss
+	if !(nb > 0) || math.IsNaN(nb) {
+		return beta, 0
+	}
+	nb = math.Min(nb, betaMax)
+	return nb, math.Abs(math.Log(nb / beta))
 }
 
 func (g *rvmGauss) keep(keep []int, _ *gaussQ) {

@@ -320,49 +320,8 @@ func TestSequentialClassifier(t *testing.T) {
 		}
 		phi := activeDesign(t, &c.fitted, p.x)
 		n, m := phi.Dims()
-		mu, alpha := c.Mean(), c.Alpha()
-		act := mat.NewVecDense(n, nil)
-		act.MulVec(phi, mat.NewVecDense(m, mu))
-		y := make([]float64, n)
-		var logp float64
-		for i := range n {
-			y[i] = Sigmoid(act.AtVec(i))
-			if p.t[i] == 1 {
-				logp += LogSigmoid(act.AtVec(i))
-			} else {
-				logp += LogSigmoid(-act.AtVec(i))
-			}
-		}
-		prec := mat.NewSymDense(m, nil) // ΦᵀWΦ + A
-		for i := range m {
-			for j := i; j < m; j++ {
-				var v float64
-				for r := range n {
-					v += phi.At(r, i) * y[r] * (1 - y[r]) * phi.At(r, j)
-				}
-				if i == j {
-					v += alpha[i]
-				}
-				prec.SetSym(i, j, v)
-			}
-		}
-		var ch mat.Cholesky
-		if !ch.Factorize(prec) {
-			t.Fatalf("%s: precision not positive definite", p.name)
-		}
-		var sumLnA float64
-		for j := range m {
-			g := -alpha[j] * mu[j]
-			for i := range n {
-				g += phi.At(i, j) * (p.t[i] - y[i])
-			}
-			if math.Abs(g) > gradTol {
-				t.Errorf("%s: gradient at the mode [%d] = %g", p.name, j, g)
-			}
-			logp -= 0.5 * alpha[j] * mu[j] * mu[j]
-			sumLnA += math.Log(alpha[j])
-		}
-		if want := logp + 0.5*sumLnA - 0.5*ch.LogDet(); math.Abs(c.LowerBound()-want) > evidenceTol*math.Abs(want) {
+		want, y, act := laplaceAtMode(t, p.name, phi, c.Mean(), c.Alpha(), p.t, gradTol)
+		if math.Abs(c.LowerBound()-want) > evidenceTol*math.Abs(want) {
 			t.Errorf("%s: evidence %.12g, Laplace's approximation directly %.12g", p.name, c.LowerBound(), want)
 		}
 		that, noise := make([]float64, n), make([]float64, n)
@@ -376,25 +335,85 @@ func TestSequentialClassifier(t *testing.T) {
 		if worstAlpha > alphaTol || worstTheta > thetaTol {
 			t.Errorf("%s: not at a maximum: αₘ off by %.3g relative, an inactive function with (q² − s)/s = %.3g", p.name, worstAlpha, worstTheta)
 		}
-		old := &RVMClassifier{Kernel: p.k, Solver: PaperSchedule, MaxIter: 2000}
-		if err := old.Fit(p.x, p.t); err != nil {
-			t.Fatal(err)
-		}
 		xp := p.x
 		if p.name == "binary60 fixture" {
 			xp = xt
 		}
-		l1, _ := c.Predict(xp)
-		l2, _ := old.Predict(xp)
-		differ := 0
-		for i := range l1 {
-			if l1[i] != l2[i] {
-				differ++
-			}
-		}
-		t.Logf("%s: evidence %.6g (%d relevance vectors, sequential) vs %.6g (%d, re-estimation, %v); %d of %d labels differ",
-			p.name, c.LowerBound(), len(c.RelevanceVectors()), old.LowerBound(), len(old.RelevanceVectors()), old.Status(), differ, len(l1))
+		compareReestimation(t, p.name, c, p.x, p.t, p.k, xp)
 	}
+}
+
+// laplaceAtMode checks that the weights mu of an RVMClassifier with
+// precisions alpha, on the active design phi and labels tt, are at the
+// mode of the posterior (gradient at most gradTol), and returns Laplace's
+// evidence computed directly, the probabilities σ(Φμ) and the
+// activations Φμ.
+func laplaceAtMode(t *testing.T, name string, phi *mat.Dense, mu, alpha, tt []float64, gradTol float64) (float64, []float64, *mat.VecDense) {
+	t.Helper()
+	n, m := phi.Dims()
+	act := mat.NewVecDense(n, nil)
+	act.MulVec(phi, mat.NewVecDense(m, mu))
+	y := make([]float64, n)
+	var logp float64
+	for i := range n {
+		y[i] = Sigmoid(act.AtVec(i))
+		if tt[i] == 1 {
+			logp += LogSigmoid(act.AtVec(i))
+		} else {
+			logp += LogSigmoid(-act.AtVec(i))
+		}
+	}
+	prec := mat.NewSymDense(m, nil) // ΦᵀWΦ + A
+	for i := range m {
+		for j := i; j < m; j++ {
+			var v float64
+			for r := range n {
+				v += phi.At(r, i) * y[r] * (1 - y[r]) * phi.At(r, j)
+			}
+			if i == j {
+				v += alpha[i]
+			}
+			prec.SetSym(i, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(prec) {
+		t.Fatalf("%s: precision not positive definite", name)
+	}
+	var sumLnA float64
+	for j := range m {
+		g := -alpha[j] * mu[j]
+		for i := range n {
+			g += phi.At(i, j) * (tt[i] - y[i])
+		}
+		if math.Abs(g) > gradTol {
+			t.Errorf("%s: gradient at the mode [%d] = %g", name, j, g)
+		}
+		logp -= 0.5 * alpha[j] * mu[j] * mu[j]
+		sumLnA += math.Log(alpha[j])
+	}
+	return logp + 0.5*sumLnA - 0.5*ch.LogDet(), y, act
+}
+
+// compareReestimation fits the paper's re-estimation to (x, tt) with
+// kernel k and logs how its evidence and labels at xp compare with the
+// sequential fit c.
+func compareReestimation(t *testing.T, name string, c *RVMClassifier, x *mat.Dense, tt []float64, k Kernel, xp *mat.Dense) {
+	t.Helper()
+	old := &RVMClassifier{Kernel: k, Solver: PaperSchedule, MaxIter: 2000}
+	if err := old.Fit(x, tt); err != nil {
+		t.Fatal(err)
+	}
+	l1, _ := c.Predict(xp)
+	l2, _ := old.Predict(xp)
+	differ := 0
+	for i := range l1 {
+		if l1[i] != l2[i] {
+			differ++
+		}
+	}
+	t.Logf("%s: evidence %.6g (%d relevance vectors, sequential) vs %.6g (%d, re-estimation, %v); %d of %d labels differ",
+		name, c.LowerBound(), len(c.RelevanceVectors()), old.LowerBound(), len(old.RelevanceVectors()), old.Status(), differ, len(l1))
 }
 
 func TestRVMClassifier(t *testing.T) {

@@ -190,10 +190,49 @@ func (schedule) fit(ctx context.Context, p *problem) (*solution, error) {
 	return s.solution(trace, iters, status), err
 }
 
-// run iterates in the paper's order: trace[0] is the bound after the first
-// Q_w update, at the initial hyperparameters; trace[k] the bound after
-// iteration k.
+// run iterates in the paper's order (paperLoop).
 func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, iters int, status Status, err error) {
+	return paperLoop(ctx, c, s)
+}
+
+// hyper is the update of iteration k after Q_w: Q_α (25), (57), then
+// the likelihood's factor, Q_τ (26)–(27) or ξ (58).
+func (s *scheduleState) hyper(int, float64) error {
+	s.updateAlpha()
+	s.lik.update()
+	return nil
+}
+
+// active returns the number of active functions.
+func (s *scheduleState) active() int { return len(s.cols) }
+
+// paperSteps is a solver that iterates in the paper's order, the paper's
+// schedule (scheduleState) and the robust regressor's (robustState).
+type paperSteps interface {
+	// updateW sets Q_w for the current hyperparameters, (23)–(24).
+	updateW(iter int) error
+	// prune removes the functions whose ⟨αₘ⟩ exceed threshold and
+	// reports whether it removed any.
+	prune(threshold float64) bool
+	// hyper updates the other factors in iteration k; last is the
+	// bound's relative change over iteration k − 1 (+Inf for k = 1).
+	hyper(k int, last float64) error
+	// bound is L of the active model.
+	bound() float64
+	// params appends to dst[:0] the parameters whose relative change
+	// judges convergence (ParamTol).
+	params(dst []float64) []float64
+	// active is the number of active functions.
+	active() int
+}
+
+// paperLoop iterates s in the paper's order: trace[0] is the bound after
+// the first Q_w update, at the initial hyperparameters; trace[k] the
+// bound after iteration k, which prunes (from the second iteration),
+// updates Q_w, then the other factors. It converges when an iteration
+// prunes nothing and changes L by at most Tol and the parameters by at
+// most ParamTol, relative.
+func paperLoop(ctx context.Context, c settings, s paperSteps) (trace []float64, iters int, status Status, err error) {
 	if err := s.updateW(1); err != nil {
 		if ctx.Err() != nil {
 			err = stopped(ctx, 0)
@@ -203,6 +242,7 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 	trace = []float64{s.bound()}
 	prev := s.params(nil)
 	var cur []float64
+	last := math.Inf(1)
 	for k := 1; k <= c.maxIter; k++ {
 		if err := stopped(ctx, k-1); err != nil {
 			return trace, k - 1, Canceled, err
@@ -229,18 +269,20 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 				return trace, k - 1, Canceled, err
 			}
 		}
-		s.updateAlpha()
-		s.lik.update()
+		if err := s.hyper(k, last); err != nil {
+			return trace, k - 1, NotFitted, err
+		}
 		l := s.bound()
 		if math.IsNaN(l) || math.IsInf(l, 0) {
 			return trace, k, NotFitted, &NotPositiveDefiniteError{Iteration: k}
 		}
 		change := relChange(trace[len(trace)-1], l)
+		last = change
 		trace = append(trace, l)
 		cur = s.params(cur)
 		pc := maxRelChange(prev, cur)
 		prev, cur = cur, prev
-		if c.monitor != nil && c.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.cols)}) {
+		if c.monitor != nil && c.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: s.active()}) {
 			return trace, k, Stopped, nil
 		}
 		if !pruned && change <= c.tol && pc <= c.paramTol {

@@ -1,6 +1,8 @@
 package vrvm
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -230,4 +232,104 @@ func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 		}
 		return nil
 	})
+}
+
+// explicitCross sets ct = Φ_AᵀBΦ_J for the explicit design (B = Φᵀ, so
+// that Φ_A's rows are s.bA) and the p candidates J (idx, or every one if
+// idx is nil), by blocks of crossBlock candidates: each block's rows of
+// B W̃ (the rows of B scaled by the precisions beta) are formed in a
+// buffer of crossBlock × N, and multiplied by Φ_A. Each element is the
+// sum of the same products as with every row of B W̃ formed at once
+// (the product's inner dimension, N, is the same), without the P × N
+// matrix, which is as large as the design. A candidate's dⱼ still to be
+// computed (NaN in dv, see pendingDiag) is set from its row of B W̃
+// while the row is at hand, as explicitDiag would set it.
+func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, dv []float64) {
+	bf := s.f.bFull
+	_, n := bf.Dims()
+	m, _ := ct.Dims()
+	rows := min(p, crossBlock)
+	buf := workDense(&s.crossBuf, rows, n).RawMatrix()
+	cr := ct.RawMatrix()
+	for c0 := 0; c0 < p; {
+		// The last block takes the remainder, so that no block falls
+		// below dense.Gemm's threshold for handing a product to gonum,
+		// whose sums round differently.
+		c1 := c0 + crossBlock
+		if p-c0 < 2*crossBlock {
+			c1 = p
+		}
+		if c1-c0 > rows {
+			rows = c1 - c0
+			buf = workDense(&s.crossBuf, rows, n).RawMatrix()
+		}
+		for j := c0; j < c1; j++ {
+			c := j
+			if idx != nil {
+				c = idx[j]
+			}
+			row, src := buf.Data[(j-c0)*buf.Stride:(j-c0)*buf.Stride+n], bf.RawRowView(c)
+			if math.IsNaN(dv[c]) {
+				dv[c] = weightedSquare(row, beta, src)
+			} else {
+				scaleBy(row, beta, src)
+			}
+		}
+		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(),
+			blas64.General{Rows: c1 - c0, Cols: n, Stride: buf.Stride, Data: buf.Data},
+			0, blas64.General{Rows: m, Cols: c1 - c0, Stride: cr.Stride, Data: cr.Data[c0:]})
+		c0 = c1
+	}
+}
+
+// crossBlock is the number of candidates whose rows of B W̃
+// explicitCross forms at a time.
+const crossBlock = 256
+
+// appendCross appends the row of cross for function j, just added: its
+// products with the candidates of the shortlist now, the others when a
+// full round needs them (completeCross), so that a function added and
+// removed between two full rounds never costs O(P r).
+func (s *seqFit) appendCross(j int) {
+	if row := s.keptCrossRow(j); row != nil {
+		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
+		return
+	}
+	p, r := s.f.bFull.Dims()
+	row := make([]float64, p)
+	bj := s.f.bFull.RawRowView(j)
+	if len(s.short) == 0 {
+		blas64.Gemv(blas.NoTrans, 1, s.f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
+		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
+		return
+	}
+	for _, c := range s.short {
+		row[c] = dot(bj, s.f.bFull.RawRowView(c))
+	}
+	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
+}
+
+// completeCross computes the pending rows of cross, all at once
+// (crossProducts, where one Gemv per row is bound by memory bandwidth).
+func (s *seqFit) completeCross() {
+	var rows []int
+	for i, pd := range s.pending {
+		if pd {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	a := make([][]float64, len(rows))
+	out := make([][]float64, len(rows))
+	for k, i := range rows {
+		a[k] = s.f.bFull.RawRowView(s.act[i])
+		out[k] = s.cross[i]
+		clear(out[k])
+	}
+	crossProducts(a, s.f.bFull, out, s.knownCross(rows, out))
+	for _, i := range rows {
+		s.pending[i] = false
+	}
 }

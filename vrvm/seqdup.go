@@ -168,11 +168,7 @@ func (c *collapsedRows) columns(cols []int) []int {
 	if c.cols == nil {
 		return cols
 	}
-	out := make([]int, len(cols))
-	for i, j := range cols {
-		out[i] = c.cols[j]
-	}
-	return out
+	return selectInts(c.cols, cols)
 }
 
 // expand sets the factor of every row of the original likelihood to that

@@ -58,28 +58,7 @@ func TestFitStats(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := Basis{Kernel: k, Centres: x}
-			// Two accumulators over blocks of 37 rows, merged.
-			s1, s2 := NewStats(b.Dim()), NewStats(b.Dim())
-			for lo := 0; lo < n; lo += 37 {
-				hi := min(lo+37, n)
-				phi, err := b.Design(x.Slice(lo, hi, 0, 1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				acc := s1
-				if lo >= 60 {
-					acc = s2
-				}
-				if err := acc.AddRows(phi, y[lo:hi]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := s1.Merge(s2); err != nil {
-				t.Fatal(err)
-			}
-			if s1.Rows() != n || s1.Dim() != n+1 {
-				t.Fatalf("statistics of %d rows, %d functions", s1.Rows(), s1.Dim())
-			}
+			s1 := blockStats(t, b, x, y)
 			st := &Regressor{NoPrune: c.noPrune, MaxIter: c.maxIter}
 			if err := st.FitStats(b, s1); err != nil {
 				t.Fatal(err)
@@ -99,37 +78,74 @@ func TestFitStats(t *testing.T) {
 					t.Errorf("%s %.12g, rows' %.12g (relative %.2g)", q.name, q.got, q.want, d)
 				}
 			}
-			if a, w := st.ActiveSet(), rows.ActiveSet(); !equalInts(a, w) || st.HasBias() != rows.HasBias() {
-				t.Fatalf("active set %v (bias %v), rows' %v (bias %v)", a, st.HasBias(), w, rows.HasBias())
-			}
-			checkClose(t, "μ", st.Mean(), rows.Mean(), predTol)
-			checkClose(t, "noise sd", []float64{st.NoiseSD()}, []float64{rows.NoiseSD()}, predTol)
-			gm, gv, err := st.Predict(xt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wm, wv, err := rows.Predict(xt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkClose(t, "predictive mean", gm, wm, predTol)
-			checkClose(t, "predictive variance", gv, wv, predTol)
-			// The model saves and loads as any other.
-			var buf bytes.Buffer
-			if err := st.Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			m, err := Load(&buf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lm, _, err := m.Latent(xt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkClose(t, "loaded mean", lm, gm, 1e-12)
+			compareStatsFit(t, st, rows, xt, predTol)
 		})
 	}
+}
+
+// blockStats returns the statistics of the rows of (x, y) on basis b,
+// accumulated by two accumulators over blocks of 37 rows, merged.
+func blockStats(t *testing.T, b Basis, x *mat.Dense, y []float64) *Stats {
+	t.Helper()
+	n := len(y)
+	s1, s2 := NewStats(b.Dim()), NewStats(b.Dim())
+	for lo := 0; lo < n; lo += 37 {
+		hi := min(lo+37, n)
+		phi, err := b.Design(x.Slice(lo, hi, 0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := s1
+		if lo >= 60 {
+			acc = s2
+		}
+		if err := acc.AddRows(phi, y[lo:hi]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s1.Merge(s2); err != nil {
+		t.Fatal(err)
+	}
+	if s1.Rows() != n || s1.Dim() != n+1 {
+		t.Fatalf("statistics of %d rows, %d functions", s1.Rows(), s1.Dim())
+	}
+	return s1
+}
+
+// compareStatsFit checks that the fit st by FitStats has the active set,
+// means, noise and predictions at xt of the fit rows on the rows, and
+// saves and loads.
+func compareStatsFit(t *testing.T, st, rows *Regressor, xt *mat.Dense, predTol float64) {
+	t.Helper()
+	if a, w := st.ActiveSet(), rows.ActiveSet(); !equalInts(a, w) || st.HasBias() != rows.HasBias() {
+		t.Fatalf("active set %v (bias %v), rows' %v (bias %v)", a, st.HasBias(), w, rows.HasBias())
+	}
+	checkClose(t, "μ", st.Mean(), rows.Mean(), predTol)
+	checkClose(t, "noise sd", []float64{st.NoiseSD()}, []float64{rows.NoiseSD()}, predTol)
+	gm, gv, err := st.Predict(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, wv, err := rows.Predict(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "predictive mean", gm, wm, predTol)
+	checkClose(t, "predictive variance", gv, wv, predTol)
+	// The model saves and loads as any other.
+	var buf bytes.Buffer
+	if err := st.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, _, err := m.Latent(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "loaded mean", lm, gm, 1e-12)
 }
 
 // TestStatsBadInput: bad blocks, merges and fits are errors naming the

@@ -97,11 +97,7 @@ func (b *basis) divisors(cols []int) []float64 {
 		if b.scales == nil {
 			return nil
 		}
-		out := make([]float64, len(cols))
-		for i, c := range cols {
-			out[i] = b.scales[c]
-		}
-		return out
+		return selectVec(b.scales, cols)
 	}
 	sk, ok := b.kernel.(scaledKernel)
 	if !ok {

@@ -184,11 +184,23 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 			return math.Exp(c), fc + d.shift, nil // still rising at the edge of the range
 		}
 	}
+	b, fb, err = refinePeak(e, a, b, c, fa, fb, fc)
+	if err != nil {
+		return math.Exp(b), fb, err
+	}
+	return math.Exp(b), fb + d.shift, nil
+}
+
+// refinePeak maximises e on the bracket a, b, c (in either order, e(b)
+// above both ends) by successive parabolic interpolation around b, with
+// a golden-section step where the parabola's vertex is unusable, until
+// the bracket is narrower than widthTol or after widthMaxSearch
+// evaluations. It returns the best point and its value (the best so far
+// with an error of e).
+func refinePeak(e func(float64) (float64, error), a, b, c, fa, fb, fc float64) (float64, float64, error) {
 	if a > c {
 		a, c, fa, fc = c, a, fc, fa
 	}
-	// Successive parabolic interpolation on [a, c] around b, with a
-	// golden-section step where the parabola's vertex is unusable.
 	const g = 0.3819660112501051 // (3 − √5)/2
 	for it := 0; c-a > widthTol && it < widthMaxSearch; it++ {
 		v := parabolaVertex(a, b, c, fa, fb, fc)
@@ -201,7 +213,7 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 		}
 		fv, err := e(v)
 		if err != nil {
-			return math.Exp(b), fb, err
+			return b, fb, err
 		}
 		switch {
 		case fv > fb && v < b:
@@ -214,7 +226,7 @@ func denseWidth(ctx context.Context, x mat.Matrix, t []float64, r0 float64) (flo
 			c, fc = v, fv
 		}
 	}
-	return math.Exp(b), fb + d.shift, nil
+	return b, fb, nil
 }
 
 // parabolaVertex returns the abscissa of the vertex of the parabola
@@ -391,11 +403,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 		}
 		o.kernel = doubledKernel(o.kernel)
 		f.widthDoublings++
-		s, b, err := prepare(o, x, t, false)
-		if err != nil {
-			return nil, err
-		}
-		lik, err := newLik(s, t)
+		s, b, lik, err := prepareLik(o, x, t, false, newLik)
 		if err != nil {
 			return nil, err
 		}

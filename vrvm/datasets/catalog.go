@@ -37,6 +37,13 @@ type file struct {
 	decimals []int
 }
 
+// mirror is a file whose upstream copy in Rdatasets has the same
+// columns; decimals as for file.
+func mirror(name string, columns []string, rows int, sha256, upstream, upstreamSHA256 string, decimals ...int) file {
+	return file{name: name, columns: columns, rows: rows, sha256: sha256,
+		upstream: upstream, upstreamColumns: columns, upstreamSHA256: upstreamSHA256, decimals: decimals}
+}
+
 // dataSet is a named group of files fetched and ensured together.
 type dataSet struct {
 	name  string
@@ -51,59 +58,21 @@ var (
 
 // The checksums are those of data/README.md (and of the reference data).
 var (
-	ripleyTrainFile = file{
-		name: "ripley_train.csv", columns: ripleyColumns, rows: 250,
-		sha256:          "e4248ccafe42aa32acfaa8019924ea8dd14a2b294e55525edde9ac2b47cd3910",
-		upstream:        "synth.tr.csv",
-		upstreamColumns: ripleyColumns,
-		upstreamSHA256:  "a0360161d301dbffab7bfb5d19b4904b1d6dd501c2d1937b0fec3a0bfe1b7c1e",
-		decimals:        []int{8, 8, 0},
-	}
-	ripleyTestFile = file{
-		name: "ripley_test.csv", columns: ripleyColumns, rows: 1000,
-		sha256:          "265dce2e2afe65cf8a6e941266848ac24b084e67b900ff4d9e098aaa90dd91af",
-		upstream:        "synth.te.csv",
-		upstreamColumns: ripleyColumns,
-		upstreamSHA256:  "23341cd6a168ae07f3bb7de0ee5dbd085a022b7482f53f2a4dde2691d083b4ed",
-		decimals:        []int{9, 9, 0},
-	}
-	pimaTrainFile = file{
-		name: "pima_train.csv", columns: pimaColumns, rows: 200,
-		sha256:          "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b",
-		upstream:        "Pima.tr.csv",
-		upstreamColumns: pimaColumns,
-		upstreamSHA256:  "78e6284c75bf81eaae97815f7d0dd2992a119629ec6622de7918258311c32a7a",
-	}
-	pimaTestFile = file{
-		name: "pima_test.csv", columns: pimaColumns, rows: 332,
-		sha256:          "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e",
-		upstream:        "Pima.te.csv",
-		upstreamColumns: pimaColumns,
-		upstreamSHA256:  "b00bf6540cce6b6bc44ea65a149da3142b2039b37980dbcdf18d3750fc9db032",
-	}
-	bostonFile = file{
+	ripleyTrainFile = mirror("ripley_train.csv", ripleyColumns, 250, "e4248ccafe42aa32acfaa8019924ea8dd14a2b294e55525edde9ac2b47cd3910", "synth.tr.csv", "a0360161d301dbffab7bfb5d19b4904b1d6dd501c2d1937b0fec3a0bfe1b7c1e", 8, 8, 0)
+	ripleyTestFile  = mirror("ripley_test.csv", ripleyColumns, 1000, "265dce2e2afe65cf8a6e941266848ac24b084e67b900ff4d9e098aaa90dd91af", "synth.te.csv", "23341cd6a168ae07f3bb7de0ee5dbd085a022b7482f53f2a4dde2691d083b4ed", 9, 9, 0)
+	pimaTrainFile   = mirror("pima_train.csv", pimaColumns, 200, "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b", "Pima.tr.csv", "78e6284c75bf81eaae97815f7d0dd2992a119629ec6622de7918258311c32a7a")
+	pimaTestFile    = mirror("pima_test.csv", pimaColumns, 332, "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e", "Pima.te.csv", "b00bf6540cce6b6bc44ea65a149da3142b2039b37980dbcdf18d3750fc9db032")
+	bostonFile      = file{
 		name: "boston.csv", columns: bostonColumns, rows: 506,
 		sha256:          "324fbb4e5e25f9573d1116252393c100938544dd52994de5e23dde15afa22621",
 		upstream:        "Boston.csv",
 		upstreamColumns: []string{"crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "rad", "tax", "ptratio", "black", "lstat", "medv"},
 		upstreamSHA256:  "654ae93c04416defb2b3752951a7f4357d5951c84c02371b80b48a4492337f86",
 	}
-	sinc100File = file{
-		name: "sinc_N100_25sets.csv", columns: []string{"set", "x", "t"}, rows: 2500,
-		sha256: "731acb0d24ab410d7e48f2472c69a80a099ccbac1250f9a6d182d17c5ef02b26",
-	}
-	sinc50File = file{
-		name: "sinc_N50_25sets.csv", columns: []string{"set", "x", "t"}, rows: 1250,
-		sha256: "ece03fc2d58b2e1678b25303c40b0990e79a7c63699e74b171acf606b4d99350",
-	}
-	ripleySubsetsFile = file{
-		name: "ripley_subsets100.csv", columns: []string{"subset", "row"}, rows: 1000,
-		sha256: "f13504bc7c988898d57d9847cb97e25203a2ca52636a099ecae09144441b8005",
-	}
-	bostonSplitsFile = file{
-		name: "boston_splits.csv", columns: []string{"split", "row"}, rows: 250,
-		sha256: "3fa8138400e1311d7a57323fbf3df5b26c39fc3f8cf6f168826ea13814d140b8",
-	}
+	sinc100File       = file{name: "sinc_N100_25sets.csv", columns: []string{"set", "x", "t"}, rows: 2500, sha256: "731acb0d24ab410d7e48f2472c69a80a099ccbac1250f9a6d182d17c5ef02b26"}
+	sinc50File        = file{name: "sinc_N50_25sets.csv", columns: []string{"set", "x", "t"}, rows: 1250, sha256: "ece03fc2d58b2e1678b25303c40b0990e79a7c63699e74b171acf606b4d99350"}
+	ripleySubsetsFile = file{name: "ripley_subsets100.csv", columns: []string{"subset", "row"}, rows: 1000, sha256: "f13504bc7c988898d57d9847cb97e25203a2ca52636a099ecae09144441b8005"}
+	bostonSplitsFile  = file{name: "boston_splits.csv", columns: []string{"split", "row"}, rows: 250, sha256: "3fa8138400e1311d7a57323fbf3df5b26c39fc3f8cf6f168826ea13814d140b8"}
 )
 
 // The real-world splits (data/README.md): fixed 70/30

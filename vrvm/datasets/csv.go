@@ -108,12 +108,22 @@ func ReadCSV(r io.Reader, name string) (*Table, error) {
 // ReadCSVFile reads the CSV file at path with ReadCSVOptions; errors name the
 // path.
 func ReadCSVFile(path string, opt CSVOptions) (*Table, error) {
+	var t *Table
+	err := withFile(path, func(r io.Reader) (err error) {
+		t, err = ReadCSVOptions(r, path, opt)
+		return err
+	})
+	return t, err
+}
+
+// withFile calls read with the file at path, open until read returns.
+func withFile(path string, read func(io.Reader) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	return ReadCSVOptions(f, path, opt)
+	return read(f)
 }
 
 // ReadCSVOptions reads a CSV file from r.
@@ -147,93 +157,31 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
-
-	perr := func(line, field int, column string, err error) *ParseError {
-		return &ParseError{File: name, Line: line, Field: field, Column: column, Err: err}
-	}
-	readErr := func(err error) *ParseError {
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			return pe
-		}
-		var ce *csv.ParseError
-		if errors.As(err, &ce) {
-			return perr(ce.Line, 0, "", ce.Err)
-		}
-		return perr(0, 0, "", err)
-	}
-
-	rec, err := cr.Read()
-	if err == io.EOF {
-		return nil, perr(0, 0, "", ErrEmpty)
-	}
+	src := csvSource(name)
+	t, seen, headerLine, err := src.header(cr)
 	if err != nil {
-		return nil, readErr(err)
+		return nil, err
 	}
-	headerLine, _ := cr.FieldPos(0)
-	t := &Table{name: name, columns: make([]string, len(rec))}
-	seen := make(map[string]int, len(rec))
-	allNumbers := true
-	for i, f := range rec {
-		c := strings.TrimSpace(f)
-		if c == "" {
-			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
-		}
-		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
-			return nil, perr(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character", ErrHeader, quotePrefix(c)))
-		}
-		if j, dup := seen[c]; dup {
-			return nil, perr(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
-		}
-		if _, err := ParseNumber(c); err != nil {
-			allNumbers = false
-		}
-		seen[c] = i
-		t.columns[i] = c
-	}
-	if allNumbers {
-		return nil, perr(headerLine, 0, "", fmt.Errorf("%w: the first line %s holds numbers, not column names; the first line must name the columns", ErrHeader, quotePrefix(strings.Join(t.columns, ","))))
-	}
-
 	if opt.Columns != nil {
 		if err := checkHeader(t.columns, opt.Columns); err != nil {
-			return nil, perr(headerLine, 0, "", err)
+			return nil, src.perr(headerLine, 0, "", err)
 		}
 	}
-
-	labels := make([]map[string]float64, len(t.columns))
-	labelCols := make([]string, 0, len(opt.Labels))
-	for col, m := range opt.Labels {
-		if len(m) > 0 {
-			labelCols = append(labelCols, col)
-		}
+	labels, err := src.labels(opt, t.columns, seen, headerLine)
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(labelCols) // the first error in a fixed order
-	for _, col := range labelCols {
-		m := opt.Labels[col]
-		i, ok := seen[col]
-		if !ok {
-			return nil, perr(headerLine, 0, "", fmt.Errorf("%w %q for labels; columns are %s", ErrColumn, col, strings.Join(t.columns, ", ")))
-		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if v := m[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, perr(0, 0, col, fmt.Errorf("label %q stands for %v; labels must stand for finite numbers", k, v))
-			}
-		}
-		labels[i] = m
-	}
-
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, readErr(err)
+			return nil, src.readErr(err)
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != len(t.columns) {
-			return nil, perr(line, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.columns)))
+			return nil, src.perr(line, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.columns)))
 		}
 		for i, f := range rec {
 			var v float64
@@ -245,16 +193,102 @@ func ReadCSVOptions(r io.Reader, name string, opt CSVOptions) (*Table, error) {
 			}
 			if err != nil {
 				l, _ := cr.FieldPos(i)
-				return nil, perr(l, i+1, t.columns[i], err)
+				return nil, src.perr(l, i+1, t.columns[i], err)
 			}
 			t.data = append(t.data, v)
 		}
 		t.lines = append(t.lines, line)
 	}
 	if len(t.lines) == 0 {
-		return nil, perr(0, 0, "", ErrNoRows)
+		return nil, src.perr(0, 0, "", ErrNoRows)
 	}
 	return t, nil
+}
+
+// csvSource is the name of the file ReadCSVOptions reads, for its errors.
+type csvSource string
+
+// perr is the *ParseError at a line, field and column of the file.
+func (s csvSource) perr(line, field int, column string, err error) *ParseError {
+	return &ParseError{File: string(s), Line: line, Field: field, Column: column, Err: err}
+}
+
+// readErr is the *ParseError of an error of the CSV reader.
+func (s csvSource) readErr(err error) *ParseError {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var ce *csv.ParseError
+	if errors.As(err, &ce) {
+		return s.perr(ce.Line, 0, "", ce.Err)
+	}
+	return s.perr(0, 0, "", err)
+}
+
+// header reads and checks the header line into a Table without rows,
+// and returns the columns' positions by name and the header's line.
+func (s csvSource) header(cr *csv.Reader) (t *Table, seen map[string]int, headerLine int, err error) {
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, 0, s.perr(0, 0, "", ErrEmpty)
+	}
+	if err != nil {
+		return nil, nil, 0, s.readErr(err)
+	}
+	headerLine, _ = cr.FieldPos(0)
+	t = &Table{name: string(s), columns: make([]string, len(rec))}
+	seen = make(map[string]int, len(rec))
+	allNumbers := true
+	for i, f := range rec {
+		c := strings.TrimSpace(f)
+		if c == "" {
+			return nil, nil, 0, s.perr(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
+		}
+		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
+			return nil, nil, 0, s.perr(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character", ErrHeader, quotePrefix(c)))
+		}
+		if j, dup := seen[c]; dup {
+			return nil, nil, 0, s.perr(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
+		}
+		if _, err := ParseNumber(c); err != nil {
+			allNumbers = false
+		}
+		seen[c] = i
+		t.columns[i] = c
+	}
+	if allNumbers {
+		return nil, nil, 0, s.perr(headerLine, 0, "", fmt.Errorf("%w: the first line %s holds numbers, not column names; the first line must name the columns", ErrHeader, quotePrefix(strings.Join(t.columns, ","))))
+	}
+	return t, seen, headerLine, nil
+}
+
+// labels returns, for every column, the map of opt.Labels that reads its
+// cells (nil for a numeric column), checking that each names a column of
+// the header and stands for finite numbers.
+func (s csvSource) labels(opt CSVOptions, columns []string, seen map[string]int, headerLine int) ([]map[string]float64, error) {
+	labels := make([]map[string]float64, len(columns))
+	labelCols := make([]string, 0, len(opt.Labels))
+	for col, m := range opt.Labels {
+		if len(m) > 0 {
+			labelCols = append(labelCols, col)
+		}
+	}
+	sort.Strings(labelCols) // the first error in a fixed order
+	for _, col := range labelCols {
+		m := opt.Labels[col]
+		i, ok := seen[col]
+		if !ok {
+			return nil, s.perr(headerLine, 0, "", fmt.Errorf("%w %q for labels; columns are %s", ErrColumn, col, strings.Join(columns, ", ")))
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if v := m[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, s.perr(0, 0, col, fmt.Errorf("label %q stands for %v; labels must stand for finite numbers", k, v))
+			}
+		}
+		labels[i] = m
+	}
+	return labels, nil
 }
 
 // checkHeader reports how header differs from want.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -108,6 +107,8 @@ type csvReader struct {
 	ends    []int
 	quoted  []bool
 	started bool
+
+	fieldStart int // offset in buf of the field being read
 }
 
 func newCSVReader(r io.Reader, name string) *csvReader {
@@ -150,14 +151,44 @@ func (r *csvReader) read() ([]string, []bool, error) {
 		}
 	}
 	r.buf, r.ends, r.quoted = r.buf[:0], r.ends[:0], r.quoted[:0]
-	// Skip blank lines.
+	if err := r.skipBlank(); err != nil {
+		return nil, nil, err
+	}
+	r.recLine = r.line
+	r.fieldStart = 0
+	for {
+		// Start of a field: skip leading spaces, then quoted or not.
+		c, err := r.readByte()
+		for err == nil && (c == ' ' || c == '\t') {
+			c, err = r.readByte()
+		}
+		if err != nil && err != io.EOF {
+			return nil, nil, r.wrapRead(err)
+		}
+		var end bool
+		if err == nil && c == '"' {
+			end, err = r.quotedField()
+		} else {
+			end, err = r.unquotedField(c, err)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if end {
+			return r.record(), r.quoted, nil
+		}
+	}
+}
+
+// skipBlank skips blank lines; it returns io.EOF at the end of the input.
+func (r *csvReader) skipBlank() error {
 	for {
 		b, err := r.br.Peek(1)
 		if err != nil {
 			if err == io.EOF {
-				return nil, nil, io.EOF
+				return io.EOF
 			}
-			return nil, nil, r.errorf(r.line, 0, "", err)
+			return r.errorf(r.line, 0, "", err)
 		}
 		if b[0] == '\n' {
 			r.readByte()
@@ -172,126 +203,127 @@ func (r *csvReader) read() ([]string, []bool, error) {
 				continue
 			}
 		}
-		break
-	}
-	r.recLine = r.line
-	fieldStart := 0
-	field := func() int { return len(r.ends) + 1 }
-	endField := func(quoted bool) error {
-		content := r.buf[fieldStart:]
-		if !quoted {
-			t := strings.TrimSpace(string(content)) // rare: spaces around a number
-			if len(t) != len(content) {
-				r.buf = append(r.buf[:fieldStart], t...)
-			}
-		}
-		r.ends = append(r.ends, len(r.buf))
-		r.quoted = append(r.quoted, quoted)
-		if len(r.ends) > maxColumns {
-			return r.errorf(r.recLine, 0, "", fmt.Errorf("%w: more than %d fields", ErrLimit, maxColumns))
-		}
-		fieldStart = len(r.buf)
 		return nil
 	}
-	add := func(c byte) error {
-		r.buf = append(r.buf, c)
-		if len(r.buf)-fieldStart > maxFieldBytes {
-			return r.errorf(r.line, field(), "", fmt.Errorf("%w: field longer than %d MiB, starting %s", ErrLimit, maxFieldBytes>>20, quotePrefix(string(r.buf[fieldStart:]))))
+}
+
+// field returns the 1-based number of the field being read.
+func (r *csvReader) field() int { return len(r.ends) + 1 }
+
+// endField ends the field being read (trimmed of spaces unless quoted).
+func (r *csvReader) endField(quoted bool) error {
+	content := r.buf[r.fieldStart:]
+	if !quoted {
+		t := strings.TrimSpace(string(content)) // rare: spaces around a number
+		if len(t) != len(content) {
+			r.buf = append(r.buf[:r.fieldStart], t...)
 		}
-		return nil
 	}
+	r.ends = append(r.ends, len(r.buf))
+	r.quoted = append(r.quoted, quoted)
+	if len(r.ends) > maxColumns {
+		return r.errorf(r.recLine, 0, "", fmt.Errorf("%w: more than %d fields", ErrLimit, maxColumns))
+	}
+	r.fieldStart = len(r.buf)
+	return nil
+}
+
+// add appends c to the field being read.
+func (r *csvReader) add(c byte) error {
+	r.buf = append(r.buf, c)
+	if len(r.buf)-r.fieldStart > maxFieldBytes {
+		return r.errorf(r.line, r.field(), "", fmt.Errorf("%w: field longer than %d MiB, starting %s", ErrLimit, maxFieldBytes>>20, quotePrefix(string(r.buf[r.fieldStart:]))))
+	}
+	return nil
+}
+
+// quotedField reads a quoted field after its opening quote, and the
+// separator after it; end reports the end of the record.
+func (r *csvReader) quotedField() (end bool, err error) {
+	quoteLine := r.line
+	var c byte
 	for {
-		// Start of a field: skip leading spaces, then quoted or not.
-		c, err := r.readByte()
-		for err == nil && (c == ' ' || c == '\t') {
+		c, err = r.readByte()
+		if err == io.EOF {
+			return false, r.errorf(quoteLine, r.field(), "", errors.New("quoted field not closed before the end of the file"))
+		}
+		if err != nil {
+			return false, r.wrapRead(err)
+		}
+		if c == '"' {
 			c, err = r.readByte()
-		}
-		if err != nil && err != io.EOF {
-			return nil, nil, r.wrapRead(err)
-		}
-		if err == nil && c == '"' {
-			quoteLine := r.line
-			for {
-				c, err = r.readByte()
-				if err == io.EOF {
-					return nil, nil, r.errorf(quoteLine, field(), "", errors.New("quoted field not closed before the end of the file"))
-				}
-				if err != nil {
-					return nil, nil, r.wrapRead(err)
-				}
-				if c == '"' {
-					c, err = r.readByte()
-					if err == nil && c == '"' {
-						if err := add('"'); err != nil {
-							return nil, nil, err
-						}
-						continue
-					}
-					break
-				}
-				if err := add(c); err != nil {
-					return nil, nil, err
-				}
-			}
-			for err == nil && (c == ' ' || c == '\t') {
-				c, err = r.readByte()
-			}
-			if err != nil && err != io.EOF {
-				return nil, nil, r.wrapRead(err)
-			}
-			if err := endField(true); err != nil {
-				return nil, nil, err
-			}
-			if err == nil && c == '\r' {
-				c, err = r.readByte()
-				if err == nil && c != '\n' {
-					return nil, nil, r.errorf(r.line, field()-1, "", errors.New(`stray carriage return after a quoted field`))
-				}
-			}
-			if err == io.EOF || c == '\n' {
-				return r.record(), r.quoted, nil
-			}
-			if err != nil {
-				return nil, nil, r.wrapRead(err)
-			}
-			if c != ',' {
-				return nil, nil, r.errorf(r.line, field()-1, "", fmt.Errorf("text %q after the closing quote of a field", string(c)))
-			}
-			continue
-		}
-		// Unquoted field.
-		for {
-			if err == io.EOF || (err == nil && (c == ',' || c == '\n')) {
-				break
-			}
-			if err != nil {
-				return nil, nil, r.wrapRead(err)
-			}
-			if c == '"' {
-				return nil, nil, r.errorf(r.line, field(), "", errors.New(`bare " in an unquoted field (quote the field and double the quote)`))
-			}
-			if c == '\r' {
-				c, err = r.readByte()
-				if err == io.EOF || (err == nil && c == '\n') {
-					break
-				}
-				if err := add('\r'); err != nil {
-					return nil, nil, err
+			if err == nil && c == '"' {
+				if err := r.add('"'); err != nil {
+					return false, err
 				}
 				continue
 			}
-			if err := add(c); err != nil {
-				return nil, nil, err
-			}
-			c, err = r.readByte()
+			break
 		}
-		if err := endField(false); err != nil {
-			return nil, nil, err
-		}
-		if err == io.EOF || c == '\n' {
-			return r.record(), r.quoted, nil
+		if err := r.add(c); err != nil {
+			return false, err
 		}
 	}
+	for err == nil && (c == ' ' || c == '\t') {
+		c, err = r.readByte()
+	}
+	if err != nil && err != io.EOF {
+		return false, r.wrapRead(err)
+	}
+	if err := r.endField(true); err != nil {
+		return false, err
+	}
+	if err == nil && c == '\r' {
+		c, err = r.readByte()
+		if err == nil && c != '\n' {
+			return false, r.errorf(r.line, r.field()-1, "", errors.New(`stray carriage return after a quoted field`))
+		}
+	}
+	if err == io.EOF || c == '\n' {
+		return true, nil
+	}
+	if err != nil {
+		return false, r.wrapRead(err)
+	}
+	if c != ',' {
+		return false, r.errorf(r.line, r.field()-1, "", fmt.Errorf("text %q after the closing quote of a field", string(c)))
+	}
+	return false, nil
+}
+
+// unquotedField reads an unquoted field from its first byte c (or the
+// error err that reading it gave) to its separator; end reports the end
+// of the record.
+func (r *csvReader) unquotedField(c byte, err error) (end bool, _ error) {
+	for {
+		if err == io.EOF || (err == nil && (c == ',' || c == '\n')) {
+			break
+		}
+		if err != nil {
+			return false, r.wrapRead(err)
+		}
+		if c == '"' {
+			return false, r.errorf(r.line, r.field(), "", errors.New(`bare " in an unquoted field (quote the field and double the quote)`))
+		}
+		if c == '\r' {
+			c, err = r.readByte()
+			if err == io.EOF || (err == nil && c == '\n') {
+				break
+			}
+			if err := r.add('\r'); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err := r.add(c); err != nil {
+			return false, err
+		}
+		c, err = r.readByte()
+	}
+	if err := r.endField(false); err != nil {
+		return false, err
+	}
+	return err == io.EOF || c == '\n', nil
 }
 
 func (r *csvReader) wrapRead(err error) error {
@@ -329,12 +361,12 @@ type Frame struct {
 // ReadTableFile reads the CSV file at path with ReadTable; errors name the
 // path.
 func ReadTableFile(path string, opt ReadOptions) (*Frame, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadTable(f, path, opt)
+	var t *Frame
+	err := withFile(path, func(r io.Reader) (err error) {
+		t, err = ReadTable(r, path, opt)
+		return err
+	})
+	return t, err
 }
 
 // ReadTable reads a CSV file with a header line from rd, the way the vrvm
@@ -374,56 +406,99 @@ func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	type col struct {
-		name string
-		pos  int
-		num  []float64
-		text []string
-		kind ColumnKind
-	}
-	cols := make([]*col, 0, len(spec))
+	cols := make([]*tableCol, 0, len(spec))
 	for _, c := range t.header {
 		switch k := spec[c]; k {
 		case 0:
 		case NumericColumn, TextColumn:
-			cols = append(cols, &col{name: c, pos: t.index[c], kind: k})
+			cols = append(cols, &tableCol{name: c, pos: t.index[c], kind: k})
 		default:
 			return nil, fmt.Errorf("datasets: ReadTable: column %q: unknown ColumnKind %d", c, k)
 		}
 	}
-	// columns stores the columns of the rows read in t.
-	columns := func() {
-		t.num, t.text = map[string][]float64{}, map[string][]string{}
-		n := len(t.lines) // a bad row's first cells may have been kept
-		for _, c := range cols {
-			if c.kind == TextColumn {
-				t.text[c.name] = c.text[:n]
-			} else {
-				t.num[c.name] = c.num[:n]
-			}
-		}
-	}
-	// An error in a data row returns the rows before it too.
-	partial := func(err error) (*Frame, error) {
-		columns()
+	if err := t.readRows(r, cols, header); err != nil {
+		// An error in a data row returns the rows before it too.
+		t.store(cols)
 		return t, err
 	}
+	if len(t.lines) == 0 {
+		return nil, r.errorf(0, 0, "", ErrNoRows)
+	}
+	t.store(cols)
+	return t, nil
+}
+
+// readHeader reads the header line of a ReadTable file into a Frame with
+// no rows, and returns the line as written too, to recognise a repeated
+// header line.
+func readHeader(r *csvReader, name string) (t *Frame, header []string, err error) {
+	rec, _, err := r.read()
+	if err == io.EOF {
+		return nil, nil, r.errorf(0, 0, "", ErrEmpty)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	headerLine := r.recLine
+	header = slices.Clone(rec) // as written, to recognise a repeated header line
+	t = &Frame{name: name, header: rec, index: make(map[string]int, len(rec))}
+	allNumbers := true
+	for i, c := range rec {
+		if c == "" && i == 0 && len(rec) > 1 {
+			c = IndexColumn
+			t.header[0] = c
+		}
+		if c == "" {
+			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
+		}
+		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
+			hint := ""
+			if len(rec) == 1 && strings.Contains(c, "\t") {
+				hint = " (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)"
+			}
+			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character%s", ErrHeader, quotePrefix(c), hint))
+		}
+		if j, dup := t.index[c]; dup {
+			return nil, nil, r.errorf(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
+		}
+		if _, err := ParseNumber(c); err != nil {
+			allNumbers = false
+		}
+		t.index[c] = i
+	}
+	if allNumbers {
+		return nil, nil, r.errorf(headerLine, 0, "", fmt.Errorf("%w: the first line holds numbers, not column names; the first line must name the columns", ErrHeader))
+	}
+	return t, header, nil
+}
+
+// tableCol is a column that ReadTable reads, with its cells so far.
+type tableCol struct {
+	name string
+	pos  int
+	num  []float64
+	text []string
+	kind ColumnKind
+}
+
+// readRows reads the data rows into cols, and their lines into t.
+func (t *Frame) readRows(r *csvReader, cols []*tableCol, header []string) error {
 	for {
 		rec, quoted, err := r.read()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return partial(err)
+			return err
 		}
 		if len(rec) != len(t.header) {
-			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.header))))
+			return r.errorf(r.recLine, 0, "", fmt.Errorf("%w: %d fields, the header has %d columns", ErrFieldCount, len(rec), len(t.header)))
 		}
 		if slices.Equal(rec, header) {
 			// Files joined with their headers (cat a.csv b.csv): the line
 			// would be read as a row, a text cell or a class named after
 			// its column.
-			return partial(r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", ErrHeader)))
+			return r.errorf(r.recLine, 0, "", fmt.Errorf("%w: the line repeats the header line (files joined with their headers?); delete it", ErrHeader))
 		}
 		for _, c := range cols {
 			f := rec[c.pos]
@@ -442,17 +517,25 @@ func ReadTable(rd io.Reader, name string, opt ReadOptions) (*Frame, error) {
 			}
 			v, err := ParseNumber(f)
 			if err != nil {
-				return partial(r.errorf(r.recLine, c.pos+1, c.name, err))
+				return r.errorf(r.recLine, c.pos+1, c.name, err)
 			}
 			c.num = append(c.num, v)
 		}
 		t.lines = append(t.lines, r.recLine)
 	}
-	if len(t.lines) == 0 {
-		return nil, r.errorf(0, 0, "", ErrNoRows)
+}
+
+// store stores the columns of the rows read in t.
+func (t *Frame) store(cols []*tableCol) {
+	t.num, t.text = map[string][]float64{}, map[string][]string{}
+	n := len(t.lines) // a bad row's first cells may have been kept
+	for _, c := range cols {
+		if c.kind == TextColumn {
+			t.text[c.name] = c.text[:n]
+		} else {
+			t.num[c.name] = c.num[:n]
+		}
 	}
-	columns()
-	return t, nil
 }
 
 // Name returns the file name given to ReadTable.
@@ -569,47 +652,4 @@ func (t *Frame) numericColumns() []string {
 		}
 	}
 	return c
-}
-
-// readHeader reads and checks the header line (ReadTable's rules): the
-// Frame of its columns and no rows, and the header as written.
-func readHeader(r *csvReader, name string) (*Frame, []string, error) {
-	rec, _, err := r.read()
-	if err == io.EOF {
-		return nil, nil, r.errorf(0, 0, "", ErrEmpty)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	headerLine := r.recLine
-	header := slices.Clone(rec) // as written, to recognise a repeated header line
-	t := &Frame{name: name, header: rec, index: make(map[string]int, len(rec))}
-	allNumbers := true
-	for i, c := range rec {
-		if c == "" && i == 0 && len(rec) > 1 {
-			c = IndexColumn
-			t.header[0] = c
-		}
-		if c == "" {
-			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: empty column name", ErrHeader))
-		}
-		if !utf8.ValidString(c) || strings.IndexFunc(c, unicode.IsControl) >= 0 {
-			hint := ""
-			if len(rec) == 1 && strings.Contains(c, "\t") {
-				hint = " (one column: the file seems to separate its fields by tabs; vrvm reads comma-separated files)"
-			}
-			return nil, nil, r.errorf(headerLine, i+1, "", fmt.Errorf("%w: column name %s is not valid UTF-8 or holds a control character%s", ErrHeader, quotePrefix(c), hint))
-		}
-		if j, dup := t.index[c]; dup {
-			return nil, nil, r.errorf(headerLine, i+1, c, fmt.Errorf("%w: column name repeats field %d", ErrHeader, j+1))
-		}
-		if _, err := ParseNumber(c); err != nil {
-			allNumbers = false
-		}
-		t.index[c] = i
-	}
-	if allNumbers {
-		return nil, nil, r.errorf(headerLine, 0, "", fmt.Errorf("%w: the first line holds numbers, not column names; the first line must name the columns", ErrHeader))
-	}
-	return t, header, nil
 }

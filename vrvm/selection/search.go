@@ -173,6 +173,37 @@ func Describe(k vrvm.Kernel) string {
 // If every candidate failed, Run returns the result, whose candidates hold
 // their errors, together with the first candidate's error.
 func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, error) {
+	folds, err := s.split(x, t)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	res := &Result{Folds: folds, Candidates: make([]Candidate, len(s.Kernels))}
+	var jobs []searchJob
+	for c := range s.Kernels {
+		for f := range folds {
+			jobs = append(jobs, searchJob{c, f})
+		}
+		jobs = append(jobs, searchJob{c, -1})
+	}
+	out, err := s.runJobs(ctx, jobs, folds, x, t)
+	if err != nil {
+		return nil, err
+	}
+	j := 0
+	for c := range res.Candidates {
+		j = s.tally(&res.Candidates[c], c, out, j, folds, n)
+	}
+	res.choose()
+	if res.ByCV < 0 {
+		return res, res.Candidates[0].Err
+	}
+	return res, nil
+}
+
+// split checks the search and the data and returns the folds of the
+// cross-validation.
+func (s *Search) split(x mat.Matrix, t []float64) ([][]int, error) {
 	if s.Estimator == nil {
 		return nil, ErrEstimator
 	}
@@ -196,34 +227,31 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 	if k == 0 {
 		k = DefaultFolds
 	}
-	var folds [][]int
-	var err error
 	if classify && !s.PlainFolds {
-		folds, err = StratifiedKFold(t, k, s.Seed)
-	} else {
-		folds, err = KFold(n, k, s.Seed)
+		return StratifiedKFold(t, k, s.Seed)
 	}
-	if err != nil {
-		return nil, err
-	}
+	return KFold(n, k, s.Seed)
+}
 
-	res := &Result{Folds: folds, Candidates: make([]Candidate, len(s.Kernels))}
-	type job struct{ cand, fold int }
-	type outcome struct {
-		loss, nlp float64 // sums over the held-out rows
-		fitted    vrvm.Estimator
-		status    vrvm.Status
-		elapsed   time.Duration
-		err       error
-	}
-	var jobs []job
-	for c := range s.Kernels {
-		for f := range folds {
-			jobs = append(jobs, job{c, f})
-		}
-		jobs = append(jobs, job{c, -1})
-	}
-	out := make([]outcome, len(jobs))
+// searchJob is one fit of a search: candidate cand on the training rows
+// of fold fold, or on every row if fold is −1.
+type searchJob struct{ cand, fold int }
+
+// searchOutcome is what a searchJob leaves.
+type searchOutcome struct {
+	loss, nlp float64 // sums over the held-out rows
+	fitted    vrvm.Estimator
+	status    vrvm.Status
+	elapsed   time.Duration
+	err       error
+}
+
+// runJobs fits every job on Workers goroutines, reporting each to
+// Progress. Every job records its error in its outcome; only a cancelled
+// ctx stops the search.
+func (s *Search) runJobs(ctx context.Context, jobs []searchJob, folds [][]int, x mat.Matrix, t []float64) ([]searchOutcome, error) {
+	n, _ := x.Dims()
+	out := make([]searchOutcome, len(jobs))
 	train := make([]*mat.Dense, len(folds))
 	trainT := make([][]float64, len(folds))
 	test := make([]*mat.Dense, len(folds))
@@ -233,16 +261,13 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 		test[f], testT[f] = subset(all, t, rows)
 		train[f], trainT[f] = subset(all, t, complement(n, rows))
 	}
-
 	workers := s.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var mu sync.Mutex
 	done := 0
-	// Every job records its error in out; only a cancelled ctx stops the
-	// search.
-	err = parallel.Run(ctx, workers, len(jobs), func(ctx context.Context, j int) error {
+	err := parallel.Run(ctx, workers, len(jobs), func(ctx context.Context, j int) error {
 		jb := jobs[j]
 		m := s.Estimator.WithKernel(s.Kernels[jb.cand])
 		o := &out[j]
@@ -270,46 +295,52 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return out, err
+}
 
-	j := 0
-	for c := range res.Candidates {
-		cd := &res.Candidates[c]
-		cd.Kernel = s.Kernels[c]
-		cd.FoldErrors = make([]float64, len(folds))
-		cd.FoldStatus = make([]vrvm.Status, len(folds))
-		var loss, nlp float64
-		for f := range folds {
-			o := out[j]
-			j++
-			cd.Time += o.elapsed
-			cd.FoldStatus[f] = o.status
-			if o.err != nil && cd.Err == nil {
-				cd.Err = o.err
-			}
-			loss += o.loss
-			nlp += o.nlp
-			cd.FoldErrors[f] = o.loss / float64(len(folds[f]))
-		}
+// tally fills candidate c's scores from the outcomes of its jobs, which
+// start at out[j] (one per fold, then the fit on every row), and returns
+// the index of the next candidate's first job.
+func (s *Search) tally(cd *Candidate, c int, out []searchOutcome, j int, folds [][]int, n int) int {
+	cd.Kernel = s.Kernels[c]
+	cd.FoldErrors = make([]float64, len(folds))
+	cd.FoldStatus = make([]vrvm.Status, len(folds))
+	var loss, nlp float64
+	for f := range folds {
 		o := out[j]
 		j++
 		cd.Time += o.elapsed
+		cd.FoldStatus[f] = o.status
 		if o.err != nil && cd.Err == nil {
 			cd.Err = o.err
 		}
-		if cd.Err != nil {
-			cd.CVError, cd.NLP, cd.Bound, cd.FullBound = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-			continue
-		}
-		cd.CVError = loss / float64(n)
-		cd.NLP = nlp / float64(n)
-		m := o.fitted
-		cd.Model = m
-		cd.Bound, cd.FullBound = m.LowerBound(), m.FullModelBound()
-		cd.RelevanceVectors, cd.Status, cd.Iterations = len(m.RelevanceVectors()), m.Status(), m.Iterations()
+		loss += o.loss
+		nlp += o.nlp
+		cd.FoldErrors[f] = o.loss / float64(len(folds[f]))
 	}
+	o := out[j]
+	j++
+	cd.Time += o.elapsed
+	if o.err != nil && cd.Err == nil {
+		cd.Err = o.err
+	}
+	if cd.Err != nil {
+		cd.CVError, cd.NLP, cd.Bound, cd.FullBound = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		return j
+	}
+	cd.CVError = loss / float64(n)
+	cd.NLP = nlp / float64(n)
+	m := o.fitted
+	cd.Model = m
+	cd.Bound, cd.FullBound = m.LowerBound(), m.FullModelBound()
+	cd.RelevanceVectors, cd.Status, cd.Iterations = len(m.RelevanceVectors()), m.Status(), m.Iterations()
+	return j
+}
+
+// choose sets ByCV (the lowest CV error, ties to the lowest NLP) and
+// ByBound (the highest full-model bound) among the candidates without an
+// error, −1 if there are none.
+func (res *Result) choose() {
 	res.ByCV, res.ByBound = -1, -1
 	for c, cd := range res.Candidates {
 		if cd.Err != nil {
@@ -323,10 +354,6 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix, t []float64) (*Result, e
 			res.ByBound = c
 		}
 	}
-	if res.ByCV < 0 {
-		return res, res.Candidates[0].Err
-	}
-	return res, nil
 }
 
 // checkData validates the data once, so that errors name the rows of x

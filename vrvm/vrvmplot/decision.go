@@ -72,14 +72,9 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 	if err != nil {
 		return nil, err
 	}
-	levels := opt.Levels
-	if levels == nil {
-		levels = []float64{0.25, 0.5, 0.75}
-	}
-	for i, l := range levels {
-		if !(l > 0 && l < 1) {
-			return nil, fmt.Errorf("vrvmplot: MapOptions.Levels[%d] = %g, want a probability in (0, 1)", i, l)
-		}
+	levels, err := mapLevels(opt.Levels)
+	if err != nil {
+		return nil, err
 	}
 	xmin, xmax, err := axisRange(opt.XMin, opt.XMax, "MapOptions.XMin", "MapOptions.XMax", x, 0, 0.05)
 	if err != nil {
@@ -117,28 +112,75 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 		p.Legend.Add(fmt.Sprintf("p = %g", l), &plotter.Line{LineStyle: style})
 	}
 	if opt.Reference != nil {
-		ref := &Grid{Xs: g.Xs, Ys: g.Ys, Zs: mat.NewDense(n, n, nil)}
-		for r, y := range g.Ys {
-			for col, xv := range g.Xs {
-				v := opt.Reference(xv, y)
-				if err := finite(v, fmt.Sprintf("Reference(%g, %g)", xv, y)); err != nil {
-					return nil, err
-				}
-				ref.Zs.Set(r, col, v)
-			}
+		if err := addReference(p, g, n, opt); err != nil {
+			return nil, err
 		}
-		style := dashed(colGreen, vg.Points(2))
-		style.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
-		ct := plotter.NewContour(ref, []float64{0}, nil)
-		ct.LineStyles = []draw.LineStyle{style}
-		p.Add(ct)
-		label := opt.ReferenceLabel
-		if label == "" {
-			label = "reference boundary"
-		}
-		p.Legend.Add(label, &plotter.Line{LineStyle: style})
 	}
 
+	all, err := addBinaryClasses(p, x, t, rv)
+	if err != nil {
+		return nil, err
+	}
+	p.X.Min, p.X.Max = xmin, xmax
+	p.Y.Min, p.Y.Max = ymin, ymax
+
+	const width, height = DefaultWidth, 13 * vg.Centimeter
+	heights := []float64{11, 2}
+	placeLegend(p, width, height*vg.Length(heights[0]/13), all, false)
+
+	bar := plot.New()
+	bar.HideY()
+	bar.X.Padding = 0
+	bar.X.Label.Text = probabilityKind(opt.Plugin) + " P(t = 1 | x)"
+	bar.X.Tick.Marker = niceTicks{}
+	bar.Add(&plotter.ColorBar{ColorMap: cmap})
+	return &Figure{Panels: []*plot.Plot{p, bar}, Heights: heights, Width: width, Height: height}, nil
+}
+
+// mapLevels returns the probabilities whose contours DecisionMap draws:
+// levels, or 0.25, 0.5 and 0.75 if nil, each checked to be in (0, 1).
+func mapLevels(levels []float64) ([]float64, error) {
+	if levels == nil {
+		levels = []float64{0.25, 0.5, 0.75}
+	}
+	for i, l := range levels {
+		if !(l > 0 && l < 1) {
+			return nil, fmt.Errorf("vrvmplot: MapOptions.Levels[%d] = %g, want a probability in (0, 1)", i, l)
+		}
+	}
+	return levels, nil
+}
+
+// addReference draws the zero contour of opt.Reference on the n × n grid
+// of g, with its legend entry.
+func addReference(p *plot.Plot, g *Grid, n int, opt MapOptions) error {
+	ref := &Grid{Xs: g.Xs, Ys: g.Ys, Zs: mat.NewDense(n, n, nil)}
+	for r, y := range g.Ys {
+		for col, xv := range g.Xs {
+			v := opt.Reference(xv, y)
+			if err := finite(v, fmt.Sprintf("Reference(%g, %g)", xv, y)); err != nil {
+				return err
+			}
+			ref.Zs.Set(r, col, v)
+		}
+	}
+	style := dashed(colGreen, vg.Points(2))
+	style.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	ct := plotter.NewContour(ref, []float64{0}, nil)
+	ct.LineStyles = []draw.LineStyle{style}
+	p.Add(ct)
+	label := opt.ReferenceLabel
+	if label == "" {
+		label = "reference boundary"
+	}
+	p.Legend.Add(label, &plotter.Line{LineStyle: style})
+	return nil
+}
+
+// addBinaryClasses draws the training points of x by their labels t
+// (open circles for class 0, triangles for class 1) and rings the
+// relevance vectors rv; it returns every point.
+func addBinaryClasses(p *plot.Plot, x *mat.Dense, t []float64, rv []int) (plotter.XYs, error) {
 	var class [2]plotter.XYs
 	var all plotter.XYs
 	for i, v := range t {
@@ -165,18 +207,5 @@ func DecisionMap(c *vrvm.Classifier, x *mat.Dense, t []float64, opt MapOptions) 
 	if err := circleRelevant(p, all, rv, glyph(colBlack, thickRing{vg.Points(1.5)}, vg.Points(6.5))); err != nil {
 		return nil, err
 	}
-	p.X.Min, p.X.Max = xmin, xmax
-	p.Y.Min, p.Y.Max = ymin, ymax
-
-	const width, height = DefaultWidth, 13 * vg.Centimeter
-	heights := []float64{11, 2}
-	placeLegend(p, width, height*vg.Length(heights[0]/13), all, false)
-
-	bar := plot.New()
-	bar.HideY()
-	bar.X.Padding = 0
-	bar.X.Label.Text = probabilityKind(opt.Plugin) + " P(t = 1 | x)"
-	bar.X.Tick.Marker = niceTicks{}
-	bar.Add(&plotter.ColorBar{ColorMap: cmap})
-	return &Figure{Panels: []*plot.Plot{p, bar}, Heights: heights, Width: width, Height: height}, nil
+	return all, nil
 }

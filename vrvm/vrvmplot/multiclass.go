@@ -34,50 +34,17 @@ const MaxMapClasses = 8
 // the model's classes, the model has more than MaxMapClasses classes, or
 // the options are invalid.
 func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, opt MapOptions) (*Figure, error) {
-	if c == nil {
-		return nil, fmt.Errorf("vrvmplot: nil MultiClassifier: %w", vrvm.ErrNotFitted)
-	}
-	if c.Status() == vrvm.NotFitted {
-		return nil, fmt.Errorf("vrvmplot: %w", vrvm.ErrNotFitted)
-	}
-	if err := checkInputs(x, len(labels), 2); err != nil {
+	classes, pos, err := checkMulti(c, x, labels)
+	if err != nil {
 		return nil, err
 	}
-	classes := c.Classes()
-	if len(classes) > MaxMapClasses {
-		return nil, fmt.Errorf("vrvmplot: %d classes, at most %d can be drawn", len(classes), MaxMapClasses)
-	}
-	pos := map[string]int{}
-	for i, cl := range classes {
-		pos[cl] = i
-	}
-	for i, l := range labels {
-		if _, ok := pos[l]; !ok {
-			return nil, fmt.Errorf("vrvmplot: labels[%d] = %q is not one of the model's classes", i, l)
-		}
-	}
-	n := opt.Points
-	switch {
-	case n == 0:
-		n = DefaultGridPoints
-	case n < 2:
-		return nil, fmt.Errorf("vrvmplot: MapOptions.Points = %d, want at least 2 (0 means %d)", n, DefaultGridPoints)
-	}
-	bounds := []float64{opt.XMin, opt.XMax, opt.YMin, opt.YMax}
-	for i, v := range bounds {
-		if err := finite(v, []string{"MapOptions.XMin", "MapOptions.XMax", "MapOptions.YMin", "MapOptions.YMax"}[i]); err != nil {
-			return nil, err
-		}
-	}
-	for j := range 2 {
-		if bounds[2*j] >= bounds[2*j+1] {
-			bounds[2*j], bounds[2*j+1] = columnRange(x, j, 0.05)
-		}
+	n, bounds, err := multiGrid(x, opt)
+	if err != nil {
+		return nil, err
 	}
 	g := &Grid{Xs: span(bounds[0], bounds[1], n), Ys: span(bounds[2], bounds[3], n)}
 	pts := g.inputs()
 	var prob *mat.Dense
-	var err error
 	if opt.Plugin {
 		prob, err = c.ProbPlugin(pts)
 	} else {
@@ -93,9 +60,77 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 	rv := c.RelevanceVectors()
 	p := newMapPlot(fmt.Sprintf("multi-class VRVM, %d relevance vectors: %s probabilities", len(rv), probabilityKind(opt.Plugin)))
 	p.Add(&mixMap{g: g, prob: prob, k: len(classes)})
-	// Decision boundaries: dₖ = ȳₖ − maxⱼ≠ₖ ȳⱼ changes sign.
+	addBoundaries(p, g, ybar, len(classes), n)
+	all, err := addClasses(p, x, labels, classes, pos, rv)
+	if err != nil {
+		return nil, err
+	}
+	p.X.Min, p.X.Max = bounds[0], bounds[1]
+	p.Y.Min, p.Y.Max = bounds[2], bounds[3]
+	const width, height = DefaultWidth, 11 * vg.Centimeter
+	placeLegend(p, width, height, all, false)
+	return &Figure{Panels: []*plot.Plot{p}, Heights: []float64{1}, Width: width, Height: height}, nil
+}
+
+// checkMulti checks the model and the training set of MultiDecisionMap
+// and returns the model's classes and their positions by name.
+func checkMulti(c *vrvm.MultiClassifier, x *mat.Dense, labels []string) ([]string, map[string]int, error) {
+	if c == nil {
+		return nil, nil, fmt.Errorf("vrvmplot: nil MultiClassifier: %w", vrvm.ErrNotFitted)
+	}
+	if c.Status() == vrvm.NotFitted {
+		return nil, nil, fmt.Errorf("vrvmplot: %w", vrvm.ErrNotFitted)
+	}
+	if err := checkInputs(x, len(labels), 2); err != nil {
+		return nil, nil, err
+	}
+	classes := c.Classes()
+	if len(classes) > MaxMapClasses {
+		return nil, nil, fmt.Errorf("vrvmplot: %d classes, at most %d can be drawn", len(classes), MaxMapClasses)
+	}
+	pos := map[string]int{}
+	for i, cl := range classes {
+		pos[cl] = i
+	}
+	for i, l := range labels {
+		if _, ok := pos[l]; !ok {
+			return nil, nil, fmt.Errorf("vrvmplot: labels[%d] = %q is not one of the model's classes", i, l)
+		}
+	}
+	return classes, pos, nil
+}
+
+// multiGrid returns the number of grid points per axis and the bounds
+// (xmin, xmax, ymin, ymax) of MultiDecisionMap: those of opt, or, where
+// an axis's are not increasing, the range of x's column padded by 5 %.
+func multiGrid(x *mat.Dense, opt MapOptions) (int, []float64, error) {
+	n := opt.Points
+	switch {
+	case n == 0:
+		n = DefaultGridPoints
+	case n < 2:
+		return 0, nil, fmt.Errorf("vrvmplot: MapOptions.Points = %d, want at least 2 (0 means %d)", n, DefaultGridPoints)
+	}
+	bounds := []float64{opt.XMin, opt.XMax, opt.YMin, opt.YMax}
+	for i, v := range bounds {
+		if err := finite(v, []string{"MapOptions.XMin", "MapOptions.XMax", "MapOptions.YMin", "MapOptions.YMax"}[i]); err != nil {
+			return 0, nil, err
+		}
+	}
+	for j := range 2 {
+		if bounds[2*j] >= bounds[2*j+1] {
+			bounds[2*j], bounds[2*j+1] = columnRange(x, j, 0.05)
+		}
+	}
+	return n, bounds, nil
+}
+
+// addBoundaries draws the decision boundaries of nk classes on the n × n
+// grid g, from the activations ybar at its points: where
+// dₖ = ȳₖ − maxⱼ≠ₖ ȳⱼ changes sign.
+func addBoundaries(p *plot.Plot, g *Grid, ybar *mat.Dense, nk, n int) {
 	boundary := lineStyle(colBlack, vg.Points(2))
-	for k := range classes {
+	for k := range nk {
 		d := &Grid{Xs: g.Xs, Ys: g.Ys, Zs: mat.NewDense(n, n, nil)}
 		for r := range n {
 			for col := range n {
@@ -115,6 +150,12 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 		p.Add(ct)
 	}
 	p.Legend.Add("decision boundary", &plotter.Line{LineStyle: boundary})
+}
+
+// addClasses draws the training points of x in the colours and glyphs of
+// their classes and rings the relevance vectors rv; it returns every
+// point.
+func addClasses(p *plot.Plot, x *mat.Dense, labels, classes []string, pos map[string]int, rv []int) (plotter.XYs, error) {
 	var all plotter.XYs
 	byClass := make([]plotter.XYs, len(classes))
 	for i, l := range labels {
@@ -148,11 +189,7 @@ func MultiDecisionMap(c *vrvm.MultiClassifier, x *mat.Dense, labels []string, op
 		p.Add(s)
 		p.Legend.Add("relevance vectors", s)
 	}
-	p.X.Min, p.X.Max = bounds[0], bounds[1]
-	p.Y.Min, p.Y.Max = bounds[2], bounds[3]
-	const width, height = DefaultWidth, 11 * vg.Centimeter
-	placeLegend(p, width, height, all, false)
-	return &Figure{Panels: []*plot.Plot{p}, Heights: []float64{1}, Width: width, Height: height}, nil
+	return all, nil
 }
 
 // mixMap draws each grid cell in the class colours mixed by the

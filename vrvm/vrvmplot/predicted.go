@@ -81,13 +81,9 @@ func PredictedVsTrue(r GaussianPredictor, x *mat.Dense, t []float64) (*Figure, e
 	if err := addLine(p, diag, dashed(colGrey, vg.Points(1.2)), "predicted = true"); err != nil {
 		return nil, err
 	}
-	bars, err := plotter.NewYErrorBars(pts)
-	if err != nil {
+	if err := addErrorBars(p, pts, vg.Points(0.8), vg.Points(3)); err != nil {
 		return nil, err
 	}
-	bars.LineStyle = lineStyle(colSky, vg.Points(0.8))
-	bars.CapWidth = vg.Points(3)
-	p.Add(bars)
 	if err := addScatter(p, pts.XYs, glyph(colBlue, draw.CircleGlyph{}, vg.Points(1.8)), "predictive mean ±2σ"); err != nil {
 		return nil, err
 	}

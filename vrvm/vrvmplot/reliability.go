@@ -120,13 +120,9 @@ func Reliability(c BinaryClassifier, x *mat.Dense, t []float64, opt ReliabilityO
 	if err := addLine(top, diag, dashed(colGrey, vg.Points(1.2)), "calibrated"); err != nil {
 		return nil, err
 	}
-	bars, err := plotter.NewYErrorBars(pts)
-	if err != nil {
+	if err := addErrorBars(top, pts, vg.Points(1), vg.Points(4)); err != nil {
 		return nil, err
 	}
-	bars.LineStyle = lineStyle(colSky, vg.Points(1))
-	bars.CapWidth = vg.Points(4)
-	top.Add(bars)
 	line, points, err := plotter.NewLinePoints(pts.XYs)
 	if err != nil {
 		return nil, err

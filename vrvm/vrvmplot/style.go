@@ -122,6 +122,19 @@ func addScatter(p *plot.Plot, xys plotter.XYs, g draw.GlyphStyle, label string) 
 	return nil
 }
 
+// addErrorBars draws the vertical error bars of pts in sky blue, with
+// lines width wide and caps capWidth wide.
+func addErrorBars(p *plot.Plot, pts meanErrors, width, capWidth vg.Length) error {
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	bars.LineStyle = lineStyle(colSky, width)
+	bars.CapWidth = capWidth
+	p.Add(bars)
+	return nil
+}
+
 // circleRelevant circles the training points data[k], k in rv, on p
 // with the glyph style g, with the legend entry "relevance vectors"; it
 // draws nothing if rv is empty.

@@ -1,0 +1,463 @@
+package vrvm
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// seqHoldEveryCls is the least number of iterations between two
+// holdExcluded with non-uniform precisions, whose eₙ cost O(N r²) (any
+// held factors give a valid bound, (S4)). Ripley's problem at N = 20,000
+// took 27.9 s CPU with seqAddEvery, 24.0 s with 40, the same 498
+// iterations and bound.
+const seqHoldEveryCls = 40
+
+// Shortlists of candidates: the statistics of every candidate cost
+// O(P M²) per round, which dominated the fits with hundreds of relevance
+// vectors (Friedman #1). A round computes them for every candidate only
+// every seqFullEvery rounds (and whenever the shortlist offers nothing to
+// add: with uniform precisions only in a round that can end the fit,
+// since the others find nothing to add most of the time, and on Friedman
+// #1 at N = 1,000 the full computations fell from 170 to 59 in the same
+// 688 iterations, at the same bound); in between, for the seqShortlist
+// candidates with the largest gains at the last full computation. Every
+// addition is still judged by its exact gain (S2), and the fit converges
+// only after a full computation finds nothing to add.
+// Below seqShortlistMin candidates, or, with the factored design, below
+// seqShortlistActive active functions, every round is full (the explicit
+// design, of kernels with a large rank, needs many functions: Friedman #1
+// at N = 4,000 took 15.9 s CPU with shortlists from the start, 19.5 s
+// from 32 functions): there the full computation is cheap, and the
+// shortlist, whose stale ranking favours neighbours of the functions just
+// added, changed the fits. On a doubled sinc set of 240 rows it led to a
+// ridge along which coordinate ascent crawled to the iteration limit; on
+// sinc with N = 4,000 (seed 2) the active set grew to 83 functions and
+// reached the iteration limit, against 7 functions and convergence
+// without it.
+const (
+	seqFullEvery       = 8
+	seqShortlist       = 64
+	seqShortlistMin    = 1000
+	seqShortlistActive = 32
+)
+
+// bestAddition returns the excluded function with the largest gain
+// whose optimal ⟨αₘ⟩ is below the pruning threshold, and that ⟨αₘ⟩; ok is
+// false if there is none. With force, the best function is returned even
+// above the threshold (the first function of a fit). Unless full, the
+// candidates are those of the shortlist, if any (see seqShortlist).
+func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
+	sj = math.NaN()
+	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
+	var idx []int
+	if !full {
+		idx = s.short
+	}
+	sv, qv := s.candidateStats(dv, idx)
+	in := make(map[int]bool, len(s.act))
+	for _, a := range s.act {
+		in[a] = true
+	}
+	best := math.Inf(-1)
+	minGain := 0.0
+	if s.largeSet() {
+		minGain = seqLargeGain * float64(s.n) // see seqLargeGain
+	}
+	var all, elig []addCand
+	// (S14): the eligible candidates, best first, are judged again by
+	// exactAddition with the kept Σ.
+	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	var fine []exactCand
+	for k := range sv {
+		m := k
+		if idx != nil {
+			m = idx[k]
+		}
+		if in[m] || s.twin[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
+			continue
+		}
+		if sv[k] <= seqCollinear*dv[m] {
+			continue
+		}
+		a, g, strong := s.rankGain(sv[k], qv[k], dv[m])
+		if full && len(dv) >= seqShortlistMin {
+			all = append(all, addCand{m, g})
+		}
+		if minGain > 0 && !force && !s.annealing && g < minGain {
+			continue
+		}
+		if !force && (!strong || s.maxActive > 0 && len(s.act) >= s.maxActive) {
+			continue
+		}
+		if s.wStale {
+			elig = append(elig, addCand{k, g})
+			continue
+		}
+		if exact {
+			if g > best {
+				fine = append(fine, exactCand{j: m, g: g, alpha: a, s: math.NaN()})
+			}
+			continue
+		}
+		if g > best {
+			best, j, alpha, ok = g, m, a, true
+		}
+	}
+	if s.wStale && len(elig) > 0 {
+		// dⱼ kept from an earlier round: the seqVerify candidates with the
+		// largest gains are judged again with their exact dⱼ.
+		sort.Slice(elig, func(a, b int) bool { return elig[a].g > elig[b].g })
+		for _, c := range elig[:min(len(elig), seqVerify)] {
+			m := c.j
+			if idx != nil {
+				m = idx[c.j]
+			}
+			if a, g, good := s.verify(m, s.svRaw[c.j], qv[c.j], dv[m], force); good && g > best {
+				best, j, alpha, ok = g, m, a, true
+			}
+		}
+	}
+	if exact {
+		if j, alpha, sj, ok, err = s.exactBest(fine, iter); err != nil {
+			return 0, 0, sj, false, err
+		}
+	}
+	if full {
+		s.setShortlist(all)
+	} else if !ok && (!s.uniform() || s.finalRound) {
+		// With uniform precisions, only a round that can end the fit
+		// falls back to every candidate (the others wait for the next
+		// full computation, seqFullEvery).
+		return s.bestAddition(dv, force, true, iter)
+	}
+	return j, alpha, sj, ok, nil
+}
+
+// addCand is a candidate of bestAddition: its index and its ranking
+// gain.
+type addCand struct {
+	j int
+	g float64
+}
+
+// rankGain returns, for an excluded function with the statistics sₘ
+// and qₘ of (S1) and dₘ = φₘᵀBφₘ, the ⟨αₘ⟩ at which it would be added,
+// the gain by which bestAddition ranks it, and whether it is strong
+// enough to be added at all. A function whose optimum lies above the
+// threshold/seqAddMargin is added, at its best ⟨αₘ⟩ ≤ PruneAlpha, only
+// if that raises the full model's bound by more than the current
+// keepGain (S5). The ranking is by the part of the gain due to the
+// quality factor, max f(·; sₘ, qₘ) − max f(·; sₘ, 0): (S2) also counts
+// ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
+func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
+	q2 := qm * qm
+	a = alphaRoot(s.prior.A, s.prior.B, sm, q2)
+	strong = true
+	if a > s.pruneAt/seqAddMargin {
+		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+		strong = s.contribution(a, sm, q2, dm) > s.keepGain
+	}
+	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	return a, g, strong
+}
+
+// setShortlist records a full computation of the candidates'
+// statistics: the shortlist becomes the seqShortlist candidates of all
+// with the largest gains (none if all is nil: see seqShortlistMin).
+func (s *seqFit) setShortlist(all []addCand) {
+	s.sinceFull = 0
+	s.short = s.short[:0]
+	if all != nil {
+		sort.Slice(all, func(a, b int) bool { return all[a].g > all[b].g })
+		for _, c := range all[:min(len(all), seqShortlist)] {
+			s.short = append(s.short, c.j)
+		}
+	}
+}
+
+// seqVerify is the number of candidates, best first, whose gain is
+// computed again with their exact dⱼ = φⱼᵀWφⱼ (O(N r) each) when an
+// addition round uses dⱼ kept from an earlier round (seqWeightTol): sⱼ
+// is a difference of dⱼ and cⱼᵀΣcⱼ, and for functions close to the span of
+// the active ones an error of 1 % in dⱼ exceeds sⱼ itself (on Ripley's
+// problem at N = 20,000 such additions, removed again, took 2,487
+// iterations instead of 498).
+const seqVerify = 8
+
+// verify returns the optimal ⟨αₘ⟩ and the ranking gain of candidate m
+// with its exact dₘ at the current precisions, given sₘ (before clamping),
+// qₘ and the kept dₘ (dOld) of candidateStats, and whether it qualifies
+// for addition, as in bestAddition.
+func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g float64, ok bool) {
+	beta, _ := s.lik.weights()
+	_, r := s.f.bFull.Dims()
+	phi := make([]float64, s.n)
+	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
+	var d float64
+	for n, v := range phi {
+		d += beta[n] * v * v
+	}
+	if !(d > 0) {
+		return 0, 0, false
+	}
+	return s.judge(math.Max(0, sRaw+d-dOld), q*q, d, force)
+}
+
+// judge returns the optimal ⟨αₘ⟩ and the ranking gain of a candidate
+// with sparsity and quality factors sm and q2 = qₘ² (S1) and precision
+// d = dₘ, and whether it qualifies for addition, as in bestAddition:
+// sm above seqCollinear·d (S11), and an optimum below the threshold over
+// seqAddMargin or a contribution above keepGain (S5) at its best ⟨αₘ⟩
+// ≤ PruneAlpha, with room in the active set.
+func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool) {
+	if sm <= seqCollinear*d {
+		return 0, 0, false
+	}
+	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
+	strong := true
+	if a > s.pruneAt/seqAddMargin {
+		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+		strong = s.contribution(a, sm, q2, d) > s.keepGain
+	}
+	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
+}
+
+// addRound adds up to seqAddBatch functions, one at a time, each with the
+// largest gain given the ones added before it (every addition raises the
+// bound of the full model, (S2)). It returns the number added.
+func (s *seqFit) addRound(iter int, final bool) (int, error) {
+	tol := seqWeightTol
+	if final {
+		tol = s.ctl.paramTol
+	}
+	var dv []float64
+	fresh := true
+	if s.lazyDiag() {
+		dv = s.pendingDiag()
+	} else {
+		_, dv, fresh = s.weighted(tol)
+	}
+	s.wStale = !fresh && !s.f.ident
+	defer func() { s.wStale = false }()
+	s.wHold = s.wHold || fresh
+	batch := seqAddBatch
+	if !s.uniform() {
+		batch = seqAddBatchCls
+	}
+	holdEvery := seqAddEvery
+	if !s.uniform() {
+		holdEvery = seqHoldEveryCls
+	}
+	if iter-s.held >= holdEvery && s.wHold {
+		// Kept factors (fresh false) were held when they were computed,
+		// or will be at the next round at least seqAddEvery iterations on.
+		defer func() {
+			s.fillDiag(dv, nil)
+			s.holdExcluded(dv)
+		}()
+		s.held, s.wHold = iter, false
+	}
+	s.sinceFull++
+	s.finalRound = final
+	for k := range batch {
+		j, a, sj, ok, err := s.bestAddition(dv, false, s.sinceFull >= seqFullEvery, iter)
+		if err != nil {
+			return k, err
+		}
+		if !ok {
+			return k, nil
+		}
+		if err := s.addUpdate(j, a, sj, iter); err != nil {
+			return k + 1, err
+		}
+		if s.hook != nil {
+			s.hook("add")
+		}
+	}
+	return batch, nil
+}
+
+// holdExcluded sets the factors of the excluded functions to their
+// optimum for the current precisions (dv from weighted):
+// Q(wⱼ) = N(0, vⱼ) and Q_αⱼ as in excludedTerm. Until the next call their
+// terms of the bound are
+//
+//	excludedTerm(dⱼ) + ½ dⱼvⱼ − ½ Σₙ βₙ vⱼ φₙⱼ²,                     (S4)
+//
+// the last part linear in the precisions βₙ, so that the trace costs
+// O(N) per iteration (O(1) with uniform precisions) instead of
+// re-optimising P factors, and O((N + P) r²) for dⱼ = φⱼᵀBφⱼ with
+// non-uniform ones. Any such factors give a valid bound; re-optimising
+// them (at addition rounds at most every seqAddEvery iterations, or
+// seqHoldEveryCls with non-uniform precisions, and at
+// the end of the fit) only raises it.
+func (s *seqFit) holdExcluded(dv []float64) {
+	p := len(dv)
+	in := memberOf(p, s.act)
+	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
+	s.exConst = 0
+	for j, d := range dv {
+		s.exV[j], s.exC[j] = 0, 0
+		if in[j] {
+			continue
+		}
+		d = math.Max(d, 0)
+		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		s.exV[j] = 1 / (a + d)
+		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+		s.exConst += s.exC[j]
+	}
+	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
+	if s.uniform() {
+		s.exSum = dot(s.exV, s.bnorm)
+		return
+	}
+	bf := s.f.bFull
+	s.exE = resize(s.exE, s.n)
+	if s.f.ident {
+		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
+		clear(s.exE)
+		for j, v := range s.heldWeights() {
+			if v != 0 {
+				for n, x := range bf.RawRowView(j) {
+					s.exE[n] += v * x * x
+				}
+			}
+		}
+		return
+	}
+	s.heldShares() // eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (seqcls.go)
+}
+
+// add puts function j into the active set with ⟨αⱼ⟩ = alpha.
+func (s *seqFit) add(j int, alpha float64) {
+	_, r := s.f.bFull.Dims()
+	m := len(s.act)
+	bj := s.f.bFull.RawRowView(j)
+	var nb *mat.Dense
+	if !s.rowsShared() {
+		var data []float64
+		if s.bA != nil && m > 0 {
+			data = s.bA.RawMatrix().Data[:m*r]
+		}
+		nb = mat.NewDense(m+1, r, append(data, bj...))
+	}
+	if s.uniform() {
+		// G gains the row B_A bⱼ and the element ‖bⱼ‖²; Φ_Aᵀd gains bⱼᵀUᵀd.
+		g := mat.NewSymDense(m+1, nil)
+		for i := range m {
+			copy(g.RawSymmetric().Data[i*(m+1)+i:(i+1)*(m+1)-1], s.gram.RawSymmetric().Data[i*m+i:(i+1)*m])
+		}
+		col := make([]float64, m+1)
+		switch {
+		case nb != nil:
+			blas64.Gemv(blas.NoTrans, 1, nb.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: m + 1, Inc: 1, Data: col})
+		case !s.crossColumn(j, col):
+			s.activeProducts(bj, col)
+		}
+		for i, v := range col {
+			g.SetSym(i, m, v)
+		}
+		s.gram = g
+		s.bud = append(s.bud, dot(bj, s.ud))
+		s.appendCross(j)
+	}
+	s.bA = nb
+	s.act = append(s.act, j)
+	s.alpha = append(s.alpha, alpha)
+	s.setPhiA()
+	s.releaseExcluded(j)
+}
+
+// addUpdate adds function j with ⟨αⱼ⟩ = alpha and brings Q_w to its
+// optimum. With uniform precisions it extends Σ and μ by the partitioned
+// inverse (Tipping & Faul 2003, appendix), O(M²) instead of the O(M³) of
+// rebuild: with c = βB_A bⱼ, Σc, sⱼ = β‖bⱼ‖² − cᵀΣc, qⱼ = yⱼ − cᵀμ and
+// σ = 1/(alpha + sⱼ),
+//
+//	Σ' = [Σ + σ Σc cᵀΣ, −σ Σc; −σ cᵀΣ, σ],   μ' = [μ − σqⱼ Σc; σqⱼ],
+//
+// and ln|Σ'| = ln|Σ| + ln σ. The factorisation is refreshed by the next
+// rebuild, once per iteration. exact, unless NaN, is sⱼ by (S14)
+// (bestAddition), used instead of the plain form.
+func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
+	if !s.uniform() || s.sig == nil || len(s.act) == 0 {
+		s.add(j, alpha)
+		return s.rebuild(iter)
+	}
+	_, uni := s.lik.weights()
+	_, scale := s.lik.data()
+	m := len(s.act)
+	s.add(j, alpha)
+	c := make([]float64, m)
+	for i := range m {
+		c[i] = uni * s.gram.At(i, m)
+	}
+	sc := make([]float64, m)
+	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
+	sj := uni*s.bnorm[j] - dot(c, sc)
+	if !math.IsNaN(exact) {
+		sj = exact
+	}
+	qj := scale*s.bud0[j] - dot(c, s.q.mu)
+	if !(alpha+sj > 0) || !(sj > 0) {
+		return s.rebuild(iter)
+	}
+	sig := 1 / (alpha + sj)
+	muj := sig * qj
+	ns := mat.NewSymDense(m+1, nil)
+	nd, od := ns.RawSymmetric().Data, s.sig.RawSymmetric()
+	for a := range m {
+		for b := a; b < m; b++ {
+			nd[a*(m+1)+b] = od.Data[a*od.Stride+b] + sig*sc[a]*sc[b]
+		}
+		nd[a*(m+1)+m] = -sig * sc[a]
+	}
+	nd[m*(m+1)+m] = sig
+	mu := make([]float64, m+1)
+	for a := range m {
+		mu[a] = s.q.mu[a] - muj*sc[a]
+	}
+	mu[m] = muj
+	s.sig, s.q.mu = ns, mu
+	s.sigUpdates++
+	s.q.logDet += math.Log(sig)
+	s.syncDiag()
+	return s.refresh(iter)
+}
+
+// releaseExcluded takes function j, just added, out of the terms held for
+// the excluded functions, (S4).
+func (s *seqFit) releaseExcluded(j int) {
+	if s.exV == nil || s.exV[j] == 0 {
+		return
+	}
+	v := s.exV[j]
+	s.exConst -= s.exC[j]
+	if s.exE == nil {
+		s.exSum -= v * s.bnorm[j]
+	} else {
+		m := len(s.act) - 1 // j is the last active function
+		for n := range s.n {
+			p := s.phiA.At(n, m)
+			s.exE[n] -= v * p * p
+		}
+	}
+	s.exV[j], s.exC[j] = 0, 0
+}
+
+// contribution returns what function m, held active at ⟨αₘ⟩ = alpha with
+// sparsity and quality factors s and q² (S1), adds to the full model's
+// bound over holding it excluded with dₘ = d: f(alpha; s, q²) − max f(·; d, 0),
+// the gain (S2) when alpha is (S1)'s maximiser.
+func (s *seqFit) contribution(alpha, sm, q2, d float64) float64 {
+	a0 := alphaRoot(s.prior.A, s.prior.B, d, 0)
+	return fval(s.prior.A, s.prior.B, alpha, sm, q2) - fval(s.prior.A, s.prior.B, a0, d, 0)
+}

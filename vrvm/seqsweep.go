@@ -1,0 +1,400 @@
+package vrvm
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
+)
+
+// removeUpdate removes the active function at position i and brings Q_w
+// to its optimum: with uniform precisions by the partitioned inverse,
+// Σ' = Σ₋ᵢ − Σ₋ᵢ,ᵢΣᵢ,₋ᵢ/Σᵢᵢ, μ' = μ₋ᵢ − μᵢΣ₋ᵢ,ᵢ/Σᵢᵢ and
+// ln|Σ'| = ln|Σ| − ln Σᵢᵢ, O(M²); otherwise by rebuild, or, with
+// lazyRemove, by the same O(M²) update, the likelihood seeing Q_w at the
+// refresh after the sweep (S6).
+func (s *seqFit) removeUpdate(i, iter int) error {
+	if !s.uniform() && !s.lazyRemove || s.sig == nil {
+		s.remove(i)
+		return s.rebuild(iter)
+	}
+	m := len(s.act)
+	sii := s.sig.At(i, i)
+	col := make([]float64, m)
+	for a := range m {
+		col[a] = s.sig.At(a, i)
+	}
+	mi := s.q.mu[i]
+	s.remove(i)
+	ns := mat.NewSymDense(m-1, nil)
+	nd := ns.RawSymmetric().Data
+	mu := make([]float64, 0, m-1)
+	for a, na := 0, 0; a < m; a++ {
+		if a == i {
+			continue
+		}
+		mu = append(mu, s.q.mu[a]-mi*col[a]/sii)
+		for b, nb := a, na; b < m; b++ {
+			if b == i {
+				continue
+			}
+			nd[na*(m-1)+nb] = s.sig.At(a, b) - col[a]*col[b]/sii
+			nb++
+		}
+		na++
+	}
+	s.sig, s.q.mu = ns, mu
+	s.sigUpdates++
+	s.q.logDet -= math.Log(sii)
+	s.syncDiag()
+	if !s.uniform() {
+		return nil // lazyRemove: run's refresh rebuilds after the sweep
+	}
+	return s.refresh(iter)
+}
+
+// syncDiag sets diag Σ of Q_w from the kept Σ.
+func (s *seqFit) syncDiag() {
+	m := len(s.act)
+	s.q.diag = resize(s.q.diag, m)
+	for a := range m {
+		s.q.diag[a] = s.sig.At(a, a)
+	}
+}
+
+// setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
+func (s *seqFit) setActive(act []int, alpha []float64) {
+	s.act, s.alpha = act, alpha
+	bA := selectRows(s.f.bFull, act)
+	s.bA = bA
+	if s.rowsShared() {
+		s.bA = nil
+	}
+	if s.uniform() {
+		m := len(act)
+		_, r := bA.Dims()
+		s.gram = mat.NewSymDense(m, nil)
+		blas64.Syrk(blas.NoTrans, 1, bA.RawMatrix(), 0, s.gram.RawSymmetric())
+		s.bud = make([]float64, m)
+		blas64.Gemv(blas.NoTrans, 1, bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
+		p, _ := s.f.bFull.Dims()
+		s.cross = make([][]float64, m)
+		s.pending = make([]bool, m)
+		for i := range m {
+			s.cross[i], s.pending[i] = make([]float64, p), true
+		}
+		s.completeCross()
+	}
+	s.setPhiA()
+}
+
+// precisionOf returns dₘ = φₘᵀBφₘ of the active function at position i.
+func (s *seqFit) precisionOf(i int) float64 {
+	beta, uni := s.lik.weights()
+	if beta == nil {
+		return uni * s.bnorm[s.act[i]]
+	}
+	var d float64
+	for n := range s.n {
+		v := s.phiA.At(n, i)
+		d += beta[n] * v * v
+	}
+	return d
+}
+
+// remove takes the function at position i out of the active set.
+func (s *seqFit) remove(i int) {
+	s.deleted[s.act[i]]++
+	// Hold the removed function at its excluded optimum for the current
+	// precisions, (S4): dⱼ = β‖φⱼ‖², or from its column of Φ_A.
+	j := s.act[i]
+	beta, uni := s.lik.weights()
+	d := uni * s.bnorm[j]
+	if beta != nil {
+		d = 0
+		for n := range s.n {
+			v := s.phiA.At(n, i)
+			d += beta[n] * v * v
+		}
+	}
+	a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+	s.exV[j] = 1 / (a + d)
+	s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+	s.exConst += s.exC[j]
+	if beta == nil {
+		s.exSum += s.exV[j] * s.bnorm[j]
+	} else {
+		for n := range s.n {
+			v := s.phiA.At(n, i)
+			s.exE[n] += s.exV[j] * v * v
+		}
+	}
+	keep := make([]int, 0, len(s.act)-1)
+	for k := range s.act {
+		if k != i {
+			keep = append(keep, k)
+		}
+	}
+	// B_A loses row i in place (a copy of B_A per removal was 400 MB of
+	// garbage for the explicit design at N = 100,000 with 500 functions).
+	if !s.rowsShared() {
+		_, r := s.bA.Dims()
+		m := len(s.act)
+		data := s.bA.RawMatrix().Data
+		copy(data[i*r:], data[(i+1)*r:m*r])
+		s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
+	}
+	s.act = selectInts(s.act, keep)
+	s.alpha = selectVec(s.alpha, keep)
+	if s.uniform() {
+		s.keepCrossRow(i, j)
+		s.gram = selectSym(s.gram, keep)
+		s.bud = selectVec(s.bud, keep)
+		s.cross = append(s.cross[:i], s.cross[i+1:]...)
+		s.pending = append(s.pending[:i], s.pending[i+1:]...)
+	}
+	s.setPhiA()
+}
+
+// setPhiA forms the active design Φ_A = U B_Aᵀ when the likelihood's
+// precisions are not uniform (with uniform ones, everything goes through
+// B_A).
+func (s *seqFit) setPhiA() {
+	if s.uniform() {
+		s.phiA = nil
+		return
+	}
+	m := len(s.act)
+	s.phiA = growDense(&s.phiAData, s.n, m)
+	if s.f.ident {
+		s.phiA.Copy(s.bA.T())
+		return
+	}
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
+}
+
+// growDense returns an r × c matrix on the storage of buf, grown (with a
+// quarter to spare) when too short; its contents are not cleared, and
+// the caller overwrites them. The N × M work matrices change shape with
+// every addition and removal: allocated anew, at 12,000 rows and 150
+// functions 14 MB each time.
+func growDense(buf *[]float64, r, c int) *mat.Dense {
+	if r == 0 || c == 0 {
+		return &mat.Dense{}
+	}
+	n := r * c
+	if cap(*buf) < n {
+		*buf = make([]float64, n, n+n/4)
+	}
+	*buf = (*buf)[:n]
+	return mat.NewDense(r, c, *buf)
+}
+
+// rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
+// factor, (23)–(24) or (54)–(55), and passes its moments to the
+// likelihood.
+func (s *seqFit) rebuild(iter int) error {
+	m := len(s.act)
+	_, r := s.f.bFull.Dims()
+	h := make([]float64, m)
+	beta, uni := s.lik.weights()
+	prec := workSym(&s.precBuf, m)
+	if beta != nil {
+		clear(prec.RawSymmetric().Data)
+	}
+	_, scale := s.lik.data()
+	if beta == nil {
+		// ΦᵀBΦ = βG and Φᵀy = scale·Φᵀd, from the kept G and Φᵀd.
+		pd, gd := prec.RawSymmetric().Data, s.gram.RawSymmetric().Data
+		for i := range m {
+			for j := i; j < m; j++ {
+				pd[i*m+j] = uni * gd[i*m+j]
+			}
+			h[i] = scale * s.bud[i]
+		}
+	} else {
+		s.weightedGramActive(prec, beta) // kept between rebuilds
+		blas64.Gemv(blas.NoTrans, scale, s.bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: h})
+	}
+	for i := range m {
+		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
+	}
+	if err := s.q.factorInv(prec, iter); err != nil {
+		return err
+	}
+	if s.q.jitter > 0 {
+		for i := range s.alpha {
+			s.alpha[i] += s.q.jitter
+		}
+	}
+	if err := s.q.solveMeanInv(h); err != nil {
+		return err
+	}
+	s.sig = s.q.sigmaTo(&s.sigBuf)
+	s.sigUpdates = 0
+	s.ldSweep = 0
+	if s.lat.vars != nil {
+		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
+		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+		s.qbuf = growDense(&s.qData, s.n, m)
+		s.q.quadForms(s.lat.vars, s.phiA, s.qbuf)
+		s.lat.sumVar = sum(s.lat.vars)
+	} else {
+		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
+		s.lat.mean = nil
+		s.lat.sqResid = s.sqResid()
+		s.lat.sumVar = uniformSumVar(s.alpha, s.q.diag, uni)
+	}
+	s.lik.observe(&s.lat)
+	return nil
+}
+
+// refresh passes the moments of Q_w after a sweep to the likelihood. With
+// uniform precisions they come from the Σ and μ the sweep kept up to date
+// by rank one, O(M²) (the likelihood's update that follows needs a new
+// factorisation anyway); otherwise Q_w is refactorised (rebuild).
+func (s *seqFit) refresh(iter int) error {
+	beta, uni := s.lik.weights()
+	if beta != nil {
+		if s.cls.current {
+			// extrapolate has just rebuilt Q_w for these ⟨α⟩.
+			s.cls.current = false
+			return nil
+		}
+		return s.rebuild(iter)
+	}
+	m := len(s.act)
+	var g float64
+	for i, a := range s.alpha {
+		g += a * s.sig.At(i, i)
+	}
+	s.lat.mean = nil
+	s.lat.sqResid = s.sqResid()
+	s.lat.sumVar = math.Max(0, (float64(m)-g)/uni)
+	s.lik.observe(&s.lat)
+	return nil
+}
+
+// sqResid returns ‖d − Φμ‖² for uniform precisions. With r ≤ 4M it is
+// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (factor.go), O(rM);
+// otherwise (the explicit design, r = N) ‖d‖² − 2μᵀΦ_Aᵀd + μᵀGμ from the
+// kept G and Φ_Aᵀd, O(M²), unless that is below 1e-8‖d‖², where
+// cancellation could dominate it and the first form is used.
+func (s *seqFit) sqResid() float64 {
+	m := len(s.act)
+	_, r := s.f.bFull.Dims()
+	if r > 4*m {
+		gm := make([]float64, m)
+		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
+		if v := s.dd - 2*dot(s.q.mu, s.bud) + dot(s.q.mu, gm); v > 1e-8*s.dd {
+			return v
+		}
+	}
+	z := make([]float64, r)
+	if s.rowsShared() {
+		for i, a := range s.act {
+			blas64.Axpy(s.q.mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+		}
+	} else {
+		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+	}
+	for i, v := range s.ud {
+		z[i] = v - z[i]
+	}
+	return s.dperp + dot(z, z)
+}
+
+// sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
+// Σ and μ by rank one, and removes a function whose optimum exceeds the
+// pruning threshold (never the last one). It returns the largest change of
+// ln⟨αₘ⟩ and whether a function was removed.
+func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
+	for i := 0; i < len(s.act); {
+		if s.holdBias && s.act[i] == 0 {
+			i++
+			continue
+		}
+		sii := s.sig.At(i, i)
+		if !(sii > 0 && 1/sii > s.alpha[i]) {
+			// sₘ = 1/Σₘₘ − ⟨αₘ⟩ > 0 in exact arithmetic: the kept Σ has
+			// lost it to rounding (S14). Refactorised, or, if that is
+			// what it is already, ⟨αₘ⟩ is left as it is: the clamped
+			// sₘ = 0 would drive ⟨αₘ⟩ to 0 and Σ indefinite.
+			if s.sigUpdates == 0 {
+				i++
+				continue
+			}
+			if err := s.rebuild(iter); err != nil {
+				return maxDl, removed, err
+			}
+			continue
+		}
+		sm := math.Max(0, 1/sii-s.alpha[i])
+		qm := s.q.mu[i] / sii
+		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
+		drop := false
+		if s.ctl.prune && na > s.pruneAt {
+			// Above the threshold: removed unless the full model's bound
+			// loses at least keepGain by it, (S5); kept at its best
+			// ⟨αₘ⟩ ≤ PruneAlpha otherwise.
+			na = alphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
+			drop = len(s.act) > 1 && s.contribution(na, sm, qm*qm, s.precisionOf(i)) < s.keepGain
+		}
+		if drop {
+			if err := s.removeUpdate(i, iter); err != nil {
+				return maxDl, true, err
+			}
+			removed = true
+			if s.hook != nil {
+				s.hook("remove")
+			}
+			continue
+		}
+		maxDl = math.Max(maxDl, math.Abs(math.Log(na/s.alpha[i])))
+		// Σ' = Σ − k Σₘ Σₘᵀ, μ' = μ − k μₘ Σₘ, k = Δ/(1 + ΔΣₘₘ).
+		d := na - s.alpha[i]
+		k := d / (1 + d*sii)
+		m := len(s.act)
+		s.colBuf = resize(s.colBuf, m)
+		col := s.colBuf
+		sr := s.sig.RawSymmetric()
+		for j := range i {
+			col[j] = sr.Data[j*sr.Stride+i]
+		}
+		copy(col[i:], sr.Data[i*sr.Stride+i:i*sr.Stride+m])
+		mi := s.q.mu[i]
+		for j := range m {
+			s.q.mu[j] -= k * mi * col[j]
+		}
+		syrUpper(-k, col, s.sig.RawSymmetric())
+		s.sigUpdates++
+		s.ldSweep -= math.Log1p(d * sii)
+		capped := s.alpha[i] > s.pruneAt
+		s.alpha[i] = na
+		if s.hook != nil && capped {
+			// Held at the threshold, lowered since the last sweep (see
+			// seqAnnealStart): this step may lower the bound.
+			s.hook("cap")
+		} else if s.hook != nil {
+			s.hook("alpha")
+		}
+		i++
+	}
+	return maxDl, removed, nil
+}
+
+// syrUpper is blas64.Syr on the upper triangle of a, a ← a + alpha·x xᵀ,
+// one Axpy per row: the same products and sums as gonum's Dsyr, in half
+// its time (its inner loop is not vectorised; on Friedman #1 at N = 4,000
+// Dsyr was 19 % of the fit).
+func syrUpper(alpha float64, x []float64, a blas64.Symmetric) {
+	n := a.N
+	for i := range n {
+		if t := x[i] * alpha; t != 0 {
+			blas64.Axpy(t, blas64.Vector{N: n - i, Inc: 1, Data: x[i:n]}, blas64.Vector{N: n - i, Inc: 1, Data: a.Data[i*a.Stride+i : i*a.Stride+n]})
+		}
+	}
+}
