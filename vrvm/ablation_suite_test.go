@@ -34,9 +34,9 @@ const (
 	tagSecond                         // sinc at N = 4,000: the second starts off together (issue 49)
 )
 
-// ablSecondStarts names the pseudo-part that turns (S6), (S8) and (S10)
-// off together.
-const ablSecondStarts = "noRestart+noBiasStart+noWide"
+// ablSecondStarts names the pseudo-part that turns the second starts (S6)
+// and (S8) off together.
+const ablSecondStarts = "noRestart+noBiasStart"
 
 // ablPart is one named part of the engine and the control that turns it
 // off (controls.go).
@@ -53,7 +53,6 @@ var ablParts = []ablPart{
 	{"C1, C3", "noCrowdLimit", tagReg | tagLearnReg | tagLearnCls, func(c *controls) { c.noCrowdLimit = true }},
 	{"S6", "noRestart", tagReg | tagCls, func(c *controls) { c.noRestart = true }},
 	{"S8", "noBiasStart", tagReg | tagCls, func(c *controls) { c.noBiasStart = true }},
-	{"S10", "noWide", tagReg, func(c *controls) { c.noWide = true }},
 	{"S7", "noNewton", tagReg, func(c *controls) { c.noNewton = true }},
 	{"S12", "noRelax", tagCls, func(c *controls) { c.noRelax = true }},
 	{"S14 min", "noExact", tagReg, func(c *controls) { c.noExact = true }},
@@ -63,7 +62,7 @@ var ablParts = []ablPart{
 	{"M24", "noMCHeldRestart", tagSoftmax | tagProbit, func(c *controls) { c.noMCHeldRestart = true }},
 	{"P8 joint", "probitBlockStep", tagProbitJoint, func(c *controls) { c.probitBlockStep = true }},
 	{"R9 factor", "rvmExplicit", tagRVM, func(c *controls) { c.rvmExplicit = true }},
-	{"S6+S8+S10", ablSecondStarts, tagSecond, func(c *controls) { c.noRestart, c.noBiasStart, c.noWide = true, true, true }},
+	{"S6+S8", ablSecondStarts, tagSecond, func(c *controls) { c.noRestart, c.noBiasStart = true, true }},
 }
 
 // ablScore is what one fit of a case measured.

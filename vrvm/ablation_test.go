@@ -292,7 +292,7 @@ func ablIssue49(b *strings.Builder, rows []ablRow) {
 		return
 	}
 	b.WriteString("### Sinc at N = 4,000 (width 3): the default fit against the type-II RVM (issue 49)\n\n")
-	b.WriteString("CPU s of the fit (predictions excluded); RMS against sin(x)/x on 1,000 grid points. \"No second starts\" turns (S6), (S8) and (S10) off together.\n\n")
+	b.WriteString("CPU s of the fit (predictions excluded); RMS against sin(x)/x on 1,000 grid points. \"No second starts\" turns (S6) and (S8) off together.\n\n")
 	b.WriteString("| seed | VRVM CPU | RVM CPU | VRVM/RVM | no second starts CPU | its /RVM | VRVM RMS | RVM RMS | no second starts RMS |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	var s fits

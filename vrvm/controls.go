@@ -17,7 +17,6 @@ type controls struct {
 	// The sequential solver.
 	noRestart   bool // no second start from every function (S6)
 	noBiasStart bool // no second start from the bias alone (S8)
-	noWide      bool // no start at a wide threshold (S10)
 	noNewton    bool // no joint Newton steps on the crawl (S7)
 	noRelax     bool // no overrelaxed steps (S12)
 	noExact     bool // no minimum form of (S14) in the ranking of additions

@@ -106,8 +106,6 @@ func (s *seqFit) start() error {
 		s.setActive(s.act, s.alpha)
 	case s.warm != nil:
 		// From a previous fit's active set: no annealing.
-	case s.annealFrom > 0:
-		s.pruneAt *= s.annealFrom
 	case s.uniform():
 		s.pruneAt *= seqAnnealStart
 	default:

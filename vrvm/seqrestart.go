@@ -58,8 +58,7 @@ const (
 	// iterations there, 2.3× and 34×).
 	seqRestartFlops = 1e8
 	// seqRestartFlopsReg is the limit with uniform precisions
-	// (regression), about 460 functions; see (S10) in seqwide.go for
-	// what it changed.
+	// (regression), about 460 functions.
 	seqRestartFlopsReg = 1e9
 )
 
@@ -74,8 +73,8 @@ func restartCost(n, p int, uniform bool) float64 {
 	return seqRestartIter * c
 }
 
-// restartLimit is the largest cost (restartCost) of a second start (S6)
-// or (S10): seqRestartFlopsReg with uniform precisions, seqRestartFlops
+// restartLimit is the largest cost (restartCost) of a second start (S6):
+// seqRestartFlopsReg with uniform precisions, seqRestartFlops
 // otherwise.
 func restartLimit(uniform bool) float64 {
 	if uniform {

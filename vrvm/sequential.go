@@ -225,7 +225,8 @@ const seqAddMargin = 2
 // functions: −3,380 → −17,196), after which the fit recovered through
 // removals and its second starts could be abandoned at a dip of the trace
 // (secondBudget). Measured on that generator (seeds 1–8, with (S6) at
-// its regression limit and (S10)): noise sd above 0.15 on 2 of 8 seeds
+// its regression limit and the former (S10), a start annealed from a
+// higher threshold): noise sd above 0.15 on 2 of 8 seeds
 // without the rule (1 and 3, at 15 and 10 functions), on none with it;
 // at 10⁻¹⁰ on 1 (seed 8); at 10⁻⁶ seed 1 ended 38.7 nats below its fit
 // at 10⁻⁸. The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
@@ -374,15 +375,12 @@ type seqFit struct {
 	// holdBias keeps the bias at ⟨α₀⟩ = seqBiasHold·d₀ in the sweeps of
 	// the bias start's first phase (S8).
 	holdBias bool
-	// annealFrom, if not zero, replaces seqAnnealStart: the wide start's
-	// first threshold is annealFrom·PruneAlpha (S10).
-	annealFrom float64
-	polished   bool
+	polished bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
 	// pruneAt is the current pruning threshold, annealed by run from
-	// seqAnnealStart·PruneAlpha (or seqAnnealStartCls·, annealFrom·) down
+	// seqAnnealStart·PruneAlpha (or seqAnnealStartCls·) down
 	// to ctl.pruneAt, the PruneAlpha of the resolved settings.
 	pruneAt float64
 	// annealing reports whether the threshold is still above PruneAlpha
@@ -489,11 +487,10 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	var second, third, fourth likelihood // the likelihood at its start, for (S6), (S8) and (S10)
+	var second, third likelihood // the likelihood at its start, for (S6) and (S8)
 	if c == nil && p.warm == nil {
 		second = restartLik(p, f)
 		third = biasLik(p, f)
-		fourth = wideLik(p, f)
 	}
 	s := newSeqFit(f, p.lik, p.set)
 	s.warm = p.warm
@@ -517,9 +514,6 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	}
 	if third != nil && err == nil {
 		sol = biasFit(ctx, p, f, third, sol)
-	}
-	if fourth != nil && err == nil {
-		sol = wideFit(ctx, p, f, fourth, sol)
 	}
 	return sol, err
 }
