@@ -80,11 +80,11 @@ func constantDiagonal(k Kernel, x mat.Matrix) bool {
 	return true
 }
 
-// constantDiag is constantDiagonal (A9) at the training inputs or the
-// pivots of the low-rank form.
-func (a *augmentation) constantDiag(k Kernel) bool {
+// constantDiag is constantDiagonal (A9) at the training inputs or at the
+// pivots of the low-rank form, the model's centres among them.
+func (a *augmentation) constantDiag(k Kernel, centres mat.Matrix) bool {
 	if a.ny != nil {
-		return a.ny.constantDiag(k)
+		return a.ny.constantDiag(k, centres)
 	}
 	return constantDiagonal(k, a.x)
 }

@@ -105,8 +105,25 @@ func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, e
 	return ny, nil
 }
 
-// constantDiag is constantDiagonal (A9) at the pivots of ny (true for
-// none).
-func (ny *nystrom) constantDiag(k Kernel) bool {
-	return ny.z == nil || constantDiagonal(k, ny.z)
+// constantDiag is constantDiagonal (A9) at the pivots of ny: the model's
+// centres (the pivots taken first) and the further pivots z.
+func (ny *nystrom) constantDiag(k Kernel, centres mat.Matrix) bool {
+	var rows [][]float64
+	for _, x := range []mat.Matrix{centres, ny.z} {
+		if x == nil || x == (*mat.Dense)(nil) {
+			continue
+		}
+		n, _ := x.Dims()
+		for i := range n {
+			rows = append(rows, mat.Row(nil, i, x))
+		}
+	}
+	if len(rows) == 0 {
+		return true
+	}
+	all := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		all.SetRow(i, r)
+	}
+	return constantDiagonal(k, all)
 }

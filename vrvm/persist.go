@@ -312,66 +312,105 @@ func readModelLimit(r io.Reader, meta any, limit int64) (*payload, *fitted, erro
 	return &p, f, nil
 }
 
+// badModel is a ModelFileError with a formatted reason.
+func badModel(format string, args ...any) error {
+	return &ModelFileError{Reason: fmt.Sprintf(format, args...)}
+}
+
 // decode validates a payload and rebuilds the fitted result.
 func (p *payload) decode() (*fitted, error) {
-	bad := func(format string, args ...any) error {
-		return &ModelFileError{Reason: fmt.Sprintf(format, args...)}
-	}
 	k, err := kernelFromSpec(p.Kernel)
 	if err != nil {
 		return nil, err
 	}
+	m, err := p.activeCount()
+	if err != nil {
+		return nil, err
+	}
+	if p.InputDim < 1 {
+		return nil, badModel("input_dim %d", p.InputDim)
+	}
+	if err := checkKernelDim(k, p.InputDim); err != nil {
+		return nil, badModel("%v", err)
+	}
+	if Status(p.Status) <= NotFitted || Status(p.Status) > InterceptOnly {
+		return nil, badModel("status %d", p.Status)
+	}
+	sigma, err := p.covariance(m)
+	if err != nil {
+		return nil, err
+	}
+	full := math.NaN()
+	if p.FullBound != nil {
+		full = *p.FullBound
+	}
+	if err := p.checkNumbers(); err != nil {
+		return nil, err
+	}
+	if err := checkCovariance(sigma); err != nil {
+		return nil, err
+	}
+	if err := p.checkPrecisions(m, full); err != nil {
+		return nil, err
+	}
+	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full,
+		task: p.Task, estimator: p.Estimator, unit: p.Unit}
+	if err := p.decodeBasis(f, k, m); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// activeCount checks the weights (a multi-class model's per class) and
+// returns the number of active functions.
+func (p *payload) activeCount() (int, error) {
 	m := len(p.Mu)
 	if p.Task == "multiclass" {
 		if m != 0 {
-			return nil, bad("multi-class model with single-output weights")
+			return 0, badModel("multi-class model with single-output weights")
 		}
 		m = len(p.Weights)
 		if len(p.Classes) < 2 {
-			return nil, bad("multi-class model with %d classes", len(p.Classes))
+			return 0, badModel("multi-class model with %d classes", len(p.Classes))
 		}
 		seen := map[string]bool{}
 		for _, c := range p.Classes {
 			if seen[c] {
-				return nil, bad("class %q listed twice", c)
+				return 0, badModel("class %q listed twice", c)
 			}
 			seen[c] = true
 		}
 		for i, row := range p.Weights {
 			if len(row) != len(p.Classes) {
-				return nil, bad("weight row %d has %d entries for %d classes", i, len(row), len(p.Classes))
+				return 0, badModel("weight row %d has %d entries for %d classes", i, len(row), len(p.Classes))
 			}
 			for _, x := range row {
 				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return nil, bad("non-finite weight %v", x)
+					return 0, badModel("non-finite weight %v", x)
 				}
 			}
 		}
 	} else if len(p.Weights) != 0 || len(p.Classes) != 0 {
-		return nil, bad("weights or classes in a %s model", p.Task)
+		return 0, badModel("weights or classes in a %s model", p.Task)
 	}
 	if m == 0 {
-		return nil, bad("no active basis functions")
+		return 0, badModel("no active basis functions")
 	}
 	if len(p.Alpha) != m || len(p.Sigma) != m {
-		return nil, bad("sizes disagree: %d weights, %d alphas, %d covariance rows", m, len(p.Alpha), len(p.Sigma))
+		return 0, badModel("sizes disagree: %d weights, %d alphas, %d covariance rows", m, len(p.Alpha), len(p.Sigma))
 	}
-	if p.InputDim < 1 {
-		return nil, bad("input_dim %d", p.InputDim)
-	}
-	if err := checkKernelDim(k, p.InputDim); err != nil {
-		return nil, bad("%v", err)
-	}
-	if Status(p.Status) <= NotFitted || Status(p.Status) > InterceptOnly {
-		return nil, bad("status %d", p.Status)
-	}
+	return m, nil
+}
+
+// covariance returns Σ of m weights, checked square, finite and symmetric.
+func (p *payload) covariance(m int) (*mat.SymDense, error) {
 	for i, row := range p.Sigma {
 		if len(row) != m {
-			return nil, bad("covariance row %d has %d entries, want %d", i, len(row), m)
+			return nil, badModel("covariance row %d has %d entries, want %d", i, len(row), m)
 		}
 		for _, x := range row {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, bad("non-finite covariance entry %v", x)
+				return nil, badModel("non-finite covariance entry %v", x)
 			}
 		}
 	}
@@ -379,22 +418,24 @@ func (p *payload) decode() (*fitted, error) {
 	for i, row := range p.Sigma {
 		for j := i; j < m; j++ {
 			if row[j] != p.Sigma[j][i] {
-				return nil, bad("covariance is not symmetric at (%d, %d)", i, j)
+				return nil, badModel("covariance is not symmetric at (%d, %d)", i, j)
 			}
 			sigma.SetSym(i, j, row[j])
 		}
 	}
-	full := math.NaN()
-	if p.FullBound != nil {
-		full = *p.FullBound
-	}
+	return sigma, nil
+}
+
+// checkNumbers checks that the vectors and scalars of the posterior are
+// finite and the noise parameters not negative.
+func (p *payload) checkNumbers() error {
 	for _, v := range []struct {
 		name string
 		x    []float64
 	}{{"mu", p.Mu}, {"alpha", p.Alpha}, {"bound_trace", p.Trace}, {"xi", p.Xi}, {"tau_shape", []float64{p.TauShape}}, {"tau_rate", []float64{p.TauRate}}, {"beta", []float64{p.Beta}}} {
 		for i, x := range v.x {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, bad("non-finite %s[%d] %v", v.name, i, x)
+				return badModel("non-finite %s[%d] %v", v.name, i, x)
 			}
 		}
 	}
@@ -403,21 +444,27 @@ func (p *payload) decode() (*fitted, error) {
 		x    float64
 	}{{"tau_shape", p.TauShape}, {"tau_rate", p.TauRate}, {"beta", p.Beta}} {
 		if v.x < 0 {
-			return nil, bad("negative %s %v", v.name, v.x)
+			return badModel("negative %s %v", v.name, v.x)
 		}
 	}
 	if len(p.Trace) == 0 {
-		return nil, bad("empty bound trace")
+		return badModel("empty bound trace")
 	}
-	// Σ must be a covariance: symmetric positive semi-definite. A small
-	// relative jitter allows for the rounding of a singular-looking Σ.
+	return nil
+}
+
+// checkCovariance checks that Σ is a covariance: symmetric positive
+// semi-definite. A small relative jitter allows for the rounding of a
+// singular-looking Σ.
+func checkCovariance(sigma *mat.SymDense) error {
+	m := sigma.SymmetricDim()
 	var chol mat.Cholesky
 	jittered := mat.NewSymDense(m, nil)
 	jittered.CopySym(sigma)
 	var maxDiag float64
 	for i := range m {
 		if sigma.At(i, i) < 0 {
-			return nil, bad("covariance has a negative variance %v at %d", sigma.At(i, i), i)
+			return badModel("covariance has a negative variance %v at %d", sigma.At(i, i), i)
 		}
 		maxDiag = math.Max(maxDiag, sigma.At(i, i))
 	}
@@ -425,57 +472,67 @@ func (p *payload) decode() (*fitted, error) {
 		jittered.SetSym(i, i, sigma.At(i, i)+1e-10*maxDiag+math.SmallestNonzeroFloat64)
 	}
 	if !chol.Factorize(jittered) {
-		return nil, bad("covariance is not positive semi-definite")
+		return badModel("covariance is not positive semi-definite")
 	}
+	return nil
+}
+
+// checkPrecisions checks the precisions ⟨αₘ⟩, the unit divisors (U1) of
+// m weights and the full-model bound.
+func (p *payload) checkPrecisions(m int, full float64) error {
 	for _, a := range p.Alpha {
 		if !(a > 0) {
-			return nil, bad("non-positive precision alpha %v", a)
+			return badModel("non-positive precision alpha %v", a)
 		}
 	}
 	if p.Unit != nil && len(p.Unit) != m {
-		return nil, bad("%d unit divisors for %d weights", len(p.Unit), m)
+		return badModel("%d unit divisors for %d weights", len(p.Unit), m)
 	}
 	for _, u := range p.Unit {
 		if !(u >= 1) || math.IsInf(u, 0) {
-			return nil, bad("unit divisor %v, want finite and at least 1", u)
+			return badModel("unit divisor %v, want finite and at least 1", u)
 		}
 	}
 	if p.FullBound != nil && (math.IsNaN(full) || math.IsInf(full, 0)) {
-		return nil, bad("non-finite full-model bound %v", full)
+		return badModel("non-finite full-model bound %v", full)
 	}
-	f := &fitted{status: Status(p.Status), mu: p.Mu, sigma: &lazySigma{v: sigma}, alpha: p.Alpha, trace: p.Trace, iters: p.Iterations, full: full,
-		task: p.Task, estimator: p.Estimator, unit: p.Unit}
+	return nil
+}
+
+// decodeBasis sets f's basis of m functions with kernel k (nil: design
+// columns), its training rows and its augmentation.
+func (p *payload) decodeBasis(f *fitted, k Kernel, m int) error {
 	if k == nil {
 		if len(p.Columns) != m {
-			return nil, bad("%d design columns for %d weights", len(p.Columns), m)
+			return badModel("%d design columns for %d weights", len(p.Columns), m)
 		}
 		for _, c := range p.Columns {
 			if c < 0 || c >= p.InputDim {
-				return nil, bad("design column %d out of range [0, %d)", c, p.InputDim)
+				return badModel("design column %d out of range [0, %d)", c, p.InputDim)
 			}
 		}
 		f.b = basis{dim: p.InputDim}
 		f.design = p.Columns
 		f.rows = p.Columns
-		return f, nil
+		return nil
 	}
 	nb := 0
 	if p.Bias {
 		nb = 1
 	}
 	if len(p.Centers)+nb != m || len(p.Columns) != len(p.Centers) {
-		return nil, bad("%d centres, %d rows and bias=%v for %d weights", len(p.Centers), len(p.Columns), p.Bias, m)
+		return badModel("%d centres, %d rows and bias=%v for %d weights", len(p.Centers), len(p.Columns), p.Bias, m)
 	}
 	f.b = basis{kernel: k, bias: p.Bias, dim: p.InputDim}
 	if len(p.Centers) > 0 {
 		f.b.centers = mat.NewDense(len(p.Centers), p.InputDim, nil)
 		for i, c := range p.Centers {
 			if len(c) != p.InputDim {
-				return nil, bad("centre %d has %d inputs, want %d", i, len(c), p.InputDim)
+				return badModel("centre %d has %d inputs, want %d", i, len(c), p.InputDim)
 			}
 			for _, v := range c {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, bad("non-finite centre value %v", v)
+					return badModel("non-finite centre value %v", v)
 				}
 			}
 			f.b.centers.SetRow(i, c)
@@ -483,20 +540,20 @@ func (p *payload) decode() (*fitted, error) {
 	}
 	for _, r := range p.Columns {
 		if r < 0 {
-			return nil, bad("negative training row %d", r)
+			return badModel("negative training row %d", r)
 		}
 	}
 	f.rows = p.Columns
 	if p.Augment != nil {
 		a, err := p.Augment.decode(p.InputDim, m, nb)
 		if err != nil {
-			return nil, bad("augment: %v", err)
+			return badModel("augment: %v", err)
 		}
-		if f.b.kernel != nil && a.constantDiag(f.b.kernel) { // (A9)
+		if f.b.kernel != nil && a.constantDiag(f.b.kernel, f.b.centers) { // (A9)
 			f.aug = a
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // decode validates the augmentation state of a model file.
