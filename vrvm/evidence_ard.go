@@ -203,16 +203,7 @@ func (q *denseARD) kernel(inv2 []float64) (kmat, f *mat.Dense) {
 	kmat = mat.NewDense(m, m, kd)
 	f = mat.NewDense(m, m, nil)
 	f.Copy(kmat)
-	for j := range m {
-		var s float64
-		for i := range m {
-			s += f.At(i, j)
-		}
-		s /= float64(m)
-		for i := range m {
-			f.Set(i, j, f.At(i, j)-s)
-		}
-	}
+	centreColumns(f)
 	return kmat, f
 }
 

@@ -73,18 +73,9 @@ func (s *Stats) Rows() int { return s.n }
 // or t one value per row, and a *NonFiniteError for a NaN or infinite
 // value (or one whose square overflows), leaving s unchanged.
 func (s *Stats) AddRows(phi mat.Matrix, t []float64) error {
-	if phi == nil {
-		return ErrNoData
-	}
-	n, c := phi.Dims()
-	if c != s.c {
-		return &DimensionError{What: "design columns", Got: c, Want: s.c}
-	}
-	if len(t) != n {
-		return &DimensionError{What: "number of targets vs rows of the design", Got: len(t), Want: n}
-	}
-	if n == 0 {
-		return nil
+	n, err := checkStatsRows(phi, t, s.c, "targets")
+	if err != nil || n == 0 {
+		return err
 	}
 	p := denseOf(phi)
 	if err := checkFiniteDense("design", p); err != nil {
@@ -354,4 +345,21 @@ func (s *scheduleState) statsResid() float64 {
 		return r
 	}
 	return math.Max(0, r)
+}
+
+// checkStatsRows checks a block of rows for a statistics accumulator of c
+// basis functions: phi has c columns and t (targets or labels, named by
+// what) one value per row. It returns the number of rows.
+func checkStatsRows(phi mat.Matrix, t []float64, c int, what string) (int, error) {
+	if phi == nil {
+		return 0, ErrNoData
+	}
+	n, pc := phi.Dims()
+	if pc != c {
+		return 0, &DimensionError{What: "design columns", Got: pc, Want: c}
+	}
+	if len(t) != n {
+		return 0, &DimensionError{What: "number of " + what + " vs rows of the design", Got: len(t), Want: n}
+	}
+	return n, nil
 }

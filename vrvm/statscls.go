@@ -83,18 +83,9 @@ func (s *ClassStats) Empty() *ClassStats {
 // value per row, a *LabelError for a label other than 0 and 1, and a
 // *NonFiniteError for a NaN or infinite value, leaving s unchanged.
 func (s *ClassStats) AddRows(phi mat.Matrix, t []float64) error {
-	if phi == nil {
-		return ErrNoData
-	}
-	n, c := phi.Dims()
-	if c != s.c {
-		return &DimensionError{What: "design columns", Got: c, Want: s.c}
-	}
-	if len(t) != n {
-		return &DimensionError{What: "number of labels vs rows of the design", Got: len(t), Want: n}
-	}
-	if n == 0 {
-		return nil
+	n, err := checkStatsRows(phi, t, s.c, "labels")
+	if err != nil || n == 0 {
+		return err
 	}
 	for i, v := range t {
 		if v != 0 && v != 1 {
@@ -106,7 +97,7 @@ func (s *ClassStats) AddRows(phi mat.Matrix, t []float64) error {
 		return err
 	}
 	m, e := s.moments(p)
-	w := mat.NewDense(n, c, nil) // rows √(2λ(ξₙ)) φₙ
+	w := mat.NewDense(n, s.c, nil) // rows √(2λ(ξₙ)) φₙ
 	half := make([]float64, n)
 	var k, lik float64
 	n1 := 0
@@ -132,8 +123,8 @@ func (s *ClassStats) AddRows(phi mat.Matrix, t []float64) error {
 		return err
 	}
 	raw, g := w.RawMatrix(), s.a.RawSymmetric()
-	dense.Gram(1, raw, 1, blas64.General{Rows: c, Cols: c, Stride: g.Stride, Data: g.Data})
-	dense.Gemv(blas.Trans, 1, p.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: half}, 1, blas64.Vector{N: c, Inc: 1, Data: s.b})
+	dense.Gram(1, raw, 1, blas64.General{Rows: s.c, Cols: s.c, Stride: g.Stride, Data: g.Data})
+	dense.Gemv(blas.Trans, 1, p.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: half}, 1, blas64.Vector{N: s.c, Inc: 1, Data: s.b})
 	s.k += k
 	s.lik += lik
 	s.n += n

@@ -281,16 +281,7 @@ func (d *denseModel) evidence(r float64) (e, alpha, beta float64, err error) {
 	d.k = kernelMatrix(Gaussian{Width: r}, d.rows, d.k)
 	// PK: centre every column of K.
 	pk := d.k
-	for j := range m {
-		var s float64
-		for i := range m {
-			s += pk.At(i, j)
-		}
-		s /= float64(m)
-		for i := range m {
-			pk.Set(i, j, pk.At(i, j)-s)
-		}
-	}
+	centreColumns(pk)
 	var g mat.SymDense
 	g.SymOuterK(1, pk) // PKKP
 	var eig mat.EigenSym
@@ -422,4 +413,19 @@ func effectiveParameters(sol *solution) float64 {
 		return 0
 	}
 	return effectiveParams(sol.alpha, sol.sigma)
+}
+
+// centreColumns subtracts from every column of a its mean, in place.
+func centreColumns(a *mat.Dense) {
+	r, c := a.Dims()
+	for j := range c {
+		var s float64
+		for i := range r {
+			s += a.At(i, j)
+		}
+		s /= float64(r)
+		for i := range r {
+			a.Set(i, j, a.At(i, j)-s)
+		}
+	}
 }
