@@ -80,13 +80,14 @@ func constantDiagonal(k Kernel, x mat.Matrix) bool {
 	return true
 }
 
-// constantDiag is constantDiagonal (A9) at the training inputs or at the
-// pivots of the low-rank form, the model's centres among them.
-func (a *augmentation) constantDiag(k Kernel, centres mat.Matrix) bool {
-	if a.ny != nil {
-		return a.ny.constantDiag(k, centres)
+// augmentedConstantDiag is constantDiagonal (A9) for a loaded
+// augmentation: at its training inputs x, or at the pivots of its
+// low-rank form ny, the model's centres among them.
+func augmentedConstantDiag(ny *nystrom, x mat.Matrix, k Kernel, centres mat.Matrix) bool {
+	if ny != nil {
+		return ny.constantDiag(k, centres)
 	}
-	return constantDiagonal(k, a.x)
+	return constantDiagonal(k, x)
 }
 
 // prepare builds BΦ at the training inputs for the active functions of

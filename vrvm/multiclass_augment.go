@@ -73,15 +73,6 @@ func newMCAugmentation(x mat.Matrix, y []int, alphaK *mat.Dense, bias bool) *mcA
 	return a
 }
 
-// constantDiag is constantDiagonal (A9) at the training inputs or at the
-// pivots of the low-rank form, the model's centres among them.
-func (a *mcAugmentation) constantDiag(k Kernel, centres mat.Matrix) bool {
-	if a.ny != nil {
-		return a.ny.constantDiag(k, centres)
-	}
-	return constantDiagonal(k, a.x)
-}
-
 // prepare builds the design at the training inputs and the residuals of
 // the fit f (a loaded model holds them); once.
 func (a *mcAugmentation) prepare(f *fitted) error {

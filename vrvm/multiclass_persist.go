@@ -110,7 +110,7 @@ func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
 		if err != nil {
 			return nil, bad("multi_augment: %v", err)
 		}
-		if f.b.kernel != nil && a.constantDiag(f.b.kernel, f.b.centers) { // (A9)
+		if f.b.kernel != nil && augmentedConstantDiag(a.ny, a.x, f.b.kernel, f.b.centers) { // (A9)
 			f.mcAug = a
 		}
 	}

@@ -549,7 +549,7 @@ func (p *payload) decodeBasis(f *fitted, k Kernel, m int) error {
 		if err != nil {
 			return badModel("augment: %v", err)
 		}
-		if f.b.kernel != nil && a.constantDiag(f.b.kernel, f.b.centers) { // (A9)
+		if f.b.kernel != nil && augmentedConstantDiag(a.ny, a.x, f.b.kernel, f.b.centers) { // (A9)
 			f.aug = a
 		}
 	}
