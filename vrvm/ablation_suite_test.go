@@ -30,7 +30,6 @@ const (
 	tagSoftmax                        // a MultiClassifier, softmax under Böhning's bound
 	tagProbit                         // a MultiClassifier, multinomial probit
 	tagProbitJoint                    // a probit MultiClassifier whose block steps (P8 off) are affordable
-	tagRVM                            // an RVM estimator below rvmExplicitRows
 	tagSecond                         // sinc at N = 4,000: the second starts off together (issue 49)
 )
 
@@ -61,7 +60,6 @@ var ablParts = []ablPart{
 	{"M23", "noMCRestart", tagSoftmax, func(c *controls) { c.noMCRestart = true }},
 	{"M24", "noMCHeldRestart", tagSoftmax | tagProbit, func(c *controls) { c.noMCHeldRestart = true }},
 	{"P8 joint", "probitBlockStep", tagProbitJoint, func(c *controls) { c.probitBlockStep = true }},
-	{"R9 factor", "rvmExplicit", tagRVM, func(c *controls) { c.rvmExplicit = true }},
 	{"S6+S8", ablSecondStarts, tagSecond, func(c *controls) { c.noRestart, c.noBiasStart = true, true }},
 }
 
@@ -188,7 +186,7 @@ func ablRegCases(name, group, metric string, tags ablTag, k Kernel, rvm bool, x 
 		return ablRegression(r, r.Predict, x, t, xte, truth, sd, m, mse)
 	}}}
 	if rvm {
-		rt := ablRVMTags(k, x)
+		rt := ablRVMTags(k)
 		cs = append(cs, ablCase{name + " RVM", group + " (RVM)", metric, rt, func(ctl controls) (ablScore, error) {
 			r := &RVMRegressor{Kernel: k, ctl: ctl}
 			return ablRegression(r, r.Predict, x, t, xte, truth, sd, m, mse)
@@ -198,12 +196,9 @@ func ablRegCases(name, group, metric string, tags ablTag, k Kernel, rvm bool, x 
 }
 
 // ablRVMTags are the parts that can act on an RVM estimator at kernel k
-// (nil: the default width) on inputs x.
-func ablRVMTags(k Kernel, x *mat.Dense) ablTag {
+// (nil: the default width).
+func ablRVMTags(k Kernel) ablTag {
 	var t ablTag
-	if n, _ := x.Dims(); n < rvmExplicitRows {
-		t |= tagRVM
-	}
 	if k == nil {
 		t |= tagDefWidth
 	}
@@ -217,7 +212,7 @@ func ablClsCases(name, group string, tags ablTag, k Kernel, rvm bool, x *mat.Den
 		return ablBinary(c, c.ProbModerated, x, t, xte, tte)
 	}}}
 	if rvm {
-		rt := ablRVMTags(k, x)
+		rt := ablRVMTags(k)
 		cs = append(cs, ablCase{name + " RVM", group + " (RVM)", "error %", rt, func(ctl controls) (ablScore, error) {
 			c := &RVMClassifier{Kernel: k, ctl: ctl}
 			return ablBinary(c, c.ProbModerated, x, t, xte, tte)
@@ -305,8 +300,8 @@ func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 		}
 		name := fmt.Sprintf("sinc 4000 seed %d", seed)
 		cs = append(cs, ablRegCases(name, "sinc N=4000", "RMS", tagReg|tagSecond, Gaussian{Width: 3}, false, s.X, s.T, grid, truth, 1, 0)...)
-		// The type-II RVM on the same rows, with every part on only: at
-		// N ≥ rvmExplicitRows (R9) has nothing to turn off.
+		// The type-II RVM on the same rows, with every part on only: it
+		// has no part to turn off there.
 		cs = append(cs, ablCase{name + " RVM", "sinc N=4000 (RVM)", "RMS", 0, func(ctl controls) (ablScore, error) {
 			r := &RVMRegressor{Kernel: Gaussian{Width: 3}, ctl: ctl}
 			return ablRegression(r, r.Predict, s.X, s.T, grid, truth, 1, 0, false)

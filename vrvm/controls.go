@@ -27,7 +27,4 @@ type controls struct {
 	noMCRestart     bool // no second start (M23)
 	noMCHeldRestart bool // no restart with a function held in every class (M24)
 	probitBlockStep bool // (P8) steps each class's block of the Hessian at any size, never the joint MK × MK step
-
-	// The type-II RVM.
-	rvmExplicit bool // the sequential algorithm takes the design as the Sequential solver does (R9) at any number of rows, not only above rvmExplicitRows
 }

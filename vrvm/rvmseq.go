@@ -442,7 +442,7 @@ func (st *rvmState) atBetaCap() bool {
 
 // fitSequential fits the regression RVM by the sequential algorithm.
 func (r *RVMRegressor) fitSequential(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
-	st, proj, err := newRVMState(ctx, b, x, t, set.rvmExplicit)
+	st, proj, err := newRVMState(ctx, b, x, t)
 	if err != nil {
 		return err
 	}
@@ -474,7 +474,7 @@ func (c *RVMClassifier) fitSequential(ctx context.Context, set settings, b basis
 	for i, v := range t {
 		pm[i] = 2*v - 1
 	}
-	st, proj, err := newRVMState(ctx, b, x, pm, set.rvmExplicit)
+	st, proj, err := newRVMState(ctx, b, x, pm)
 	if err != nil {
 		return err
 	}
@@ -542,25 +542,11 @@ func weightedSquares(w, v []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// rvmExplicitRows is the number of training rows above which the
-// sequential type-II RVM takes the design as the Sequential solver does,
-// explicit where the kernel matrix's numerical rank is large (R9), rather
-// than always by a factorisation of full rank (controls.rvmExplicit takes
-// it at any size, for tests on small problems).
-const rvmExplicitRows = 1000
-
-// newRVMState factorises the design of basis b at x (as the Sequential
-// solver does if explicit, whatever the number of rows) and returns the
-// state of the sequential algorithm with nothing active, and φₘᵀt for
-// every candidate.
-func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64, explicit bool) (*rvmState, []float64, error) {
-	var f *designFactor
-	var err error
-	if n, _ := x.Dims(); explicit || n > rvmExplicitRows {
-		f, err = newSeqDesign(ctx, b, x) // (R9)
-	} else {
-		f, err = newDesignFactor(ctx, b, x)
-	}
+// newRVMState takes the design of basis b at x as the Sequential solver
+// does (R9) and returns the state of the sequential algorithm with
+// nothing active, and φₘᵀt for every candidate.
+func newRVMState(ctx context.Context, b basis, x mat.Matrix, t []float64) (*rvmState, []float64, error) {
+	f, err := newSeqDesign(ctx, b, x) // (R9)
 	if err != nil {
 		return nil, nil, err
 	}
