@@ -133,6 +133,11 @@ type Kernel struct {
 	rewrite source.Rewrite // applied to each cell before it compiles
 	history []historyEntry // the executed cells, for history_request
 	abort   bool           // a cell failed under stop_on_error: abort the queued requests
+	// abortN is the number of shell requests queued when that cell failed,
+	// counted before its reply is sent: a request that a client sends on
+	// seeing the reply is not queued behind the failure and runs.
+	abortN int
+	shell  chan received // the shell requests read and not yet handled
 
 	wireMu sync.Mutex   // guards replays
 	replay wire.History // message ids and signatures seen
@@ -230,6 +235,7 @@ const shellQueue = 4096
 // returns only when the process exits (shutdown_request).
 func (kernel *Kernel) serve(sockets SocketGroup) {
 	shell := make(chan received, shellQueue)
+	kernel.shell = shell
 	control := make(chan received)
 	read := func(sck zmq4.Socket, to chan<- received, isControl bool) {
 		for {
@@ -264,19 +270,14 @@ func (kernel *Kernel) serve(sockets SocketGroup) {
 			continue
 		}
 		kernel.abort = false
-		for queued := true; queued; {
-			select {
-			case v := <-shell:
-				r, ok := kernel.check(v, sockets)
-				switch {
-				case !ok:
-				case r.Msg.Header.MsgType == "execute_request":
-					kernel.aborted(r)
-				default:
-					kernel.handle(r)
-				}
+		for range kernel.abortN {
+			r, ok := kernel.check(<-shell, sockets)
+			switch {
+			case !ok:
+			case r.Msg.Header.MsgType == "execute_request":
+				kernel.aborted(r)
 			default:
-				queued = false
+				kernel.handle(r)
 			}
 		}
 	}
@@ -643,7 +644,7 @@ func (kernel *Kernel) handleExecuteRequest(receipt msgReceipt) error {
 				log.Printf("Error publishing execution error: %v\n", err)
 			}
 		}
-		kernel.abort = stopOnError
+		kernel.abort, kernel.abortN = stopOnError, len(kernel.shell)
 	}
 
 	// Send the output back to the notebook.
