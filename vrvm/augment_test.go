@@ -42,30 +42,8 @@ func TestAugmentExact(t *testing.T) {
 	t.Parallel()
 	for _, classify := range []bool{false, true} {
 		x, y := augProblem(classify)
-		var e Estimator
-		var beta, data []float64
 		n, _ := x.Dims()
-		if classify {
-			c := &Classifier{Kernel: Gaussian{Width: 0.5}}
-			if err := c.Fit(x, y); err != nil {
-				t.Fatal(err)
-			}
-			e = c
-			for i, xi := range c.Xi() {
-				beta = append(beta, 2*Lambda(xi))
-				data = append(data, y[i]-0.5)
-			}
-		} else {
-			r := &Regressor{Kernel: Gaussian{Width: 0.5}}
-			if err := r.Fit(x, y); err != nil {
-				t.Fatal(err)
-			}
-			e = r
-			for i := range n {
-				beta = append(beta, (r.ct / r.dt))
-				data = append(data, (r.ct/r.dt)*y[i])
-			}
-		}
+		e, beta, data := fitAugProblem(t, classify, x, y)
 		aug := e.(interface{ augState() *augmentation }).augState()
 		xs := mat.NewDense(3, 1, []float64{0.3, 1.7, 6})
 		gotM, gotV, err := e.Latent(xs)
@@ -144,6 +122,33 @@ func TestAugmentExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fitAugProblem fits augProblem's data with a Gaussian kernel of width
+// 0.5 and returns the estimator with its likelihood's precisions Bₙ and
+// data yₙ ((23)–(24) or (54)–(55)).
+func fitAugProblem(t *testing.T, classify bool, x mat.Matrix, y []float64) (e Estimator, beta, data []float64) {
+	t.Helper()
+	if classify {
+		c := &Classifier{Kernel: Gaussian{Width: 0.5}}
+		if err := c.Fit(x, y); err != nil {
+			t.Fatal(err)
+		}
+		for i, xi := range c.Xi() {
+			beta = append(beta, 2*Lambda(xi))
+			data = append(data, y[i]-0.5)
+		}
+		return c, beta, data
+	}
+	r := &Regressor{Kernel: Gaussian{Width: 0.5}}
+	if err := r.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	for i := range y {
+		beta = append(beta, (r.ct / r.dt))
+		data = append(data, (r.ct/r.dt)*y[i])
+	}
+	return r, beta, data
 }
 
 func (f *fitted) augState() *augmentation { return f.aug }

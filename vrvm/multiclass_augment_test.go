@@ -67,13 +67,7 @@ func TestMultiAugmentExact(t *testing.T) {
 			kv[j] = c.b.kernel.Eval(x.RawRowView(j), xs.RawRowView(i))
 		}
 		for cl := range k {
-			// The class's active functions: Σₖ is zero elsewhere.
-			var act []int
-			for j := range m {
-				if c.alphaK.At(j, cl) > 0 {
-					act = append(act, j)
-				}
-			}
+			act := classActive(c.alphaK, cl)
 			p := len(act)
 			var sa mat.SymDense
 			sa.SubsetSym(c.sigmas[cl], act)
@@ -258,4 +252,17 @@ func TestMultiAugmentBadFile(t *testing.T) {
 			t.Errorf("%s: error %v, want a *ModelFileError naming multi_augment", bad.name, err)
 		}
 	}
+}
+
+// classActive returns the functions active in class cl (a positive
+// ⟨αₘₖ⟩ in column cl of alphaK): Σₖ is zero elsewhere.
+func classActive(alphaK mat.Matrix, cl int) []int {
+	m, _ := alphaK.Dims()
+	var act []int
+	for j := range m {
+		if alphaK.At(j, cl) > 0 {
+			act = append(act, j)
+		}
+	}
+	return act
 }
