@@ -495,22 +495,9 @@ func streamKernel(ctx context.Context, o *streamOptions, x *mat.Dense, t []float
 // streamRegress accumulates the statistics in one pass and fits them.
 func streamRegress(ctx context.Context, o *streamOptions, s *streamSource, b vrvm.Basis, ew io.Writer) (vrvm.Estimator, error) {
 	st := vrvm.NewStats(b.Dim())
-	prog := newProgress(ew, "pass 2 (statistics)")
-	err := s.each(ctx, o.block, func(x *mat.Dense, t []float64) error {
-		phi, err := b.Design(x)
-		if err != nil {
-			return err
-		}
-		if err := st.AddRows(phi, t); err != nil {
-			return err
-		}
-		prog.add(len(t))
-		return nil
-	})
-	if err != nil {
+	if err := statsPass(ctx, o, s, b, newProgress(ew, "pass 2 (statistics)"), st.AddRows); err != nil {
 		return nil, err
 	}
-	prog.done()
 	r := &vrvm.Regressor{Prior: o.prior, MaxIter: o.maxIter}
 	last := time.Now()
 	r.Monitor = func(p vrvm.Progress) bool {
@@ -526,6 +513,26 @@ func streamRegress(ctx context.Context, o *streamOptions, s *streamSource, b vrv
 	return r, nil
 }
 
+// statsPass reads s once by blocks, adds each block's design rows and
+// targets to a statistics accumulator through add, and reports progress.
+func statsPass(ctx context.Context, o *streamOptions, s *streamSource, b vrvm.Basis, prog *progress, add func(mat.Matrix, []float64) error) error {
+	err := s.each(ctx, o.block, func(x *mat.Dense, t []float64) error {
+		phi, err := b.Design(x)
+		if err != nil {
+			return err
+		}
+		if err := add(phi, t); err != nil {
+			return err
+		}
+		prog.add(len(t))
+		return nil
+	})
+	if err == nil {
+		prog.done()
+	}
+	return err
+}
+
 // streamClassify alternates passes and fits (vrvm.Classifier.FitPasses).
 func streamClassify(ctx context.Context, o *streamOptions, s *streamSource, b vrvm.Basis, ew io.Writer) (vrvm.Estimator, error) {
 	c := &vrvm.Classifier{Prior: o.prior, MaxIter: o.maxIter}
@@ -536,22 +543,7 @@ func streamClassify(ctx context.Context, o *streamOptions, s *streamSource, b vr
 		return false
 	}}
 	err := c.FitPasses(ctx, b, opts, func(ctx context.Context, st *vrvm.ClassStats) error {
-		prog := newProgress(ew, fmt.Sprintf("pass %d (statistics, ξ)", st.Pass()+1))
-		err := s.each(ctx, o.block, func(x *mat.Dense, t []float64) error {
-			phi, err := b.Design(x)
-			if err != nil {
-				return err
-			}
-			if err := st.AddRows(phi, t); err != nil {
-				return err
-			}
-			prog.add(len(t))
-			return nil
-		})
-		if err == nil {
-			prog.done()
-		}
-		return err
+		return statsPass(ctx, o, s, b, newProgress(ew, fmt.Sprintf("pass %d (statistics, ξ)", st.Pass()+1)), st.AddRows)
 	})
 	if err != nil {
 		return nil, err
