@@ -143,6 +143,9 @@ func TestEvidenceGuard(t *testing.T) {
 	if !(slices.Min(s[1:]) > 10*s[0]) || !strings.Contains(r.String(), "kept ARDGaussian") {
 		t.Errorf("one relevant input: scales %.4g, want inputs 2–4 at least 10× input 1's and the scales kept; summary:\n%v", s, r)
 	}
+	if slices.Min(s[1:]) != slices.Max(s[1:]) {
+		t.Errorf("one relevant input: scales %.4g, want inputs 2–4 switched off, at the wall of (E4) (E6)", s)
+	}
 	x, y = guardSet(150, 4, 2, radial)
 	r = &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
 	if err := r.Fit(x, y); err != nil {
