@@ -31,16 +31,19 @@ import (
 // with uₖ = ln ℓₖ and ∂Kᵢⱼ/∂uₖ = 2Kᵢⱼ(xᵢₖ − xⱼₖ)²/ℓₖ² (K2) (one width: the
 // sum over k). The length scales carry the hyperprior
 //
-//	ln p(u) = −Σₖ (uₖ − ln r)²/(2s²),   s = ln(100)/√2,                    (E4)
+//	ln p(u) = −Σₖ δₖ²/(2s²),   s = ln(100)/√2,                              (E4)
+//	δₖ = min(0, uₖ − ln r) + max(0, uₖ − ln r − ln 10⁴),
 //
-// centred on the width r of (W4): a factor of 100 between a scale and r
-// costs one nat, so that the scale of an input the targets do not depend
-// on, along which E is flat, stops at a finite value instead of walking
-// off, and a scale far narrower than r must buy its cost in fit. α and β
-// have flat priors on their logarithms (type-II maximum likelihood, as
-// in (W3)). E + ln p(u) is maximised jointly in (u, ln α, ln β) by L-BFGS
+// with r the width of (W4): a scale a factor of 100 narrower than r costs
+// one nat, so that a scale far narrower than r must buy its cost in fit;
+// between r and 10⁴r it costs nothing (a wide scale switches its input
+// off, and the evidence of an input the targets do not depend on is flat
+// there); beyond, the quadratic wall keeps ln ℓ finite. α and β have
+// flat priors on their logarithms (type-II maximum likelihood, as in
+// (W3)). E + ln p(u) is maximised jointly in (u, ln α, ln β) by L-BFGS
 // from (W4)'s optimum (every ℓₖ = r) and, for length scales, from twice
-// and half of it too (E5); the best end is kept.
+// and half of it too (E5); the best end is kept, and the scales whose
+// inputs cost less than a nat are switched off (switchOff, (E6)).
 
 // evidencePriorSD is s of (E4), ln(100)/√2.
 const evidencePriorSD = 3.256338
