@@ -119,7 +119,7 @@ func binaryCeilingSet(t *testing.T, name string, x *mat.Dense, y []float64, xt *
 		}
 		fmt.Printf("%s %-24s error %.2f%% (%d) Brier %.4f (not augmented %.4f)%s RVs %d fit %.1fs %s\n", name, what,
 			100*float64(e)/float64(len(yt)), e, b, bp, cvs, len(c.RelevanceVectors()), (c1 - c0).Seconds(),
-			strings.SplitN(fmt.Sprint(c.FittedKernel()), "{", 2)[0]+kernelText(c.FittedKernel()))
+			strings.TrimPrefix(fmt.Sprintf("%T", c.FittedKernel()), "vrvm.")+kernelText(c.FittedKernel()))
 	}
 	def := &Classifier{}
 	run("default", def, func() *Classifier { return &Classifier{} })
