@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // Solver selects the algorithm that maximises the lower bound L. Every
@@ -216,4 +218,25 @@ func likelihoodPrecisions(phi *mat.Dense, lik likelihood) []float64 {
 		}
 	}
 	return s
+}
+
+// engineMonitor is the Monitor m as engine.Run calls it (nil for nil).
+func engineMonitor(m func(Progress) bool) func(engine.Progress) bool {
+	if m == nil {
+		return nil
+	}
+	return func(p engine.Progress) bool { return m(Progress(p)) }
+}
+
+// engineStatus is the Status of engine.Run's outcome s.
+func engineStatus(s engine.Status) Status {
+	switch s {
+	case engine.Done:
+		return Converged
+	case engine.Stopped:
+		return Stopped
+	case engine.Canceled:
+		return Canceled
+	}
+	return IterationLimit
 }
