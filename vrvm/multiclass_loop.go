@@ -57,7 +57,7 @@ func (lp *mcLoop) Likelihood(it int) error {
 // Candidates does nothing: the additions are in the full sweep.
 func (lp *mcLoop) Candidates(int) error { return nil }
 
-// Objective is the full-model bound, (M13) or (P5); after an iteration,
+// Objective is the full-model bound, (M9)–(M15) or (P6), (P11), (P13); after an iteration,
 // NaN is a numerical failure (errBoundNaN).
 func (lp *mcLoop) Objective() (float64, error) {
 	l := lp.p.bound()

@@ -262,7 +262,9 @@ func iterate(p Problem, c Controls, r *Result, b *best, k int) (Verdict, error) 
 		if err != nil {
 			return Continue, err
 		}
-		change = RelChange(r.Trace[len(r.Trace)-1], l)
+		if len(r.Trace) > 0 {
+			change = RelChange(r.Trace[len(r.Trace)-1], l)
+		}
 		r.Trace = append(r.Trace, l)
 	}
 	if c.Monitor != nil && c.Monitor(Progress{Iteration: k, Bound: r.Trace[len(r.Trace)-1], Change: p.Change(change), Active: p.Active()}) {
