@@ -112,6 +112,17 @@ func fingerprintCases() []fingerprintCase {
 			return c, c.Fit(rx, rt)
 		})
 	}
+	return append(cs, fingerprintMoreCases(sx, st, fx, ft, rx, rt, bx, bl)...)
+}
+
+// fingerprintMoreCases returns the fits of the type-II RVM, the robust
+// regressor, and those that end by MaxIter or the Monitor.
+func fingerprintMoreCases(sx *mat.Dense, st []float64, fx *mat.Dense, ft []float64, rx *mat.Dense, rt []float64, bx *mat.Dense, bl []string) []fingerprintCase {
+	var cs []fingerprintCase
+	add := func(name string, fit func() (fingerprinted, error)) {
+		cs = append(cs, fingerprintCase{name, fit})
+	}
+	g := Gaussian{Width: 3}
 	add("RVMRegressor/friedman/default", func() (fingerprinted, error) {
 		r := &RVMRegressor{}
 		return r, r.Fit(fx, ft)
