@@ -180,7 +180,7 @@ func maxRelChange(a, b []float64) float64 {
 }
 
 // relChange is the change from prev to l relative to max(1, |l|).
-func relChange(prev, l float64) float64 { return math.Abs(l-prev) / math.Max(1, math.Abs(l)) }
+func relChange(prev, l float64) float64 { return engine.RelChange(prev, l) }
 
 // pruneSet returns the positions to keep among alphas: those with ⟨αₘ⟩ at
 // most threshold. It never empties the set: if every function exceeds the
