@@ -692,8 +692,7 @@ func (lp *rvmLoop) Active() int { return len(lp.st.active) }
 // Limit stops a crowded fit ((W5), (R6)): the caller fits again at twice
 // the width.
 func (lp *rvmLoop) Limit() bool {
-	lim := lp.set.gammaLimit
-	return lim > 0 && float64(len(lp.st.active)) > lim && lp.st.effective() > lim
+	return crowded(lp.set.gammaLimit, len(lp.st.active), lp.st.effective)
 }
 
 // Settle goes on: the algorithm ends in Decide, or at (R8).

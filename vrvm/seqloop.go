@@ -152,10 +152,7 @@ func (lp *seqLoop) Change(c float64) float64 { return c }
 func (lp *seqLoop) Active() int { return len(lp.s.act) }
 
 // Limit stops a crowded fit (W5).
-func (lp *seqLoop) Limit() bool {
-	lim := lp.s.ctl.gammaLimit
-	return lim > 0 && float64(len(lp.s.act)) > lim && lp.s.effective() > lim
-}
+func (lp *seqLoop) Limit() bool { return crowded(lp.s.ctl.gammaLimit, len(lp.s.act), lp.s.effective) }
 
 // Settle lowers the annealed threshold when its phase has run
 // seqPhaseIter iterations or converged; ends a large set's crawl (S15);

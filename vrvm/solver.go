@@ -240,3 +240,10 @@ func engineStatus(s engine.Status) Status {
 	}
 	return IterationLimit
 }
+
+// crowded reports whether a fit with active functions of which
+// effective() are effective parameters exceeds the limit lim of (W5),
+// (R6) (0: none): the caller fits again at twice the width.
+func crowded(lim float64, active int, effective func() float64) bool {
+	return lim > 0 && float64(active) > lim && effective() > lim
+}
