@@ -494,12 +494,9 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	// before is L with ln|Σ|, diag Σ and the likelihood's moments of the
 	// last rebuild, not those after the sweep. Judging the step against the
 	// bound after the sweep instead (ln|Σ| and diag Σ of its rank-one
-	// updates, the moments passed by refresh, O(M²)) was measured and not
-	// kept: on the paper's 47 problems (internal/solvercmp) the default
-	// solver then ended more than 0.1 nats below the schedule on 3 (sinc
-	// set 5, Boston splits 8 and 10, worst −6.17) against 1 (Boston 8,
-	// −2.92); Friedman #1 at N = 1,000 and 4,000 took 363 and 508
-	// iterations against 366 and 509, at the same bounds.
+	// updates, the moments passed by refresh, O(M²)) ends lower on more of
+	// the paper's problems (docs/benchmarks.md, "Measurements behind
+	// choices in the code").
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)
