@@ -43,7 +43,9 @@ func init() {
 	register.DoFn3x1[string, string, func([]float64), error](&ParseFn{})
 	register.Emitter1[[]float64]()
 	register.Combiner3[*FirstAcc, []float64, *FirstAcc](&FirstFn{})
-	register.Combiner3[*StatsAcc, []float64, []byte](&StatsFn{})
+	// StatsFn's MergeAccumulators takes a context (for the merges
+	// counter), which register.Combiner3 does not accept: reflection.
+	beam.RegisterType(reflect.TypeOf((*StatsFn)(nil)).Elem())
 	register.DoFn2x1[context.Context, []byte, error](&WriteFn{})
 	register.DoFn2x1[context.Context, *FirstAcc, error](&WriteFirstFn{})
 	beam.RegisterType(reflect.TypeOf((*FirstAcc)(nil)).Elem())
@@ -326,8 +328,14 @@ func (f *StatsFn) flush(a *StatsAcc) error {
 	return err
 }
 
+// MergesCounter is the name of the counter (namespace "statsbeam") that
+// StatsFn.MergeAccumulators increments at each call: the runner's
+// metrics show how many accumulators of different bundles were merged.
+const MergesCounter = "merge_accumulators"
+
 // MergeAccumulators adds the statistics of b to a.
-func (f *StatsFn) MergeAccumulators(a, b *StatsAcc) (*StatsAcc, error) {
+func (f *StatsFn) MergeAccumulators(ctx context.Context, a, b *StatsAcc) (*StatsAcc, error) {
+	beam.NewCounter("statsbeam", MergesCounter).Inc(ctx, 1)
 	if err := f.flush(a); err != nil {
 		return nil, err
 	}
