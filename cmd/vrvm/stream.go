@@ -327,7 +327,7 @@ func fileColumns(name string) ([]string, error) {
 			return nil, err
 		}
 		defer p.Close()
-		return p.columns(), nil
+		return p.Columns(), nil
 	}
 	f, err := os.Open(name)
 	if err != nil {

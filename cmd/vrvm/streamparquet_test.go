@@ -18,7 +18,7 @@ type pqRow struct {
 }
 
 // writeParquet writes rows to path with Snappy pages, rowGroup rows per
-// row group (the reader reads a group by batches of parquetBatch).
+// row group (the reader reads a group by batches of parquetrows.Batch).
 func writeParquet[T any](t *testing.T, path string, rows []T, rowGroup int) {
 	t.Helper()
 	f, err := os.Create(path)
@@ -139,7 +139,7 @@ func TestFitStreamParquetBadInput(t *testing.T) {
 		want  []string
 	}{
 		"truncated": {func(p string) { os.WriteFile(p, goodBytes[:len(goodBytes)-40], 0o644) },
-			[]string{"part-1.parquet: not a readable Parquet file (truncated or corrupt?)"}},
+			[]string{"part-1.parquet: not a readable Parquet file (truncated or corrupt?", "footer"}},
 		"corrupt": {func(p string) {
 			bad := bytes.Clone(goodBytes)
 			for i := len(bad) / 2; i < len(bad)/2+64; i++ {
