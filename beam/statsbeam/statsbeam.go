@@ -14,7 +14,9 @@
 // Input: CSV files (a glob) with a header line naming the columns, the
 // same in every file; fields unquoted, every cell of the columns read a
 // finite number (datasets.ParseNumber). A line equal to the header is
-// skipped (every shard starts with one).
+// skipped (every shard starts with one). Or Parquet files, for a glob
+// ending in .parquet (ParquetFn): numeric or text columns by name, the
+// same columns in every file.
 package statsbeam
 
 import (
@@ -90,8 +92,10 @@ func quote(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Rows reads the CSV files of glob into rows of the named columns
-// (inputs, then the target), given the files' header line.
+// Rows reads the CSV files of glob (or its Parquet files, for a glob
+// ending in .parquet: ParquetFn) into rows of the named columns (inputs,
+// then the target), given the files' header line (for Parquet, the first
+// file's columns joined by commas).
 func Rows(s beam.Scope, glob, header string, columns []string) (beam.PCollection, error) {
 	names := strings.Split(header, ",")
 	pos := map[string]int{}
@@ -105,6 +109,9 @@ func Rows(s beam.Scope, glob, header string, columns []string) (beam.PCollection
 			return beam.PCollection{}, fmt.Errorf("no column %q in the header %q", c, header)
 		}
 		fields[i] = j
+	}
+	if IsParquet(glob) {
+		return parquetRows(s, glob, header, columns), nil
 	}
 	lines := textio.ReadWithFilename(s, glob)
 	return beam.ParDo(s, &ParseFn{Header: header, Fields: fields, Width: len(names)}, lines), nil
