@@ -375,7 +375,6 @@ type seqFit struct {
 	// holdBias keeps the bias at ⟨α₀⟩ = seqBiasHold·d₀ in the sweeps of
 	// the bias start's first phase (S8).
 	holdBias bool
-	polished bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
