@@ -14,9 +14,8 @@ import (
 const evidenceRowsLimit = 2000
 
 // evidenceARDRows is the number of rows ARD length scales are learned on
-// when Learning.MaxRows is 0: (E5) on Friedman #1 (N = 1,000) took 17 s
-// of CPU on 500 rows (test RMSE 0.248) and 2.2 s on 300 (0.291), against
-// 0.5 s for one fit at a fixed width (docs/benchmarks.md).
+// when Learning.MaxRows is 0: (E5) costs O(m³) per evaluation, and 300
+// rows keep learning within a few fits' cost (docs/benchmarks.md).
 const evidenceARDRows = 300
 
 // fitByEvidence is LearnKernel for Regressor (docs/kernel-learning.md):

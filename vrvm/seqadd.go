@@ -11,9 +11,7 @@ import (
 
 // seqHoldEveryCls is the least number of iterations between two
 // holdExcluded with non-uniform precisions, whose eₙ cost O(N r²) (any
-// held factors give a valid bound, (S4)). Ripley's problem at N = 20,000
-// took 27.9 s CPU with seqAddEvery, 24.0 s with 40, the same 498
-// iterations and bound.
+// held factors give a valid bound, (S4)).
 const seqHoldEveryCls = 40
 
 // Shortlists of candidates: the statistics of every candidate cost
@@ -21,23 +19,17 @@ const seqHoldEveryCls = 40
 // vectors (Friedman #1). A round computes them for every candidate only
 // every seqFullEvery rounds (and whenever the shortlist offers nothing to
 // add: with uniform precisions only in a round that can end the fit,
-// since the others find nothing to add most of the time, and on Friedman
-// #1 at N = 1,000 the full computations fell from 170 to 59 in the same
-// 688 iterations, at the same bound); in between, for the seqShortlist
+// since the others find nothing to add most of the time); in between,
+// for the seqShortlist
 // candidates with the largest gains at the last full computation. Every
 // addition is still judged by its exact gain (S2), and the fit converges
 // only after a full computation finds nothing to add.
 // Below seqShortlistMin candidates, or, with the factored design, below
 // seqShortlistActive active functions, every round is full (the explicit
-// design, of kernels with a large rank, needs many functions: Friedman #1
-// at N = 4,000 took 15.9 s CPU with shortlists from the start, 19.5 s
-// from 32 functions): there the full computation is cheap, and the
-// shortlist, whose stale ranking favours neighbours of the functions just
-// added, changed the fits. On a doubled sinc set of 240 rows it led to a
-// ridge along which coordinate ascent crawled to the iteration limit; on
-// sinc with N = 4,000 (seed 2) the active set grew to 83 functions and
-// reached the iteration limit, against 7 functions and convergence
-// without it.
+// design, of kernels with a large rank, needs many functions): there the
+// full computation is cheap, and the shortlist, whose stale ranking
+// favours neighbours of the functions just added, changes the fits (it
+// can lead coordinate ascent along a ridge to the iteration limit).
 const (
 	seqFullEvery       = 8
 	seqShortlist       = 64

@@ -18,32 +18,11 @@ import (
 // the threshold), converged by the sequential updates, and keeps the fit
 // with the higher full-model bound.
 //
-// Measured on the paper's 47 problems (go run ./internal/solvercmp): the
-// default solver ends more than 0.1 nats below the converged schedule on
-// 12 without the second start; with it on 4 after 20 schedule iterations
-// and on 1 after 30 or 40 (Boston split 8, above the cost limit; with
-// Boston's 482 functions allowed, on none, but Boston's fits took 5×
-// longer). A warm start from every function, without the schedule's
-// iterations, left 8. Removing at once the functions whose optimum
-// (S1) exceeds the threshold given the schedule's Q_w, before the
-// sequential updates, left 7.
-//
-// Larger problems have better maxima that neither start finds. On sinc
-// at N = 4,000 (Gaussian width 3, seeds 1–5, where the schedule is above
-// the cost limit), a warm start from the final active set of a public
-// type-II RVM (Tipping & Faul) ends 0.47–1.4 nats higher in the full
-// bound on every seed with 11–13 functions and RMS error 0.00448 on
-// average, against 0.00533 with 11 (the start from the bias, (S8) in
-// seqbias.go, now gives 0.00458 with 13.4). Three escapes were measured and
-// none kept: deleting each active function in turn and refitting from
-// the others, kept if the full bound rises, re-adds the deleted
-// function when the polish's limit on the active set (S5) holds (gains
-// at most 0.04 nats) and without it raises the bound only by growing
-// the set (13–21 functions, RMS 0.00511, 33–73 s CPU a seed against
-// 0.5–1.3 s); a first start at the final threshold (no annealing) gives
-// RMS 0.00480 with 13.2 functions but a bound lower on four seeds of
-// five, so keeping the higher bound would not choose it; annealing from
-// 1,000·PruneAlpha, 0.00514 with 16.8.
+// On the paper's 47 problems the second start removes most of the cases
+// where the default solver ends more than 0.1 nats below the converged
+// schedule; larger problems have better maxima that neither start finds.
+// The measurements, and the alternatives tried and not kept, are in
+// docs/benchmarks.md ("Measurements behind choices in the code").
 const (
 	seqRestartIter = 30
 	// seqRestartFlops bounds the schedule's work, seqRestartIter
@@ -51,11 +30,7 @@ const (
 	// O(N P² + P³/3) otherwise, for P candidate functions: regression
 	// up to about 200 functions, classification up to about 130 rows.
 	// The second start costs that and a sequential fit from up to P
-	// functions: BenchmarkSecondStart (20 seeds) measured 1.4× the first
-	// fit's CPU time for sinc at N = 100 (45 → 65 ms, 0.27 nats higher
-	// on average) and 4.9× for Ripley's mixture at N = 100 (7 → 34 ms,
-	// 0.39 nats); both at N = 250 are above the limit (with 40 schedule
-	// iterations there, 2.3× and 34×).
+	// functions (BenchmarkSecondStart).
 	seqRestartFlops = 1e8
 	// seqRestartFlopsReg is the limit with uniform precisions
 	// (regression), about 460 functions.
