@@ -6,10 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // Kernels evaluated by blocks. Design matrices (for fits) and predictions
@@ -24,6 +21,14 @@ import (
 // it, for design matrices and predictions; Gaussian, Polynomial and
 // Linear implement it. EvalBlock must give the same values as Eval (to
 // rounding) and must not retain or modify x or c.
+//
+// A BlockKernel may also implement
+//
+//	SymmetricBlock() bool
+//
+// to report that EvalBlock(dst, c, x) fills dst with the transpose of
+// EvalBlock(dst, x, c) to the bit; the transposed blocks predictions
+// need are then evaluated in place rather than through a copy.
 type BlockKernel interface {
 	Kernel
 	// EvalBlock sets dst[i, j] = K(xᵢ, cⱼ) for the rows xᵢ of x and cⱼ
@@ -70,126 +75,19 @@ func innerBlock(dst, x, c *mat.Dense) {
 	}
 }
 
-// EvalBlock sets dst[i, j] = exp(−‖xᵢ − cⱼ‖² / Width²) (see BlockKernel).
-// From 16 input columns the squared distances are formed as
-// ‖xᵢ‖² + ‖cⱼ‖² − 2xᵢ·cⱼ through BLAS, after both sets are shifted by the
-// mean of c (the kernel depends only on differences; the shift keeps the
-// cancellation small); below that, pair by pair as Eval does.
-func (k Gaussian) EvalBlock(dst, x, c *mat.Dense) {
-	_, d := x.Dims()
-	k.evalBlock(dst, x, c, d >= gemmDim)
+func dot(x, y []float64) float64 {
+	var s float64
+	for i, xi := range x {
+		s += xi * y[i]
+	}
+	return s
 }
 
-// evalBlock is EvalBlock through BLAS if gemm, else pair by pair, at any
-// input dimension (BenchmarkKernelBlock compares the two).
-func (k Gaussian) evalBlock(dst, x, c *mat.Dense, gemm bool) {
-	checkBlock(dst, x, c)
-	n, d := x.Dims()
-	m, _ := c.Dims()
-	s := k.scale()
-	if !gemm {
-		cr := c.RawMatrix()
-		for i := range n {
-			xi := x.RawRowView(i)
-			row := dst.RawRowView(i)[:m]
-			switch d {
-			case 1: // the sinc problems
-				x0 := xi[0]
-				for j := range row {
-					e := x0 - cr.Data[j*cr.Stride]
-					row[j] = e * e * s
-				}
-			case 2:
-				x0, x1 := xi[0], xi[1]
-				for j := range row {
-					c := cr.Data[j*cr.Stride : j*cr.Stride+2]
-					e, f := x0-c[0], x1-c[1]
-					row[j] = (e*e + f*f) * s
-				}
-			default:
-				for j := range row {
-					cj := cr.Data[j*cr.Stride : j*cr.Stride+d]
-					cj = cj[:len(xi)]
-					var d2 float64
-					for l, v := range xi {
-						e := v - cj[l]
-						d2 += e * e
-					}
-					row[j] = d2 * s
-				}
-			}
-			expTo(row)
-		}
-		return
-	}
-	shift := make([]float64, d)
-	for j := range m {
-		for l, v := range c.RawRowView(j) {
-			shift[l] += v
-		}
-	}
-	for l := range shift {
-		shift[l] /= float64(m)
-	}
-	xs, xn := shifted(x, shift)
-	cs, cn := shifted(c, shift)
-	dense.Gemm(blas.NoTrans, blas.Trans, -2, xs.RawMatrix(), cs.RawMatrix(), 0, dst.RawMatrix())
-	for i := range n {
-		row := dst.RawRowView(i)[:m]
-		for j, v := range row {
-			row[j] = max(0, v+xn[i]+cn[j]) * s
-		}
-		expTo(row)
-	}
-}
-
-// shifted returns the rows of a minus shift and their squared norms.
-func shifted(a *mat.Dense, shift []float64) (*mat.Dense, []float64) {
-	r, d := a.Dims()
-	out := mat.NewDense(r, d, nil)
-	norms := make([]float64, r)
-	for i := range r {
-		src, dst := a.RawRowView(i), out.RawRowView(i)
-		var s float64
-		for l, v := range src {
-			e := v - shift[l]
-			dst[l] = e
-			s += e * e
-		}
-		norms[i] = s
-	}
-	return out, norms
-}
-
-// EvalBlock sets dst[i, j] = (1 + Scale·xᵢ·cⱼ)^Degree (see BlockKernel),
-// the inner products by BLAS from 16 input columns.
-func (k Polynomial) EvalBlock(dst, x, c *mat.Dense) {
-	checkBlock(dst, x, c)
-	innerBlock(dst, x, c)
-	s := k.Scale
-	if s == 0 {
-		s = 1
-	}
-	n, _ := x.Dims()
-	m, _ := c.Dims()
-	for i := range n {
-		row := dst.RawRowView(i)[:m]
-		for j, ip := range row {
-			base := 1 + s*ip
-			v := 1.0
-			for range k.Degree {
-				v *= base
-			}
-			row[j] = v
-		}
-	}
-}
-
-// EvalBlock sets dst[i, j] = xᵢ·cⱼ (see BlockKernel), by BLAS from 16
-// input columns.
-func (Linear) EvalBlock(dst, x, c *mat.Dense) {
-	checkBlock(dst, x, c)
-	innerBlock(dst, x, c)
+// symmetricBlock reports whether bk says its blocks are symmetric to the
+// bit (SymmetricBlock).
+func symmetricBlock(bk BlockKernel) bool {
+	s, ok := bk.(interface{ SymmetricBlock() bool })
+	return ok && s.SymmetricBlock()
 }
 
 // blockKernel returns the BlockKernel behind k (looking through a
@@ -249,26 +147,16 @@ func kernelBlock(k Kernel, dst, x, c *mat.Dense, row0 int, centre []int, byCols 
 		}
 		return nil
 	}
-	switch bk.(type) {
-	case Gaussian, Polynomial, Linear:
-		if byCols {
-			bk.EvalBlock(dst, c, x)
-		} else {
-			bk.EvalBlock(dst, x, c)
-		}
+	switch {
+	case !byCols:
+		bk.EvalBlock(dst, x, c)
+	case symmetricBlock(bk):
+		bk.EvalBlock(dst, c, x)
 	default:
-		if !byCols {
-			bk.EvalBlock(dst, x, c)
-			break
-		}
 		var tmp mat.Dense
 		tmp.ReuseAs(n, m)
 		bk.EvalBlock(&tmp, x, c)
 		dst.Copy(tmp.T())
-	}
-	if _, ok := bk.(Gaussian); ok && c.RawMatrix().Cols < gemmDim {
-		// Pair by pair, exp of a finite or −∞ argument: in [0, 1].
-		return nil
 	}
 	for i := range n {
 		for j := range m {

@@ -81,7 +81,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// Gaussian width learned from the inputs' median distance
 	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
-	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound && !v.learning.ByBound {
+	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound && !v.learning.ByBound && byEvidence(o.kernel) {
 		return f.fitByEvidence(ctx, o, x, t, v, newLik) // (E2)–(E6)
 	}
 	widen := false
@@ -187,13 +187,22 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	return nil
 }
 
+// byEvidence reports whether Regressor's LearnKernel learns k by the
+// dense model's evidence (E2)–(E6): a nil kernel (a Gaussian), Gaussian
+// or ARDGaussian. Another Learnable kernel is learned by the full-model
+// bound (K1)–(K8).
+func byEvidence(k Kernel) bool {
+	_, ok := k.(interface{ byEvidence() })
+	return k == nil || ok
+}
+
 // evidenceStart returns the starting point of a regression's kernel
 // learning on the rows xs, ts: for a Gaussian width the user did not
 // give (a nil Kernel or Gaussian{}) the width of the dense model's
 // evidence (W4) on those rows (C2), otherwise k0 (from startKernel). If
 // the evidence cannot be computed (flat targets, a cancelled context, a
 // NaN evidence on a few rows), k0.
-func evidenceStart(ctx context.Context, given Kernel, k0 learnable, xs mat.Matrix, ts []float64) learnable {
+func evidenceStart(ctx context.Context, given Kernel, k0 Learnable, xs mat.Matrix, ts []float64) Learnable {
 	if g, ok := given.(Gaussian); given != nil && (!ok || g.Width != 0) {
 		return k0
 	}

@@ -39,119 +39,25 @@ type Kernel interface {
 	Eval(x, y []float64) float64
 }
 
-// Gaussian is the kernel K(x, x') = exp(−‖x − x'‖² / r²) with width r, the
-// parameterisation used by Tipping (2001) and by Bishop & Tipping (2000).
-// Width must be positive and finite.
-type Gaussian struct {
-	Width float64
-}
-
-// Eval returns exp(−‖x − y‖² / Width²).
-func (k Gaussian) Eval(x, y []float64) float64 {
-	var d2 float64
-	for i, xi := range x {
-		d := xi - y[i]
-		d2 += d * d
-	}
-	return fastExp(d2 * k.scale())
-}
-
-// scale is −1/Width², the factor of ‖x − y‖² in the exponent.
-func (k Gaussian) scale() float64 { return -1 / (k.Width * k.Width) }
-
-// Validate reports a width that is not positive and finite, or whose
-// square under- or overflows (below about 1e-154 or above 1e154).
-func (k Gaussian) Validate() error {
-	if !(k.Width > 0) || math.IsInf(k.Width, 0) {
-		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "must be positive and finite"}
-	}
-	if w2 := k.Width * k.Width; w2 == 0 || math.IsInf(w2, 0) {
-		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "its square under- or overflows float64; rescale the inputs instead"}
-	}
-	return nil
-}
-
-// PSD reports true: the Gaussian kernel is positive definite.
-func (Gaussian) PSD() bool { return true }
-
-func (k Gaussian) String() string { return fmt.Sprintf("Gaussian(width=%g)", k.Width) }
-
-func (k Gaussian) spec() kernelSpec { return kernelSpec{Type: "gaussian", Width: k.Width} }
-
-// maxPolynomialDegree is the largest Polynomial.Degree accepted.
-const maxPolynomialDegree = 100
-
-// Polynomial is the kernel K(x, x') = (1 + s·x·x')^p with degree p = Degree
-// and scale s = Scale. Degree must be from 1 to 100. If Scale is zero it is
-// taken to be 1; a common choice for standardised inputs of dimension d is
-// Scale = 1/d.
-type Polynomial struct {
-	Degree int
-	Scale  float64
-}
-
-// Eval returns (1 + Scale·x·y)^Degree.
-func (k Polynomial) Eval(x, y []float64) float64 {
-	s := k.Scale
-	if s == 0 {
-		s = 1
-	}
-	base := 1 + s*dot(x, y)
-	v := 1.0
-	for range k.Degree {
-		v *= base
-	}
-	return v
-}
-
-// Validate reports a degree outside 1…100 or a negative or
-// non-finite scale.
-func (k Polynomial) Validate() error {
-	if k.Degree < 1 || k.Degree > maxPolynomialDegree {
-		return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", maxPolynomialDegree)}
-	}
-	if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
-		return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}
-	}
-	return nil
-}
-
-// PSD reports whether the kernel is positive semi-definite: true for every
-// valid (non-negative) scale, since (1 + s·x·x')^p is a sum of products of
-// positive semi-definite kernels.
-func (k Polynomial) PSD() bool { return k.Scale >= 0 }
-
-func (k Polynomial) String() string {
-	s := k.Scale
-	if s == 0 {
-		s = 1
-	}
-	return fmt.Sprintf("Polynomial(degree=%d, scale=%.4g)", k.Degree, s)
-}
-
-func (k Polynomial) spec() kernelSpec {
-	return kernelSpec{Type: "polynomial", Degree: k.Degree, Scale: k.Scale}
-}
-
-// Linear is the kernel K(x, x') = x·x'.
-type Linear struct{}
-
-// Eval returns x·y.
-func (Linear) Eval(x, y []float64) float64 { return dot(x, y) }
-
-// PSD reports true: the linear kernel is positive semi-definite.
-func (Linear) PSD() bool { return true }
-
-func (Linear) String() string { return "Linear" }
-
-func (Linear) spec() kernelSpec { return kernelSpec{Type: "linear"} }
-
-func dot(x, y []float64) float64 {
-	var s float64
-	for i, xi := range x {
-		s += xi * y[i]
-	}
-	return s
+// Learnable is a Kernel whose parameters θ (every one positive) kernel
+// learning (LearnKernel) can learn. Learning works on their logarithms
+// u = ln θ, and moves them along the gradient of the full-model bound,
+// which it forms from the derivatives of K in u (K2), (K6). Gaussian and
+// ARDGaussian implement it; so may a kernel of your own, which
+// Classifier, MultiClassifier and, with Learning.ByBound, Regressor then
+// learn. (Regressor's default learning, by the dense model's evidence,
+// is for Gaussian and ARDGaussian; it learns any other Learnable kernel
+// by the bound.)
+type Learnable interface {
+	Kernel
+	// LogParams returns u = ln θ, in a slice of its own.
+	LogParams() []float64
+	// WithLogParams returns the kernel with θ = e^u, for u of the length
+	// LogParams returns. It must not retain u.
+	WithLogParams(u []float64) Learnable
+	// AddLogGrad adds w·∂K(x, y)/∂uₖ to dst[k] for every parameter uₖ
+	// (K2), given kv = K(x, y). It must not retain x, y or dst.
+	AddLogGrad(dst, x, y []float64, kv, w float64)
 }
 
 // defaultKernel is the kernel of settings whose Kernel is nil (FitDesign,
@@ -271,6 +177,7 @@ func (n namedKernel) Validate() error             { return validateKernel(n.k) }
 func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
 func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
+func (n namedKernel) owned() Kernel               { return namedKernel{name: n.name, k: ownKernel(n.k)} }
 
 // ownKernel returns k with the parameters it holds by reference copied:
 // the Scales of an ARDGaussian, also behind a registered name. A fitted
@@ -281,11 +188,8 @@ func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "reg
 // Other kernels are returned as they are: the built-in ones are values,
 // and a kernel of the caller's own must not change after a fit.
 func ownKernel(k Kernel) Kernel {
-	switch kk := k.(type) {
-	case ARDGaussian:
-		return ARDGaussian{Scales: append([]float64(nil), kk.Scales...)}
-	case namedKernel:
-		return namedKernel{name: kk.name, k: ownKernel(kk.k)}
+	if o, ok := k.(interface{ owned() Kernel }); ok {
+		return o.owned()
 	}
 	return k
 }

@@ -75,7 +75,7 @@ func TestLearnGradient(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, classify := range []bool{false, true} {
 			d := 1 + int(seed%3)
-			kernels := []learnable{Gaussian{Width: 0.7 + 0.2*float64(seed)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.1, -0.2, 0.3}[:d])}
+			kernels := []Learnable{Gaussian{Width: 0.7 + 0.2*float64(seed)}, ARDGaussian{Scales: constant(d, 1)}.WithLogParams([]float64{0.1, -0.2, 0.3}[:d])}
 			for _, k := range kernels {
 				name := strconv.FormatUint(seed, 10) + "/" + kernelString(k)
 				if classify {
@@ -87,7 +87,7 @@ func TestLearnGradient(t *testing.T) {
 						t.Fatalf("nothing pruned: the excluded terms are not tested")
 					}
 					q := newFixedQ(p, sol)
-					u := k.logParams()
+					u := k.LogParams()
 					grad := make([]float64, len(u))
 					q.eval(k, grad)
 					for i := range u {
@@ -97,7 +97,7 @@ func TestLearnGradient(t *testing.T) {
 							up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
 							up[i] += h
 							dn[i] -= h
-							return (q.eval(k.withLogParams(up), nil) - q.eval(k.withLogParams(dn), nil)) / (2 * h)
+							return (q.eval(k.WithLogParams(up), nil) - q.eval(k.WithLogParams(dn), nil)) / (2 * h)
 						}
 						const h = 1e-3
 						num := (4*cd(h/2) - cd(h)) / 3

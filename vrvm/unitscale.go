@@ -37,13 +37,9 @@ func (k scaledKernel) String() string  { return fmt.Sprintf("%s/%.4g", kernelStr
 
 // unitKernel returns k, or k divided by the root mean square of its
 // values between unitSample centres spread through centres if that is
-// above 1 (U1). Gaussian kernels, bounded by 1, are returned as they are
-// without evaluating them.
+// above 1 (U1). (A kernel bounded by 1, such as the Gaussian ones, is
+// returned as it is.)
 func unitKernel(k Kernel, centres *mat.Dense) (Kernel, error) {
-	switch k.(type) {
-	case Gaussian, ARDGaussian:
-		return k, nil
-	}
 	if centres == nil {
 		return k, nil
 	}
