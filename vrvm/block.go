@@ -91,13 +91,13 @@ func symmetricBlock(bk BlockKernel) bool {
 }
 
 // blockKernel returns the BlockKernel behind k (looking through a
-// registered kernel's name), or nil.
+// NamedKernel's name), or nil.
 func blockKernel(k Kernel) BlockKernel {
 	if sk, ok := k.(scaledKernel); ok {
 		k = sk.k
 	}
-	if nk, ok := k.(namedKernel); ok {
-		k = nk.k
+	if in, ok := k.(interface{ inner() Kernel }); ok {
+		k = in.inner()
 	}
 	bk, _ := k.(BlockKernel)
 	return bk

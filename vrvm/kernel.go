@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -32,9 +31,10 @@ import (
 // kernel lets the Sequential and Newton solvers factorise the kernel matrix
 // by pivoted Cholesky, computing only the kernel columns they need; other
 // kernels are evaluated in full. To save a model fitted with a kernel of
-// your own, register the kernel with RegisterKernel. (Kernels defined in an
-// interpreter reach the library through Eval only: register them to give
-// them a name.)
+// your own, name it with NamedKernel and read the model back with a
+// Loader whose Kernels hold that name (kernels defined in an interpreter
+// reach the library through Eval only: the name identifies them). A
+// kernel that implements Learnable can be learned (LearnKernel).
 type Kernel interface {
 	Eval(x, y []float64) float64
 }
@@ -101,13 +101,15 @@ func kernelString(k Kernel) string {
 }
 
 // kernelSpec is a kernel as written in a model file: a built-in kernel by
-// its parameters, a registered kernel by its name.
+// its parameters, a NamedKernel by its name.
 type kernelSpec struct {
 	Type   string  `json:"type"` // gaussian, ard-gaussian, polynomial, linear, registered, design
 	Width  float64 `json:"width,omitempty"`
 	Degree int     `json:"degree,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`
-	Name   string  `json:"name,omitempty"` // of a registered kernel
+	Name   string  `json:"name,omitempty"` // of a NamedKernel
+	// Params are the learned log-parameters of a named Learnable kernel.
+	Params []float64 `json:"params,omitempty"`
 	// Scales are the length scales of an ARDGaussian kernel.
 	Scales []float64 `json:"scales,omitempty"`
 }
@@ -128,45 +130,31 @@ var builtinKernels = map[string]func(kernelSpec) Kernel{
 	},
 }
 
-var (
-	registryMu sync.RWMutex
-	registry   = map[string]Kernel{}
-)
-
-// RegisterKernel records k under name, so that models fitted with the
-// returned kernel can be saved, and loaded again by a program that has
-// registered the same name. The returned kernel evaluates k; its String is
-// name, and it forwards k's Validate and PSD methods. Registering a name
-// again replaces its kernel (as re-running a notebook cell does).
+// NamedKernel returns k under name, so that a model fitted with the
+// returned kernel can be saved: a model file holds the name, not the
+// kernel's code, and a Loader whose Kernels map that name to the kernel
+// reads the model back. The returned kernel evaluates k; its String is
+// name, and it forwards k's Validate and PSD methods and, if k is
+// Learnable, its learning hooks (a model fitted with a learned kernel
+// saves the learned parameters beside the name).
 //
-// Register each parameter setting under its own name, for example
+// Name each parameter setting of a kernel of your own, for example
 // "laplace(scale=2)". An empty name or a nil kernel is a programmer error
 // and panics.
-func RegisterKernel(name string, k Kernel) Kernel {
+func NamedKernel(name string, k Kernel) Kernel {
 	if name == "" || k == nil {
-		panic("vrvm: RegisterKernel needs a name and a kernel")
+		panic("vrvm: NamedKernel needs a name and a kernel")
 	}
-	if nk, ok := k.(namedKernel); ok {
-		k = nk.k
+	if in, ok := k.(interface{ inner() Kernel }); ok {
+		k = in.inner()
 	}
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	registry[name] = k
+	if l, ok := k.(Learnable); ok {
+		return namedLearnable{namedKernel{name: name, k: l}}
+	}
 	return namedKernel{name: name, k: k}
 }
 
-// registered returns the kernel registered under name.
-func registered(name string) (Kernel, bool) {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	k, ok := registry[name]
-	if !ok {
-		return nil, false
-	}
-	return namedKernel{name: name, k: k}, true
-}
-
-// namedKernel is a kernel registered with RegisterKernel.
+// namedKernel is a kernel named by NamedKernel.
 type namedKernel struct {
 	name string
 	k    Kernel
@@ -178,9 +166,29 @@ func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
 func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
 func (n namedKernel) owned() Kernel               { return namedKernel{name: n.name, k: ownKernel(n.k)} }
+func (n namedKernel) inner() Kernel               { return n.k }
+
+// namedLearnable is a named Learnable kernel: it is learned as its
+// kernel is, and its model file holds the learned parameters.
+type namedLearnable struct{ namedKernel }
+
+func (n namedLearnable) learnable() Learnable { return n.k.(Learnable) }
+func (n namedLearnable) LogParams() []float64 { return n.learnable().LogParams() }
+func (n namedLearnable) WithLogParams(u []float64) Learnable {
+	return namedLearnable{namedKernel{name: n.name, k: n.learnable().WithLogParams(u)}}
+}
+func (n namedLearnable) AddLogGrad(dst, x, y []float64, kv, w float64) {
+	n.learnable().AddLogGrad(dst, x, y, kv, w)
+}
+func (n namedLearnable) owned() Kernel {
+	return namedLearnable{namedKernel{name: n.name, k: ownKernel(n.k)}}
+}
+func (n namedLearnable) spec() kernelSpec {
+	return kernelSpec{Type: "registered", Name: n.name, Params: n.LogParams()}
+}
 
 // ownKernel returns k with the parameters it holds by reference copied:
-// the Scales of an ARDGaussian, also behind a registered name. A fitted
+// the Scales of an ARDGaussian, also behind a NamedKernel. A fitted
 // or loaded model keeps its own copy, so that a caller who changes the
 // Scales it fitted with (to fit the next model, say) or those of
 // FittedKernel does not change the model's predictions, nor write them
@@ -194,8 +202,9 @@ func ownKernel(k Kernel) Kernel {
 	return k
 }
 
-// kernelFromSpec rebuilds the kernel of a model file.
-func kernelFromSpec(s kernelSpec) (Kernel, error) {
+// kernelFromSpec rebuilds the kernel of a model file; kernels resolves
+// the names of NamedKernel kernels (Loader.Kernels).
+func kernelFromSpec(s kernelSpec, kernels map[string]Kernel) (Kernel, error) {
 	var k Kernel
 	switch mk, ok := builtinKernels[s.Type]; {
 	case s.Type == "design":
@@ -203,8 +212,9 @@ func kernelFromSpec(s kernelSpec) (Kernel, error) {
 	case ok:
 		k = mk(s)
 	case s.Type == "registered":
-		if k, ok = registered(s.Name); !ok {
-			return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q is not registered: call vrvm.RegisterKernel(%q, …) before loading", s.Name, s.Name)}
+		var err error
+		if k, err = namedFromSpec(s, kernels); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown kernel type %q", s.Type)}
@@ -213,6 +223,32 @@ func kernelFromSpec(s kernelSpec) (Kernel, error) {
 		return nil, &ModelFileError{Reason: err.Error()}
 	}
 	return k, nil
+}
+
+// namedFromSpec returns the kernel of kernels named in s, at the learned
+// parameters of s if it has any.
+func namedFromSpec(s kernelSpec, kernels map[string]Kernel) (Kernel, error) {
+	k, ok := kernels[s.Name]
+	if !ok || k == nil {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("the model's kernel %q is not among the Loader's Kernels: load it with vrvm.Loader{Kernels: map[string]vrvm.Kernel{%q: …}}", s.Name, s.Name)}
+	}
+	nk := NamedKernel(s.Name, k)
+	if s.Params == nil {
+		return nk, nil
+	}
+	l, ok := nk.(Learnable)
+	if !ok {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: the model holds learned parameters, but the Loader's kernel %s does not implement Learnable", s.Name, kernelString(k))}
+	}
+	if n := len(l.LogParams()); n != len(s.Params) {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: the model holds %d learned parameters, the Loader's kernel has %d", s.Name, len(s.Params), n)}
+	}
+	for _, v := range s.Params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: learned log-parameter %v is not finite", s.Name, v)}
+		}
+	}
+	return l.WithLogParams(append([]float64(nil), s.Params...)), nil
 }
 
 // specOf returns the spec of a kernel for a model file; nil means a user
