@@ -1,6 +1,7 @@
 package vrvm_test
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -140,5 +141,40 @@ func TestUserKernelNotLearnable(t *testing.T) {
 	err := c.Fit(x, labels)
 	if err == nil || !strings.Contains(err.Error(), "Learnable") {
 		t.Fatalf("error %v, want one naming Learnable", err)
+	}
+}
+
+// TestNamedLearnedKernelSaved learns a named user kernel, saves the
+// model and loads it with a Loader holding the kernel at its start: the
+// file carries the learned scale, and the loaded model predicts exactly
+// as the fitted one.
+func TestNamedLearnedKernelSaved(t *testing.T) {
+	t.Parallel()
+	x, _, labels := userLearnData(5, 60)
+	c := &vrvm.Classifier{Kernel: vrvm.NamedKernel("laplace", laplace{Scale: 0.3}), LearnKernel: true, Learning: vrvm.KernelLearning{MaxRefits: 4}}
+	if err := c.Fit(x, labels); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	e, err := vrvm.Loader{Kernels: map[string]vrvm.Kernel{"laplace": laplace{Scale: 0.3}}}.Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := c.FittedKernel().(vrvm.Learnable).LogParams()[0]
+	if got := e.(*vrvm.Classifier).FittedKernel().(vrvm.Learnable).LogParams()[0]; got != learned || learned == math.Log(0.3) {
+		t.Errorf("loaded log scale %v, learned %v from %v", got, learned, math.Log(0.3))
+	}
+	p1, err1 := c.ProbModerated(x)
+	p2, err2 := e.(*vrvm.Classifier).ProbModerated(x)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for i := range p1 {
+		if p1[i] != p2[i] {
+			t.Fatalf("row %d: loaded model predicts %v, fitted %v", i, p2[i], p1[i])
+		}
 	}
 }
