@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Task is what a model predicts.
@@ -259,10 +261,10 @@ func prepareLik(o options, x mat.Matrix, t []float64, design bool,
 // prepare resolves an estimator's options, validates the data and the
 // kernel, and returns the full candidate basis: the bias (unless NoBias)
 // and one kernel function per row of x (or per row of a subset of x, see
-// defaultMaxCentres), or, for a user design matrix, its columns.
-func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis, error) {
+// design.DefaultMaxCentres), or, for a user design matrix, its columns.
+func prepare(o options, x mat.Matrix, t []float64, userDesign bool) (settings, basis, error) {
 	s, err := o.resolve()
-	if !design && err == nil {
+	if !userDesign && err == nil {
 		err = validateKernel(s.kernel)
 	}
 	if err != nil {
@@ -272,10 +274,10 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 		return s, basis{}, err
 	}
 	_, d := x.Dims()
-	if design {
+	if userDesign {
 		b := basis{dim: d}
 		if !o.ownScale {
-			b.scales = designScales(x) // (U1)
+			b.scales = design.ColumnScales(x) // (U1)
 		}
 		return s, b, nil
 	}
@@ -284,7 +286,7 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	}
 	b := basis{kernel: s.kernel, bias: s.bias, dim: d}
 	n, _ := x.Dims()
-	if b.sub = centreRows(n, o.centres, o.hasCentres); b.sub != nil {
+	if b.sub = design.CentreRows(n, o.centres, o.hasCentres); b.sub != nil {
 		b.centers = selectRows(denseOf(x), b.sub)
 	} else {
 		b.centers = mat.DenseCopyOf(x)

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Kernel is a basis function generator: the model places one basis function
@@ -145,8 +146,11 @@ func NamedKernel(name string, k Kernel) Kernel {
 	if name == "" || k == nil {
 		panic("vrvm: NamedKernel needs a name and a kernel")
 	}
-	if in, ok := k.(interface{ inner() Kernel }); ok {
-		k = in.inner()
+	switch nk := k.(type) {
+	case namedKernel:
+		k = nk.k
+	case namedLearnable:
+		k = nk.k
 	}
 	if l, ok := k.(Learnable); ok {
 		return namedLearnable{namedKernel{name: name, k: l}}
@@ -166,7 +170,7 @@ func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
 func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
 func (n namedKernel) owned() Kernel               { return namedKernel{name: n.name, k: ownKernel(n.k)} }
-func (n namedKernel) inner() Kernel               { return n.k }
+func (n namedKernel) Inner() design.Kernel        { return n.k } // design.BlockOf looks through it
 
 // namedLearnable is a named Learnable kernel: it is learned as its
 // kernel is, and its model file holds the learned parameters.
@@ -277,12 +281,12 @@ type basis struct {
 	bias    bool
 	centers *mat.Dense // one row per candidate centre; nil for a user design or when there are none
 	// sub holds the training rows of the centres when they are a subset
-	// of the training inputs (defaultMaxCentres), nil when every training
+	// of the training inputs (design.DefaultMaxCentres), nil when every training
 	// input is a centre, in order.
 	sub []int
 	dim int // input columns (kernel) or design columns (user design)
-	// scales divides the columns of a user design (designScales, (U1));
-	// nil for none or for a kernel, which is scaled by scaledKernel.
+	// scales divides the columns of a user design (design.ColumnScales, (U1));
+	// nil for none or for a kernel, which is scaled by design.Scaled.
 	scales []float64
 }
 
@@ -294,10 +298,11 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 }
 
 // designCtx is design that stops, with the error of stopped, when ctx is
-// done. It evaluates the kernel by blocks of rows (block.go), in parallel
-// for large designs, and looks at ctx before each block, so that an
-// interrupt reaches a slow (for example interpreted) kernel, one without
-// EvalBlock, within one block of about evalBlock evaluations (or one row).
+// done. It evaluates the kernel by blocks of rows (design.Columns), in
+// parallel for large designs, and looks at ctx before each block, so that
+// an interrupt reaches a slow (for example interpreted) kernel, one
+// without EvalBlock, within one block of about design.EvalBlockSize
+// evaluations (or one row).
 func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	phi := mat.NewDense(n, len(cols), nil)
@@ -338,53 +343,12 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	if len(centre) == 0 {
 		return phi, nil
 	}
-	cm := mat.NewDense(len(centre), d, nil)
-	for j, c := range centre {
-		copy(cm.RawRowView(j), b.centers.RawRowView(c))
-	}
-	// With the bias (if any) first, the kernel columns are contiguous and
-	// are written in place; otherwise through a buffer per worker.
-	direct := bias <= 0
-	size := blockRows(len(centre))
-	if blockKernel(b.kernel) == nil {
-		// Eval alone may be slow (interpreted): smaller blocks, so that
-		// ctx is seen every evalBlock evaluations or so.
-		size = max(1, evalBlock/len(centre))
-	}
-	var bufs [][]float64
-	if !direct {
-		bufs = make([][]float64, runtime.GOMAXPROCS(0))
-	}
-	xd := denseOf(x)
-	err := parallelBlocks(ctx, n, size, len(centre), func(lo, hi, w int) error {
-		xb := xd.Slice(lo, hi, 0, d).(*mat.Dense)
-		if direct {
-			return kernelBlock(b.kernel, phi.Slice(lo, hi, pos[0], pos[0]+len(pos)).(*mat.Dense), xb, cm, lo, centre, false)
-		}
-		if bufs[w] == nil {
-			bufs[w] = make([]float64, size*len(centre))
-		}
-		dst := mat.NewDense(hi-lo, len(centre), bufs[w][:(hi-lo)*len(centre)])
-		if err := kernelBlock(b.kernel, dst, xb, cm, lo, centre, false); err != nil {
-			return err
-		}
-		for i := lo; i < hi; i++ {
-			src, row := dst.RawRowView(i-lo), phi.RawRowView(i)
-			for j, p := range pos {
-				row[p] = src[j]
-			}
-		}
-		return nil
-	})
+	err := design.Columns(phi, b.kernel, denseOf(x), b.centers, pos, centre, func() error { return stopped(ctx, 0) })
 	if err != nil {
-		return nil, err
+		return nil, kernelErr(err)
 	}
 	return phi, nil
 }
-
-// evalBlock is the number of kernel evaluations per block of designCtx
-// for kernels without EvalBlock.
-const evalBlock = 4096
 
 // maxKernelValue is the largest |K(x, x)| a fit accepts: the precision's
 // entries are sums of products of two kernel values, and with larger

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Learning the kernel's parameters by the full-model bound (docs/design.md,
@@ -76,14 +78,9 @@ const defaultLearnRows = 500
 // the one-width Friedman N = 300 fit (22 nats lower, same test error).
 const learnColdEvery = 2
 
-// spread returns m row indices spread evenly through 0 … n−1.
-func spread(n, m int) []int {
-	r := make([]int, m)
-	for i := range r {
-		r[i] = i * n / m
-	}
-	return r
-}
+// spread returns m row indices spread evenly through 0 … n−1
+// (design.Spread).
+func spread(n, m int) []int { return design.Spread(n, m) }
 
 // learnRows returns x and t or, with more than max > 0 rows, max of them
 // spread evenly through x: the rows the kernel is learned or chosen on.

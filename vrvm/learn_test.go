@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // gradTol is acceptance 1 of issue 17: the analytic gradient of the bound
@@ -488,7 +489,7 @@ func TestDefaultKernelEdges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 6,000 rows")
 	}
-	x, y := benchSinc(defaultMaxCentres+1000, 5)
+	x, y := benchSinc(design.DefaultMaxCentres+1000, 5)
 	r := &Regressor{}
 	if err := r.Fit(x, y); err != nil {
 		t.Fatalf("default kernel, %d rows: %v", len(y), err)
