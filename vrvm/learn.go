@@ -217,12 +217,11 @@ func (o KernelLearning) resolve(k Learnable) (KernelLearning, error) {
 	if o.MaxRows == 0 {
 		o.MaxRows = defaultLearnRows
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"Learning.ScaleShape", o.ScaleShape}, {"Learning.ScaleRate", o.ScaleRate}, {"Learning.ScaleSpread", o.ScaleSpread}} {
-		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return o, &OptionError{Field: f.name, Value: f.v, Reason: "must be non-negative and finite (0 means no hyperprior)"}
+	names := [...]string{"Learning.ScaleShape", "Learning.ScaleRate", "Learning.ScaleSpread"}
+	for i, v := range [...]float64{o.ScaleShape, o.ScaleRate, o.ScaleSpread} {
+		// A zero stays zero: no hyperprior.
+		if err := positive(names[i], &v, 0, "must be non-negative and finite (0 means no hyperprior)"); err != nil {
+			return o, err
 		}
 	}
 	return o, nil
