@@ -386,20 +386,8 @@ func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs 
 	self, constant := selfValue(k)
 	qv, pu := s.q[:b], s.pu[:b]
 	for li, l := range ny.lats {
-		clear(qv)
-		clear(pu)
-		for c := range l.p {
-			row := out.Data[(l.off+c)*b : (l.off+c+1)*b]
-			for i, v := range row {
-				qv[i] += v * v
-			}
-		}
-		for j := range l.m {
-			row := out.Data[(l.off+l.p+j)*b : (l.off+l.p+j+1)*b]
-			for i, v := range row {
-				pu[i] += phi[i*rs+j*cs] * v
-			}
-		}
+		sumSquares(qv, out.Data[l.off*b:(l.off+l.p)*b])
+		rowDots(pu, out.Data[(l.off+l.p)*b:(l.off+l.p+l.m)*b], phi, rs, cs)
 		kr := out.Data[(l.off+l.p+l.m)*b : (l.off+l.p+l.m+1)*b]
 		for i := range b {
 			kss := self
@@ -413,6 +401,51 @@ func (ny *nystrom) block(k Kernel, xb *mat.Dense, lo int, phi []float64, rs, cs 
 		}
 	}
 	return nil
+}
+
+// sumSquares sets q[i] to the sum over the rows of rows (len(q) values
+// each, by rows) of their squares at i, four rows a pass.
+func sumSquares(q, rows []float64) {
+	b := len(q)
+	clear(q)
+	c := 0
+	for ; c+4 <= len(rows)/b; c += 4 {
+		r0, r1, r2, r3 := rows[c*b:(c+1)*b], rows[(c+1)*b:(c+2)*b], rows[(c+2)*b:(c+3)*b], rows[(c+3)*b:(c+4)*b]
+		r0, r1, r2, r3 = r0[:b], r1[:b], r2[:b], r3[:b]
+		for i := range q {
+			q[i] += r0[i]*r0[i] + r1[i]*r1[i] + r2[i]*r2[i] + r3[i]*r3[i]
+		}
+	}
+	for ; c < len(rows)/b; c++ {
+		for i, v := range rows[c*b : (c+1)*b] {
+			q[i] += v * v
+		}
+	}
+}
+
+// rowDots sets p[i] = Σⱼ Φₓ[i, j]·rows[j][i] over the rows of rows
+// (len(p) values each), Φₓ[i, j] at phi[i·rs + j·cs]; by four rows a pass
+// where Φₓ is held by columns (rs = 1).
+func rowDots(p, rows, phi []float64, rs, cs int) {
+	b := len(p)
+	m := len(rows) / b
+	clear(p)
+	j := 0
+	if rs == 1 {
+		for ; j+4 <= m; j += 4 {
+			r0, r1, r2, r3 := rows[j*b:(j+1)*b], rows[(j+1)*b:(j+2)*b], rows[(j+2)*b:(j+3)*b], rows[(j+3)*b:(j+4)*b]
+			f0, f1, f2, f3 := phi[j*cs:j*cs+b], phi[(j+1)*cs:(j+1)*cs+b], phi[(j+2)*cs:(j+2)*cs+b], phi[(j+3)*cs:(j+3)*cs+b]
+			r0, r1, r2, r3 = r0[:b], r1[:b], r2[:b], r3[:b]
+			for i := range p {
+				p[i] += f0[i]*r0[i] + f1[i]*r1[i] + f2[i]*r2[i] + f3[i]*r3[i]
+			}
+		}
+	}
+	for ; j < m; j++ {
+		for i, v := range rows[j*b : (j+1)*b] {
+			p[i] += phi[i*rs+j*cs] * v
+		}
+	}
 }
 
 // selfValue returns K(x, x) and true for a kernel whose value there is

@@ -114,6 +114,10 @@ func alphaRoot(a, b, s, q2 float64) float64 {
 // alphaRootUpTo returns the maximiser of (S1) over 0 < α ≤ limit (the
 // active functions of the Sequential solver are held at ⟨αₘ⟩ ≤ PruneAlpha):
 // alphaRoot's roots below limit, and limit itself if f still rises there.
+// For q2 = 0 (a function held outside the active set, excludedTerm) the
+// cubic has the factor α + s and the root is that of a quadratic, in
+// closed form (alphaRootQuiet); f is compared between roots only where
+// there are several.
 func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 	at := a + 0.5
 	hi := at / b
@@ -124,20 +128,29 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 	if s < 0 {
 		s = 0
 	}
-	// g(α) = α f'(α) has the sign of the cubic on α > 0.
-	g := func(x float64) float64 {
-		u := x + s
-		return at - b*x - 0.5*x/u - 0.5*q2*x/(u*u)
+	if q2 == 0 && s > 0 {
+		if r := alphaRootQuiet(a, b, s); r < hi || !capped {
+			return r
+		}
+		return hi // g > 0 below the only root: f still rises at the limit
 	}
-	dg := func(x float64) float64 {
-		u := x + s
-		return -b - 0.5*s/(u*u) - 0.5*q2*(s-x)/(u*u*u)
+	g := rootFn{a: a, b: b, s: s, q2: q2}
+	// Where the Newton steps of bracketRoot start, if it lies in the
+	// interval: for q² > s the root of the limit a, b → 0 (Tipping & Faul
+	// 2003), s²/(q² − s); otherwise the root of g with α + s taken as α
+	// (α ≫ s), a + (s − q²)/(2α) − bα = 0.
+	var x0 float64
+	if q2 > s {
+		x0 = s * s / (q2 - s)
+	} else {
+		x0 = (a + math.Sqrt(a*a+2*b*(s-q2))) / (2 * b)
 	}
 	// Critical points of the cubic p(α) split (0, ã/b) into intervals on
 	// which p, and so g, is monotone: each holds at most one root.
 	bb := a - 2*b*s
 	c1 := 2*at*s - b*s*s - s/2 - q2/2
-	pts := []float64{0}
+	var buf [4]float64
+	pts := append(buf[:0], 0)
 	if disc := bb*bb + 3*b*c1; disc > 0 {
 		sq := math.Sqrt(disc)
 		qq := bb + math.Copysign(sq, bb)
@@ -145,24 +158,32 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 		if r1 > r2 {
 			r1, r2 = r2, r1
 		}
-		for _, r := range []float64{r1, r2} {
+		for _, r := range [2]float64{r1, r2} {
 			if r > 0 && r < hi && !math.IsNaN(r) {
 				pts = append(pts, r)
 			}
 		}
 	}
 	pts = append(pts, hi)
-	best, bestF := math.NaN(), math.Inf(-1)
+	var roots [3]float64
+	nr := 0
 	glo := at // g(0⁺) = ã
 	for i := 1; i < len(pts); i++ {
 		lo, up := pts[i-1], pts[i]
-		gup := g(up)
+		gup := g.g(up)
 		if (glo > 0) == (gup > 0) && gup != 0 {
 			glo = gup
 			continue
 		}
-		r := bracketRoot(g, dg, lo, up, glo > 0)
+		roots[nr] = bracketRoot(g, lo, up, glo > 0, x0)
+		nr++
 		glo = gup
+	}
+	if nr == 1 && !(capped && glo > 0) {
+		return roots[0]
+	}
+	best, bestF := math.NaN(), math.Inf(-1)
+	for _, r := range roots[:nr] {
 		if v := fval(a, b, r, s, q2); v > bestF || math.IsNaN(best) {
 			best, bestF = r, v
 		}
@@ -181,15 +202,50 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 	return best
 }
 
+// alphaRootQuiet is the maximiser of (S1) for q = 0 and s > 0: there
+// α f'(α) = ã − bα − ½α/(α + s), whose sign on α > 0 is that of the
+// quadratic −bα² + (a − bs)α + ãs (ã − ½ = a), with one positive root,
+// α = 2ãs / (√((a − bs)² + 4bãs) − (a − bs)), written without the
+// cancellation of the other form where a − bs > 0.
+func alphaRootQuiet(a, b, s float64) float64 {
+	at := a + 0.5
+	c := a - b*s
+	d := math.Sqrt(c*c + 4*b*at*s)
+	if c > 0 {
+		return (c + d) / (2 * b)
+	}
+	return 2 * at * s / (d - c)
+}
+
+// rootFn is g(α) = α f'(α) of (S1), whose roots alphaRootUpTo
+// brackets, and its derivative, with ã − ½α/(α + s) written as
+// a + ½s/(α + s), free of the cancellation of two terms near ½ where
+// α ≫ s.
+type rootFn struct{ a, b, s, q2 float64 }
+
+func (f rootFn) g(x float64) float64 {
+	u := x + f.s
+	return f.a + 0.5*f.s/u - f.b*x - 0.5*f.q2*x/(u*u)
+}
+
+func (f rootFn) dg(x float64) float64 {
+	u := x + f.s
+	return -f.b - 0.5*f.s/(u*u) - 0.5*f.q2*(f.s-x)/(u*u*u)
+}
+
 // bracketRoot finds the root of g in [lo, hi], where g changes sign and is
-// decreasing if dec, by Newton steps safeguarded with bisection.
-func bracketRoot(g, dg func(float64) float64, lo, hi float64, dec bool) float64 {
+// decreasing if dec, by Newton steps safeguarded with bisection, from x0
+// if it lies in (lo, hi).
+func bracketRoot(g rootFn, lo, hi float64, dec bool, x0 float64) float64 {
 	x := 0.5 * (lo + hi)
 	if lo > 0 {
 		x = math.Sqrt(lo * hi) // geometric midpoint: roots span many decades
 	}
+	if x0 > lo && x0 < hi {
+		x = x0
+	}
 	for range 200 {
-		v := g(x)
+		v := g.g(x)
 		if v == 0 {
 			return x
 		}
@@ -201,7 +257,10 @@ func bracketRoot(g, dg func(float64) float64, lo, hi float64, dec bool) float64 
 		if hi-lo <= 4e-16*hi {
 			return 0.5 * (lo + hi)
 		}
-		next := x - v/dg(x)
+		next := x - v/g.dg(x)
+		if next == x {
+			return x // converged, at an end of the bracket [lo, hi] that x has just become
+		}
 		if !(next > lo && next < hi) {
 			if lo > 0 && hi/lo > 4 {
 				next = math.Sqrt(lo * hi)

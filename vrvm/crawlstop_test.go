@@ -26,11 +26,14 @@ func smoothProblem(n int, seed uint64) (*mat.Dense, []float64) {
 	return x, t
 }
 
-// TestCrawlStop: on a large set without the joint steps (S7), (S15) ends
-// the crawl in fewer iterations than waiting for ParamTol (at 10,000
-// rows and the default width, 517 against 769 with the width learned),
-// at a bound within 0.05 nats and predictions within 1e-3 of the other
-// fit's, and converged.
+// TestCrawlStop: on a large set without the joint steps (S7), (S15)
+// takes no more iterations than waiting for ParamTol, at a bound within
+// 0.05 nats and predictions within 1e-3 of the other fit's, and
+// converged. It ended a crawl here (at 10,000 rows and width 5.64, 672
+// iterations against 1,702, full bound −66737.58) until the roots of
+// (S1) were computed without cancellation (alphaRootUpTo): since then the
+// fit converges in 410 iterations with or without it, at −66729.91, and
+// (S15) does not fire on this set.
 func TestCrawlStop(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -49,8 +52,8 @@ func TestCrawlStop(t *testing.T) {
 	if a.Status() != Converged {
 		t.Fatalf("status %v with (S15)", a.Status())
 	}
-	if a.Iterations() >= b.Iterations() {
-		t.Errorf("(S15) took %d iterations, without it %d: the crawl was not ended", a.Iterations(), b.Iterations())
+	if a.Iterations() > b.Iterations() {
+		t.Errorf("(S15) took %d iterations, without it %d", a.Iterations(), b.Iterations())
 	}
 	if d := b.LowerBound() - a.LowerBound(); math.Abs(d) > 0.05 {
 		t.Errorf("bound %.4f with (S15), %.4f without: %.4f apart", a.LowerBound(), b.LowerBound(), d)

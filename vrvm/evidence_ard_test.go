@@ -143,6 +143,9 @@ func TestEvidenceGuard(t *testing.T) {
 	if !(slices.Min(s[1:]) > 10*s[0]) || !strings.Contains(r.String(), "kept ARDGaussian") {
 		t.Errorf("one relevant input: scales %.4g, want inputs 2–4 at least 10× input 1's and the scales kept; summary:\n%v", s, r)
 	}
+	if slices.Min(s[1:]) != slices.Max(s[1:]) {
+		t.Errorf("one relevant input: scales %.4g, want inputs 2–4 switched off, at the wall of (E4) (E6)", s)
+	}
 	x, y = guardSet(150, 4, 2, radial)
 	r = &Regressor{Kernel: ARDGaussian{}, LearnKernel: true}
 	if err := r.Fit(x, y); err != nil {
@@ -232,5 +235,39 @@ func TestClassifierARDGuard(t *testing.T) {
 		if isARD != c.ard || kept != c.ard || !strings.Contains(m.String(), "(E7)") {
 			t.Errorf("%s: fitted %v, want ARD %v; summary:\n%v", c.name, m.FittedKernel(), c.ard, m)
 		}
+	}
+}
+
+// TestSwitchOff checks the switch-off step of (E6): from learned
+// parameters with the irrelevant inputs' scales stopped in the flat part
+// of (E4) (at 30r and 300r), those scales move to the wall 10⁴r for less
+// than a nat each; the relevant input's scale, above r here, stays, its
+// removal costing far more; and the value returned is the objective at
+// the returned parameters.
+func TestSwitchOff(t *testing.T) {
+	t.Parallel()
+	x, y := guardSet(120, 3, 3, func(x []float64) float64 { return math.Sin(x[0]) })
+	r := MedianDistance(x)
+	q := newDenseARD(context.Background(), x, y, false, r, KernelLearning{})
+	// α and β at their best near the learned scales, then the relevant
+	// scale at least 1.2r (a candidate) and the others in the flat part.
+	v, _ := q.maximise([]float64{math.Log(r), math.Log(r), math.Log(r), 0, 0})
+	v[0] = math.Max(v[0], math.Log(1.2*r))
+	v[1], v[2] = math.Log(30*r), math.Log(300*r)
+	g := make([]float64, len(v))
+	f0, err := q.objective(v, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, f := q.switchOff(append([]float64(nil), v...), f0)
+	wall := math.Log(r) + evidenceWall
+	if w[1] != wall || w[2] != wall {
+		t.Errorf("irrelevant scales %.4g, %.4g after switchOff, want both at the wall %.4g", math.Exp(w[1]), math.Exp(w[2]), math.Exp(wall))
+	}
+	if w[0] != v[0] {
+		t.Errorf("relevant scale moved from %.4g to %.4g", math.Exp(v[0]), math.Exp(w[0]))
+	}
+	if fw, _ := q.objective(w, g); fw != f || !(f > f0-2*evidenceScalePrice) {
+		t.Errorf("switchOff value %.6g, objective there %.6g, before %.6g: want equal, and less than 2 nats lost", f, fw, f0)
 	}
 }

@@ -2,11 +2,13 @@ package vrvm
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"math"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // The solvers of the multi-class model (docs/design.md, "Multi-class
@@ -451,74 +453,25 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 }
 
 // solve runs the sequential solver or, for PaperSchedule, the paper's
-// schedule, for any likelihood: each iteration updates every block's
-// Q(W) (M4), (P3) and its ⟨α⟩ ((M6), (P11) in the schedule; the
-// maximisers of (S1), (P12), removals and additions (M16), (P13) in the
-// sequential solver), then the means and the likelihood's variational
-// parameters (mcLikelihood.means), then Q(W) again.
+// schedule, for any likelihood, through engine.Run (mcLoop): each
+// iteration updates every block's Q(W) (M4), (P3) and its ⟨α⟩ ((M6),
+// (P11) in the schedule; the maximisers of (S1), (P12), removals and
+// additions (M16), (P13) in the sequential solver), then the means and the
+// likelihood's variational parameters (mcLikelihood.means), then Q(W)
+// again.
 func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
-	paper := p.set.solver == PaperSchedule
-	if err := p.startBlocks(paper); err != nil {
+	lp := &mcLoop{p: p, paper: p.set.solver == PaperSchedule}
+	if err := p.startBlocks(lp.paper); err != nil {
 		return nil, err
 	}
-	trace := []float64{p.bound()}
-	status := IterationLimit
-	iters := 0
-	pending := false
-	phaseIter := 0
-	for it := 1; it <= p.set.maxIter; it++ {
-		if ctx.Err() != nil {
-			status = Canceled
-			break
-		}
-		iters = it
-		full := !paper && p.set.prune && (pending || it%mcbFullEvery == 1)
-		changed, dAlpha, err := p.blocksStep(it, full, paper)
-		if err != nil {
-			return nil, err
-		}
-		dxi, pruned, err := p.meansStep(it, paper)
-		if err != nil {
-			return nil, err
-		}
-		changed = changed || pruned
-		l := p.bound()
-		if math.IsNaN(l) {
-			return p.solution(append(trace, l), it, IterationLimit), fmt.Errorf("%w (iteration %d)", errBoundNaN, it)
-		}
-		change := relChange(trace[len(trace)-1], l)
-		trace = append(trace, l)
-		active := 0
-		for _, c := range p.cls {
-			active += len(c.act)
-		}
-		if p.set.monitor != nil && p.set.monitor(Progress{Iteration: it, Bound: l, Change: change, Active: active}) {
-			status = Stopped
-			break
-		}
-		pending = false
-		phaseIter++
-		settled := !changed && change <= p.set.tol && dAlpha <= p.set.paramTol && dxi <= p.set.paramTol
-		if p.thr > p.set.pruneAt*1.000001 { // annealing; the hold ends with the first phase
-			// (M24): lower the threshold when the phase has settled or
-			// run seqPhaseIter iterations; never converge above it.
-			if phaseIter >= seqPhaseIter || settled && full {
-				p.thr = math.Max(p.set.pruneAt, p.thr/seqAnnealStep)
-				p.holdBias = false
-				phaseIter = 0
-				pending = true
-			}
-			continue
-		}
-		if settled {
-			if paper || !p.set.prune || full {
-				status = Converged
-				break
-			}
-			pending = true // converge only after an iteration that tried additions
-		}
+	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: p.set.maxIter, Initial: true, Monitor: engineMonitor(p.set.monitor)})
+	if errors.Is(err, errBoundNaN) {
+		return p.solution(append(res.Trace, lp.bad), res.Iters, IterationLimit), err
 	}
-	return p.solution(trace, iters, status), stopped(ctx, iters)
+	if err != nil {
+		return nil, err
+	}
+	return p.solution(res.Trace, res.Iters, engineStatus(res.Status)), stopped(ctx, res.Iters)
 }
 
 // startBlocks sets up the blocks' first active sets and ⟨α⟩ (startSet;

@@ -26,7 +26,9 @@ import (
 // The fit is the paper's schedule (PaperSchedule) over the four factors
 // and ν, with pruning, run from up to three starts, one of them the
 // Gaussian-noise Regressor's Sequential fit, and the start with the
-// largest full-model bound kept (docs/robust.md, (RS1)); there is no
+// largest full-model bound kept (docs/robust.md, (RS1)), and a learned ν
+// then set to the maximiser of the full-model bound over fits at ν held
+// fixed (RS3); there is no
 // other solver and no kernel learning. The exported fields configure the
 // fit; their zero values mean the defaults, as for Regressor. Fit never
 // modifies them. The fitted state is read through the methods.
@@ -50,8 +52,9 @@ type RobustRegressor struct {
 	// Nu, if positive, fixes the degrees of freedom ν of the noise. 0
 	// means ν is learned: set after every iteration to the maximiser of
 	// the bound over [0.5, 10⁴] (ST10), starting from DefaultNu (from
-	// 10⁴ in the starts from the Gaussian fit, (RS1)). A learned ν near
-	// 10⁴ says the noise is Gaussian.
+	// 10⁴ in the starts from the Gaussian fit, (RS1)), and at the end to
+	// the ν whose fit has the largest full-model bound (RS3). A learned
+	// ν near 10⁴ says the noise is Gaussian.
 	Nu float64
 	// Centres is the number of kernel functions the model may use, as
 	// Regressor's Centres; 0 means one per training input up to 5,000.
@@ -76,7 +79,7 @@ type RobustRegressor struct {
 	// Monitor, if not nil, is called after every iteration; returning
 	// true stops the fit with status Stopped. The fit runs from up to
 	// three starts (docs/robust.md, (RS1)), and Progress.Iteration counts
-	// from 1 in each.
+	// from 1 in each; the fits of (RS3) at fixed ν do not call it.
 	Monitor func(Progress) bool
 	// NoAugment turns off the augmentation of predictions, as for
 	// Regressor (docs/design.md, "Variance away from the data", (A6)): by default

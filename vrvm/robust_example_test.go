@@ -32,7 +32,7 @@ func ExampleRobustRegressor() {
 	fmt.Printf("y(0.5): Gaussian noise %.2f, Student-t %.2f, true %.2f\n", mg[0], mr[0], math.Sin(0.5)/0.5)
 	// Output:
 	// status: converged
-	// degrees of freedom: 0.8
-	// weight of row 0 (an outlier): 0.001, of row 1: 0.84
+	// degrees of freedom: 0.9
+	// weight of row 0 (an outlier): 0.001, of row 1: 0.89
 	// y(0.5): Gaussian noise 1.03, Student-t 0.91, true 0.96
 }

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // The sequential algorithm of Tipping & Faul (2003), "Fast marginal
@@ -282,27 +284,12 @@ func (st *rvmState) factors() (s, q []float64, pos []int) {
 // model adds (almost) nothing but rounding, and dense inputs have many.
 const maxAlignment = 1 - 1e-4
 
-// rvmMove is one move of the sequential algorithm.
-type rvmMove struct {
-	kind  int // moveAdd, moveReestimate, moveDelete
-	c     int // candidate
-	alpha float64
-	gain  float64 // (R4)
-}
-
-const (
-	moveNone = iota
-	moveAdd
-	moveReestimate
-	moveDelete
-)
-
 // bestMove returns the move with the largest gain (R4), the largest
 // change |Δ ln αₘ| a re-estimate would make, and whether any function is
 // to be added or deleted. Deletion of the last active
 // function, and addition or re-estimation to an αₘ above prune, are not
 // considered (an αₘ above prune counts as ∞: the function is deleted).
-func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best rvmMove, change float64, structural bool) {
+func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best engine.Move, change float64, structural bool) {
 	nActive := len(alpha)
 	for c := range s {
 		sc, qc := s[c], q[c]
@@ -317,11 +304,11 @@ func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best r
 		if newAlpha > prune {
 			newAlpha = math.Inf(1)
 		}
-		var mv rvmMove
+		var mv engine.Move
 		switch j := pos[c]; {
 		case j < 0 && !math.IsInf(newAlpha, 1):
 			r := qc * qc / sc
-			mv = rvmMove{kind: moveAdd, c: c, alpha: newAlpha, gain: 0.5 * (r - 1 - math.Log(r))}
+			mv = engine.Move{Kind: engine.Add, Index: c, Alpha: newAlpha, Gain: 0.5 * (r - 1 - math.Log(r))}
 			structural = true
 		case j >= 0 && !math.IsInf(newAlpha, 1):
 			// The gain in terms of Sₘ = αsₘ/(α + sₘ), Qₘ = αqₘ/(α + sₘ).
@@ -329,15 +316,15 @@ func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best r
 			bigS, bigQ := a*sc/(a+sc), a*qc/(a+sc)
 			d := 1/newAlpha - 1/a
 			change = math.Max(change, math.Abs(math.Log(newAlpha/a)))
-			mv = rvmMove{kind: moveReestimate, c: c, alpha: newAlpha, gain: 0.5 * (d*bigQ*bigQ/(d*bigS+1) - math.Log1p(bigS*d))}
+			mv = engine.Move{Kind: engine.Reestimate, Index: c, Alpha: newAlpha, Gain: 0.5 * (d*bigQ*bigQ/(d*bigS+1) - math.Log1p(bigS*d))}
 		case j >= 0 && nActive > 1:
 			structural = true
 			a := alpha[j]
-			mv = rvmMove{kind: moveDelete, c: c, gain: -0.5 * (qc*qc/(sc+a) - math.Log1p(sc/a))}
+			mv = engine.Move{Kind: engine.Delete, Index: c, Gain: -0.5 * (qc*qc/(sc+a) - math.Log1p(sc/a))}
 		default:
 			continue
 		}
-		if mv.gain > best.gain || best.kind == moveNone {
+		if mv.Gain > best.Gain || best.Kind == engine.None {
 			best = mv
 		}
 	}
@@ -346,58 +333,47 @@ func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best r
 
 // rvmStall and rvmStallTol define the end of a classifier's fit by (R8):
 // rvmStall iterations whose Laplace evidence does not pass the best by
-// rvmStallTol·(1 + |best|).
+// rvmStallTol·(1 + |best|) (engine.Controls.Stall).
 const (
 	rvmStall    = 200 // (R8)
 	rvmStallTol = 1e-9
 )
 
 // rvmSnapshot is a classifier's state at the start of an iteration: the
-// active set, its αₘ and Laplace's mode, with the evidence there (R8).
+// active set, its αₘ and Laplace's mode (R8).
 type rvmSnapshot struct {
 	iter   int
-	ev     float64
 	active []int
 	alpha  []float64
 	w      []float64
 }
 
 func (st *rvmState) snapshot(iter int) *rvmSnapshot {
-	return &rvmSnapshot{iter: iter, ev: st.logEvidence(), active: append([]int(nil), st.active...),
+	return &rvmSnapshot{iter: iter, active: append([]int(nil), st.active...),
 		alpha: append([]float64(nil), st.alpha...), w: append([]float64(nil), st.logit.w...)}
 }
 
-// restore returns to the state of s; the caller computes the posterior.
-func (st *rvmState) restore(s *rvmSnapshot) {
+// restore returns to the state of s and computes its posterior.
+func (st *rvmState) restore(s *rvmSnapshot) error {
 	st.active = append(st.active[:0], s.active...)
 	st.alpha = append(st.alpha[:0], s.alpha...)
 	st.logit.w = append(st.logit.w[:0], s.w...)
-}
-
-// toBest returns a classifier to its best state (R8) and sets the last
-// evidence of trace to that of the state.
-func (st *rvmState) toBest(best *rvmSnapshot, trace []float64) error {
-	st.restore(best)
-	if err := st.posterior(best.iter); err != nil {
-		return err
-	}
-	trace[len(trace)-1] = st.logEvidence()
-	return nil
+	return st.posterior(s.iter)
 }
 
 // apply makes the move m on the active set.
-func (st *rvmState) apply(mv rvmMove, pos []int) {
-	switch mv.kind {
-	case moveAdd:
-		st.active = append(st.active, mv.c)
-		st.alpha = append(st.alpha, mv.alpha)
+func (st *rvmState) apply(mv engine.Move, pos []int) {
+	switch mv.Kind {
+	case engine.Add:
+		st.active = append(st.active, mv.Index)
+		st.alpha = append(st.alpha, mv.Alpha)
 		if st.logit != nil {
 			st.logit.w = append(st.logit.w, 0)
 		}
-	case moveReestimate:
-		st.alpha[pos[mv.c]] = mv.alpha
-	case moveDelete:
-		j := pos[mv.c]
+	case engine.Reestimate:
+		st.alpha[pos[mv.Index]] = mv.Alpha
+	case engine.Delete:
+		j := pos[mv.Index]
 		st.active = append(st.active[:j], st.active[j+1:]...)
 		st.alpha = append(st.alpha[:j], st.alpha[j+1:]...)
 		if st.logit != nil {
@@ -597,79 +573,26 @@ func (st *rvmState) effective() float64 {
 	return g
 }
 
-// run iterates the sequential algorithm from the state's active set and
-// leaves in q the posterior of the final active set, ordered by
-// candidate (bias first, kernel functions in training order).
+// run iterates the sequential algorithm from the state's active set
+// through engine.Run (rvmLoop) and leaves in q the posterior of the final
+// active set, ordered by candidate (bias first, kernel functions in
+// training order).
 func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
-	var trace []float64
-	status := IterationLimit
-	iters := 0
-	betaChange := math.Inf(1)
-	var best *rvmSnapshot // (R8)
-	for k := 1; k <= set.maxIter; k++ {
-		if ctx.Err() != nil {
-			status = Canceled
-			break
-		}
-		iters = k
-		if err := st.posterior(k); err != nil {
-			if ctx.Err() != nil {
-				status, iters = Canceled, k-1
-				break
-			}
+	lp := &rvmLoop{st: st, set: set, betaChange: math.Inf(1)}
+	c := engine.Controls{MaxIter: set.maxIter, RecordFirst: true, Monitor: engineMonitor(set.monitor)}
+	if st.logit != nil {
+		// (R8) Laplace's evidence at the new mode need not rise with a
+		// move: stop where it has not passed its best for rvmStall
+		// iterations, with the best state.
+		c.Stall, c.StallTol = rvmStall, rvmStallTol
+	}
+	res, err := engine.Run(ctx, lp, c)
+	status := engineStatus(res.Status)
+	if err != nil {
+		if ctx.Err() == nil {
 			return rvmResult{}, err
 		}
-		// The evidence at the start of the iteration: at convergence,
-		// that of the final α and β.
-		trace = append(trace, st.logEvidence())
-		if st.logit != nil {
-			// (R8) Laplace's evidence at the new mode need not rise with
-			// a move: stop where it has not passed its best for
-			// rvmStall iterations, with the best state.
-			if ev := trace[len(trace)-1]; best == nil || ev > best.ev+rvmStallTol*(1+math.Abs(best.ev)) {
-				best = st.snapshot(k)
-			} else if k-best.iter >= rvmStall {
-				if err := st.toBest(best, trace); err != nil {
-					return rvmResult{}, err
-				}
-				status = Converged
-				break
-			}
-		}
-		s, q, pos := st.factors()
-		mv, change, structural := bestMove(s, q, pos, st.alpha, set.pruneAt)
-		if !structural && change <= set.tol && betaChange <= set.tol {
-			status = Converged
-			break
-		}
-		// When the best move is a re-estimate, converge the active set's
-		// α and β jointly rather than one αₘ per iteration; if that
-		// cannot make a step, make the move.
-		steps, err := 0, error(nil)
-		if mv.kind == moveReestimate {
-			steps, betaChange, err = st.polish(k, set.tol, set.pruneAt)
-		}
-		if err == nil && steps == 0 {
-			st.apply(mv, pos)
-			if err = st.posterior(k); err == nil {
-				betaChange = st.updateBeta()
-			}
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				status = Canceled
-				break
-			}
-			return rvmResult{}, err
-		}
-		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: trace[len(trace)-1], Change: math.Max(change, betaChange), Active: len(st.active)}) {
-			status = Stopped
-			break
-		}
-		if lim := set.gammaLimit; lim > 0 && float64(len(st.active)) > lim && st.effective() > lim {
-			status = Stopped // (W5), (R6): the caller fits again at twice the width
-			break
-		}
+		status = Canceled
 	}
 	// The posterior of the final α and β, bias first and the kernel
 	// functions in training order, in one piece (the context may be
@@ -681,12 +604,110 @@ func (st *rvmState) run(ctx context.Context, set settings) (rvmResult, error) {
 		st.logit.w = selectVec(st.logit.w, order)
 	}
 	st.q.ctx = nil
-	if err := st.posterior(iters); err != nil {
+	if err := st.posterior(res.Iters); err != nil {
 		return rvmResult{}, err
 	}
 	cols := make([]int, len(st.active))
 	for i, c := range st.active {
 		cols[i] = st.f.cols[c]
 	}
-	return rvmResult{cols: cols, alpha: st.alpha, trace: trace, iters: iters, status: status}, nil
+	return rvmResult{cols: cols, alpha: st.alpha, trace: res.Trace, iters: res.Iters, status: status}, nil
+}
+
+// rvmLoop is the sequential type-II algorithm as an engine.Problem: each
+// iteration computes the posterior (Tipping 2001, eq. 45) and the
+// evidence, every candidate's factors (R2), (R5), takes the move of the
+// largest gain (R4), or the polish of the active set's αₘ and β where
+// that move is a re-estimate, and re-estimates β (eq. 47).
+type rvmLoop struct {
+	st  *rvmState
+	set settings
+
+	pos        []int   // the candidates' positions in the active set (factors)
+	change     float64 // the largest |Δ ln αₘ| a re-estimate would make
+	betaChange float64 // the last |Δ ln β|
+	polished   int     // the polish steps of this iteration's move
+	best       *rvmSnapshot
+}
+
+// Statistics computes the posterior of the current α and β (eq. 45) or
+// Laplace's approximation at the mode.
+func (lp *rvmLoop) Statistics(k int) error { return lp.st.posterior(k) }
+
+// Objective is the log evidence at the start of the iteration: at
+// convergence, that of the final α and β.
+func (lp *rvmLoop) Objective() (float64, error) { return lp.st.logEvidence(), nil }
+
+// Decide computes sₘ, qₘ (R2) for every candidate by (R5) and takes the
+// move of the largest gain (R4); the fit has converged when no function
+// is to be added or deleted and no ln αₘ nor ln β would change by more
+// than Tol.
+func (lp *rvmLoop) Decide(int) (engine.Move, bool, error) {
+	s, q, pos := lp.st.factors()
+	mv, change, structural := bestMove(s, q, pos, lp.st.alpha, lp.set.pruneAt)
+	lp.pos, lp.change = pos, change
+	return mv, !structural && change <= lp.set.tol && lp.betaChange <= lp.set.tol, nil
+}
+
+// Act makes the move. When it is a re-estimate, the active set's α and β
+// are converged jointly (polish) rather than one αₘ per iteration; if
+// that cannot make a step, the move is made.
+func (lp *rvmLoop) Act(k int, mv engine.Move) error {
+	lp.polished = 0
+	if mv.Kind == engine.Reestimate {
+		var err error
+		lp.polished, lp.betaChange, err = lp.st.polish(k, lp.set.tol, lp.set.pruneAt)
+		if err != nil {
+			return err
+		}
+	}
+	if lp.polished == 0 {
+		lp.st.apply(mv, lp.pos)
+	}
+	return nil
+}
+
+// Likelihood re-estimates β (Tipping 2001, eq. 47) at the posterior after
+// a single move (the polish has re-estimated it with the αₘ).
+func (lp *rvmLoop) Likelihood(k int) error {
+	if lp.polished > 0 {
+		return nil
+	}
+	if err := lp.st.posterior(k); err != nil {
+		return err
+	}
+	lp.betaChange = lp.st.updateBeta()
+	return nil
+}
+
+// Candidates does nothing: every candidate's move is in Decide's choice.
+func (lp *rvmLoop) Candidates(int) error { return nil }
+
+// Change is the largest change of ln αₘ or ln β the iteration made.
+func (lp *rvmLoop) Change(float64) float64 { return math.Max(lp.change, lp.betaChange) }
+
+// Active is the number of active functions.
+func (lp *rvmLoop) Active() int { return len(lp.st.active) }
+
+// Limit stops a crowded fit ((W5), (R6)): the caller fits again at twice
+// the width.
+func (lp *rvmLoop) Limit() bool {
+	return crowded(lp.set.gammaLimit, len(lp.st.active), lp.st.effective)
+}
+
+// Settle goes on: the algorithm ends in Decide, or at (R8).
+func (lp *rvmLoop) Settle(int, []float64) (engine.Verdict, error) { return engine.Continue, nil }
+
+// Polish does nothing: the polish of the active set is a move (Act).
+func (lp *rvmLoop) Polish(int) (bool, error) { return false, nil }
+
+// Keep saves the classifier's state of iteration k (R8).
+func (lp *rvmLoop) Keep(k int) { lp.best = lp.st.snapshot(k) }
+
+// Restore returns a classifier to its best state (R8).
+func (lp *rvmLoop) Restore() (float64, error) {
+	if err := lp.st.restore(lp.best); err != nil {
+		return 0, err
+	}
+	return lp.st.logEvidence(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // TestSequentialBiasStart checks the second start from the bias (S8)
@@ -249,7 +250,7 @@ func TestStalled(t *testing.T) {
 		{"rising", rising, 120, false},
 		{"short trace", flat[:seqStallWindow], 120, false},
 	} {
-		if got := stalled(c.trace, c.span, tol); got != c.want {
+		if got := engine.Stalled(c.trace, c.span, seqStallWindow, tol); got != c.want {
 			t.Errorf("%s: stalled %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // bound returns L of the active model, (39)–(46) or (59)–(64), for the
@@ -32,9 +34,10 @@ func (s *seqFit) excluded() float64 {
 	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
-// run iterates until convergence: no function to add or remove, ⟨αₘ⟩
-// and ⟨τ⟩ (or ξ) changed by at most ParamTol relative and L by at most
-// Tol·max(1, |L|) over the last iteration.
+// run iterates through engine.Run (seqLoop) until convergence: no
+// function to add or remove, ⟨αₘ⟩ and ⟨τ⟩ (or ξ) changed by at most
+// ParamTol relative and L by at most Tol·max(1, |L|) over the last
+// iteration.
 func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
 	target := s.ctl.pruneAt
 	if err := s.start(); err != nil {
@@ -43,29 +46,39 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
 	}
-	lp := &seqLoop{target: target, trace: []float64{s.objective()}, lastAdded: true, every: 1, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
+	lp := &seqLoop{s: s, target: target, lastAdded: true, every: 1, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
 	if !s.uniform() { // classification
 		lp.every = seqAddEvery
 	}
-	for k := 1; k <= s.ctl.maxIter; k++ {
-		if err := stopped(ctx, k-1); err != nil {
-			return lp.trace, k - 1, Canceled, err
-		}
-		status, done, err := s.iterate(lp, k)
-		if err != nil {
-			return lp.trace, k, NotFitted, err
-		}
-		if done {
-			return lp.trace, k, status, nil
-		}
+	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: s.ctl.maxIter, Initial: true, Monitor: engineMonitor(s.ctl.monitor)})
+	if err != nil {
+		return res.Trace, res.Iters, NotFitted, err
 	}
-	return lp.trace, s.ctl.maxIter, IterationLimit, nil
+	if res.Status == engine.Canceled {
+		return res.Trace, res.Iters, Canceled, stopped(ctx, res.Iters)
+	}
+	return res.Trace, res.Iters, engineStatus(res.Status), nil
 }
 
-// seqLoop is the state that run carries from one iteration to the next.
+// seqLoop is the sequential solver as an engine.Problem, with the state
+// it carries from one iteration to the next. An iteration is a sweep over
+// the active functions (with the SQUAREM extrapolation), the likelihood's
+// update, an addition round when one is due, the joint steps (S7) or
+// (S12) where coordinate ascent crawls, and the checks of annealing and
+// convergence.
 type seqLoop struct {
-	target float64   // the final pruning threshold, ctl.pruneAt
-	trace  []float64 // the bound of the full model after every iteration, (S4)
+	s      *seqFit
+	target float64 // the final pruning threshold, ctl.pruneAt
+	k      int     // the iteration
+
+	// The iteration's sweep and likelihood update: the largest change of
+	// ln⟨αₘ⟩, a removal, the likelihood's relative change; settled and
+	// quiet (see Likelihood), and the addition round's outcome.
+	maxDl               float64
+	removed             bool
+	lch                 float64
+	settled, quiet      bool
+	noneToAdd, addedNow bool
 
 	sinceAdd  int  // iterations since the last addition round
 	lastAdded bool // the last addition round added a function
@@ -84,6 +97,101 @@ type seqLoop struct {
 	prevPt, lastPt []float64   // the points of the last two sweeps (S12)
 	relaxAfter     int         // settled iterations before the next (S12) step
 }
+
+// Statistics does nothing: the sweep keeps Q_w current by rank one.
+func (lp *seqLoop) Statistics(int) error { return nil }
+
+// Decide sweeps the active set, at the current (annealed) threshold.
+func (lp *seqLoop) Decide(k int) (engine.Move, bool, error) {
+	lp.k = k
+	lp.s.annealing = lp.s.pruneAt > lp.target*1.000001
+	return engine.Move{Kind: engine.Sweep}, false, nil
+}
+
+// Act is the sweep (sweepStep): each ⟨αₘ⟩ to its optimum (S1), with
+// removals.
+func (lp *seqLoop) Act(k int, _ engine.Move) (err error) {
+	lp.maxDl, lp.removed, err = lp.s.sweepStep(lp, k)
+	return err
+}
+
+// Likelihood updates Q_τ (26)–(27) or ξ (58) (likelihoodStep). The
+// iteration is settled if nothing was removed and ln⟨αₘ⟩ and the factor
+// changed by at most seqSettled, quiet if by at most ParamTol.
+func (lp *seqLoop) Likelihood(k int) (err error) {
+	lp.lch, err = lp.s.likelihoodStep(k, lp.maxDl, lp.removed)
+	lp.settled = !lp.removed && lp.maxDl <= seqSettled && lp.lch <= seqSettled
+	lp.quiet = !lp.removed && lp.maxDl <= lp.s.ctl.paramTol && lp.lch <= lp.s.ctl.paramTol
+	return err
+}
+
+// Candidates runs the addition round when one is due (additionStep) and
+// the joint steps (S7), (S12) where coordinate ascent crawls (crawlStep).
+func (lp *seqLoop) Candidates(k int) (err error) {
+	lp.noneToAdd, lp.addedNow, err = lp.s.additionStep(lp, k, lp.settled, lp.quiet, lp.removed)
+	if err != nil {
+		return err
+	}
+	return lp.s.crawlStep(lp, k, lp.settled && !lp.quiet && !lp.addedNow)
+}
+
+// Objective is the full model's bound (S4); after an iteration, one that
+// is not finite is a failure of Q_w's factorisation.
+func (lp *seqLoop) Objective() (float64, error) {
+	l := lp.s.objective()
+	if lp.k > 0 && (math.IsNaN(l) || math.IsInf(l, 0)) {
+		return l, &NotPositiveDefiniteError{Iteration: lp.k}
+	}
+	return l, nil
+}
+
+// Change is the bound's relative change.
+func (lp *seqLoop) Change(c float64) float64 { return c }
+
+// Active is the number of active functions.
+func (lp *seqLoop) Active() int { return len(lp.s.act) }
+
+// Limit stops a crowded fit (W5).
+func (lp *seqLoop) Limit() bool { return crowded(lp.s.ctl.gammaLimit, len(lp.s.act), lp.s.effective) }
+
+// Settle lowers the annealed threshold when its phase has run
+// seqPhaseIter iterations or converged; ends a large set's crawl (S15);
+// and reports convergence when ⟨α⟩ and Q_τ have stopped moving (ParamTol)
+// or the bound has stalled at its rounding errors (S9) or falls (the last
+// step lowered it; stalled: nowhere above where the window began), with
+// nothing to add. A large regression set's fall is (S15)'s to end, after
+// its full addition round.
+func (lp *seqLoop) Settle(k int, trace []float64) (engine.Verdict, error) {
+	s := lp.s
+	l := trace[len(trace)-1]
+	change := engine.RelChange(trace[len(trace)-2], l)
+	lp.phaseIter++
+	annealing := s.pruneAt > lp.target*1.000001
+	if annealing && (lp.phaseIter >= seqPhaseIter || lp.quiet && lp.noneToAdd && change <= s.ctl.tol) {
+		s.pruneAt = math.Max(lp.target, s.pruneAt/seqAnnealStep)
+		s.holdBias = false
+		lp.phaseIter = 0
+		return engine.Continue, nil
+	}
+	if lp.removed || lp.addedNow || annealing {
+		lp.still = k
+	}
+	if !s.ctl.noCrawlStop && !lp.removed && !lp.addedNow && s.crawled(trace, k-lp.still) {
+		return s.crawlStop(lp, k)
+	}
+	st := engine.Stalled(trace, k-lp.still, seqStallWindow, s.ctl.tol)
+	falls := st && l < trace[len(trace)-2] && !s.largeSet()
+	if (lp.quiet || st) && lp.noneToAdd && (change <= s.ctl.tol || falls) {
+		return engine.Converged, nil
+	}
+	return engine.Continue, nil
+}
+
+// Keep does nothing: the bound rises with every step.
+func (lp *seqLoop) Keep(int) {}
+
+// Restore is not called (Controls.Stall is 0).
+func (lp *seqLoop) Restore() (float64, error) { return lp.s.objective(), nil }
 
 // start sets up the first active set: every function with a non-zero
 // column without pruning; otherwise a previous fit's active set, or the
@@ -141,69 +249,6 @@ func (s *seqFit) start() error {
 	}
 	s.holdExcluded(dv)
 	return nil
-}
-
-// iterate runs iteration k: a sweep over the active functions (with the
-// SQUAREM extrapolation), the likelihood's update, an addition round when
-// one is due, the joint steps (S7) or (S12) where coordinate ascent
-// crawls, and the checks of annealing and convergence. done reports the
-// end of the fit, with its status.
-func (s *seqFit) iterate(lp *seqLoop, k int) (status Status, done bool, err error) {
-	s.annealing = s.pruneAt > lp.target*1.000001
-	maxDl, removed, err := s.sweepStep(lp, k)
-	if err != nil {
-		return NotFitted, false, err
-	}
-	lch, err := s.likelihoodStep(k, maxDl, removed)
-	if err != nil {
-		return NotFitted, false, err
-	}
-	settled := !removed && maxDl <= seqSettled && lch <= seqSettled
-	quiet := !removed && maxDl <= s.ctl.paramTol && lch <= s.ctl.paramTol
-	noneToAdd, addedNow, err := s.additionStep(lp, k, settled, quiet, removed)
-	if err != nil {
-		return NotFitted, false, err
-	}
-	if err := s.crawlStep(lp, k, settled && !quiet && !addedNow); err != nil {
-		return NotFitted, false, err
-	}
-	l := s.objective()
-	if math.IsNaN(l) || math.IsInf(l, 0) {
-		return NotFitted, false, &NotPositiveDefiniteError{Iteration: k}
-	}
-	change := math.Abs(l-lp.trace[len(lp.trace)-1]) / math.Max(1, math.Abs(l))
-	lp.trace = append(lp.trace, l)
-	if s.ctl.monitor != nil && s.ctl.monitor(Progress{Iteration: k, Bound: l, Change: change, Active: len(s.act)}) {
-		return Stopped, true, nil
-	}
-	if lim := s.ctl.gammaLimit; lim > 0 && float64(len(s.act)) > lim && s.effective() > lim {
-		return Stopped, true, nil // (W5)
-	}
-	lp.phaseIter++
-	annealing := s.pruneAt > lp.target*1.000001
-	if annealing && (lp.phaseIter >= seqPhaseIter || quiet && noneToAdd && change <= s.ctl.tol) {
-		s.pruneAt = math.Max(lp.target, s.pruneAt/seqAnnealStep)
-		s.holdBias = false
-		lp.phaseIter = 0
-		return NotFitted, false, nil
-	}
-	if removed || addedNow || annealing {
-		lp.still = k
-	}
-	if !s.ctl.noCrawlStop && !removed && !addedNow && s.crawled(lp.trace, k-lp.still) {
-		return s.crawlStop(lp, k)
-	}
-	// Converged: ⟨α⟩ and Q_τ have stopped moving (ParamTol), or the
-	// bound has stalled at its rounding errors (S9) or falls (the
-	// last step lowered it; stalled: nowhere above where the window
-	// began). A large regression set's fall is (S15)'s to end, after
-	// its full addition round.
-	st := stalled(lp.trace, k-lp.still, s.ctl.tol)
-	falls := st && l < lp.trace[len(lp.trace)-2] && !s.largeSet()
-	if (quiet || st) && noneToAdd && (change <= s.ctl.tol || falls) {
-		return s.polish(lp, k)
-	}
-	return NotFitted, false, nil
 }
 
 // sweepStep is the sweep of iteration k over the active functions
@@ -335,67 +380,44 @@ func (s *seqFit) crawlStep(lp *seqLoop, k int, crawling bool) error {
 
 // crawlStop ends a large set's crawl that (S7) cannot take (S15): the
 // fit has converged if a full addition round finds nothing to add.
-func (s *seqFit) crawlStop(lp *seqLoop, k int) (status Status, done bool, err error) {
+func (s *seqFit) crawlStop(lp *seqLoop, k int) (engine.Verdict, error) {
 	added, err := s.addRound(k, true)
 	if err != nil {
-		return NotFitted, false, err
+		return engine.Continue, err
 	}
 	if added == 0 {
-		return Converged, true, nil
+		return engine.Final, nil
 	}
 	lp.still, lp.quietKey, lp.lastAdded, lp.sinceAdd = k, "", true, 0
 	lp.hist = lp.hist[:0]
-	return NotFitted, false, nil
+	return engine.Continue, nil
 }
 
-// polish ends a converged fit, after the polish (S5) the first time:
-// functions worth more than seqPolishGain to the full bound, up to
-// seqPolishGrowth times the active set. If its addition round adds
-// anything, the iterations go on.
-func (s *seqFit) polish(lp *seqLoop, k int) (status Status, done bool, err error) {
-	if !s.polished && s.ctl.prune {
-		s.polished = true
-		s.keepGain = seqPolishGain
-		s.maxActive = seqPolishGrowth * len(s.act)
-		clear(s.deleted)
-		added, err := s.addRound(k, true)
-		if err != nil {
-			return NotFitted, false, err
-		}
-		if added > 0 {
-			lp.quietKey, lp.lastAdded, lp.sinceAdd = "", true, 0
-			lp.hist = lp.hist[:0]
-			return NotFitted, false, nil
-		}
+// Polish is the polish (S5) of a converged fit with pruning, which
+// engine.Run calls once: functions worth more than seqPolishGain to the
+// full bound, up to seqPolishGrowth times the active set. If its addition
+// round adds anything, the iterations go on.
+func (lp *seqLoop) Polish(k int) (more bool, err error) {
+	s := lp.s
+	if !s.ctl.prune {
+		return false, nil
 	}
-	return Converged, true, nil
+	s.keepGain = seqPolishGain
+	s.maxActive = seqPolishGrowth * len(s.act)
+	clear(s.deleted)
+	added, err := s.addRound(k, true)
+	if err != nil || added == 0 {
+		return false, err
+	}
+	lp.quietKey, lp.lastAdded, lp.sinceAdd = "", true, 0
+	lp.hist = lp.hist[:0]
+	return true, nil
 }
 
-// stalled reports whether the bound has stalled at the level of its
-// rounding errors (S9): over the last seqStallWindow iterations of the
-// trace, all within the span of an unchanged active set (span iterations
-// long), it rose by at most tol relative and decreased at least once.
-// Coordinate ascent never lowers the bound; that it goes up and down by
-// 10⁻¹¹ relative means that the remaining changes of ⟨α⟩ are along
-// directions the bound cannot tell apart in floating point, which
-// ParamTol would wait for forever. A slow monotone crawl (S7) is not a
-// stall; a slow monotone fall is, and the fit ends there even while the
-// fall per step exceeds Tol (docs/design.md, "Pruning and convergence").
-func stalled(trace []float64, span int, tol float64) bool {
-	if span < seqStallWindow || len(trace) <= seqStallWindow {
-		return false
-	}
-	w := trace[len(trace)-seqStallWindow-1:]
-	top, down := w[0], false
-	for i := 1; i < len(w); i++ {
-		top = math.Max(top, w[i])
-		down = down || w[i] < w[i-1]
-	}
-	return down && top-w[0] <= tol*math.Max(1, math.Abs(w[0]))
-}
-
-// seqStallWindow is the number of iterations over which stalled judges
-// the bound.
+// seqStallWindow is the number of iterations over which engine.Stalled
+// judges the bound (S9): the bound is at its rounding errors when, over
+// them, it rose by at most Tol relative and decreased at least once
+// (docs/design.md, "Pruning and convergence").
 const seqStallWindow = 100
 
 // The crawl of a large set (S15). In a large set (largeSet: regression,
@@ -472,12 +494,9 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	// before is L with ln|Σ|, diag Σ and the likelihood's moments of the
 	// last rebuild, not those after the sweep. Judging the step against the
 	// bound after the sweep instead (ln|Σ| and diag Σ of its rank-one
-	// updates, the moments passed by refresh, O(M²)) was measured and not
-	// kept: on the paper's 47 problems (internal/solvercmp) the default
-	// solver then ended more than 0.1 nats below the schedule on 3 (sinc
-	// set 5, Boston splits 8 and 10, worst −6.17) against 1 (Boston 8,
-	// −2.92); Friedman #1 at N = 1,000 and 4,000 took 363 and 508
-	// iterations against 366 and 509, at the same bounds.
+	// updates, the moments passed by refresh, O(M²)) ends lower on more of
+	// the paper's problems (docs/benchmarks.md, "Measurements behind
+	// choices in the code").
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)

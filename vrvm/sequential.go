@@ -375,7 +375,6 @@ type seqFit struct {
 	// holdBias keeps the bias at ⟨α₀⟩ = seqBiasHold·d₀ in the sweeps of
 	// the bias start's first phase (S8).
 	holdBias bool
-	polished bool
 	// finalRound reports whether the current addition round can end the
 	// fit (see bestAddition).
 	finalRound bool
@@ -392,7 +391,8 @@ type seqFit struct {
 	// by the partitioned inverse and leaves the rebuild to the refresh
 	// after the sweep (the second start, S6, removes hundreds of
 	// functions in its first sweeps; for the first fit a rebuild per
-	// removal measured 13 % less peak memory at N = 20,000).
+	// removal needs less peak memory: docs/benchmarks.md, "Measurements
+	// behind choices in the code").
 	lazyRemove bool
 	// ctBuf, csBuf and colBuf are work space of candidateStats
 	// and sweep, kept between calls (see workDense).

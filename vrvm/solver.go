@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // Solver selects the algorithm that maximises the lower bound L. Every
@@ -178,7 +180,7 @@ func maxRelChange(a, b []float64) float64 {
 }
 
 // relChange is the change from prev to l relative to max(1, |l|).
-func relChange(prev, l float64) float64 { return math.Abs(l-prev) / math.Max(1, math.Abs(l)) }
+func relChange(prev, l float64) float64 { return engine.RelChange(prev, l) }
 
 // pruneSet returns the positions to keep among alphas: those with ⟨αₘ⟩ at
 // most threshold. It never empties the set: if every function exceeds the
@@ -216,4 +218,32 @@ func likelihoodPrecisions(phi *mat.Dense, lik likelihood) []float64 {
 		}
 	}
 	return s
+}
+
+// engineMonitor is the Monitor m as engine.Run calls it (nil for nil).
+func engineMonitor(m func(Progress) bool) func(engine.Progress) bool {
+	if m == nil {
+		return nil
+	}
+	return func(p engine.Progress) bool { return m(Progress(p)) }
+}
+
+// engineStatus is the Status of engine.Run's outcome s.
+func engineStatus(s engine.Status) Status {
+	switch s {
+	case engine.Done:
+		return Converged
+	case engine.Stopped:
+		return Stopped
+	case engine.Canceled:
+		return Canceled
+	}
+	return IterationLimit
+}
+
+// crowded reports whether a fit with active functions of which
+// effective() are effective parameters exceeds the limit lim of (W5),
+// (R6) (0: none): the caller fits again at twice the width.
+func crowded(lim float64, active int, effective func() float64) bool {
+	return lim > 0 && float64(active) > lim && effective() > lim
 }

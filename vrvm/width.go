@@ -81,11 +81,10 @@ import (
 // doublings) and brackets the best, or keeps r0 if none is above E∞.
 // This happens on targets with little signal on few distinct inputs,
 // such as pure noise on 10 inputs each measured 5 times (repeated
-// measurements are kept, (D1)); before (W6) the iteration ran α up
-// until α² overflowed, β became 0 and the fit failed with "the evidence
-// at width … is NaN" (2 of the robustness sweep's 7 sets of 10 inputs
-// × 5 rows; seed 4 of TestDefaultWidthNoSignal), or, on a plateau of E
-// level to rounding, walked the search by rounding errors.
+// measurements are kept, (D1)); without (W6) the iteration would run α
+// up until α² overflowed, β became 0 and the evidence NaN, or, on a
+// plateau of E level to rounding, walk the search by rounding errors
+// (TestDefaultWidthNoSignal).
 
 // Settings of the width search.
 const (

@@ -19,7 +19,7 @@ import (
 
 // Config is a fit on Beam: the data, the model and the working files.
 type Config struct {
-	Input  string   // glob of the CSV files
+	Input  string   // glob of the CSV files (of Parquet files if it ends in .parquet)
 	Target string   // target column
 	Inputs []string // input columns; nil means every other column
 	// Classify fits binary classification (labels 0 and 1).
@@ -181,7 +181,8 @@ func runLogged(ctx context.Context, c Config, run Runner, p *beam.Pipeline, what
 	return nil
 }
 
-// Header returns the header line of the first file of glob.
+// Header returns the header line of the first file of glob (for Parquet
+// files, its columns joined by commas).
 func Header(ctx context.Context, glob string) (string, error) {
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
@@ -196,6 +197,9 @@ func Header(ctx context.Context, glob string) (string, error) {
 		return "", fmt.Errorf("statsbeam: no file matches %s", glob)
 	}
 	slices.Sort(files)
+	if IsParquet(glob) {
+		return parquetHeader(ctx, files[0])
+	}
 	r, err := fs.OpenRead(ctx, files[0])
 	if err != nil {
 		return "", err

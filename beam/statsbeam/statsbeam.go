@@ -14,7 +14,9 @@
 // Input: CSV files (a glob) with a header line naming the columns, the
 // same in every file; fields unquoted, every cell of the columns read a
 // finite number (datasets.ParseNumber). A line equal to the header is
-// skipped (every shard starts with one).
+// skipped (every shard starts with one). Or Parquet files, for a glob
+// ending in .parquet (ParquetFn): numeric or text columns by name, the
+// same columns in every file.
 package statsbeam
 
 import (
@@ -43,7 +45,9 @@ func init() {
 	register.DoFn3x1[string, string, func([]float64), error](&ParseFn{})
 	register.Emitter1[[]float64]()
 	register.Combiner3[*FirstAcc, []float64, *FirstAcc](&FirstFn{})
-	register.Combiner3[*StatsAcc, []float64, []byte](&StatsFn{})
+	// StatsFn's MergeAccumulators takes a context (for the merges
+	// counter), which register.Combiner3 does not accept: reflection.
+	beam.RegisterType(reflect.TypeOf((*StatsFn)(nil)).Elem())
 	register.DoFn2x1[context.Context, []byte, error](&WriteFn{})
 	register.DoFn2x1[context.Context, *FirstAcc, error](&WriteFirstFn{})
 	beam.RegisterType(reflect.TypeOf((*FirstAcc)(nil)).Elem())
@@ -88,8 +92,10 @@ func quote(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Rows reads the CSV files of glob into rows of the named columns
-// (inputs, then the target), given the files' header line.
+// Rows reads the CSV files of glob (or its Parquet files, for a glob
+// ending in .parquet: ParquetFn) into rows of the named columns (inputs,
+// then the target), given the files' header line (for Parquet, the first
+// file's columns joined by commas).
 func Rows(s beam.Scope, glob, header string, columns []string) (beam.PCollection, error) {
 	names := strings.Split(header, ",")
 	pos := map[string]int{}
@@ -103,6 +109,9 @@ func Rows(s beam.Scope, glob, header string, columns []string) (beam.PCollection
 			return beam.PCollection{}, fmt.Errorf("no column %q in the header %q", c, header)
 		}
 		fields[i] = j
+	}
+	if IsParquet(glob) {
+		return parquetRows(s, glob, header, columns), nil
 	}
 	lines := textio.ReadWithFilename(s, glob)
 	return beam.ParDo(s, &ParseFn{Header: header, Fields: fields, Width: len(names)}, lines), nil
@@ -326,8 +335,14 @@ func (f *StatsFn) flush(a *StatsAcc) error {
 	return err
 }
 
+// MergesCounter is the name of the counter (namespace "statsbeam") that
+// StatsFn.MergeAccumulators increments at each call: the runner's
+// metrics show how many accumulators of different bundles were merged.
+const MergesCounter = "merge_accumulators"
+
 // MergeAccumulators adds the statistics of b to a.
-func (f *StatsFn) MergeAccumulators(a, b *StatsAcc) (*StatsAcc, error) {
+func (f *StatsFn) MergeAccumulators(ctx context.Context, a, b *StatsAcc) (*StatsAcc, error) {
+	beam.NewCounter("statsbeam", MergesCounter).Inc(ctx, 1)
 	if err := f.flush(a); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,23 @@ func runPrism(ctx context.Context, p *beam.Pipeline) error {
 	return err
 }
 
+// countingPrism runs pipelines on Prism, adding the calls of
+// StatsFn.MergeAccumulators (the MergesCounter metric) to *merges.
+func countingPrism(merges *int64) Runner {
+	return func(ctx context.Context, p *beam.Pipeline) error {
+		r, err := prism.Execute(ctx, p)
+		if err != nil {
+			return err
+		}
+		for _, c := range r.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace == "statsbeam" && c.Key.Name == MergesCounter {
+				*merges += c.Result()
+			}
+		}
+		return nil
+	}
+}
+
 // shards writes k CSV files of n rows each (inputs x1, x2; target y, or
 // labels 0/1) and returns their glob and the rows in memory.
 func shards(t *testing.T, k, n int, cls bool) (glob string, x *mat.Dense, y []float64) {
@@ -117,10 +134,12 @@ func inMemory(t *testing.T, work string, x *mat.Dense, y []float64, cls bool) (B
 func TestRegressionPrism(t *testing.T) {
 	glob, x, y := shards(t, 4, 150, false)
 	work := t.TempDir()
-	m, meta, err := Fit(context.Background(), Config{Input: glob, Target: "y", Centres: 40, Seed: 3, Width: 1, Block: 64, Work: work}, runPrism)
+	var merges int64
+	m, meta, err := Fit(context.Background(), Config{Input: glob, Target: "y", Centres: 40, Seed: 3, Width: 1, Block: 64, Work: work}, countingPrism(&merges))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("MergeAccumulators called %d times", merges)
 	b, xs, ts := inMemory(t, work, x, y, false)
 	b.Width = 1
 	lib := b.Library()

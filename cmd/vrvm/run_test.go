@@ -332,6 +332,7 @@ func TestConsistent(t *testing.T) {
 		{name: "sinc", target: "../../examples/sinc", script: "../../examples/sinc/sinc.go"},
 		{name: "ripley", target: "../../examples/ripley", script: "../../examples/ripley/ripley.go", args: []string{"-maxiter", "2000", "-grid", "40", "map.png"}, files: []string{"map.png"}},
 		{name: "customkernel", target: "../../examples/customkernel", script: "../../examples/customkernel/customkernel.go"},
+		{name: "streaming", target: "../../examples/streaming", script: "../../examples/streaming/streaming.go", args: []string{"-rows", "60000", "-heap=false"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			script, err := filepath.Abs(tc.script)

@@ -24,11 +24,12 @@ import (
 
 const streamUsage = `Usage: vrvm fit -stream -target NAME -o model.json [flags] FILE|DIR...
 
-Fit -stream fits the variational RVM to CSV files of any size in memory
-that does not grow with the number of rows: the files (and the *.csv
-files of each directory, in name order) are one data set, read row by row
-by the rules of vrvm fit (a header naming the columns, the same columns in
-every file; no missing cells). A first pass gathers the inputs' and the
+Fit -stream fits the variational RVM to CSV or Parquet files of any size
+in memory that does not grow with the number of rows: the files (and the
+*.csv and *.parquet files of each directory, in name order) are one data
+set, read row by row (CSV by the rules of vrvm fit, a header naming the
+columns; Parquet by row groups, numeric or text columns by name), the
+same columns in every file, no missing cells. A first pass gathers the inputs' and the
 target's means and standard deviations (the inputs, and a regression
 target, are standardised) and a seeded uniform sample of -centres rows,
 the centres of the Gaussian kernel functions; the default width is the
@@ -137,8 +138,8 @@ func streamFitCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// streamFiles lists the files of args: each file, and the *.csv files of
-// each directory in name order.
+// streamFiles lists the files of args: each file, and the *.csv and
+// *.parquet files of each directory in name order.
 func streamFiles(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
@@ -154,8 +155,13 @@ func streamFiles(args []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		mp, err := filepath.Glob(filepath.Join(a, "*.parquet"))
+		if err != nil {
+			return nil, err
+		}
+		m = append(m, mp...)
 		if len(m) == 0 {
-			return nil, fmt.Errorf("%s: a directory without *.csv files", a)
+			return nil, fmt.Errorf("%s: a directory without *.csv or *.parquet files", a)
 		}
 		sort.Strings(m)
 		files = append(files, m...)
@@ -195,25 +201,32 @@ func (s *streamSource) each(ctx context.Context, block int, fn func(x *mat.Dense
 		k = 0
 		return err
 	}
+	add := func(r []float64) error {
+		dst := x.RawRowView(k)
+		for j := range d {
+			dst[j] = r[j]
+			if s.sd != nil {
+				dst[j] = (r[j] - s.mean[j]) / s.sd[j]
+			}
+		}
+		t[k] = (r[d] - s.tMean) / s.tSD
+		if k++; k == block {
+			return flush()
+		}
+		return nil
+	}
 	for _, name := range s.files {
+		if isParquet(name) {
+			if err := s.readParquet(name, row, add); err != nil {
+				return err
+			}
+			continue
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
-		err = s.readFile(f, name, row, func(r []float64) error {
-			dst := x.RawRowView(k)
-			for j := range d {
-				dst[j] = r[j]
-				if s.sd != nil {
-					dst[j] = (r[j] - s.mean[j]) / s.sd[j]
-				}
-			}
-			t[k] = (r[d] - s.tMean) / s.tSD
-			if k++; k == block {
-				return flush()
-			}
-			return nil
-		})
+		err = s.readFile(f, name, row, add)
 		f.Close()
 		if err != nil {
 			return err
@@ -225,12 +238,19 @@ func (s *streamSource) each(ctx context.Context, block int, fn func(x *mat.Dense
 // readFile reads one file's rows, checking its header against the
 // first file's.
 func (s *streamSource) readFile(f io.Reader, name string, row []float64, fn func([]float64) error) error {
-	rr, err := datasets.NewRowReader(f, name, datasets.RowOptions{Columns: s.columns, Labels: s.labels, Header: s.header})
+	header := s.header
+	if isParquet(s.files[0]) {
+		header = nil // the columns in any order, as a Parquet shard's
+	}
+	rr, err := datasets.NewRowReader(f, name, datasets.RowOptions{Columns: s.columns, Labels: s.labels, Header: header})
 	if errors.Is(err, datasets.ErrHeader) && name != s.files[0] {
 		return fmt.Errorf("%w (the files of a data set need the columns of the first, %s)", err, s.files[0])
 	}
 	if err != nil {
 		return err
+	}
+	if header == nil && !sameColumns(s.header, rr.Columns()) {
+		return fmt.Errorf("%s:1: columns %s, want %s (the files of a data set need the columns of the first, %s)", name, strings.Join(rr.Columns(), ","), strings.Join(s.header, ","), s.files[0])
 	}
 	for {
 		err := rr.Next(row)
@@ -240,13 +260,8 @@ func (s *streamSource) readFile(f io.Reader, name string, row []float64, fn func
 		if err != nil {
 			return err
 		}
-		for j, v := range row {
-			if math.IsNaN(v) {
-				return fmt.Errorf("%s:%d: column %q: missing value (vrvm fit -stream needs every cell of the inputs and the target)", name, rr.Line(), s.columns[j])
-			}
-		}
-		if t := row[len(row)-1]; s.binary && t != 0 && t != 1 {
-			return fmt.Errorf("%s:%d: target %q is %v, not 0 or 1 (use -labels NEG,POS for text labels; vrvm fit -stream fits binary models only)", name, rr.Line(), s.columns[len(row)-1], t)
+		if err := s.checkRow(row, func() string { return fmt.Sprintf("%s:%d", name, rr.Line()) }); err != nil {
+			return err
 		}
 		if err := fn(row); err != nil {
 			return err
@@ -254,18 +269,27 @@ func (s *streamSource) readFile(f io.Reader, name string, row []float64, fn func
 	}
 }
 
+// checkRow checks a row read (the inputs, then the target): no missing
+// value, a binary target 0 or 1; where names the row in an error.
+func (s *streamSource) checkRow(row []float64, where func() string) error {
+	for j, v := range row {
+		if math.IsNaN(v) {
+			return fmt.Errorf("%s: column %q: missing value (vrvm fit -stream needs every cell of the inputs and the target)", where(), s.columns[j])
+		}
+	}
+	if t := row[len(row)-1]; s.binary && t != 0 && t != 1 {
+		return fmt.Errorf("%s: target %q is %v, not 0 or 1 (use -labels NEG,POS for text labels; vrvm fit -stream fits binary models only)", where(), s.columns[len(row)-1], t)
+	}
+	return nil
+}
+
 // newStreamSource reads the first file's header and chooses the columns.
 func newStreamSource(o *streamOptions, files []string) (*streamSource, error) {
-	f, err := os.Open(files[0])
+	header, err := fileColumns(files[0])
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rr, err := datasets.NewRowReader(f, files[0], datasets.RowOptions{})
-	if err != nil {
-		return nil, err
-	}
-	s := &streamSource{files: files, header: rr.Columns(), tSD: 1, binary: o.task == "classification"}
+	s := &streamSource{files: files, header: header, tSD: 1, binary: o.task == "classification"}
 	inputs, err := nameList("-inputs", o.inputs)
 	if err != nil {
 		return nil, err
@@ -292,6 +316,29 @@ func newStreamSource(o *streamOptions, files []string) (*streamSource, error) {
 		s.labels = map[string]map[string]float64{o.target: {names[0]: 0, names[1]: 1}}
 	}
 	return s, nil
+}
+
+// fileColumns returns the column names of a CSV file's header or of a
+// Parquet file's schema.
+func fileColumns(name string) ([]string, error) {
+	if isParquet(name) {
+		p, err := openParquet(name)
+		if err != nil {
+			return nil, err
+		}
+		defer p.Close()
+		return p.Columns(), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rr, err := datasets.NewRowReader(f, name, datasets.RowOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return rr.Columns(), nil
 }
 
 // firstPass reads every row once: the means and standard deviations

@@ -1,5 +1,5 @@
-// Command vrvm-beam fits the variational RVM to CSV files on a cluster's
-// storage with Apache Beam: a first pipeline for the scaling and the
+// Command vrvm-beam fits the variational RVM to CSV or Parquet files on a
+// cluster's storage with Apache Beam: a first pipeline for the scaling and the
 // sample of centres, then one for the sufficient statistics (regression)
 // or one per pass (binary classification), fitted on the driver; it
 // writes the vrvm command's model file, which vrvm predict reads.
@@ -29,7 +29,7 @@ import (
 
 func main() {
 	var c statsbeam.Config
-	flag.StringVar(&c.Input, "input", "", "glob of the CSV files (required)")
+	flag.StringVar(&c.Input, "input", "", "glob of the CSV files, or of Parquet files if it ends in .parquet (required)")
 	flag.StringVar(&c.Target, "target", "", "target column (required)")
 	inputs := flag.String("inputs", "", "comma-separated input columns (default: all others)")
 	task := flag.String("task", "regression", "regression or classification (binary, labels 0/1)")
