@@ -44,12 +44,12 @@ func init() {
 		"LogSigmoid":              reflect.ValueOf(vrvm.LogSigmoid),
 		"MedianDistance":          reflect.ValueOf(vrvm.MedianDistance),
 		"Moderated":               reflect.ValueOf(vrvm.Moderated),
+		"NamedKernel":             reflect.ValueOf(vrvm.NamedKernel),
 		"NewStats":                reflect.ValueOf(vrvm.NewStats),
 		"Newton":                  reflect.ValueOf(vrvm.Newton),
 		"NotFitted":               reflect.ValueOf(vrvm.NotFitted),
 		"PaperSchedule":           reflect.ValueOf(vrvm.PaperSchedule),
 		"Probit":                  reflect.ValueOf(vrvm.Probit),
-		"RegisterKernel":          reflect.ValueOf(vrvm.RegisterKernel),
 		"Regression":              reflect.ValueOf(vrvm.Regression),
 		"RelevanceThreshold":      reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
 		"SaveMeta":                reflect.ValueOf(vrvm.SaveMeta),
@@ -71,7 +71,9 @@ func init() {
 		"Kernel":                   reflect.ValueOf((*vrvm.Kernel)(nil)),
 		"KernelLearning":           reflect.ValueOf((*vrvm.KernelLearning)(nil)),
 		"LabelError":               reflect.ValueOf((*vrvm.LabelError)(nil)),
+		"Learnable":                reflect.ValueOf((*vrvm.Learnable)(nil)),
 		"Linear":                   reflect.ValueOf((*vrvm.Linear)(nil)),
+		"Loader":                   reflect.ValueOf((*vrvm.Loader)(nil)),
 		"ModelFileError":           reflect.ValueOf((*vrvm.ModelFileError)(nil)),
 		"MultiClassifier":          reflect.ValueOf((*vrvm.MultiClassifier)(nil)),
 		"MultiLikelihood":          reflect.ValueOf((*vrvm.MultiLikelihood)(nil)),
@@ -97,6 +99,7 @@ func init() {
 		"_BlockKernel": reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_BlockKernel)(nil)),
 		"_Estimator":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
 		"_Kernel":      reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
+		"_Learnable":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Learnable)(nil)),
 	}
 }
 
@@ -184,4 +187,26 @@ type _github_com_vrvm_vrvm_vrvm_Kernel struct {
 
 func (W _github_com_vrvm_vrvm_vrvm_Kernel) Eval(x []float64, y []float64) float64 {
 	return W.WEval(x, y)
+}
+
+// _github_com_vrvm_vrvm_vrvm_Learnable is an interface wrapper for Learnable type
+type _github_com_vrvm_vrvm_vrvm_Learnable struct {
+	IValue         interface{}
+	WAddLogGrad    func(dst []float64, x []float64, y []float64, kv float64, w float64)
+	WEval          func(x []float64, y []float64) float64
+	WLogParams     func() []float64
+	WWithLogParams func(u []float64) vrvm.Learnable
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_Learnable) AddLogGrad(dst []float64, x []float64, y []float64, kv float64, w float64) {
+	W.WAddLogGrad(dst, x, y, kv, w)
+}
+func (W _github_com_vrvm_vrvm_vrvm_Learnable) Eval(x []float64, y []float64) float64 {
+	return W.WEval(x, y)
+}
+func (W _github_com_vrvm_vrvm_vrvm_Learnable) LogParams() []float64 {
+	return W.WLogParams()
+}
+func (W _github_com_vrvm_vrvm_vrvm_Learnable) WithLogParams(u []float64) vrvm.Learnable {
+	return W.WWithLogParams(u)
 }

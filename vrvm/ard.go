@@ -16,7 +16,7 @@ import (
 // input hardly changes K: the model ignores it. Scales must have one
 // positive, finite entry per input column; with LearnKernel on, nil
 // Scales mean "start every ℓₖ from the inputs' median pairwise distance"
-// (see Regressor.LearnKernel).
+// (see Regressor.LearnKernel). ARDGaussian implements Learnable.
 type ARDGaussian struct {
 	Scales []float64
 }
@@ -73,11 +73,63 @@ func (k ARDGaussian) spec() kernelSpec {
 	return kernelSpec{Type: "ard-gaussian", Scales: append([]float64(nil), k.Scales...)}
 }
 
+// LogParams returns the logarithms of the length scales (see Learnable).
+func (k ARDGaussian) LogParams() []float64 {
+	u := make([]float64, len(k.Scales))
+	for i, s := range k.Scales {
+		u[i] = math.Log(s)
+	}
+	return u
+}
+
+// WithLogParams returns the ARDGaussian of length scales e^u (see
+// Learnable).
+func (k ARDGaussian) WithLogParams(u []float64) Learnable {
+	s := make([]float64, len(u))
+	for i, v := range u {
+		s[i] = math.Exp(v)
+	}
+	return ARDGaussian{Scales: s}
+}
+
+// AddLogGrad adds w·∂K/∂ln ℓₖ = w·2K(xₖ − yₖ)²/ℓₖ² to dst[k] for every
+// k (K2), given kv = K(x, y) (see Learnable).
+func (k ARDGaussian) AddLogGrad(dst, x, y []float64, kv, w float64) {
+	c := 2 * w * kv
+	for i, xi := range x {
+		d := (xi - y[i]) / k.Scales[i]
+		dst[i] += c * d * d // (K2)
+	}
+}
+
+// unset reports nil length scales, which learning starts from the
+// inputs' scale (startKernel).
+func (k ARDGaussian) unset() bool { return k.Scales == nil }
+
+// atScale returns the ARDGaussian with every one of d length scales m
+// (startKernel).
+func (ARDGaussian) atScale(m float64, d int) Learnable { return ARDGaussian{Scales: constant(d, m)} }
+
+// owned returns k with its own copy of the Scales (ownKernel).
+func (k ARDGaussian) owned() Kernel { return ARDGaussian{Scales: append([]float64(nil), k.Scales...)} }
+
+// byEvidence marks a kernel Regressor learns by the dense model's
+// evidence (E2)–(E6).
+func (ARDGaussian) byEvidence() {}
+
 // checkKernelDim reports a kernel whose parameters are per input column
 // (ARDGaussian) with a number of them other than d.
 func checkKernelDim(k Kernel, d int) error {
-	if c, ok := k.(interface{ checkDim(int) error }); ok {
+	if c, ok := k.(perInput); ok {
 		return c.checkDim(d)
 	}
 	return nil
+}
+
+// perInput is a kernel with one parameter per input column
+// (ARDGaussian): its learning defaults to more refits and may switch
+// inputs off (KernelLearning.resolve, rprop.move).
+type perInput interface {
+	Kernel
+	checkDim(d int) error
 }

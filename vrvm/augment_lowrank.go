@@ -457,8 +457,8 @@ func selfValue(k Kernel) (float64, bool) {
 	case Gaussian, ARDGaussian:
 		return 1, true
 	case scaledKernel:
-		v, ok := selfValue(k.k)
-		return v / k.s, ok
+		v, ok := selfValue(k.K)
+		return v / k.S, ok
 	case namedKernel:
 		return selfValue(k.k)
 	}

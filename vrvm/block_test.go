@@ -156,13 +156,13 @@ func TestEvalBlockOverflow(t *testing.T) {
 
 // TestLatentBlocks compares Latent with the element-wise reference on
 // fitted models: built-in kernels (below and above gemmDim columns), a
-// kernel known only through Eval, a registered kernel, a user design, and
+// kernel known only through Eval, a named kernel, a user design, and
 // a classifier; with more rows than one block and in parallel.
 func TestLatentBlocks(t *testing.T) {
 	t.Parallel()
 	const latentTol = 1e-12
 	rnd := rand.New(rand.NewPCG(2, 2))
-	named := RegisterKernel("test-block-gaussian", Gaussian{Width: 1.5})
+	named := NamedKernel("test-block-gaussian", Gaussian{Width: 1.5})
 	type problem struct {
 		name     string
 		fit      func(x *mat.Dense, y []float64) (*fitted, error)
@@ -190,7 +190,7 @@ func TestLatentBlocks(t *testing.T) {
 		}, 2, false},
 		{"eval-only kernel", reg(evalOnly{Gaussian{Width: 1}}), 2, false},
 		{"user block kernel", reg(userBlock{Gaussian{Width: 1}}), 2, false},
-		{"registered kernel", reg(named), 2, false},
+		{"named kernel", reg(named), 2, false},
 		{"user design", func(x *mat.Dense, y []float64) (*fitted, error) {
 			r := &Regressor{NoAugment: true}
 			return &r.fitted, r.FitDesign(x, y)

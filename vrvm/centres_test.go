@@ -8,12 +8,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // TestCentres: a subset of centres gives a fit (of each binary estimator,
 // the variational and the type-II ones) whose relevance vectors are
 // training rows among the subset, the same subset on a refit, the default
-// subset only above defaultMaxCentres, and errors for a negative Centres
+// subset only above design.DefaultMaxCentres, and errors for a negative Centres
 // and for LearnKernel with a subset.
 func TestCentres(t *testing.T) {
 	t.Parallel()
@@ -21,7 +22,7 @@ func TestCentres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub := centreRows(400, 50, true)
+	sub := design.CentreRows(400, 50, true)
 	if len(sub) != 50 {
 		t.Fatalf("%d centres, want 50", len(sub))
 	}
@@ -59,11 +60,11 @@ func TestCentres(t *testing.T) {
 			t.Errorf("%T: refit changed the active set %v → %v", m, first, m.ActiveSet())
 		}
 	}
-	if centreRows(defaultMaxCentres, 0, true) != nil || centreRows(400, 400, true) != nil || centreRows(defaultMaxCentres+1, 0, false) != nil {
+	if design.CentreRows(design.DefaultMaxCentres, 0, true) != nil || design.CentreRows(400, 400, true) != nil || design.CentreRows(design.DefaultMaxCentres+1, 0, false) != nil {
 		t.Error("a subset where every input should be a centre")
 	}
-	if got := len(centreRows(defaultMaxCentres+1, 0, true)); got != defaultMaxCentres {
-		t.Errorf("default subset of %d centres, want %d", got, defaultMaxCentres)
+	if got := len(design.CentreRows(design.DefaultMaxCentres+1, 0, true)); got != design.DefaultMaxCentres {
+		t.Errorf("default subset of %d centres, want %d", got, design.DefaultMaxCentres)
 	}
 	var oe *OptionError
 	if err := (&Regressor{Centres: -1}).Fit(d.X, d.T); !errors.As(err, &oe) || oe.Field != "Centres" {
@@ -89,7 +90,7 @@ func TestCentres(t *testing.T) {
 func TestMultiCentres(t *testing.T) {
 	t.Parallel()
 	x, labels := blobs(3, 240, 3, 2.5)
-	sub := centreRows(240, 40, true)
+	sub := design.CentreRows(240, 40, true)
 	in := map[int]bool{}
 	for _, r := range sub {
 		in[r] = true

@@ -157,11 +157,7 @@ func (c *Classifier) FitDesign(phi mat.Matrix, t []float64) error {
 
 // fit is fitNew under the fit contract (fitted.settle).
 func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
-	prev := c.classificationFit
-	err := c.fitNew(ctx, x, t, design)
-	if c.settle(ctx, err) {
-		c.classificationFit = prev
-	}
+	_, err := fitUnder(ctx, &c.classificationFit, &c.fitted, func() error { return c.fitNew(ctx, x, t, design) })
 	return err
 }
 

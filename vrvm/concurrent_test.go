@@ -330,7 +330,7 @@ func loadAs[M Estimator](r io.Reader) (M, error) {
 // prediction, more functions than quadDim), one fitted to a user design,
 // one with ARDGaussian (evaluated by Eval, without EvalBlock), a
 // Classifier with a polynomial kernel (divided by its scale (U1), not
-// augmented (A9)) and one with a registered kernel, and MultiClassifier
+// augmented (A9)) and one with a named kernel, and MultiClassifier
 // with each likelihood (the softmax augmented).
 // They predict on 3,600 rows, enough for the blocks of latentTo and
 // augRows to be spread over two workers, or on 900 where a row costs
@@ -350,8 +350,9 @@ func concurrentModels() []concurrentModel {
 	}
 	k := Gaussian{Width: 0.6}
 	var models []concurrentModel
+	loader := Loader{Kernels: map[string]Kernel{"concurrent-test-ard": ARDGaussian{Scales: []float64{0.6, 0.8}}}}
 	binary := func(name string, grid *mat.Dense, fit func() (Estimator, error)) {
-		models = append(models, fittedAndLoaded(name, fit, Load, func(e Estimator) []call {
+		models = append(models, fittedAndLoaded(name, fit, loader.Load, func(e Estimator) []call {
 			return binaryCalls(e.(binaryModel), grid)
 		})...)
 	}
@@ -379,9 +380,9 @@ func concurrentModels() []concurrentModel {
 		r := &Regressor{Kernel: ARDGaussian{Scales: []float64{0.6, 0.8}}}
 		return r, r.Fit(xr, tr)
 	})
-	registered := RegisterKernel("concurrent-test-ard", ARDGaussian{Scales: []float64{0.6, 0.8}})
-	binary("Classifier/registered", large, func() (Estimator, error) {
-		c := &Classifier{Kernel: registered}
+	named := NamedKernel("concurrent-test-ard", ARDGaussian{Scales: []float64{0.6, 0.8}})
+	binary("Classifier/named", large, func() (Estimator, error) {
+		c := &Classifier{Kernel: named}
 		return c, c.Fit(xc, tc)
 	})
 	binary("RVMRegressor", large, func() (Estimator, error) {

@@ -124,8 +124,9 @@
 //   - RVMRegressor, RVMClassifier: the type-II maximum likelihood RVM of
 //     Tipping (2001), the paper's baseline.
 //   - Kernels: Gaussian, ARDGaussian (one length scale per input),
-//     Polynomial, Linear, or any type with Eval; RegisterKernel makes a
-//     kernel of one's own savable. A nil Kernel means a Gaussian whose
+//     Polynomial, Linear, or any type with Eval; NamedKernel makes a
+//     kernel of one's own savable (a Loader reads it back), and one that
+//     implements Learnable can be learned. A nil Kernel means a Gaussian whose
 //     width is chosen by the evidence of the dense model; LearnKernel with
 //     Learning (KernelLearning) learns the kernel's parameters, for
 //     Regressor by the same evidence (with ARD length scales, guarded

@@ -44,9 +44,8 @@ var (
 	// scale.
 	ErrKernelScale = errors.New("kernel values too large for the posterior's precision")
 	// ErrUnsavableKernel is returned by Save for a model whose kernel is
-	// neither one of this package's kernels nor registered with
-	// RegisterKernel.
-	ErrUnsavableKernel = errors.New("vrvm: the model's kernel cannot be saved: register it with vrvm.RegisterKernel")
+	// neither one of this package's kernels nor named with NamedKernel.
+	ErrUnsavableKernel = errors.New("vrvm: the model's kernel cannot be saved: name it with vrvm.NamedKernel")
 )
 
 // NonFiniteError reports a NaN or infinite value in the data, or computed

@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Task is what a model predicts.
@@ -81,7 +83,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	// Gaussian width learned from the inputs' median distance
 	// (defaultKernel).
 	implicit := o.kernel == nil && !design && !v.learn
-	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound && !v.learning.ByBound {
+	if v.learn && !design && f.task == "regression" && !o.ctl.learnByBound && !v.learning.ByBound && byEvidence(o.kernel) {
 		return f.fitByEvidence(ctx, o, x, t, v, newLik) // (E2)–(E6)
 	}
 	widen := false
@@ -187,13 +189,22 @@ func (f *fitted) defaultWidth(ctx context.Context, o *options, x mat.Matrix, t [
 	return nil
 }
 
+// byEvidence reports whether Regressor's LearnKernel learns k by the
+// dense model's evidence (E2)–(E6): a nil kernel (a Gaussian), Gaussian
+// or ARDGaussian. Another Learnable kernel is learned by the full-model
+// bound (K1)–(K8).
+func byEvidence(k Kernel) bool {
+	_, ok := k.(interface{ byEvidence() })
+	return k == nil || ok
+}
+
 // evidenceStart returns the starting point of a regression's kernel
 // learning on the rows xs, ts: for a Gaussian width the user did not
 // give (a nil Kernel or Gaussian{}) the width of the dense model's
 // evidence (W4) on those rows (C2), otherwise k0 (from startKernel). If
 // the evidence cannot be computed (flat targets, a cancelled context, a
 // NaN evidence on a few rows), k0.
-func evidenceStart(ctx context.Context, given Kernel, k0 learnable, xs mat.Matrix, ts []float64) learnable {
+func evidenceStart(ctx context.Context, given Kernel, k0 Learnable, xs mat.Matrix, ts []float64) Learnable {
 	if g, ok := given.(Gaussian); given != nil && (!ok || g.Width != 0) {
 		return k0
 	}
@@ -250,10 +261,10 @@ func prepareLik(o options, x mat.Matrix, t []float64, design bool,
 // prepare resolves an estimator's options, validates the data and the
 // kernel, and returns the full candidate basis: the bias (unless NoBias)
 // and one kernel function per row of x (or per row of a subset of x, see
-// defaultMaxCentres), or, for a user design matrix, its columns.
-func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis, error) {
+// design.DefaultMaxCentres), or, for a user design matrix, its columns.
+func prepare(o options, x mat.Matrix, t []float64, userDesign bool) (settings, basis, error) {
 	s, err := o.resolve()
-	if !design && err == nil {
+	if !userDesign && err == nil {
 		err = validateKernel(s.kernel)
 	}
 	if err != nil {
@@ -263,10 +274,10 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 		return s, basis{}, err
 	}
 	_, d := x.Dims()
-	if design {
+	if userDesign {
 		b := basis{dim: d}
 		if !o.ownScale {
-			b.scales = designScales(x) // (U1)
+			b.scales = design.ColumnScales(x) // (U1)
 		}
 		return s, b, nil
 	}
@@ -275,7 +286,7 @@ func prepare(o options, x mat.Matrix, t []float64, design bool) (settings, basis
 	}
 	b := basis{kernel: s.kernel, bias: s.bias, dim: d}
 	n, _ := x.Dims()
-	if b.sub = centreRows(n, o.centres, o.hasCentres); b.sub != nil {
+	if b.sub = design.CentreRows(n, o.centres, o.hasCentres); b.sub != nil {
 		b.centers = selectRows(denseOf(x), b.sub)
 	} else {
 		b.centers = mat.DenseCopyOf(x)

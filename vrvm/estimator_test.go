@@ -42,15 +42,17 @@ func waveData(n int) (*mat.Dense, []float64, []float64) {
 
 // TestUserKernel fits, saves, loads and predicts with a kernel defined
 // outside the package, for every estimator and solver, without any edit of
-// the library: the kernel is registered by name.
+// the library: the kernel is named (NamedKernel) and loaded by a Loader
+// that maps the name to it.
 func TestUserKernel(t *testing.T) {
 	t.Parallel()
 	x, y, labels := waveData(40)
 	xt := mat.NewDense(3, 1, []float64{-2.5, 0.3, 4})
-	k := vrvm.RegisterKernel("laplacian(scale=2)", laplacian{2})
+	k := vrvm.NamedKernel("laplacian(scale=2)", laplacian{2})
 	if got := k.(interface{ String() string }).String(); got != "laplacian(scale=2)" {
-		t.Errorf("registered kernel's String %q", got)
+		t.Errorf("named kernel's String %q", got)
 	}
+	loader := vrvm.Loader{Kernels: map[string]vrvm.Kernel{"laplacian(scale=2)": laplacian{2}}}
 	for _, m := range []vrvm.Estimator{
 		&vrvm.Regressor{Kernel: k}, &vrvm.Regressor{Kernel: k, Solver: vrvm.PaperSchedule}, &vrvm.Regressor{Kernel: k, Solver: vrvm.Newton},
 		&vrvm.Classifier{Kernel: k}, &vrvm.RVMRegressor{Kernel: k}, &vrvm.RVMClassifier{Kernel: k},
@@ -66,7 +68,7 @@ func TestUserKernel(t *testing.T) {
 		if err := m.Save(&buf); err != nil {
 			t.Fatalf("%T: save: %v", m, err)
 		}
-		m2, err := vrvm.Load(&buf)
+		m2, err := loader.Load(&buf)
 		if err != nil {
 			t.Fatalf("%T: load: %v", m, err)
 		}
@@ -97,10 +99,10 @@ func TestUnregisteredKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := r.Save(&bytes.Buffer{}); !errors.Is(err, vrvm.ErrUnsavableKernel) {
-		t.Errorf("save with an unregistered kernel: %v", err)
+		t.Errorf("save with an unnamed kernel: %v", err)
 	}
-	// A file naming a kernel this program has not registered.
-	k := vrvm.RegisterKernel("laplacian(scale=4)", laplacian{4})
+	// A file naming a kernel the Loader does not hold.
+	k := vrvm.NamedKernel("laplacian(scale=4)", laplacian{4})
 	r = &vrvm.Regressor{Kernel: k}
 	if err := r.Fit(x, y); err != nil {
 		t.Fatal(err)
@@ -113,20 +115,25 @@ func TestUnregisteredKernel(t *testing.T) {
 	// The checksum covers the payload: re-seal is not possible from here,
 	// so the altered file must be rejected as corrupted…
 	var me *vrvm.ModelFileError
-	if _, err := vrvm.Load(strings.NewReader(file)); !errors.As(err, &me) {
+	loader := vrvm.Loader{Kernels: map[string]vrvm.Kernel{"laplacian(scale=4)": laplacian{4}}}
+	if _, err := loader.Load(strings.NewReader(file)); !errors.As(err, &me) {
 		t.Errorf("altered kernel name: %v", err)
 	}
-	// …and the file as written loads (a name not registered in this
-	// program is tested in TestKernelFromSpec).
-	if _, err := vrvm.Load(strings.NewReader(buf.String())); err != nil {
-		t.Errorf("registered kernel: %v", err)
+	// …the file as written loads with its kernel…
+	if _, err := loader.Load(strings.NewReader(buf.String())); err != nil {
+		t.Errorf("named kernel: %v", err)
+	}
+	// …and without it gives an error that names the kernel.
+	_, err := vrvm.Load(strings.NewReader(buf.String()))
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), `"laplacian(scale=4)"`) || !strings.Contains(err.Error(), "Loader") {
+		t.Errorf("kernel not in the Loader: %v", err)
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("RegisterKernel with an empty name did not panic")
+			t.Error("NamedKernel with an empty name did not panic")
 		}
 	}()
-	vrvm.RegisterKernel("", laplacian{1})
+	vrvm.NamedKernel("", laplacian{1})
 }
 
 // summarised is the display every estimator has beside Estimator.

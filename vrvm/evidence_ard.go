@@ -295,7 +295,7 @@ func equalSlices(a, b []float64) bool {
 
 // evidenceFit is the result of learning a kernel by (E2).
 type evidenceFit struct {
-	kernel    learnable
+	kernel    Learnable
 	evidence  float64 // E + ln p(u) at kernel, in the targets' units
 	base      float64 // the same at (W4)'s width
 	penalised float64 // evidence − (E6)'s penalty
@@ -308,7 +308,7 @@ type evidenceFit struct {
 // length scale per input, from the width r of (W4) (and for ARD from 2r
 // and r/2 (E5)), and from the user's start, if not nil. It returns nil
 // and no error when the targets do not vary.
-func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r float64, start learnable, o KernelLearning, restarts bool) (*evidenceFit, error) {
+func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r float64, start Learnable, o KernelLearning, restarts bool) (*evidenceFit, error) {
 	q := newDenseARD(ctx, x, t, !ard, r, o)
 	if q == nil {
 		return nil, nil
@@ -354,7 +354,7 @@ func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r
 			best, fbest = v, f
 		}
 	}
-	var k learnable = Gaussian{Width: math.Exp(best[0])}
+	var k Learnable = Gaussian{Width: math.Exp(best[0])}
 	if ard {
 		best, fbest = q.switchOff(best, fbest)
 		if q.err != nil {
@@ -439,8 +439,8 @@ func guardMargin(s []float64, r float64) float64 {
 }
 
 // kernelScales returns the width or length scales of k.
-func kernelScales(k learnable) []float64 {
-	u := k.logParams()
+func kernelScales(k Learnable) []float64 {
+	u := k.LogParams()
 	for i, v := range u {
 		u[i] = math.Exp(v)
 	}

@@ -43,7 +43,7 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 		return nil, err
 	}
 	_, ard := k0.(ARDGaussian)
-	var start learnable // the user's start, if any
+	var start Learnable // the user's start, if any
 	switch g := given.(type) {
 	case Gaussian:
 		if g.Width != 0 {

@@ -3,8 +3,6 @@ package vrvm
 import (
 	"context"
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -312,49 +310,6 @@ func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float6
 		l = append(l, col)
 	}
 	return l, nil
-}
-
-// kernelValues sets out[i] = K(rows[i], rows[c(i)]) for every row, in
-// parallel; a non-finite value is a *NonFiniteError.
-func kernelValues(k Kernel, rows [][]float64, out []float64, c func(i int) int) error {
-	return parallelRange(len(rows), func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			v := k.Eval(rows[i], rows[c(i)])
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &NonFiniteError{What: "kernel value", Row: i, Col: c(i), Value: v}
-			}
-			out[i] = v
-		}
-		return nil
-	})
-}
-
-// parallelRange runs f over [0, n) split among the available processors.
-func parallelRange(n int, f func(lo, hi int) error) error {
-	w := runtime.GOMAXPROCS(0)
-	if w > n/256 {
-		w = max(1, n/256)
-	}
-	if w == 1 {
-		return f(0, n)
-	}
-	errs := make([]error, w)
-	var wg sync.WaitGroup
-	for i := range w {
-		lo, hi := i*n/w, (i+1)*n/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = f(lo, hi)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // keep restricts the active rows to the positions keep (into the current

@@ -186,6 +186,19 @@ func (f *fitted) settle(ctx context.Context, err error) (restore bool) {
 	return true
 }
 
+// fitUnder runs fit under the fit contract: when settle says so, *state,
+// the estimator's fitted state (which holds f), goes back to its value
+// before the fit, and restored is true.
+func fitUnder[T any](ctx context.Context, state *T, f *fitted, fit func() error) (restored bool, err error) {
+	prev := *state
+	err = fit()
+	if f.settle(ctx, err) {
+		*state = prev
+		return true, err
+	}
+	return false, err
+}
+
 // Latent returns, for each row of x, the mean μᵀφ(x) and the variance
 // φ(x)ᵀΣφ(x) of the latent function y(x) = wᵀφ(x) under Q_w (for a
 // classifier, the activation whose sigmoid is the probability of class 1),

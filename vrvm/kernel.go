@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Kernel is a basis function generator: the model places one basis function
@@ -32,126 +32,33 @@ import (
 // kernel lets the Sequential and Newton solvers factorise the kernel matrix
 // by pivoted Cholesky, computing only the kernel columns they need; other
 // kernels are evaluated in full. To save a model fitted with a kernel of
-// your own, register the kernel with RegisterKernel. (Kernels defined in an
-// interpreter reach the library through Eval only: register them to give
-// them a name.)
+// your own, name it with NamedKernel and read the model back with a
+// Loader whose Kernels hold that name (kernels defined in an interpreter
+// reach the library through Eval only: the name identifies them). A
+// kernel that implements Learnable can be learned (LearnKernel).
 type Kernel interface {
 	Eval(x, y []float64) float64
 }
 
-// Gaussian is the kernel K(x, x') = exp(−‖x − x'‖² / r²) with width r, the
-// parameterisation used by Tipping (2001) and by Bishop & Tipping (2000).
-// Width must be positive and finite.
-type Gaussian struct {
-	Width float64
-}
-
-// Eval returns exp(−‖x − y‖² / Width²).
-func (k Gaussian) Eval(x, y []float64) float64 {
-	var d2 float64
-	for i, xi := range x {
-		d := xi - y[i]
-		d2 += d * d
-	}
-	return fastExp(d2 * k.scale())
-}
-
-// scale is −1/Width², the factor of ‖x − y‖² in the exponent.
-func (k Gaussian) scale() float64 { return -1 / (k.Width * k.Width) }
-
-// Validate reports a width that is not positive and finite, or whose
-// square under- or overflows (below about 1e-154 or above 1e154).
-func (k Gaussian) Validate() error {
-	if !(k.Width > 0) || math.IsInf(k.Width, 0) {
-		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "must be positive and finite"}
-	}
-	if w2 := k.Width * k.Width; w2 == 0 || math.IsInf(w2, 0) {
-		return &OptionError{Field: "Gaussian.Width", Value: k.Width, Reason: "its square under- or overflows float64; rescale the inputs instead"}
-	}
-	return nil
-}
-
-// PSD reports true: the Gaussian kernel is positive definite.
-func (Gaussian) PSD() bool { return true }
-
-func (k Gaussian) String() string { return fmt.Sprintf("Gaussian(width=%g)", k.Width) }
-
-func (k Gaussian) spec() kernelSpec { return kernelSpec{Type: "gaussian", Width: k.Width} }
-
-// maxPolynomialDegree is the largest Polynomial.Degree accepted.
-const maxPolynomialDegree = 100
-
-// Polynomial is the kernel K(x, x') = (1 + s·x·x')^p with degree p = Degree
-// and scale s = Scale. Degree must be from 1 to 100. If Scale is zero it is
-// taken to be 1; a common choice for standardised inputs of dimension d is
-// Scale = 1/d.
-type Polynomial struct {
-	Degree int
-	Scale  float64
-}
-
-// Eval returns (1 + Scale·x·y)^Degree.
-func (k Polynomial) Eval(x, y []float64) float64 {
-	s := k.Scale
-	if s == 0 {
-		s = 1
-	}
-	base := 1 + s*dot(x, y)
-	v := 1.0
-	for range k.Degree {
-		v *= base
-	}
-	return v
-}
-
-// Validate reports a degree outside 1…100 or a negative or
-// non-finite scale.
-func (k Polynomial) Validate() error {
-	if k.Degree < 1 || k.Degree > maxPolynomialDegree {
-		return &OptionError{Field: "Polynomial.Degree", Value: float64(k.Degree), Reason: fmt.Sprintf("must be from 1 to %d", maxPolynomialDegree)}
-	}
-	if k.Scale < 0 || math.IsNaN(k.Scale) || math.IsInf(k.Scale, 0) {
-		return &OptionError{Field: "Polynomial.Scale", Value: k.Scale, Reason: "must be positive and finite (0 means 1)"}
-	}
-	return nil
-}
-
-// PSD reports whether the kernel is positive semi-definite: true for every
-// valid (non-negative) scale, since (1 + s·x·x')^p is a sum of products of
-// positive semi-definite kernels.
-func (k Polynomial) PSD() bool { return k.Scale >= 0 }
-
-func (k Polynomial) String() string {
-	s := k.Scale
-	if s == 0 {
-		s = 1
-	}
-	return fmt.Sprintf("Polynomial(degree=%d, scale=%.4g)", k.Degree, s)
-}
-
-func (k Polynomial) spec() kernelSpec {
-	return kernelSpec{Type: "polynomial", Degree: k.Degree, Scale: k.Scale}
-}
-
-// Linear is the kernel K(x, x') = x·x'.
-type Linear struct{}
-
-// Eval returns x·y.
-func (Linear) Eval(x, y []float64) float64 { return dot(x, y) }
-
-// PSD reports true: the linear kernel is positive semi-definite.
-func (Linear) PSD() bool { return true }
-
-func (Linear) String() string { return "Linear" }
-
-func (Linear) spec() kernelSpec { return kernelSpec{Type: "linear"} }
-
-func dot(x, y []float64) float64 {
-	var s float64
-	for i, xi := range x {
-		s += xi * y[i]
-	}
-	return s
+// Learnable is a Kernel whose parameters θ (every one positive) kernel
+// learning (LearnKernel) can learn. Learning works on their logarithms
+// u = ln θ, and moves them along the gradient of the full-model bound,
+// which it forms from the derivatives of K in u (K2), (K6). Gaussian and
+// ARDGaussian implement it; so may a kernel of your own, which
+// Classifier, MultiClassifier and, with Learning.ByBound, Regressor then
+// learn. (Regressor's default learning, by the dense model's evidence,
+// is for Gaussian and ARDGaussian; it learns any other Learnable kernel
+// by the bound.)
+type Learnable interface {
+	Kernel
+	// LogParams returns u = ln θ, in a slice of its own.
+	LogParams() []float64
+	// WithLogParams returns the kernel with θ = e^u, for u of the length
+	// LogParams returns. It must not retain u.
+	WithLogParams(u []float64) Learnable
+	// AddLogGrad adds w·∂K(x, y)/∂uₖ to dst[k] for every parameter uₖ
+	// (K2), given kv = K(x, y). It must not retain x, y or dst.
+	AddLogGrad(dst, x, y []float64, kv, w float64)
 }
 
 // defaultKernel is the kernel of settings whose Kernel is nil (FitDesign,
@@ -195,13 +102,15 @@ func kernelString(k Kernel) string {
 }
 
 // kernelSpec is a kernel as written in a model file: a built-in kernel by
-// its parameters, a registered kernel by its name.
+// its parameters, a NamedKernel by its name.
 type kernelSpec struct {
 	Type   string  `json:"type"` // gaussian, ard-gaussian, polynomial, linear, registered, design
 	Width  float64 `json:"width,omitempty"`
 	Degree int     `json:"degree,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`
-	Name   string  `json:"name,omitempty"` // of a registered kernel
+	Name   string  `json:"name,omitempty"` // of a NamedKernel
+	// Params are the learned log-parameters of a named Learnable kernel.
+	Params []float64 `json:"params,omitempty"`
 	// Scales are the length scales of an ARDGaussian kernel.
 	Scales []float64 `json:"scales,omitempty"`
 }
@@ -222,45 +131,34 @@ var builtinKernels = map[string]func(kernelSpec) Kernel{
 	},
 }
 
-var (
-	registryMu sync.RWMutex
-	registry   = map[string]Kernel{}
-)
-
-// RegisterKernel records k under name, so that models fitted with the
-// returned kernel can be saved, and loaded again by a program that has
-// registered the same name. The returned kernel evaluates k; its String is
-// name, and it forwards k's Validate and PSD methods. Registering a name
-// again replaces its kernel (as re-running a notebook cell does).
+// NamedKernel returns k under name, so that a model fitted with the
+// returned kernel can be saved: a model file holds the name, not the
+// kernel's code, and a Loader whose Kernels map that name to the kernel
+// reads the model back. The returned kernel evaluates k; its String is
+// name, and it forwards k's Validate and PSD methods and, if k is
+// Learnable, its learning hooks (a model fitted with a learned kernel
+// saves the learned parameters beside the name).
 //
-// Register each parameter setting under its own name, for example
+// Name each parameter setting of a kernel of your own, for example
 // "laplace(scale=2)". An empty name or a nil kernel is a programmer error
 // and panics.
-func RegisterKernel(name string, k Kernel) Kernel {
+func NamedKernel(name string, k Kernel) Kernel {
 	if name == "" || k == nil {
-		panic("vrvm: RegisterKernel needs a name and a kernel")
+		panic("vrvm: NamedKernel needs a name and a kernel")
 	}
-	if nk, ok := k.(namedKernel); ok {
+	switch nk := k.(type) {
+	case namedKernel:
+		k = nk.k
+	case namedLearnable:
 		k = nk.k
 	}
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	registry[name] = k
+	if l, ok := k.(Learnable); ok {
+		return namedLearnable{namedKernel{name: name, k: l}}
+	}
 	return namedKernel{name: name, k: k}
 }
 
-// registered returns the kernel registered under name.
-func registered(name string) (Kernel, bool) {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	k, ok := registry[name]
-	if !ok {
-		return nil, false
-	}
-	return namedKernel{name: name, k: k}, true
-}
-
-// namedKernel is a kernel registered with RegisterKernel.
+// namedKernel is a kernel named by NamedKernel.
 type namedKernel struct {
 	name string
 	k    Kernel
@@ -271,9 +169,30 @@ func (n namedKernel) Validate() error             { return validateKernel(n.k) }
 func (n namedKernel) PSD() bool                   { return isPSD(n.k) }
 func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
+func (n namedKernel) owned() Kernel               { return namedKernel{name: n.name, k: ownKernel(n.k)} }
+func (n namedKernel) Inner() design.Kernel        { return n.k } // design.BlockOf looks through it
+
+// namedLearnable is a named Learnable kernel: it is learned as its
+// kernel is, and its model file holds the learned parameters.
+type namedLearnable struct{ namedKernel }
+
+func (n namedLearnable) learnable() Learnable { return n.k.(Learnable) }
+func (n namedLearnable) LogParams() []float64 { return n.learnable().LogParams() }
+func (n namedLearnable) WithLogParams(u []float64) Learnable {
+	return namedLearnable{namedKernel{name: n.name, k: n.learnable().WithLogParams(u)}}
+}
+func (n namedLearnable) AddLogGrad(dst, x, y []float64, kv, w float64) {
+	n.learnable().AddLogGrad(dst, x, y, kv, w)
+}
+func (n namedLearnable) owned() Kernel {
+	return namedLearnable{namedKernel{name: n.name, k: ownKernel(n.k)}}
+}
+func (n namedLearnable) spec() kernelSpec {
+	return kernelSpec{Type: "registered", Name: n.name, Params: n.LogParams()}
+}
 
 // ownKernel returns k with the parameters it holds by reference copied:
-// the Scales of an ARDGaussian, also behind a registered name. A fitted
+// the Scales of an ARDGaussian, also behind a NamedKernel. A fitted
 // or loaded model keeps its own copy, so that a caller who changes the
 // Scales it fitted with (to fit the next model, say) or those of
 // FittedKernel does not change the model's predictions, nor write them
@@ -281,17 +200,15 @@ func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "reg
 // Other kernels are returned as they are: the built-in ones are values,
 // and a kernel of the caller's own must not change after a fit.
 func ownKernel(k Kernel) Kernel {
-	switch kk := k.(type) {
-	case ARDGaussian:
-		return ARDGaussian{Scales: append([]float64(nil), kk.Scales...)}
-	case namedKernel:
-		return namedKernel{name: kk.name, k: ownKernel(kk.k)}
+	if o, ok := k.(interface{ owned() Kernel }); ok {
+		return o.owned()
 	}
 	return k
 }
 
-// kernelFromSpec rebuilds the kernel of a model file.
-func kernelFromSpec(s kernelSpec) (Kernel, error) {
+// kernelFromSpec rebuilds the kernel of a model file; kernels resolves
+// the names of NamedKernel kernels (Loader.Kernels).
+func kernelFromSpec(s kernelSpec, kernels map[string]Kernel) (Kernel, error) {
 	var k Kernel
 	switch mk, ok := builtinKernels[s.Type]; {
 	case s.Type == "design":
@@ -299,8 +216,9 @@ func kernelFromSpec(s kernelSpec) (Kernel, error) {
 	case ok:
 		k = mk(s)
 	case s.Type == "registered":
-		if k, ok = registered(s.Name); !ok {
-			return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q is not registered: call vrvm.RegisterKernel(%q, …) before loading", s.Name, s.Name)}
+		var err error
+		if k, err = namedFromSpec(s, kernels); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, &ModelFileError{Reason: fmt.Sprintf("unknown kernel type %q", s.Type)}
@@ -309,6 +227,32 @@ func kernelFromSpec(s kernelSpec) (Kernel, error) {
 		return nil, &ModelFileError{Reason: err.Error()}
 	}
 	return k, nil
+}
+
+// namedFromSpec returns the kernel of kernels named in s, at the learned
+// parameters of s if it has any.
+func namedFromSpec(s kernelSpec, kernels map[string]Kernel) (Kernel, error) {
+	k, ok := kernels[s.Name]
+	if !ok || k == nil {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("the model's kernel %q is not among the Loader's Kernels: load it with vrvm.Loader{Kernels: map[string]vrvm.Kernel{%q: …}}", s.Name, s.Name)}
+	}
+	nk := NamedKernel(s.Name, k)
+	if s.Params == nil {
+		return nk, nil
+	}
+	l, ok := nk.(Learnable)
+	if !ok {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: the model holds learned parameters, but the Loader's kernel %s does not implement Learnable", s.Name, kernelString(k))}
+	}
+	if n := len(l.LogParams()); n != len(s.Params) {
+		return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: the model holds %d learned parameters, the Loader's kernel has %d", s.Name, len(s.Params), n)}
+	}
+	for _, v := range s.Params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &ModelFileError{Reason: fmt.Sprintf("kernel %q: learned log-parameter %v is not finite", s.Name, v)}
+		}
+	}
+	return l.WithLogParams(append([]float64(nil), s.Params...)), nil
 }
 
 // specOf returns the spec of a kernel for a model file; nil means a user
@@ -337,12 +281,12 @@ type basis struct {
 	bias    bool
 	centers *mat.Dense // one row per candidate centre; nil for a user design or when there are none
 	// sub holds the training rows of the centres when they are a subset
-	// of the training inputs (defaultMaxCentres), nil when every training
+	// of the training inputs (design.DefaultMaxCentres), nil when every training
 	// input is a centre, in order.
 	sub []int
 	dim int // input columns (kernel) or design columns (user design)
-	// scales divides the columns of a user design (designScales, (U1));
-	// nil for none or for a kernel, which is scaled by scaledKernel.
+	// scales divides the columns of a user design (design.ColumnScales, (U1));
+	// nil for none or for a kernel, which is scaled by design.Scaled.
 	scales []float64
 }
 
@@ -354,10 +298,11 @@ func (b *basis) design(x mat.Matrix, cols []int) (*mat.Dense, error) {
 }
 
 // designCtx is design that stops, with the error of stopped, when ctx is
-// done. It evaluates the kernel by blocks of rows (block.go), in parallel
-// for large designs, and looks at ctx before each block, so that an
-// interrupt reaches a slow (for example interpreted) kernel, one without
-// EvalBlock, within one block of about evalBlock evaluations (or one row).
+// done. It evaluates the kernel by blocks of rows (design.Columns), in
+// parallel for large designs, and looks at ctx before each block, so that
+// an interrupt reaches a slow (for example interpreted) kernel, one
+// without EvalBlock, within one block of about design.EvalBlockSize
+// evaluations (or one row).
 func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	phi := mat.NewDense(n, len(cols), nil)
@@ -398,53 +343,12 @@ func (b *basis) designCtx(ctx context.Context, x mat.Matrix, cols []int) (*mat.D
 	if len(centre) == 0 {
 		return phi, nil
 	}
-	cm := mat.NewDense(len(centre), d, nil)
-	for j, c := range centre {
-		copy(cm.RawRowView(j), b.centers.RawRowView(c))
-	}
-	// With the bias (if any) first, the kernel columns are contiguous and
-	// are written in place; otherwise through a buffer per worker.
-	direct := bias <= 0
-	size := blockRows(len(centre))
-	if blockKernel(b.kernel) == nil {
-		// Eval alone may be slow (interpreted): smaller blocks, so that
-		// ctx is seen every evalBlock evaluations or so.
-		size = max(1, evalBlock/len(centre))
-	}
-	var bufs [][]float64
-	if !direct {
-		bufs = make([][]float64, runtime.GOMAXPROCS(0))
-	}
-	xd := denseOf(x)
-	err := parallelBlocks(ctx, n, size, len(centre), func(lo, hi, w int) error {
-		xb := xd.Slice(lo, hi, 0, d).(*mat.Dense)
-		if direct {
-			return kernelBlock(b.kernel, phi.Slice(lo, hi, pos[0], pos[0]+len(pos)).(*mat.Dense), xb, cm, lo, centre, false)
-		}
-		if bufs[w] == nil {
-			bufs[w] = make([]float64, size*len(centre))
-		}
-		dst := mat.NewDense(hi-lo, len(centre), bufs[w][:(hi-lo)*len(centre)])
-		if err := kernelBlock(b.kernel, dst, xb, cm, lo, centre, false); err != nil {
-			return err
-		}
-		for i := lo; i < hi; i++ {
-			src, row := dst.RawRowView(i-lo), phi.RawRowView(i)
-			for j, p := range pos {
-				row[p] = src[j]
-			}
-		}
-		return nil
-	})
+	err := design.Columns(phi, b.kernel, denseOf(x), b.centers, pos, centre, func() error { return stopped(ctx, 0) })
 	if err != nil {
-		return nil, err
+		return nil, kernelErr(err)
 	}
 	return phi, nil
 }
-
-// evalBlock is the number of kernel evaluations per block of designCtx
-// for kernels without EvalBlock.
-const evalBlock = 4096
 
 // maxKernelValue is the largest |K(x, x)| a fit accepts: the precision's
 // entries are sums of products of two kernel values, and with larger

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // Learning the kernel's parameters by the full-model bound (docs/design.md,
@@ -76,14 +78,9 @@ const defaultLearnRows = 500
 // the one-width Friedman N = 300 fit (22 nats lower, same test error).
 const learnColdEvery = 2
 
-// spread returns m row indices spread evenly through 0 … n−1.
-func spread(n, m int) []int {
-	r := make([]int, m)
-	for i := range r {
-		r[i] = i * n / m
-	}
-	return r
-}
+// spread returns m row indices spread evenly through 0 … n−1
+// (design.Spread).
+func spread(n, m int) []int { return design.Spread(n, m) }
 
 // learnRows returns x and t or, with more than max > 0 rows, max of them
 // spread evenly through x: the rows the kernel is learned or chosen on.
@@ -93,56 +90,6 @@ func learnRows(x mat.Matrix, t []float64, max int) (mat.Matrix, []float64) {
 		return selectRows(mat.DenseCopyOf(x), rows), selectVec(t, rows)
 	}
 	return x, t
-}
-
-// learnable is a kernel whose parameters can be learned: it exposes their
-// logarithms u and the derivatives of K in them.
-type learnable interface {
-	Kernel
-	logParams() []float64
-	withLogParams(u []float64) learnable
-	// logGrad adds w·∂K(x, y)/∂uₖ (K2) to dst[k] for every uₖ, given
-	// kv = K(x, y).
-	logGrad(dst, x, y []float64, kv, w float64)
-}
-
-func (k Gaussian) logParams() []float64 { return []float64{math.Log(k.Width)} }
-
-func (k Gaussian) withLogParams(u []float64) learnable { return Gaussian{Width: math.Exp(u[0])} }
-
-// logGrad: ∂K/∂ln r = 2K‖x − y‖²/r² (K2).
-func (k Gaussian) logGrad(dst, x, y []float64, kv, w float64) {
-	var d2 float64
-	for i, xi := range x {
-		d := xi - y[i]
-		d2 += d * d
-	}
-	dst[0] += w * kv * 2 * d2 / (k.Width * k.Width) // (K2)
-}
-
-func (k ARDGaussian) logParams() []float64 {
-	u := make([]float64, len(k.Scales))
-	for i, s := range k.Scales {
-		u[i] = math.Log(s)
-	}
-	return u
-}
-
-func (k ARDGaussian) withLogParams(u []float64) learnable {
-	s := make([]float64, len(u))
-	for i, v := range u {
-		s[i] = math.Exp(v)
-	}
-	return ARDGaussian{Scales: s}
-}
-
-// logGrad: ∂K/∂ln ℓₖ = 2K(xₖ − yₖ)²/ℓₖ² (K2).
-func (k ARDGaussian) logGrad(dst, x, y []float64, kv, w float64) {
-	c := 2 * w * kv
-	for i, xi := range x {
-		d := (xi - y[i]) / k.Scales[i]
-		dst[i] += c * d * d // (K2)
-	}
 }
 
 // MedianDistance returns the median Euclidean distance between distinct
@@ -179,42 +126,40 @@ func MedianDistance(x mat.Matrix) float64 {
 	return d[len(d)/2]
 }
 
-// startKernel returns the kernel learning starts from: k with a zero width
-// (or nil length scales) replaced by the median pairwise distance of x; a
-// nil k means a Gaussian. Other kernels cannot be learned. For the
-// implicit default kernel (a nil Kernel without LearnKernel) on inputs
-// whose rows are all equal it returns nil and no error: every width gives
-// the same, constant, kernel functions, so there is nothing to learn.
-func startKernel(k Kernel, x mat.Matrix, implicit bool) (learnable, error) {
+// startKernel returns the kernel learning starts from: k, or for a
+// built-in kernel whose scales are unset (a zero Gaussian width, nil
+// ARDGaussian length scales) k at the median pairwise distance of x; a
+// nil k means a Gaussian. A kernel that does not implement Learnable
+// cannot be learned. For the implicit default kernel (a nil Kernel
+// without LearnKernel) on inputs whose rows are all equal it returns nil
+// and no error: every width gives the same, constant, kernel functions,
+// so there is nothing to learn.
+func startKernel(k Kernel, x mat.Matrix, implicit bool) (Learnable, error) {
 	if k == nil {
 		k = Gaussian{}
 	}
-	_, d := x.Dims()
-	med := func() (float64, error) {
+	l, ok := k.(Learnable)
+	if !ok {
+		return nil, &OptionError{Field: "LearnKernel", Reason: fmt.Sprintf("kernel %s cannot be learned: use Gaussian, ARDGaussian or a kernel that implements Learnable", kernelString(k))}
+	}
+	if u, ok := k.(interface {
+		unset() bool
+		atScale(m float64, d int) Learnable
+	}); ok && u.unset() {
+		_, d := x.Dims()
 		m := MedianDistance(x)
 		if !(m > 0) || math.IsInf(m*m, 0) {
-			return m, &OptionError{Field: "LearnKernel", Value: m, Reason: "the inputs have no usable spread to start a width from (all rows equal, or distances overflow); set a starting width"}
-		}
-		return m, nil
-	}
-	switch kk := k.(type) {
-	case Gaussian:
-		if kk.Width == 0 {
-			m, err := med()
-			if err != nil && implicit && m == 0 {
+			if implicit && m == 0 {
 				return nil, nil
 			}
-			return Gaussian{Width: m}, err
+			return u.atScale(m, d), &OptionError{Field: "LearnKernel", Value: m, Reason: "the inputs have no usable spread to start a width from (all rows equal, or distances overflow); set a starting width"}
 		}
-		return kk, nil
-	case ARDGaussian:
-		if kk.Scales == nil {
-			m, err := med()
-			return ARDGaussian{Scales: constant(d, m)}, err
-		}
-		return ARDGaussian{Scales: append([]float64(nil), kk.Scales...)}, nil
+		return u.atScale(m, d), nil
 	}
-	return nil, &OptionError{Field: "LearnKernel", Reason: fmt.Sprintf("kernel %s cannot be learned: use Gaussian or ARDGaussian", kernelString(k))}
+	if o, ok := ownKernel(l).(Learnable); ok {
+		return o, nil
+	}
+	return l, nil
 }
 
 // scalePrior returns ln p(θ) + ln|dθ/du| for the Gamma hyperprior of
@@ -261,9 +206,9 @@ func (o KernelLearning) spreadPrior(u, grad []float64) float64 {
 	return lp
 }
 
-func (o KernelLearning) resolve(k learnable) (KernelLearning, error) {
+func (o KernelLearning) resolve(k Learnable) (KernelLearning, error) {
 	def := defaultLearnRefits
-	if _, ard := k.(ARDGaussian); ard {
+	if _, ard := k.(perInput); ard {
 		def = defaultARDRefits
 	}
 	if err := count("Learning.MaxRefits", &o.MaxRefits, def); err != nil {
@@ -272,12 +217,11 @@ func (o KernelLearning) resolve(k learnable) (KernelLearning, error) {
 	if o.MaxRows == 0 {
 		o.MaxRows = defaultLearnRows
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"Learning.ScaleShape", o.ScaleShape}, {"Learning.ScaleRate", o.ScaleRate}, {"Learning.ScaleSpread", o.ScaleSpread}} {
-		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return o, &OptionError{Field: f.name, Value: f.v, Reason: "must be non-negative and finite (0 means no hyperprior)"}
+	names := [...]string{"Learning.ScaleShape", "Learning.ScaleRate", "Learning.ScaleSpread"}
+	for i, v := range [...]float64{o.ScaleShape, o.ScaleRate, o.ScaleSpread} {
+		// A zero stays zero: no hyperprior.
+		if err := positive(names[i], &v, 0, "must be non-negative and finite (0 means no hyperprior)"); err != nil {
+			return o, err
 		}
 	}
 	return o, nil
@@ -287,7 +231,7 @@ func (o KernelLearning) resolve(k learnable) (KernelLearning, error) {
 type learnResult struct {
 	prob   *problem
 	sol    *solution
-	kernel learnable
+	kernel Learnable
 	trace  []float64 // full-model bound + ln p(θ) after each refit
 }
 
@@ -309,20 +253,20 @@ type learnFit interface {
 	iters() int
 	// gradient sets g to ∂L/∂u at the fit's Q held fixed, with kernel k
 	// (K5)–(K6).
-	gradient(k learnable, g []float64)
+	gradient(k Learnable, g []float64)
 }
 
 // learnTarget is the model whose kernel learnWith learns: the binary
 // models (binaryTarget) and MultiClassifier (mcTarget).
 type learnTarget interface {
 	// check reports whether kernel k can be fitted (its scale is usable).
-	check(k learnable) error
+	check(k Learnable) error
 	// fit fits the model with kernel k: from an empty model if from is
 	// nil, else from the active set and likelihood factor of from, a fit
 	// of the same target (only if warmable). If abandon is not nil, the
 	// fit is stopped, and marked abandoned, after the first iteration
 	// for which it returns true.
-	fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error)
+	fit(ctx context.Context, k Learnable, from learnFit, abandon func(Progress) bool) (learnFit, error)
 	// warmable reports whether fit can start from another fit.
 	warmable() bool
 	// unlimit lifts the limit on the effective number of parameters
@@ -407,12 +351,12 @@ func columnSDs(x mat.Matrix) []float64 {
 // Q of each fit is ∂L/∂u at that fixed Q (K5)–(K6), starting from k0 (x
 // are the training inputs). It returns the fit with the largest V, its
 // kernel, and V after each fit.
-func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnable, o KernelLearning) (learnFit, learnable, []float64, error) {
+func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 Learnable, o KernelLearning) (learnFit, Learnable, []float64, error) {
 	var best learnFit
-	var bestK learnable
+	var bestK Learnable
 	var bestV float64
 	var trace []float64
-	r := newRprop(k0.logParams())
+	r := newRprop(k0.LogParams())
 	k := k0
 	longest := 0 // the most iterations a finished fit took
 	widened := 0 // doublings of the start for a crowded first fit (C1)
@@ -450,7 +394,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 			} else {
 				target.unlimit()
 			}
-			k = k.withLogParams(r.u)
+			k = k.WithLogParams(r.u)
 			refit--
 			continue
 		}
@@ -486,7 +430,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 		if !r.move(k, g, x) {
 			break
 		}
-		k = k.withLogParams(r.u)
+		k = k.WithLogParams(r.u)
 		if err := stopped(ctx, refit); err != nil {
 			return best, bestK, trace, err
 		}
@@ -501,7 +445,7 @@ func learnWith(ctx context.Context, target learnTarget, x mat.Matrix, k0 learnab
 // V jumps with θ; the warm fit's moves with θ. A crowded fit (C1), (C3)
 // is not kept, so it loses to one that is not, whatever its V. A nil fit
 // ends learning with err.
-func learnRefit(ctx context.Context, target learnTarget, k learnable, best learnFit, refit int, abandon func(Progress) bool) (learnFit, error) {
+func learnRefit(ctx context.Context, target learnTarget, k Learnable, best learnFit, refit int, abandon func(Progress) bool) (learnFit, error) {
 	warm := best != nil && target.warmable()
 	var fit learnFit
 	var err error
@@ -542,7 +486,7 @@ func newRprop(u0 []float64) *rprop {
 // ascend returns the gradient of V at a kept fit, (K5)–(K6) with the
 // prior's, and adapts the steps by its signs against the last kept
 // gradient's (Rprop).
-func (r *rprop) ascend(fit learnFit, k learnable, o KernelLearning) []float64 {
+func (r *rprop) ascend(fit learnFit, k Learnable, o KernelLearning) []float64 {
 	g := make([]float64, len(r.u))
 	fit.gradient(k, g) // (K5)–(K6)
 	o.scalePrior(r.u, g)
@@ -565,7 +509,7 @@ func (r *rprop) ascend(fit learnFit, k learnable, o KernelLearning) []float64 {
 // changed sign at the rejected θ (the step passed their maximum), or
 // along every one if none did. An abandoned fit's Q is not at a maximum
 // of L: its gradient is not used. It returns the best fit's gradient.
-func (r *rprop) retreat(fit learnFit, k learnable, o KernelLearning) []float64 {
+func (r *rprop) retreat(fit learnFit, k Learnable, o KernelLearning) []float64 {
 	flipped := false
 	if !fit.abandoned() {
 		gr := make([]float64, len(r.u))
@@ -591,9 +535,9 @@ func (r *rprop) retreat(fit learnFit, k learnable, o KernelLearning) []float64 {
 // of its start), or, for an ARD kernel, to the best fit's with inputs
 // switched off (offScale). It reports whether u differs from the best
 // fit's.
-func (r *rprop) move(k learnable, g []float64, x mat.Matrix) (moved bool) {
+func (r *rprop) move(k Learnable, g []float64, x mat.Matrix) (moved bool) {
 	r.offTrial = false
-	if _, ard := k.(ARDGaussian); ard {
+	if _, ard := k.(perInput); ard {
 		// An ARD length scale beyond offScale standard deviations of
 		// its input hardly changes K, and its gradient still asks for
 		// more: try the input switched off, ℓₖ at the upper bound, in
@@ -646,7 +590,7 @@ func copyFactor(dst, src likelihood) {
 // learning is on; it returns nil when it is off. implicit marks the
 // default kernel (see startKernel): on inputs whose rows are all equal it
 // becomes Gaussian{Width: 1}, not learned.
-func startLearning(on, implicit, design bool, o *options, x mat.Matrix, t []float64) (learnable, error) {
+func startLearning(on, implicit, design bool, o *options, x mat.Matrix, t []float64) (Learnable, error) {
 	if !on {
 		return nil, nil
 	}

@@ -24,7 +24,7 @@ type binaryTarget struct {
 	// not, the start of learning, with its kernel (C4).
 	sawCrowded bool
 	start      learnFit
-	startK     learnable
+	startK     Learnable
 }
 
 // binaryFit is a fit of binaryTarget.
@@ -50,11 +50,11 @@ func (f *binaryFit) crowded() bool { return f.over }
 
 func (f *binaryFit) iters() int { return f.sol.iters }
 
-func (f *binaryFit) gradient(k learnable, g []float64) {
+func (f *binaryFit) gradient(k Learnable, g []float64) {
 	newFixedQ(f.p, f.sol).eval(k, g) // (K5)–(K6)
 }
 
-func (t *binaryTarget) check(k learnable) error {
+func (t *binaryTarget) check(k Learnable) error {
 	bb := t.b
 	bb.kernel = k
 	return bb.checkScale()
@@ -64,7 +64,7 @@ func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Seque
 
 func (t *binaryTarget) unlimit() { t.limit, t.labels = 0, nil }
 
-func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
+func (t *binaryTarget) fit(ctx context.Context, k Learnable, from learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
 	bb.kernel = k
 	p := &problem{basis: bb, x: t.x, lik: t.newLik(), set: t.s}
@@ -98,15 +98,15 @@ func (t *binaryTarget) fit(ctx context.Context, k learnable, from learnFit, aban
 // the kernel matrix is the identity to rounding for any inputs without
 // repeated rows: every kernel function is a spike at its own row, and a
 // fit memorises the labels it can (C4).
-func (t *binaryTarget) memorising(ctx context.Context, k learnable) (learnFit, learnable, error) {
-	u := k.logParams()
+func (t *binaryTarget) memorising(ctx context.Context, k Learnable) (learnFit, Learnable, error) {
+	u := k.LogParams()
 	for i := range u {
 		u[i] -= maxLogMove
 	}
 	labels := t.labels
 	t.labels = nil
 	defer func() { t.labels = labels }()
-	ki := k.withLogParams(u)
+	ki := k.WithLogParams(u)
 	f, err := t.fit(ctx, ki, nil, nil)
 	return f, ki, err
 }
@@ -167,7 +167,7 @@ func classCrowded(p *problem, sol *solution, t []float64) bool {
 
 // learnKernel is learnWith for Regressor and Classifier: newLik makes a
 // fresh likelihood for each fit.
-func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
+func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 Learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
 	tg := &binaryTarget{s: s, b: b, x: x, newLik: newLik}
 	if l, ok := newLik().(*gaussLik); ok && !s.noCrowdLimit && s.prune && s.solver == Sequential {
 		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
@@ -188,9 +188,9 @@ func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 lear
 		// stopped leaves the best fit; a cancelled context is reported.
 		fi, ki, errI := tg.memorising(ctx, tg.startK)
 		if fi != nil && errI == nil && !fi.halted() {
-			vi := fi.full() + o.scalePrior(ki.logParams(), nil)
+			vi := fi.full() + o.scalePrior(ki.LogParams(), nil)
 			trace = append(trace, vi)
-			if !(best.full()+o.scalePrior(k.logParams(), nil) > vi) {
+			if !(best.full()+o.scalePrior(k.LogParams(), nil) > vi) {
 				best, k = tg.start, tg.startK
 			}
 		}

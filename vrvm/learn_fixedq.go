@@ -56,7 +56,7 @@ func newFixedQ(p *problem, sol *solution) *fixedQ {
 //	F = Σₙ [yₙmₙ − ½Bₙ(mₙ² + vₙ)] + Σ_{j excluded} excludedTerm(sⱼ),
 //
 // and, if grad is not nil, sets grad to ∂F/∂u (K5)–(K6).
-func (q *fixedQ) eval(k learnable, grad []float64) float64 {
+func (q *fixedQ) eval(k Learnable, grad []float64) float64 {
 	n := len(q.rows)
 	q.k = kernelMatrix(k, q.rows, q.k)
 	kd := q.k.RawMatrix().Data
@@ -142,14 +142,14 @@ func kernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
 // g(i, j) = Gᵢⱼ = ∂F/∂Kᵢⱼ (the kernel function centred at row j, at row
 // i) and the kernel matrix kd (row-major, N × N); K is symmetric and
 // ∂Kᵢᵢ/∂u = 0.
-func chainKernel(k learnable, rows [][]float64, kd []float64, g func(i, j int) float64, grad []float64) {
+func chainKernel(k Learnable, rows [][]float64, kd []float64, g func(i, j int) float64, grad []float64) {
 	for i := range grad {
 		grad[i] = 0
 	}
 	n := len(rows)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			k.logGrad(grad, rows[i], rows[j], kd[i*n+j], g(i, j)+g(j, i))
+			k.AddLogGrad(grad, rows[i], rows[j], kd[i*n+j], g(i, j)+g(j, i))
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // gradTol is acceptance 1 of issue 17: the analytic gradient of the bound
@@ -75,7 +76,7 @@ func TestLearnGradient(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, classify := range []bool{false, true} {
 			d := 1 + int(seed%3)
-			kernels := []learnable{Gaussian{Width: 0.7 + 0.2*float64(seed)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.1, -0.2, 0.3}[:d])}
+			kernels := []Learnable{Gaussian{Width: 0.7 + 0.2*float64(seed)}, ARDGaussian{Scales: constant(d, 1)}.WithLogParams([]float64{0.1, -0.2, 0.3}[:d])}
 			for _, k := range kernels {
 				name := strconv.FormatUint(seed, 10) + "/" + kernelString(k)
 				if classify {
@@ -87,7 +88,7 @@ func TestLearnGradient(t *testing.T) {
 						t.Fatalf("nothing pruned: the excluded terms are not tested")
 					}
 					q := newFixedQ(p, sol)
-					u := k.logParams()
+					u := k.LogParams()
 					grad := make([]float64, len(u))
 					q.eval(k, grad)
 					for i := range u {
@@ -97,7 +98,7 @@ func TestLearnGradient(t *testing.T) {
 							up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
 							up[i] += h
 							dn[i] -= h
-							return (q.eval(k.withLogParams(up), nil) - q.eval(k.withLogParams(dn), nil)) / (2 * h)
+							return (q.eval(k.WithLogParams(up), nil) - q.eval(k.WithLogParams(dn), nil)) / (2 * h)
 						}
 						const h = 1e-3
 						num := (4*cd(h/2) - cd(h)) / 3
@@ -488,7 +489,7 @@ func TestDefaultKernelEdges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 6,000 rows")
 	}
-	x, y := benchSinc(defaultMaxCentres+1000, 5)
+	x, y := benchSinc(design.DefaultMaxCentres+1000, 5)
 	r := &Regressor{}
 	if err := r.Fit(x, y); err != nil {
 		t.Fatalf("default kernel, %d rows: %v", len(y), err)

@@ -34,16 +34,16 @@ func (f *crawlFit) halted() bool    { return false }
 func (f *crawlFit) abandoned() bool { return f.ab }
 func (f *crawlFit) iters() int      { return f.n }
 func (f *crawlFit) crowded() bool   { return false }
-func (f *crawlFit) gradient(_ learnable, g []float64) {
+func (f *crawlFit) gradient(_ Learnable, g []float64) {
 	g[0] = -20 * f.d
 }
 
-func (t *crawlTarget) check(learnable) error { return nil }
+func (t *crawlTarget) check(Learnable) error { return nil }
 func (t *crawlTarget) warmable() bool        { return false }
 func (t *crawlTarget) unlimit()              {}
 
-func (t *crawlTarget) fit(_ context.Context, k learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
-	d := k.logParams()[0] - math.Ln2
+func (t *crawlTarget) fit(_ context.Context, k Learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
+	d := k.LogParams()[0] - math.Ln2
 	v := -10 * d * d
 	n, drop := 50, 10.0
 	if math.Abs(d) >= 0.8 {
@@ -77,7 +77,7 @@ func TestLearnBudget(t *testing.T) {
 	if best.abandoned() {
 		t.Error("the best fit is an abandoned one")
 	}
-	if d := k.logParams()[0] - math.Ln2; math.Abs(d) > 0.15 {
+	if d := k.LogParams()[0] - math.Ln2; math.Abs(d) > 0.15 {
 		t.Errorf("learned ln width %.3f from the maximum, want within 0.15", d)
 	}
 	total, abandoned := 0, 0

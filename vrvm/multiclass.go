@@ -205,11 +205,7 @@ func (c *MultiClassifier) FitContext(ctx context.Context, x mat.Matrix, labels [
 // fit is FitContext with a hook called after every factor update with the
 // step's name and a function returning the bound (tests).
 func (c *MultiClassifier) fit(ctx context.Context, x mat.Matrix, labels []string, hook func(step string, bound func() float64)) error {
-	prev := c.multiFit
-	err := c.fitNew(ctx, x, labels, hook)
-	if c.settle(ctx, err) { // the fit contract
-		c.multiFit = prev
-	}
+	_, err := fitUnder(ctx, &c.multiFit, &c.fitted, func() error { return c.fitNew(ctx, x, labels, hook) })
 	return err
 }
 
@@ -539,38 +535,46 @@ func (f *multiFit) labelIndex(labels []string) ([]int, error) {
 // differs from labels. A label the model was not trained on is a
 // *LabelError; mismatched lengths a *DimensionError.
 func (f *multiFit) ErrorRate(x mat.Matrix, labels []string) (float64, error) {
-	y, err := f.checkEval(x, labels)
-	if err != nil {
-		return 0, err
-	}
-	pred, err := f.PredictIndex(x)
-	if err != nil {
-		return 0, err
-	}
-	var e int
-	for i, p := range pred {
-		if p != y[i] {
-			e++
+	return f.meanOver(x, labels, func(y []int) (float64, error) {
+		pred, err := f.PredictIndex(x)
+		var e float64
+		for i, p := range pred {
+			if p != y[i] {
+				e++
+			}
 		}
-	}
-	return float64(e) / float64(len(y)), nil
+		return e, err
+	})
 }
 
 // LogLoss returns the mean negative log predictive probability (Prob) of
 // the true labels, −(1/N) Σₙ ln p(tₙ | xₙ), with probabilities clipped
 // below at 1e-15 as scikit-learn's log_loss does. Errors as ErrorRate.
 func (f *multiFit) LogLoss(x mat.Matrix, labels []string) (float64, error) {
+	return f.meanOver(x, labels, func(y []int) (float64, error) {
+		p, err := f.Prob(x)
+		if err != nil {
+			return 0, err
+		}
+		var s float64
+		for i, c := range y {
+			s -= math.Log(math.Max(p.At(i, c), 1e-15))
+		}
+		return s, nil
+	})
+}
+
+// meanOver returns sum(y)/N for the class indices y of labels, checked
+// against the rows of x (checkEval): the mean over the rows of the loss
+// whose sum sum returns; 0 and the error where either fails.
+func (f *multiFit) meanOver(x mat.Matrix, labels []string, sum func(y []int) (float64, error)) (float64, error) {
 	y, err := f.checkEval(x, labels)
 	if err != nil {
 		return 0, err
 	}
-	p, err := f.Prob(x)
+	s, err := sum(y)
 	if err != nil {
 		return 0, err
-	}
-	var s float64
-	for i, c := range y {
-		s -= math.Log(math.Max(p.At(i, c), 1e-15))
 	}
 	return s / float64(len(y)), nil
 }

@@ -136,13 +136,9 @@ func (l *jcLik) curvRow(i int) []float64 {
 // the current ψ and Aₙ.
 func (l *jcLik) terms(ybar, v *mat.Dense) float64 {
 	p := l.p
-	n, _ := ybar.Dims()
-	g := make([]float64, p.k)
-	var s float64
-	for i := range n {
-		s += adaptiveRowAt(l.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i))
-	}
-	return s
+	return rowSum(ybar, p.k, func(i int, g []float64) float64 {
+		return adaptiveRowAt(l.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i)) // (M20)
+	})
 }
 
 // adaptiveRowAt is (M20) for one row with A given: the bound (M19) at y

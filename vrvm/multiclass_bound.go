@@ -250,13 +250,23 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 // with independent classes).
 func (l *bohningLik) terms(ybar, v *mat.Dense) float64 {
 	p := l.p
-	n, _ := ybar.Dims()
-	g := make([]float64, p.k)
-	var s float64
-	for i := range n {
-		s += bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
-	}
+	s := rowSum(ybar, p.k, func(i int, g []float64) float64 {
+		return bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+	})
 	return s - 0.5*l.c0*mat.Sum(v) // (M9), the covariance part
+}
+
+// rowSum returns Σₙ f(n, g) over the rows n of ybar, in order, with g a
+// scratch of k values that f may overwrite: the likelihood terms of a
+// multi-class bound, row by row.
+func rowSum(ybar *mat.Dense, k int, f func(n int, g []float64) float64) float64 {
+	rows, _ := ybar.Dims()
+	g := make([]float64, k)
+	var s float64
+	for n := range rows {
+		s += f(n, g)
+	}
+	return s
 }
 
 // excluded returns (M15) with s = c₀φₘᵀφₘ (the block's dₘ).

@@ -86,7 +86,7 @@ func newSPFixedQ(b *basis, l *probitLik) *mcFixedQ {
 // ȳₙₖ = μₖᵀφₙ and vₙₖ = φₙᵀΣₖφₙ over class k's active set Aₖ (the
 // probit's excluded functions count once, with K outputs, (P13)); and,
 // if grad is not nil, sets grad to ∂F/∂u (K10), (K6).
-func (q *mcFixedQ) eval(k learnable, grad []float64) float64 {
+func (q *mcFixedQ) eval(k Learnable, grad []float64) float64 {
 	n := len(q.rows)
 	q.k = kernelMatrix(k, q.rows, q.k)
 	kd := q.k.RawMatrix().Data
@@ -357,9 +357,9 @@ func (f *mcFit) halted() bool                      { return f.sol.status == Stop
 func (f *mcFit) abandoned() bool                   { return f.ab.done }
 func (f *mcFit) crowded() bool                     { return false }
 func (f *mcFit) iters() int                        { return f.sol.iters }
-func (f *mcFit) gradient(k learnable, g []float64) { f.q.eval(k, g) }
+func (f *mcFit) gradient(k Learnable, g []float64) { f.q.eval(k, g) }
 
-func (t *mcTarget) check(k learnable) error {
+func (t *mcTarget) check(k Learnable) error {
 	bb := t.b
 	bb.kernel = k
 	return bb.checkScale()
@@ -369,7 +369,7 @@ func (t *mcTarget) warmable() bool { return false }
 
 func (t *mcTarget) unlimit() {}
 
-func (t *mcTarget) fit(ctx context.Context, k learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
+func (t *mcTarget) fit(ctx context.Context, k Learnable, _ learnFit, abandon func(Progress) bool) (learnFit, error) {
 	bb := t.b
 	bb.kernel = k
 	s := t.s

@@ -13,7 +13,7 @@ import (
 
 // mcLearnProblem fits a seeded multiProblem with kernel k (pruning on)
 // and returns the target and fit of kernel learning.
-func mcLearnProblem(t *testing.T, seed uint64, k learnable, lik MultiLikelihood) (*mcTarget, *mcFit) {
+func mcLearnProblem(t *testing.T, seed uint64, k Learnable, lik MultiLikelihood) (*mcTarget, *mcFit) {
 	t.Helper()
 	x, labels, _, prior, bias := multiProblem(seed)
 	o := options{kernel: k, prior: prior, noBias: !bias, defPrune: defaultClassificationPrune, defTol: defaultMultiTol}
@@ -37,7 +37,7 @@ func TestMultiLearnGradient(t *testing.T) {
 		for _, lik := range []MultiLikelihood{Softmax, Probit, SoftmaxAdaptive} {
 			x, _, _, _, _ := multiProblem(seed)
 			_, d := x.Dims()
-			kernels := []learnable{Gaussian{Width: 0.6 + 0.3*float64(seed%4)}, ARDGaussian{Scales: constant(d, 1)}.withLogParams([]float64{0.2, -0.1, 0.4}[:d])}
+			kernels := []Learnable{Gaussian{Width: 0.6 + 0.3*float64(seed%4)}, ARDGaussian{Scales: constant(d, 1)}.WithLogParams([]float64{0.2, -0.1, 0.4}[:d])}
 			for _, k := range kernels {
 				name := fmt.Sprintf("%d/%s/%v", seed, kernelString(k), lik)
 				t.Run(name, func(t *testing.T) {
@@ -51,7 +51,7 @@ func TestMultiLearnGradient(t *testing.T) {
 					if !excluded {
 						t.Fatal("nothing pruned: the excluded terms are not tested")
 					}
-					u := k.logParams()
+					u := k.LogParams()
 					grad := make([]float64, len(u))
 					f.gradient(k, grad)
 					for i := range u {
@@ -59,7 +59,7 @@ func TestMultiLearnGradient(t *testing.T) {
 							up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
 							up[i] += h
 							dn[i] -= h
-							return (f.q.eval(k.withLogParams(up), nil) - f.q.eval(k.withLogParams(dn), nil)) / (2 * h)
+							return (f.q.eval(k.WithLogParams(up), nil) - f.q.eval(k.WithLogParams(dn), nil)) / (2 * h)
 						}
 						const h = 1e-3
 						num := (4*cd(h/2) - cd(h)) / 3 // Richardson: O(h⁴)

@@ -27,14 +27,26 @@ func (c *MultiClassifier) SaveMeta(w io.Writer, meta any) error {
 // file, or a model of another estimator (read those with Load), gives a
 // *ModelFileError.
 func LoadMultiClassifier(r io.Reader) (*MultiClassifier, error) {
-	return LoadMultiClassifierMeta(r, nil)
+	return Loader{}.LoadMultiClassifierMeta(r, nil)
 }
 
 // LoadMultiClassifierMeta is LoadMultiClassifier that also decodes the
 // file's metadata, if any, into meta (a pointer, as for json.Unmarshal;
 // nil to ignore it).
 func LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
-	p, f, err := readModel(r, meta)
+	return Loader{}.LoadMultiClassifierMeta(r, meta)
+}
+
+// LoadMultiClassifier is the package's LoadMultiClassifier, resolving
+// named kernels by l.Kernels.
+func (l Loader) LoadMultiClassifier(r io.Reader) (*MultiClassifier, error) {
+	return l.LoadMultiClassifierMeta(r, nil)
+}
+
+// LoadMultiClassifierMeta is the package's LoadMultiClassifierMeta,
+// resolving named kernels by l.Kernels.
+func (l Loader) LoadMultiClassifierMeta(r io.Reader, meta any) (*MultiClassifier, error) {
+	p, f, err := readModel(r, meta, l.Kernels)
 	if err != nil {
 		return nil, err
 	}

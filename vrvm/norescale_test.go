@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // paperClassifier is a plain implementation of the paper's binary VRVM
@@ -144,7 +146,7 @@ func TestNoRescalePaperModel(t *testing.T) {
 			phi.Set(i, j+1, p*p*p)
 		}
 	}
-	if s := rms(phi.Slice(0, n, 1, n+1).(*mat.Dense).RawMatrix().Data); s < 10 {
+	if s := design.RMS(phi.Slice(0, n, 1, n+1).(*mat.Dense).RawMatrix().Data); s < 10 {
 		t.Fatalf("kernel root mean square %g: the problem does not exercise (U1)", s)
 	}
 	wantTrace, wantMu := paperClassifier(phi, y, DefaultPrior, DefaultPrior, iters)

@@ -213,7 +213,7 @@ func symRows(s *mat.SymDense) [][]float64 {
 // Save writes the fitted model as JSON; Load reads it back, as the
 // estimator that wrote it. It returns ErrNotFitted before a fit, and
 // ErrUnsavableKernel for a kernel that is neither this package's nor
-// registered with RegisterKernel.
+// named with NamedKernel.
 func (f *fitted) Save(w io.Writer) error {
 	p, err := f.encode()
 	if err != nil {
@@ -255,12 +255,12 @@ func checksum(payload, meta []byte) string {
 
 // readModel reads and verifies a model file, and decodes its metadata into
 // meta if meta is not nil.
-func readModel(r io.Reader, meta any) (*payload, *fitted, error) {
-	return readModelLimit(r, meta, maxModelBytes)
+func readModel(r io.Reader, meta any, kernels map[string]Kernel) (*payload, *fitted, error) {
+	return readModelLimit(r, meta, maxModelBytes, kernels)
 }
 
 // readModelLimit is readModel reading at most limit bytes.
-func readModelLimit(r io.Reader, meta any, limit int64) (*payload, *fitted, error) {
+func readModelLimit(r io.Reader, meta any, limit int64, kernels map[string]Kernel) (*payload, *fitted, error) {
 	data, err := boundedjson.Read(r, limit)
 	var tl *boundedjson.TooLargeError
 	var se *boundedjson.SyntaxError
@@ -305,7 +305,7 @@ func readModelLimit(r io.Reader, meta any, limit int64) (*payload, *fitted, erro
 			return nil, nil, &ModelFileError{Reason: "metadata: " + err.Error()}
 		}
 	}
-	f, err := p.decode()
+	f, err := p.decode(kernels)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -317,9 +317,10 @@ func badModel(format string, args ...any) error {
 	return &ModelFileError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// decode validates a payload and rebuilds the fitted result.
-func (p *payload) decode() (*fitted, error) {
-	k, err := kernelFromSpec(p.Kernel)
+// decode validates a payload and rebuilds the fitted result; kernels
+// resolves a NamedKernel's name (Loader.Kernels).
+func (p *payload) decode(kernels map[string]Kernel) (*fitted, error) {
+	k, err := kernelFromSpec(p.Kernel, kernels)
 	if err != nil {
 		return nil, err
 	}
@@ -606,9 +607,9 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 // value, a precision or Gamma parameter that is not positive, a noise
 // variance that overflows), which the error names. The file's checksum is a plain SHA-256 of its content:
 // it detects accidents (truncation, corruption), not deliberate edits,
-// which anyone can re-checksum; load only files you trust. A model fitted with a kernel of the caller's needs the
-// kernel registered under the same name (RegisterKernel) before Load.
-func Load(r io.Reader) (Estimator, error) { return LoadMeta(r, nil) }
+// which anyone can re-checksum; load only files you trust. A model fitted with a kernel of the caller's own
+// (NamedKernel) is read by a Loader whose Kernels hold its name.
+func Load(r io.Reader) (Estimator, error) { return Loader{}.LoadMeta(r, nil) }
 
 // SaveMeta writes m like m.Save, together with caller metadata meta (any
 // value encoding/json can marshal, for example the names of the input
@@ -631,8 +632,28 @@ func SaveMeta(w io.Writer, m Estimator, meta any) error {
 
 // LoadMeta is Load that also decodes the file's metadata, if any, into
 // meta (a pointer, as for json.Unmarshal; nil to ignore it).
-func LoadMeta(r io.Reader, meta any) (Estimator, error) {
-	p, f, err := readModel(r, meta)
+func LoadMeta(r io.Reader, meta any) (Estimator, error) { return Loader{}.LoadMeta(r, meta) }
+
+// Loader reads model files as Load, LoadMeta, LoadMultiClassifier and
+// LoadMultiClassifierMeta do, which are the methods of the zero Loader.
+// Its zero value reads models of this package's kernels.
+type Loader struct {
+	// Kernels maps the name of every NamedKernel the files may hold to
+	// its kernel, for example
+	// map[string]vrvm.Kernel{"laplace(scale=2)": laplace{2}}. A file whose
+	// kernel's name is not in it gives a *ModelFileError naming the
+	// kernel. The kernels are not modified; a Learnable kernel is set to
+	// the learned parameters the file holds.
+	Kernels map[string]Kernel
+}
+
+// Load is the package's Load, resolving named kernels by l.Kernels.
+func (l Loader) Load(r io.Reader) (Estimator, error) { return l.LoadMeta(r, nil) }
+
+// LoadMeta is the package's LoadMeta, resolving named kernels by
+// l.Kernels.
+func (l Loader) LoadMeta(r io.Reader, meta any) (Estimator, error) {
+	p, f, err := readModel(r, meta, l.Kernels)
 	if err != nil {
 		return nil, err
 	}

@@ -46,9 +46,9 @@ func TestLoadBounded(t *testing.T) {
 
 	// A stream (no size to stat) of valid JSON longer than the limit.
 	long := `{"format":"vrvm-model","version":2,"payload":[` + strings.Repeat("0,", 600) + `0]}`
-	_, _, err = readModelLimit(strings.NewReader(long), nil, 1000)
+	_, _, err = readModelLimit(strings.NewReader(long), nil, 1000, nil)
 	want(t, err, "too large: more than the limit of 1000 bytes")
-	_, _, err = readModelLimit(strings.NewReader(`{"format":"vrvm-model"} {}`), nil, 1000)
+	_, _, err = readModelLimit(strings.NewReader(`{"format":"vrvm-model"} {}`), nil, 1000, nil)
 	want(t, err, "not valid JSON (truncated?): { after the JSON value")
 }
 

@@ -234,10 +234,10 @@ func (r *Regressor) FitDesign(phi mat.Matrix, t []float64) error {
 
 // fit is fitNew under the fit contract (fitted.settle).
 func (r *Regressor) fit(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
-	prev, dup := r.regressionFit, r.duplicates
-	err := r.fitNew(ctx, x, t, design)
-	if r.settle(ctx, err) {
-		r.regressionFit, r.duplicates = prev, dup
+	dup := r.duplicates
+	restored, err := fitUnder(ctx, &r.regressionFit, &r.fitted, func() error { return r.fitNew(ctx, x, t, design) })
+	if restored {
+		r.duplicates = dup
 	}
 	return err
 }

@@ -191,11 +191,7 @@ func (r *RVMRegressor) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (r *RVMRegressor) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	prev := r.regressionFit
-	err := r.fitNew(ctx, x, t)
-	if r.settle(ctx, err) { // the fit contract
-		r.regressionFit = prev
-	}
+	_, err := fitUnder(ctx, &r.regressionFit, &r.fitted, func() error { return r.fitNew(ctx, x, t) })
 	return err
 }
 
@@ -293,11 +289,7 @@ func (c *RVMClassifier) Fit(x mat.Matrix, t []float64) error {
 
 // FitContext is Fit with a context, as Regressor.FitContext.
 func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float64) error {
-	prev := c.classificationFit
-	err := c.fitNew(ctx, x, t)
-	if c.settle(ctx, err) { // the fit contract
-		c.classificationFit = prev
-	}
+	_, err := fitUnder(ctx, &c.classificationFit, &c.fitted, func() error { return c.fitNew(ctx, x, t) })
 	return err
 }
 

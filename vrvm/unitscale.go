@@ -1,11 +1,9 @@
 package vrvm
 
 import (
-	"fmt"
-	"math"
-
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // The solvers see basis functions of root mean square at most about 1
@@ -16,78 +14,15 @@ import (
 // of the kernel. The fitted model is stated in the units of the kernel
 // the user gave (U2).
 
-// unitSample is the number of training inputs, spread through them, at
-// which unitKernel measures the kernel's root mean square (unitSample²
-// values).
-const unitSample = 256
-
-// scaledKernel is the kernel k divided by s > 1 (U1).
-type scaledKernel struct {
-	k Kernel
-	s float64
-}
-
-// Eval returns k(x, y)/s.
-func (k scaledKernel) Eval(x, y []float64) float64 { return k.k.Eval(x, y) / k.s }
-
-// Validate and PSD are those of k.
-func (k scaledKernel) Validate() error { return validateKernel(k.k) }
-func (k scaledKernel) PSD() bool       { return isPSD(k.k) }
-func (k scaledKernel) String() string  { return fmt.Sprintf("%s/%.4g", kernelString(k.k), k.s) }
+// scaledKernel is the kernel divided by its root mean square s > 1 (U1).
+type scaledKernel = design.Scaled
 
 // unitKernel returns k, or k divided by the root mean square of its
-// values between unitSample centres spread through centres if that is
-// above 1 (U1). Gaussian kernels, bounded by 1, are returned as they are
-// without evaluating them.
+// values between design.UnitSample centres spread through centres if that
+// is above 1 (U1): design.Unit.
 func unitKernel(k Kernel, centres *mat.Dense) (Kernel, error) {
-	switch k.(type) {
-	case Gaussian, ARDGaussian:
-		return k, nil
-	}
-	if centres == nil {
-		return k, nil
-	}
-	n, d := centres.Dims()
-	rows := spread(n, min(n, unitSample))
-	c := mat.NewDense(len(rows), d, nil)
-	for i, r := range rows {
-		copy(c.RawRowView(i), centres.RawRowView(r))
-	}
-	v := mat.NewDense(len(rows), len(rows), nil)
-	if err := kernelBlock(k, v, c, c, 0, rows, false); err != nil {
-		return nil, err
-	}
-	s := rms(v.RawMatrix().Data)
-	if !(s > 1) || math.IsInf(s, 0) {
-		return k, nil
-	}
-	return scaledKernel{k: k, s: s}, nil
-}
-
-// rms returns the root mean square of v, by floats.Norm, which scales
-// so that values whose squares overflow (a design column of 1e200) still
-// give a finite result.
-func rms(v []float64) float64 {
-	return floats.Norm(v, 2) / math.Sqrt(float64(len(v)))
-}
-
-// designScales returns, for a user design x, the root mean square of each
-// column where it is above 1, else 1 (U1); nil if every column's is at
-// most 1.
-func designScales(x mat.Matrix) []float64 {
-	n, m := x.Dims()
-	var out []float64
-	col := make([]float64, n)
-	for j := range m {
-		mat.Col(col, j, x)
-		if s := rms(col); s > 1 && !math.IsInf(s, 0) {
-			if out == nil {
-				out = constant(m, 1)
-			}
-			out[j] = s
-		}
-	}
-	return out
+	u, err := design.Unit(k, centres)
+	return u, kernelErr(err)
 }
 
 // divisors returns the numbers by which the solver's basis functions cols
@@ -105,7 +40,7 @@ func (b *basis) divisors(cols []int) []float64 {
 	}
 	out := make([]float64, len(cols))
 	for i, c := range cols {
-		out[i] = sk.s
+		out[i] = sk.S
 		if b.bias && c == 0 {
 			out[i] = 1 // the bias is not scaled
 		}
@@ -116,7 +51,7 @@ func (b *basis) divisors(cols []int) []float64 {
 // unscaled returns b with the kernel the user gave and no design scales.
 func (b basis) unscaled() basis {
 	if sk, ok := b.kernel.(scaledKernel); ok {
-		b.kernel = sk.k
+		b.kernel = sk.K
 	}
 	b.scales = nil
 	return b

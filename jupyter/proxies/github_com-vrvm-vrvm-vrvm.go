@@ -15,6 +15,7 @@ func init() {
 		"BlockKernel": reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_BlockKernel)(nil)).Elem(),
 		"Estimator":   reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Estimator)(nil)).Elem(),
 		"Kernel":      reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Kernel)(nil)).Elem(),
+		"Learnable":   reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Learnable)(nil)).Elem(),
 	}
 }
 
@@ -116,4 +117,29 @@ type proxy_github_com_vrvm_vrvm_vrvm_Kernel struct {
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Kernel) Eval(x []float64, y []float64) float64 {
 	return P.Eval_(P.Object, x, y)
+}
+
+// proxy_github_com_vrvm_vrvm_vrvm_Learnable is the gomacro proxy for Learnable.
+type proxy_github_com_vrvm_vrvm_vrvm_Learnable struct {
+	Object         interface{}
+	AddLogGrad_    func(_proxy_obj_ interface{}, dst []float64, x []float64, y []float64, kv float64, w float64)
+	Eval_          func(_proxy_obj_ interface{}, x []float64, y []float64) float64
+	LogParams_     func(_proxy_obj_ interface{}) []float64
+	WithLogParams_ func(_proxy_obj_ interface{}, u []float64) vrvm.Learnable
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) AddLogGrad(dst []float64, x []float64, y []float64, kv float64, w float64) {
+	P.AddLogGrad_(P.Object, dst, x, y, kv, w)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) Eval(x []float64, y []float64) float64 {
+	return P.Eval_(P.Object, x, y)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) LogParams() []float64 {
+	return P.LogParams_(P.Object)
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) WithLogParams(u []float64) vrvm.Learnable {
+	return P.WithLogParams_(P.Object, u)
 }
