@@ -235,17 +235,21 @@ func (b Basis) basis() (basis, error) {
 }
 
 // FitStats fits the model on the fixed basis b from the sufficient
-// statistics s of its rows (AddRows), without the rows: the paper's
-// schedule (PaperSchedule) whatever Solver holds, from the options
-// Prior, Alpha0, Tau0, NoPrune, PruneAlpha, MaxIter, Tol, ParamTol and
-// Monitor. Its fit is that of Fit with the paper's schedule on the rows
-// whose statistics s holds, with b's centres as the candidate functions
-// (the same updates in the same order, so the same bound to rounding).
-// The basis replaces Kernel, NoBias and Centres; LearnKernel (an
-// *OptionError), KeepDuplicates and the augmentation of predictions
-// (never: it needs the rows) do not apply. RelevanceVectors and
-// ActiveSet report rows of b.Centres. The model predicts, saves and
-// loads as one fitted by Fit.
+// statistics s of its rows (AddRows), without the rows, by Solver from
+// the options Prior, Alpha0, Tau0, NoPrune, PruneAlpha, MaxIter, Tol,
+// ParamTol and Monitor. The paper's schedule (PaperSchedule) runs on the
+// statistics themselves; the other solvers (Sequential, the default, and
+// Newton) on at most C pseudo-rows with the same ΦᵀΦ and Φᵀt, whose
+// residual differs from the rows' by a constant (statsrows.go), so that
+// the fit costs that of an ordinary fit on C rows whatever N. Either way
+// its fit is that of Fit with the same solver on the rows whose
+// statistics s holds, with b's centres as the candidate functions (the
+// same updates; the same bound to rounding, or to the solvers' tolerance
+// where they work on a factor of the design). The basis replaces Kernel,
+// NoBias and Centres; LearnKernel (an *OptionError), KeepDuplicates and
+// the augmentation of predictions (never: it needs the rows) do not
+// apply. RelevanceVectors and ActiveSet report rows of b.Centres. The
+// model predicts, saves and loads as one fitted by Fit.
 func (r *Regressor) FitStats(b Basis, s *Stats) error {
 	return r.FitStatsContext(context.Background(), b, s)
 }
@@ -283,7 +287,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 		}
 	}
 	opts := r.options()
-	opts.kernel, opts.noBias, opts.solver = b.Kernel, b.NoBias, PaperSchedule
+	opts.kernel, opts.noBias = b.Kernel, b.NoBias
 	r.weightScale = targetScale(&opts, r, scale)
 	set, err := opts.resolve()
 	if err != nil {
@@ -303,7 +307,12 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	}
 	lik := newGaussLikRows(nil, st.n, set.prior, tau0)
 	p := &problem{basis: bs, lik: lik, set: set}
-	sol, err := fitScheduleStats(ctx, st, p)
+	var sol *solution
+	if set.solver == PaperSchedule {
+		sol, err = fitScheduleStats(ctx, st, p)
+	} else {
+		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go
+	}
 	if _, err = r.finish(p, sol, nil, variational{}, err); sol != nil {
 		r.ct, r.dt = lik.ct, lik.dt
 		r.noise = lik.dt / lik.ct
