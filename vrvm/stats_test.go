@@ -277,3 +277,42 @@ func TestStatsBadInput(t *testing.T) {
 		t.Errorf("failed refit: %v, bound %v, before %v", err, r.LowerBound(), l)
 	}
 }
+
+// TestBasisDesign: Basis.Design (AVX-512 for a Gaussian, statsdesign.go)
+// agrees with the fit's own design of the basis to 1e-15 relative (plus
+// the rounding of the exponential's argument), with
+// and without the bias, at 8 inputs and a number of centres that is not
+// a multiple of 8, and at values down to the underflow.
+func TestBasisDesign(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(3, 46))
+	x, c := randDense(rnd, 50, 8, 2), randDense(rnd, 13, 8, 2)
+	for _, b := range []Basis{{Kernel: Gaussian{Width: 2}, Centres: c}, {Kernel: Gaussian{Width: 0.1}, Centres: c, NoBias: true}} {
+		got, err := b.Design(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := b.basis()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := bs.full(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, k := want.Dims()
+		if gr, gk := got.Dims(); gr != r || gk != k {
+			t.Fatalf("design %d × %d, want %d × %d", gr, gk, r, k)
+		}
+		for i := range r {
+			for j := range k {
+				g, w := got.At(i, j), want.At(i, j)
+				// The argument v = ln w is rounded differently (fused
+				// multiply–adds, over 8 terms): |v|·2⁻⁵⁰ more.
+				if math.Abs(g-w) > (1e-15+math.Abs(math.Log(w))*0x1p-50)*w || w == 0 && g != 0 {
+					t.Fatalf("%v: [%d,%d] = %.17g, want %.17g", b.Kernel, i, j, g, w)
+				}
+			}
+		}
+	}
+}

@@ -64,6 +64,12 @@ func kernel(k int, a, b, c *float64, ldc int, alpha float64)
 //go:noescape
 func kernel512(k int, a, b, c *float64, ldc int, alpha float64)
 
+// gaussRow512 sets out[j] = exp(s·Σₗ (x[l] − ct[l·ldc + j])²) for
+// l < d and j < n, n a positive multiple of 8 (gauss_amd64.s).
+//
+//go:noescape
+func gaussRow512(n, d int, x, ct *float64, ldc int, s float64, out *float64)
+
 // gemvT4 adds x[0]·a[j] + x[1]·a[lda+j] + x[2]·a[2lda+j] + x[3]·a[3lda+j]
 // into y[j] for j < n: four rows of a row-major matrix at a, weighted by
 // x, added into y. n must be a positive multiple of 4.

@@ -16,6 +16,11 @@ func kernel512(k int, a, b, c *float64, ldc int, alpha float64) {
 	panic("dense: no micro-kernel on this platform")
 }
 
+// gaussRow512 is never called without the assembly kernels.
+func gaussRow512(n, d int, x, ct *float64, ldc int, s float64, out *float64) {
+	panic("dense: no Gaussian kernel on this platform")
+}
+
 // gemvT4 is never called without the assembly kernels.
 func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64) {
 	panic("dense: no Gemv kernel on this platform")
