@@ -17,6 +17,7 @@ type gaussLik struct {
 	prior  Prior
 	ct, dt float64 // c̃, d̃
 	ew     float64 // Σₙ⟨(tₙ − wᵀφₙ)²⟩ under the observed Q_w
+	extra  float64 // tᵀt − zᵀz when t holds the pseudo-targets z (P1), else 0
 	resid  []float64
 }
 
@@ -47,10 +48,11 @@ func (g *gaussLik) rowVariances() bool { return false }
 func (g *gaussLik) weights() ([]float64, float64) { return nil, g.tau() }
 func (g *gaussLik) data() ([]float64, float64)    { return g.t, g.tau() }
 
-// observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled).
+// observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled),
+// plus extra for pseudo-rows (P1).
 func (g *gaussLik) observe(l *latent) {
 	if l.mean == nil {
-		g.ew = l.sqResid + l.sumVar
+		g.ew = l.sqResid + l.sumVar + g.extra
 		return
 	}
 	g.resid = resize(g.resid, len(g.t))
@@ -58,7 +60,7 @@ func (g *gaussLik) observe(l *latent) {
 		g.resid[i] = g.t[i] - m
 	}
 	r := blas64.Vector{N: len(g.resid), Inc: 1, Data: g.resid}
-	g.ew = blas64.Dot(r, r) + l.sumVar
+	g.ew = blas64.Dot(r, r) + l.sumVar + g.extra
 }
 
 // update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.

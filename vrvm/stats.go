@@ -186,6 +186,9 @@ func (b Basis) Dim() int {
 
 // Design returns the N × C design of the basis at the rows of x, one row
 // per input, the bias column first: the rows that Stats.AddRows takes.
+// For a Gaussian kernel on a processor with AVX-512 its values are
+// formed eight at a time and may differ from the kernel's Eval in the
+// last bit.
 // It returns an error for a nil or invalid kernel, centres or inputs
 // that are empty or not finite, and inputs whose number of columns
 // differs from the centres'.
@@ -202,6 +205,9 @@ func (b Basis) Design(x mat.Matrix) (*mat.Dense, error) {
 	}
 	if err := checkFinite("x", x); err != nil {
 		return nil, err
+	}
+	if phi := gaussDesign(bs, denseOf(x)); phi != nil {
+		return phi, nil // statsdesign.go
 	}
 	return bs.full(x)
 }
@@ -235,17 +241,21 @@ func (b Basis) basis() (basis, error) {
 }
 
 // FitStats fits the model on the fixed basis b from the sufficient
-// statistics s of its rows (AddRows), without the rows: the paper's
-// schedule (PaperSchedule) whatever Solver holds, from the options
-// Prior, Alpha0, Tau0, NoPrune, PruneAlpha, MaxIter, Tol, ParamTol and
-// Monitor. Its fit is that of Fit with the paper's schedule on the rows
-// whose statistics s holds, with b's centres as the candidate functions
-// (the same updates in the same order, so the same bound to rounding).
-// The basis replaces Kernel, NoBias and Centres; LearnKernel (an
-// *OptionError), KeepDuplicates and the augmentation of predictions
-// (never: it needs the rows) do not apply. RelevanceVectors and
-// ActiveSet report rows of b.Centres. The model predicts, saves and
-// loads as one fitted by Fit.
+// statistics s of its rows (AddRows), without the rows, by Solver from
+// the options Prior, Alpha0, Tau0, NoPrune, PruneAlpha, MaxIter, Tol,
+// ParamTol and Monitor. The paper's schedule (PaperSchedule) runs on the
+// statistics themselves; the other solvers (Sequential, the default, and
+// Newton) on at most C pseudo-rows with the same ΦᵀΦ and Φᵀt, whose
+// residual differs from the rows' by a constant (statsrows.go), so that
+// the fit costs that of an ordinary fit on C rows whatever N. Either way
+// its fit is that of Fit with the same solver on the rows whose
+// statistics s holds, with b's centres as the candidate functions (the
+// same updates; the same bound to rounding, or to the solvers' tolerance
+// where they work on a factor of the design). The basis replaces Kernel,
+// NoBias and Centres; LearnKernel (an *OptionError), KeepDuplicates and
+// the augmentation of predictions (never: it needs the rows) do not
+// apply. RelevanceVectors and ActiveSet report rows of b.Centres. The
+// model predicts, saves and loads as one fitted by Fit.
 func (r *Regressor) FitStats(b Basis, s *Stats) error {
 	return r.FitStatsContext(context.Background(), b, s)
 }
@@ -283,7 +293,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 		}
 	}
 	opts := r.options()
-	opts.kernel, opts.noBias, opts.solver = b.Kernel, b.NoBias, PaperSchedule
+	opts.kernel, opts.noBias = b.Kernel, b.NoBias
 	r.weightScale = targetScale(&opts, r, scale)
 	set, err := opts.resolve()
 	if err != nil {
@@ -303,7 +313,12 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	}
 	lik := newGaussLikRows(nil, st.n, set.prior, tau0)
 	p := &problem{basis: bs, lik: lik, set: set}
-	sol, err := fitScheduleStats(ctx, st, p)
+	var sol *solution
+	if set.solver == PaperSchedule {
+		sol, err = fitScheduleStats(ctx, st, p)
+	} else {
+		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go
+	}
 	if _, err = r.finish(p, sol, nil, variational{}, err); sol != nil {
 		r.ct, r.dt = lik.ct, lik.dt
 		r.noise = lik.dt / lik.ct

@@ -11,20 +11,17 @@ import (
 )
 
 // TestFitStats checks the sufficient-statistics entry against the
-// row-based fit: a Regressor fitted by the paper's schedule on the rows
-// (every row a centre) and one fitted by FitStats on the statistics of
-// the same rows, accumulated in blocks and merged, on the basis of those
-// centres, reach the same bound to 1e-8 relative, the same active set
-// and the same predictions; on sinc, and on its targets scaled and
-// shifted (the targets' variance from Σt and tᵀt sets the defaults,
-// (T1)), with and without pruning.
+// row-based fit: a Regressor fitted on the rows (every row a centre) and
+// one fitted by FitStats on the statistics of the same rows, accumulated
+// in blocks and merged, on the basis of those centres, reach the same
+// bound to 1e-8 relative, the same active set and the same predictions;
+// on sinc, and on its targets scaled and shifted (the targets' variance
+// from Σt and tᵀt sets the defaults, (T1)), with and without pruning; by
+// the paper's schedule (FitStats' own schedule on the statistics) and by
+// the sequential and Newton solvers (on the pseudo-rows of (P1)).
 func TestFitStats(t *testing.T) {
 	t.Parallel()
-	const (
-		n        = 120
-		boundTol = 1e-8 // relative
-		predTol  = 1e-6 // relative to max(1, |value|)
-	)
+	const n = 120
 	rng := rand.New(rand.NewPCG(5, 44))
 	x := mat.NewDense(n, 1, nil)
 	sinc := make([]float64, n)
@@ -33,19 +30,18 @@ func TestFitStats(t *testing.T) {
 		x.Set(i, 0, v)
 		sinc[i] = math.Sin(v)/v + 0.1*rng.NormFloat64()
 	}
-	xt := mat.NewDense(7, 1, []float64{-9.5, -4, -0.3, 0, 2.2, 6, 12})
-	k := Gaussian{Width: 3}
-	for _, c := range []struct {
-		name         string
-		scale, shift float64
-		noPrune      bool
-		maxIter      int
-	}{
-		{"sinc", 1, 0, false, 20000},
-		{"sinc × 100 + 50", 100, 50, false, 20000},
+	for _, c := range []statsCase{
+		{"sinc", PaperSchedule, 1, 0, false, 20000, 0},
+		{"sinc × 100 + 50", PaperSchedule, 100, 50, false, 20000, 0},
 		// Without pruning the schedule takes thousands of iterations:
 		// compare the state after 300 of them.
-		{"sinc, no pruning", 1, 0, true, 300},
+		{"sinc, no pruning", PaperSchedule, 1, 0, true, 300, 0},
+		{"sinc, sequential", Sequential, 1, 0, false, 0, 0},
+		{"sinc × 100 + 50, sequential", Sequential, 100, 50, false, 0, 0},
+		{"sinc, sequential, no pruning", Sequential, 1, 0, true, 0, 0},
+		// Newton's last steps leave the pruned model's bound within 3e-8
+		// (its full-model bound within 1e-10).
+		{"sinc, newton", Newton, 1, 0, false, 0, 1e-7},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -53,34 +49,76 @@ func TestFitStats(t *testing.T) {
 			for i, v := range sinc {
 				y[i] = c.scale*v + c.shift
 			}
-			rows := &Regressor{Kernel: k, Solver: PaperSchedule, NoAugment: true, KeepDuplicates: true, NoPrune: c.noPrune, MaxIter: c.maxIter}
-			if err := rows.Fit(x, y); err != nil {
-				t.Fatal(err)
-			}
-			b := Basis{Kernel: k, Centres: x}
-			s1 := blockStats(t, b, x, y)
-			st := &Regressor{NoPrune: c.noPrune, MaxIter: c.maxIter}
-			if err := st.FitStats(b, s1); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("rows: %v after %d iterations, bound %.12g; statistics: %v after %d, %.12g",
-				rows.Status(), rows.Iterations(), rows.LowerBound(), st.Status(), st.Iterations(), st.LowerBound())
-			if st.Status() != rows.Status() {
-				t.Errorf("status %v, rows' %v", st.Status(), rows.Status())
-			}
-			for _, q := range []struct {
-				name      string
-				got, want float64
-			}{{"bound", st.LowerBound(), rows.LowerBound()}, {"full-model bound", st.FullModelBound(), rows.FullModelBound()}} {
-				d := math.Abs(q.got-q.want) / math.Abs(q.want)
-				t.Logf("%s: relative difference %.2g", q.name, d)
-				if !(d <= boundTol) {
-					t.Errorf("%s %.12g, rows' %.12g (relative %.2g)", q.name, q.got, q.want, d)
-				}
-			}
-			compareStatsFit(t, st, rows, xt, predTol)
+			checkFitStats(t, c, x, y)
 		})
 	}
+}
+
+// statsCase is one fit of TestFitStats: the solver, the targets' scale
+// and shift, and the pruning and iteration options.
+type statsCase struct {
+	name         string
+	solver       Solver
+	scale, shift float64
+	noPrune      bool
+	maxIter      int
+	boundTol     float64 // relative; 0 means 1e-8
+}
+
+// checkFitStats fits (x, y) on the rows and from their statistics as c
+// says and compares the two fits.
+func checkFitStats(t *testing.T, c statsCase, x *mat.Dense, y []float64) {
+	t.Helper()
+	const predTol = 1e-6 // relative to max(1, |value|)
+	boundTol := c.boundTol
+	if boundTol == 0 {
+		boundTol = 1e-8
+	}
+	xt := mat.NewDense(7, 1, []float64{-9.5, -4, -0.3, 0, 2.2, 6, 12})
+	k := Gaussian{Width: 3}
+	// The sequential and Newton solvers work on a factor of the design
+	// (the kernel matrix's pivoted Cholesky for the rows, the pseudo-rows
+	// for the statistics), whose rounding moves their path: both are
+	// converged tightly (ParamTol) so that they stop at the same point.
+	var paramTol float64
+	if c.solver != PaperSchedule {
+		paramTol = 1e-11
+	}
+	rows := &Regressor{Kernel: k, Solver: c.solver, NoAugment: true, KeepDuplicates: true, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
+	if err := rows.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	b := Basis{Kernel: k, Centres: x}
+	s1 := blockStats(t, b, x, y)
+	st := &Regressor{Solver: c.solver, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
+	if err := st.FitStats(b, s1); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rows: %v after %d iterations, bound %.12g; statistics: %v after %d, %.12g",
+		rows.Status(), rows.Iterations(), rows.LowerBound(), st.Status(), st.Iterations(), st.LowerBound())
+	if st.Status() != rows.Status() {
+		t.Errorf("status %v, rows' %v", st.Status(), rows.Status())
+	}
+	for _, q := range []struct {
+		name      string
+		got, want float64
+	}{{"bound", st.LowerBound(), rows.LowerBound()}, {"full-model bound", st.FullModelBound(), rows.FullModelBound()}} {
+		d := math.Abs(q.got-q.want) / math.Abs(q.want)
+		t.Logf("%s: relative difference %.2g", q.name, d)
+		if !(d <= boundTol) {
+			t.Errorf("%s %.12g, rows' %.12g (relative %.2g)", q.name, q.got, q.want, d)
+		}
+	}
+	// Without pruning (sequential) and in Newton's steps, the weights
+	// are determined along the design's near-null directions only to
+	// the factors' rounding (the bound is not): μ and the predictions
+	// (of 10⁻⁴ at x = 12; weights down to 10⁻⁶) are compared to 1e-3
+	// there.
+	tol := predTol
+	if c.solver == Newton || c.noPrune && c.solver != PaperSchedule {
+		tol = 1e-3
+	}
+	compareStatsFit(t, st, rows, xt, tol)
 }
 
 // blockStats returns the statistics of the rows of (x, y) on basis b,
@@ -237,5 +275,44 @@ func TestStatsBadInput(t *testing.T) {
 	l := r.LowerBound()
 	if err := r.FitStats(b, flat); err == nil || r.LowerBound() != l {
 		t.Errorf("failed refit: %v, bound %v, before %v", err, r.LowerBound(), l)
+	}
+}
+
+// TestBasisDesign: Basis.Design (AVX-512 for a Gaussian, statsdesign.go)
+// agrees with the fit's own design of the basis to 1e-15 relative (plus
+// the rounding of the exponential's argument), with
+// and without the bias, at 8 inputs and a number of centres that is not
+// a multiple of 8, and at values down to the underflow.
+func TestBasisDesign(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(3, 46))
+	x, c := randDense(rnd, 50, 8, 2), randDense(rnd, 13, 8, 2)
+	for _, b := range []Basis{{Kernel: Gaussian{Width: 2}, Centres: c}, {Kernel: Gaussian{Width: 0.1}, Centres: c, NoBias: true}} {
+		got, err := b.Design(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := b.basis()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := bs.full(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, k := want.Dims()
+		if gr, gk := got.Dims(); gr != r || gk != k {
+			t.Fatalf("design %d × %d, want %d × %d", gr, gk, r, k)
+		}
+		for i := range r {
+			for j := range k {
+				g, w := got.At(i, j), want.At(i, j)
+				// The argument v = ln w is rounded differently (fused
+				// multiply–adds, over 8 terms): |v|·2⁻⁵⁰ more.
+				if math.Abs(g-w) > (1e-15+math.Abs(math.Log(w))*0x1p-50)*w || w == 0 && g != 0 {
+					t.Fatalf("%v: [%d,%d] = %.17g, want %.17g", b.Kernel, i, j, g, w)
+				}
+			}
+		}
 	}
 }

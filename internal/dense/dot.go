@@ -12,7 +12,7 @@ func Dots4(a0, a1, a2, a3, b []float64) (s0, s1, s2, s3 float64) {
 	}
 	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
 	body := 0
-	if accelerated && n >= 8 {
+	if accelerated != portable && n >= 8 {
 		body = n &^ 7
 		var s [4]float64
 		dots4(body, &a0[0], &a1[0], &a2[0], &a3[0], &b[0], &s)

@@ -14,7 +14,8 @@ import (
 // FuzzGemm compares Gemm (and Gram, for gram) with gonum's blas64 on
 // shapes up to 40, both transposes, several alpha and beta, strided
 // operands with guard values around c's storage, on the packed path (acc,
-// where the processor has it) or the fallback, and with split (a low
+// with the AVX2 or AVX-512 micro-kernel where the processor has it) or
+// the fallback, and with split (a low
 // parallel threshold and four goroutines) the parallel split.
 func FuzzGemm(f *testing.F) {
 	f.Add(uint8(6), uint8(8), uint8(4), false, false, uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint64(1), true, false, false)
@@ -35,8 +36,13 @@ func FuzzGemm(f *testing.F) {
 			tB = blas.Trans
 		}
 		alpha, beta := alphas[int(ai)%len(alphas)], betas[int(bi)%len(betas)]
-		defer func(v bool) { accelerated = v }(accelerated)
-		accelerated = acc && hasKernel
+		defer func(v level) { accelerated = v }(accelerated)
+		// acc: the AVX2 or (where the processor has it) the AVX-512
+		// micro-kernel, as the seed says.
+		accelerated = portable
+		if acc {
+			accelerated = min(cpuLevel(), avx2+level(seed%2))
+		}
 		if split {
 			defer func(w int) { parallelWork = w }(parallelWork)
 			parallelWork = 64

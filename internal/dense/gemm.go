@@ -10,14 +10,38 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// Block sizes of the packed product (see the package documentation). mr
-// and nr are the micro-kernel's tile; mc and nc are multiples of them.
+// micro is a micro-kernel with its tile, mr × nr, and the block sizes
+// of the packed product around it (see the package documentation): mc
+// and nc are multiples of mr and nr, kc is the inner dimension of a
+// packed panel.
+type micro struct {
+	mr, nr     int
+	kc, mc, nc int
+	run        func(k int, a, b, c *float64, ldc int, alpha float64)
+}
+
+// maxTile is the largest mr·nr of the micro-kernels (the scratch tile).
+const maxTile = 8 * 24
+
+// microFor returns the micro-kernel of level l (avx2 or avx512). The
+// AVX-512 kernel's 24-column B panel of kc = 192 steps (36 KB) stays in
+// the 48 KB L1 cache while the A panels stream past it.
+func microFor(l level) micro {
+	if l == avx512 {
+		return micro{mr: 8, nr: 24, kc: 192, mc: 96, nc: 2016, run: kernel512}
+	}
+	return micro{mr: 6, nr: 8, kc: 256, mc: 96, nc: 2048, run: kernel}
+}
+
+// level is how much of the processor's vector units the package uses:
+// gonum's code (portable), the AVX2 kernels, or the AVX-512 matrix
+// micro-kernel (with the AVX2 kernels for the rest).
+type level int
+
 const (
-	mr = 6
-	nr = 8
-	kc = 256
-	mc = 96
-	nc = 2048
+	portable level = iota
+	avx2
+	avx512
 )
 
 // Work thresholds, in multiply–adds m·n·k: below smallWork a product goes
@@ -27,10 +51,10 @@ const smallWork = 8 * 8 * 8
 // parallelWork is a variable only so that tests can split small products.
 var parallelWork = 1 << 20
 
-// accelerated reports whether the packed product with the assembly
-// micro-kernel is used; it is set once from the processor's features and
-// switched off by tests that check the fallback.
-var accelerated = hasKernel
+// accelerated is the level of kernels used; it is set once from the
+// processor's features (cpuLevel) and lowered by tests that check the
+// fallbacks.
+var accelerated = cpuLevel()
 
 // Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
 // tA and tB say (blas.ConjTrans is blas.Trans), with the semantics of
@@ -89,12 +113,12 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 		scale(beta, c, false)
 		return
 	}
-	if !accelerated || m*n*k < smallWork {
+	if accelerated == portable || m*n*k < smallWork {
 		blas64.Gemm(tA, tB, alpha, a, b, beta, c)
 		return
 	}
 	scale(beta, c, false)
-	p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
+	p := product{u: microFor(accelerated), alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
 	p.split(m, n, false)
 }
 
@@ -115,14 +139,14 @@ func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	if overlaps(c, a) {
 		a = copyGeneral(a)
 	}
-	if !accelerated || r*r*n < smallWork {
+	if accelerated == portable || r*r*n < smallWork {
 		blas64.Syrk(blas.Trans, alpha, a, beta, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: c.Stride, Data: c.Data})
 		mirror(c)
 		return
 	}
 	scale(beta, c, true)
 	if alpha != 0 && n != 0 {
-		p := product{alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
+		p := product{u: microFor(accelerated), alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
 		p.split(r, r, true)
 	}
 	mirror(c)
@@ -200,6 +224,7 @@ func scale(beta float64, c blas64.General, upper bool) {
 // product is one call's C += α op(A) op(B): the operands' storage, their
 // transposes and the inner dimension k.
 type product struct {
+	u     micro
 	alpha float64
 	a     []float64
 	lda   int
@@ -216,6 +241,7 @@ type product struct {
 // longer side of C, or for the upper triangle (upper) along the columns
 // with equal shares of the triangle's area.
 func (p *product) split(m, n int, upper bool) {
+	mr, nr := p.u.mr, p.u.nr
 	w := runtime.GOMAXPROCS(0)
 	work := float64(m) * float64(n) * float64(p.k)
 	if upper {
@@ -285,7 +311,7 @@ func roundUp(x, q int) int { return (x + q - 1) / q * q }
 // buffers are one goroutine's packing buffers.
 type buffers struct {
 	a, b []float64
-	tile [mr * nr]float64
+	tile [maxTile]float64
 }
 
 var pool = sync.Pool{New: func() any { return new(buffers) }}
@@ -301,23 +327,24 @@ func grow(s []float64, n int) []float64 {
 // block computes C[i0:i1, j0:j1] += α op(A)[i0:i1, :] op(B)[:, j0:j1]; with
 // upper it skips the tiles wholly below the diagonal of C.
 func (p *product) block(i0, i1, j0, j1 int, upper bool) {
+	u := p.u
 	buf := pool.Get().(*buffers)
 	defer pool.Put(buf)
-	kb := min(kc, p.k)
-	buf.a = grow(buf.a, kb*roundUp(min(mc, i1-i0), mr))
-	buf.b = grow(buf.b, kb*roundUp(min(nc, j1-j0), nr))
-	for jc := j0; jc < j1; jc += nc {
-		nb := min(nc, j1-jc)
+	kb := min(u.kc, p.k)
+	buf.a = grow(buf.a, kb*roundUp(min(u.mc, i1-i0), u.mr))
+	buf.b = grow(buf.b, kb*roundUp(min(u.nc, j1-j0), u.nr))
+	for jc := j0; jc < j1; jc += u.nc {
+		nb := min(u.nc, j1-jc)
 		iEnd := i1
 		if upper {
 			iEnd = min(i1, jc+nb)
 		}
-		for pc := 0; pc < p.k; pc += kc {
-			kb := min(kc, p.k-pc)
-			packB(buf.b, p.b, p.ldb, p.tb, pc, kb, jc, nb)
-			for ic := i0; ic < iEnd; ic += mc {
-				mb := min(mc, iEnd-ic)
-				packA(buf.a, p.a, p.lda, p.ta, ic, mb, pc, kb)
+		for pc := 0; pc < p.k; pc += u.kc {
+			kb := min(u.kc, p.k-pc)
+			packB(buf.b, p.b, p.ldb, p.tb, pc, kb, jc, nb, u.nr)
+			for ic := i0; ic < iEnd; ic += u.mc {
+				mb := min(u.mc, iEnd-ic)
+				packA(buf.a, p.a, p.lda, p.ta, ic, mb, pc, kb, u.mr)
 				p.macro(buf, ic, mb, jc, nb, kb, upper)
 			}
 		}
@@ -327,6 +354,7 @@ func (p *product) block(i0, i1, j0, j1 int, upper bool) {
 // macro runs the micro-kernel over the packed mb × kb block of A and
 // kb × nb block of B, adding into C at (ic, jc).
 func (p *product) macro(buf *buffers, ic, mb, jc, nb, kb int, upper bool) {
+	mr, nr, run := p.u.mr, p.u.nr, p.u.run
 	for jr := 0; jr < nb; jr += nr {
 		w := min(nr, nb-jr)
 		bp := &buf.b[jr*kb]
@@ -338,12 +366,12 @@ func (p *product) macro(buf *buffers, ic, mb, jc, nb, kb int, upper bool) {
 			ap := &buf.a[ir*kb]
 			off := (ic+ir)*p.ldc + jc + jr
 			if h == mr && w == nr {
-				kernel(kb, ap, bp, &p.c[off], p.ldc, p.alpha)
+				run(kb, ap, bp, &p.c[off], p.ldc, p.alpha)
 				continue
 			}
-			t := &buf.tile
-			clear(t[:])
-			kernel(kb, ap, bp, &t[0], nr, p.alpha)
+			t := buf.tile[:mr*nr]
+			clear(t)
+			run(kb, ap, bp, &t[0], nr, p.alpha)
 			for i := range h {
 				row := p.c[off+i*p.ldc : off+i*p.ldc+w]
 				for j := range row {
@@ -357,7 +385,7 @@ func (p *product) macro(buf *buffers, ic, mb, jc, nb, kb int, upper bool) {
 // packA copies op(A)[i0:i0+mb, p0:p0+kb] into dst as panels of mr rows:
 // panel q holds, for each p, the mr values op(A)[i0+q·mr+i, p0+p], zero
 // past row i0+mb.
-func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
+func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb, mr int) {
 	for ip := 0; ip < mb; ip += mr {
 		h := min(mr, mb-ip)
 		d := dst[ip*kb : ip*kb+kb*mr]
@@ -365,13 +393,20 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 			clear(d) // the padding rows
 		}
 		switch {
-		case trans && h == mr:
+		case trans && h == 6 && mr == 6:
 			// Element by element: copy (and array assignment) call
 			// memmove, which costs more than six moves.
 			for p := range kb {
 				s := (p0+p)*lda + i0 + ip
-				src, dp := a[s:s+mr:s+mr], d[p*mr:p*mr+mr:p*mr+mr]
+				src, dp := a[s:s+6:s+6], d[p*6:p*6+6:p*6+6]
 				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
+			}
+		case trans && h == 8 && mr == 8:
+			for p := range kb {
+				s := (p0+p)*lda + i0 + ip
+				src, dp := a[s:s+8:s+8], d[p*8:p*8+8:p*8+8]
+				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
 			}
 		case trans:
 			for p := range kb {
@@ -380,7 +415,7 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 					d[p*mr+i] = v
 				}
 			}
-		case h == mr:
+		case h == 6 && mr == 6:
 			// The mr rows side by side: six sequential reads and one
 			// sequential write, where a row at a time writes with
 			// stride mr.
@@ -392,7 +427,7 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 			r4 := a[s+4*lda : s+4*lda+kb]
 			r5 := a[s+5*lda : s+5*lda+kb]
 			for p, v := range r0 {
-				dp := d[p*mr : p*mr+mr : p*mr+mr]
+				dp := d[p*6 : p*6+6 : p*6+6]
 				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = v, r1[p], r2[p], r3[p], r4[p], r5[p]
 			}
 		default:
@@ -409,33 +444,33 @@ func packA(dst, a []float64, lda int, trans bool, i0, mb, p0, kb int) {
 // packB copies op(B)[p0:p0+kb, j0:j0+nb] into dst as panels of nr
 // columns: panel q holds, for each p, the nr values op(B)[p0+p, j0+q·nr+j],
 // zero past column j0+nb.
-func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb int) {
+func packB(dst, b []float64, ldb int, trans bool, p0, kb, j0, nb, nr int) {
 	for jp := 0; jp < nb; jp += nr {
 		w := min(nr, nb-jp)
 		d := dst[jp*kb : jp*kb+kb*nr]
 		if w < nr {
 			clear(d) // the padding columns
 		}
-		if trans {
+		switch {
+		case trans:
 			for j := range w {
 				s := (j0+jp+j)*ldb + p0
 				for p, v := range b[s : s+kb] {
 					d[p*nr+j] = v
 				}
 			}
-		} else if w == nr {
+		case w == 8 && nr == 8:
 			for p := range kb {
 				s := (p0+p)*ldb + j0 + jp
-				src, dp := b[s:s+nr:s+nr], d[p*nr:p*nr+nr:p*nr+nr]
+				src, dp := b[s:s+8:s+8], d[p*8:p*8+8:p*8+8]
 				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
 				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
 			}
-		} else {
+		default:
+			// A row of nr (24) values is long enough for copy.
 			for p := range kb {
 				s := (p0+p)*ldb + j0 + jp
-				for j, v := range b[s : s+w] {
-					d[p*nr+j] = v
-				}
+				copy(d[p*nr:p*nr+w], b[s:s+w])
 			}
 		}
 	}

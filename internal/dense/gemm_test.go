@@ -16,16 +16,13 @@ import (
 // change only the last few bits.
 const tol = 1e-13
 
-// paths runs f with the packed product (where the processor has it) and
-// with the fallback to gonum.
+// paths runs f with each micro-kernel of the packed product that the
+// processor has (AVX-512, AVX2) and with the fallback to gonum.
 func paths(t *testing.T, f func(t *testing.T)) {
-	defer func(v bool) { accelerated = v }(accelerated)
-	for _, acc := range []bool{true, false} {
-		if acc && !hasKernel {
-			continue
-		}
-		accelerated = acc
-		t.Run("accelerated="+strconv.FormatBool(acc), f)
+	defer func(v level) { accelerated = v }(accelerated)
+	for l := cpuLevel(); l >= portable; l-- {
+		accelerated = l
+		t.Run("level="+strconv.Itoa(int(l)), f)
 	}
 }
 
@@ -90,7 +87,7 @@ func compare(t *testing.T, name string, got, want, mag, orig blas64.General) {
 func TestGemm(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(1, 1))
-		sizes := []int{0, 1, 2, 3, 5, 6, 7, 8, 9, 13, 17, 31, 64, 97, 130}
+		sizes := []int{0, 1, 2, 3, 5, 6, 7, 8, 9, 13, 17, 23, 24, 25, 31, 64, 97, 130, 193}
 		trans := []blas.Transpose{blas.NoTrans, blas.Trans}
 		scalars := [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}, {2.5, 0}, {0, 0.5}, {0, 0}, {1.5, -1}}
 		for trial := range 400 {

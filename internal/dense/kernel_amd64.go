@@ -2,9 +2,21 @@
 
 package dense
 
-// hasKernel reports whether the processor and the operating system support
-// AVX2 and FMA, which the micro-kernel needs.
-var hasKernel = cpuHasAVX2FMA()
+// cpuLevel returns the kernels the processor and the operating system
+// support: avx512 with AVX-512F and the zmm state saved (XCR0's opmask,
+// ZMM_Hi256 and Hi16_ZMM bits), avx2 with AVX2 and FMA, else portable.
+func cpuLevel() level {
+	if !cpuHasAVX2FMA() {
+		return portable
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const avx512f = 1 << 16
+	const zmmState = 0xe6 // sse, avx, opmask, ZMM_Hi256, Hi16_ZMM
+	if lo, _ := xgetbv(); ebx7&avx512f != 0 && lo&zmmState == zmmState {
+		return avx512
+	}
+	return avx2
+}
 
 // cpuHasAVX2FMA reads CPUID (AVX, FMA, OSXSAVE, AVX2) and XCR0 (the
 // operating system saves the ymm registers).
@@ -45,6 +57,18 @@ func xgetbv() (eax, edx uint32)
 //
 //go:noescape
 func kernel(k int, a, b, c *float64, ldc int, alpha float64)
+
+// kernel512 is kernel with AVX-512 for an 8 × 24 tile: a holds k groups
+// of 8 and b k groups of 24 (kernel512_amd64.s).
+//
+//go:noescape
+func kernel512(k int, a, b, c *float64, ldc int, alpha float64)
+
+// gaussRow512 sets out[j] = exp(s·Σₗ (x[l] − ct[l·ldc + j])²) for
+// l < d and j < n, n a positive multiple of 8 (gauss_amd64.s).
+//
+//go:noescape
+func gaussRow512(n, d int, x, ct *float64, ldc int, s float64, out *float64)
 
 // gemvT4 adds x[0]·a[j] + x[1]·a[lda+j] + x[2]·a[2lda+j] + x[3]·a[3lda+j]
 // into y[j] for j < n: four rows of a row-major matrix at a, weighted by

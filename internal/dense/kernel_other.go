@@ -2,13 +2,23 @@
 
 package dense
 
-// hasKernel is false: without the assembly micro-kernel every product
-// goes to gonum.
-const hasKernel = false
+// cpuLevel is portable: without the assembly kernels every product goes
+// to gonum.
+func cpuLevel() level { return portable }
 
 // kernel is never called without the assembly micro-kernel.
 func kernel(k int, a, b, c *float64, ldc int, alpha float64) {
 	panic("dense: no micro-kernel on this platform")
+}
+
+// kernel512 is never called without the assembly micro-kernel.
+func kernel512(k int, a, b, c *float64, ldc int, alpha float64) {
+	panic("dense: no micro-kernel on this platform")
+}
+
+// gaussRow512 is never called without the assembly kernels.
+func gaussRow512(n, d int, x, ct *float64, ldc int, s float64, out *float64) {
+	panic("dense: no Gaussian kernel on this platform")
 }
 
 // gemvT4 is never called without the assembly kernels.
