@@ -89,7 +89,7 @@ func main() {
 
 	// The check: the fit from the first rows' statistics against the fit
 	// of those rows in memory on the same basis (its design).
-	fs := &vrvm.Regressor{}
+	fs := &vrvm.Regressor{Solver: vrvm.PaperSchedule} // the same solver as the in-memory fit below
 	if err := fs.FitStats(b, first); err != nil {
 		log.Fatal(err)
 	}
