@@ -92,20 +92,7 @@ func bestNu(cur, tau float64, e []float64) float64 {
 		}
 	}
 	a, b := lo+step*float64(max(bi-1, 0)), lo+step*float64(min(bi+1, nuGrid-1))
-	const g = 0.6180339887498949 // (√5 − 1)/2
-	c, d := b-g*(b-a), a+g*(b-a)
-	fc, fd := f(c), f(d)
-	for b-a > 1e-10 {
-		if fc >= fd {
-			b, d, fd = d, c, fc
-			c = b - g*(b-a)
-			fc = f(c)
-		} else {
-			a, c, fc = c, d, fd
-			d = a + g*(b-a)
-			fd = f(d)
-		}
-	}
+	c, d := goldenMax(f, a, b, 1e-10, nil)
 	best, bestF := lo+step*float64(bi), bf
 	for _, l := range []float64{c, d} {
 		if v := f(l); v > bestF {
@@ -116,4 +103,25 @@ func bestNu(cur, tau float64, e []float64) float64 {
 		return cur
 	}
 	return math.Exp(best)
+}
+
+// goldenMax narrows [a, b] around a maximum of the unimodal f by
+// golden-section search until it is at most tol wide, or until stop (if
+// not nil) reports true, and returns the last two interior points.
+func goldenMax(f func(float64) float64, a, b, tol float64, stop func() bool) (c, d float64) {
+	const g = 0.6180339887498949 // (√5 − 1)/2
+	c, d = b-g*(b-a), a+g*(b-a)
+	fc, fd := f(c), f(d)
+	for b-a > tol && (stop == nil || !stop()) {
+		if fc >= fd {
+			b, d, fd = d, c, fc
+			c = b - g*(b-a)
+			fc = f(c)
+		} else {
+			a, c, fc = c, d, fd
+			d = a + g*(b-a)
+			fd = f(d)
+		}
+	}
+	return c, d
 }

@@ -479,20 +479,7 @@ func profileNu(ctx context.Context, p robustProblem, best *robustState, sol *sol
 	}
 	c = math.Log(best.nu)
 	a, b := max(lo, c-step), min(hi, c+step)
-	const g = 0.6180339887498949 // (√5 − 1)/2
-	x1, x2 := b-g*(b-a), a+g*(b-a)
-	f1, f2 := eval(x1), eval(x2)
-	for b-a > 0.02 && ctx.Err() == nil {
-		if f1 >= f2 {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - g*(b-a)
-			f1 = eval(x1)
-		} else {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + g*(b-a)
-			f2 = eval(x2)
-		}
-	}
+	goldenMax(eval, a, b, 0.02, func() bool { return ctx.Err() != nil })
 	if err := stopped(ctx, sol.iters); err != nil {
 		sol.status = Canceled // the best fit so far stands
 		return best, sol, err
