@@ -89,7 +89,7 @@ func main() {
 
 	// The check: the fit from the first rows' statistics against the fit
 	// of those rows in memory on the same basis (its design).
-	fs := &vrvm.Regressor{Solver: vrvm.PaperSchedule} // the same solver as the in-memory fit below
+	fs := &vrvm.Regressor{}
 	if err := fs.FitStats(b, first); err != nil {
 		log.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mem := &vrvm.Regressor{Solver: vrvm.PaperSchedule, NoAugment: true, KeepDuplicates: true}
+	mem := &vrvm.Regressor{NoAugment: true, KeepDuplicates: true}
 	if err := mem.FitDesign(phi, ts); err != nil {
 		log.Fatal(err)
 	}
