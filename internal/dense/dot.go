@@ -5,6 +5,11 @@ package dense
 // read once for four sums. With AVX2 and FMA the sums run in two ymm
 // accumulators per row, eight values of b per step.
 func Dots4(a0, a1, a2, a3, b []float64) (s0, s1, s2, s3 float64) {
+	return host.dots4(a0, a1, a2, a3, b)
+}
+
+// dots4 is Dots4 with the kernels of e.
+func (e products) dots4(a0, a1, a2, a3, b []float64) (s0, s1, s2, s3 float64) {
 	n := len(b)
 	// a0[:n] would only check n against the capacity of a0.
 	if len(a0) < n || len(a1) < n || len(a2) < n || len(a3) < n {
@@ -12,7 +17,7 @@ func Dots4(a0, a1, a2, a3, b []float64) (s0, s1, s2, s3 float64) {
 	}
 	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
 	body := 0
-	if accelerated != portable && n >= 8 {
+	if e.level != portable && n >= 8 {
 		body = n &^ 7
 		var s [4]float64
 		dots4(body, &a0[0], &a1[0], &a2[0], &a3[0], &b[0], &s)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestDots4(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(5, 5))
 		for _, n := range []int{0, 1, 7, 8, 9, 16, 31, 64, 257, 1000} {
 			rows := make([][]float64, 4)
@@ -15,7 +15,7 @@ func TestDots4(t *testing.T) {
 				rows[k] = general(rnd, 1, n+k, 0).Data // longer than b is fine
 			}
 			b := general(rnd, 1, n, 0).Data[:n]
-			s0, s1, s2, s3 := Dots4(rows[0], rows[1], rows[2], rows[3], b)
+			s0, s1, s2, s3 := e.dots4(rows[0], rows[1], rows[2], rows[3], b)
 			for k, got := range []float64{s0, s1, s2, s3} {
 				var want, mag float64
 				for j, v := range b {

@@ -36,16 +36,14 @@ func FuzzGemm(f *testing.F) {
 			tB = blas.Trans
 		}
 		alpha, beta := alphas[int(ai)%len(alphas)], betas[int(bi)%len(betas)]
-		defer func(v level) { accelerated = v }(accelerated)
 		// acc: the AVX2 or (where the processor has it) the AVX-512
 		// micro-kernel, as the seed says.
-		accelerated = portable
+		e := products{level: portable, parallelWork: host.parallelWork}
 		if acc {
-			accelerated = min(cpuLevel(), avx2+level(seed%2))
+			e.level = min(cpuLevel(), avx2+level(seed%2))
 		}
 		if split {
-			defer func(w int) { parallelWork = w }(parallelWork)
-			parallelWork = 64
+			e.parallelWork = 64
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 		}
 		rnd := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
@@ -63,8 +61,8 @@ func FuzzGemm(f *testing.F) {
 			}
 			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, a, a, beta, want)
 			mag := magnitude(blas.Trans, blas.NoTrans, alpha, a, a, beta, c)
-			Gram(alpha, a, beta, c)
-			name := fmt.Sprintf("Gram k=%d n=%d α=%v β=%v acc=%v split=%v", k, n, alpha, beta, accelerated, split)
+			e.gram(alpha, a, beta, c)
+			name := fmt.Sprintf("Gram k=%d n=%d α=%v β=%v acc=%v split=%v", k, n, alpha, beta, e.level, split)
 			checkGuards(t, name, c)
 			compare(t, name, c, want, mag, c)
 			return
@@ -93,8 +91,8 @@ func FuzzGemm(f *testing.F) {
 		}
 		blas64.Gemm(tA, tB, alpha, a, b, beta, want)
 		mag := magnitude(tA, tB, alpha, a, b, beta, c)
-		Gemm(tA, tB, alpha, a, b, beta, c)
-		name := fmt.Sprintf("%v%v m=%d n=%d k=%d α=%v β=%v acc=%v split=%v", tA, tB, m, n, k, alpha, beta, accelerated, split)
+		e.gemm(tA, tB, alpha, a, b, beta, c)
+		name := fmt.Sprintf("%v%v m=%d n=%d k=%d α=%v β=%v acc=%v split=%v", tA, tB, m, n, k, alpha, beta, e.level, split)
 		checkGuards(t, name, c)
 		compare(t, name, c, want, mag, c)
 		for _, g := range []blas64.General{a, b} {

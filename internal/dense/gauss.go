@@ -1,7 +1,7 @@
 package dense
 
 // HasGaussRows reports whether GaussRows has its AVX-512 kernel.
-func HasGaussRows() bool { return accelerated >= avx512 }
+func HasGaussRows() bool { return host.level >= avx512 }
 
 // GaussRows sets out[i·ldo + j] = exp(s·‖xᵢ − cⱼ‖²) for the n rows xᵢ of
 // x (d values each, stride ldx) and the m centres cⱼ given transposed in
@@ -15,8 +15,8 @@ func HasGaussRows() bool { return accelerated >= avx512 }
 // caller then computes the values its own way. The value at (x, c)
 // equals that at (c, x) to the bit.
 func GaussRows(out []float64, ldo int, x []float64, ldx, n, d int, ct []float64, ldc, m int, s float64, tmp []float64) bool {
-	if accelerated < avx512 || n == 0 || m == 0 {
-		return accelerated >= avx512
+	if host.level < avx512 || n == 0 || m == 0 {
+		return host.level >= avx512
 	}
 	mp := roundUp(m, 8)
 	if d < 1 || ldc < mp || len(ct) < (d-1)*ldc+mp || len(tmp) < mp || len(x) < (n-1)*ldx+d || len(out) < (n-1)*ldo+m {

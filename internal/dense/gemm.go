@@ -48,13 +48,18 @@ const (
 // to gonum, above parallelWork it is split among goroutines.
 const smallWork = 8 * 8 * 8
 
-// parallelWork is a variable only so that tests can split small products.
-var parallelWork = 1 << 20
+// products is a choice of kernels for the products: the level of the
+// micro-kernels, and the work (multiply–adds) above which a product is
+// split among goroutines. Tests check the fallbacks and the splits of
+// small products with other values than the processor's.
+type products struct {
+	level        level
+	parallelWork int
+}
 
-// accelerated is the level of kernels used; it is set once from the
-// processor's features (cpuLevel) and lowered by tests that check the
-// fallbacks.
-var accelerated = cpuLevel()
+// host is the processor's choice, set once at start-up from its features
+// (cpuLevel) and never changed.
+var host = products{level: cpuLevel(), parallelWork: 1 << 20}
 
 // Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
 // tA and tB say (blas.ConjTrans is blas.Trans), with the semantics of
@@ -64,6 +69,11 @@ var accelerated = cpuLevel()
 // storage with a or b: such an operand is copied first. It panics if the
 // sizes do not agree or an operand's storage is too short for its shape.
 func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
+	host.gemm(tA, tB, alpha, a, b, beta, c)
+}
+
+// gemm is Gemm with the kernels of e.
+func (e products) gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
 	m, n := c.Rows, c.Cols
 	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
 	var k int
@@ -113,12 +123,12 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 		scale(beta, c, false)
 		return
 	}
-	if accelerated == portable || m*n*k < smallWork {
+	if e.level == portable || m*n*k < smallWork {
 		blas64.Gemm(tA, tB, alpha, a, b, beta, c)
 		return
 	}
 	scale(beta, c, false)
-	p := product{u: microFor(accelerated), alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
+	p := product{u: microFor(e.level), work: e.parallelWork, alpha: alpha, a: a.Data, lda: a.Stride, ta: ta, b: b.Data, ldb: b.Stride, tb: tb, c: c.Data, ldc: c.Stride, k: k}
 	p.split(m, n, false)
 }
 
@@ -129,6 +139,11 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 // read. c may share storage with a (a is then copied first). It panics if
 // c is not r × r or a's or c's storage is too short for its shape.
 func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
+	host.gram(alpha, a, beta, c)
+}
+
+// gram is Gram with the kernels of e.
+func (e products) gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	r := a.Cols
 	if c.Rows != r || c.Cols != r {
 		panic("dense: Gram: c is not a.Cols × a.Cols")
@@ -139,14 +154,14 @@ func Gram(alpha float64, a blas64.General, beta float64, c blas64.General) {
 	if overlaps(c, a) {
 		a = copyGeneral(a)
 	}
-	if accelerated == portable || r*r*n < smallWork {
+	if e.level == portable || r*r*n < smallWork {
 		blas64.Syrk(blas.Trans, alpha, a, beta, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: c.Stride, Data: c.Data})
 		mirror(c)
 		return
 	}
 	scale(beta, c, true)
 	if alpha != 0 && n != 0 {
-		p := product{u: microFor(accelerated), alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
+		p := product{u: microFor(e.level), work: e.parallelWork, alpha: alpha, a: a.Data, lda: a.Stride, ta: true, b: a.Data, ldb: a.Stride, k: n, c: c.Data, ldc: c.Stride}
 		p.split(r, r, true)
 	}
 	mirror(c)
@@ -225,6 +240,7 @@ func scale(beta float64, c blas64.General, upper bool) {
 // transposes and the inner dimension k.
 type product struct {
 	u     micro
+	work  int // products.parallelWork
 	alpha float64
 	a     []float64
 	lda   int
@@ -247,7 +263,7 @@ func (p *product) split(m, n int, upper bool) {
 	if upper {
 		work /= 2
 	}
-	w = min(w, int(work/float64(parallelWork))+1)
+	w = min(w, int(work/float64(p.work))+1)
 	switch {
 	case upper:
 		w = min(w, (n+nr-1)/nr)

@@ -18,11 +18,10 @@ const tol = 1e-13
 
 // paths runs f with each micro-kernel of the packed product that the
 // processor has (AVX-512, AVX2) and with the fallback to gonum.
-func paths(t *testing.T, f func(t *testing.T)) {
-	defer func(v level) { accelerated = v }(accelerated)
+func paths(t *testing.T, f func(t *testing.T, e products)) {
 	for l := cpuLevel(); l >= portable; l-- {
-		accelerated = l
-		t.Run("level="+strconv.Itoa(int(l)), f)
+		e := products{level: l, parallelWork: host.parallelWork}
+		t.Run("level="+strconv.Itoa(int(l)), func(t *testing.T) { f(t, e) })
 	}
 }
 
@@ -85,7 +84,7 @@ func compare(t *testing.T, name string, got, want, mag, orig blas64.General) {
 }
 
 func TestGemm(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(1, 1))
 		sizes := []int{0, 1, 2, 3, 5, 6, 7, 8, 9, 13, 17, 23, 24, 25, 31, 64, 97, 130, 193}
 		trans := []blas.Transpose{blas.NoTrans, blas.Trans}
@@ -123,7 +122,7 @@ func TestGemm(t *testing.T) {
 				}
 			}
 			blas64.Gemm(tA, tB, alpha, a, b, beta, want)
-			Gemm(tA, tB, alpha, a, b, beta, got)
+			e.gemm(tA, tB, alpha, a, b, beta, got)
 			name := fmt.Sprintf("%v%v m=%d n=%d k=%d α=%v β=%v", tA, tB, m, n, k, alpha, beta)
 			orig := c
 			if beta == 0 {
@@ -135,7 +134,7 @@ func TestGemm(t *testing.T) {
 }
 
 func TestGemmLarge(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(2, 2))
 		for _, sh := range [][3]int{{300, 262, 1000}, {20, 2100, 300}, {2100, 20, 300}, {600, 262, 262}} {
 			m, n, k := sh[0], sh[1], sh[2]
@@ -151,7 +150,7 @@ func TestGemmLarge(t *testing.T) {
 				a, b, c := general(rnd, ar, ac, 1), general(rnd, br, bc, 0), general(rnd, m, n, 2)
 				want, got := clone(c), clone(c)
 				blas64.Gemm(tr[0], tr[1], 0.7, a, b, 0.3, want)
-				Gemm(tr[0], tr[1], 0.7, a, b, 0.3, got)
+				e.gemm(tr[0], tr[1], 0.7, a, b, 0.3, got)
 				compare(t, fmt.Sprintf("%v%v %v", tr[0], tr[1], sh), got, want, magnitude(tr[0], tr[1], 0.7, a, b, 0.3, c), c)
 			}
 		}
@@ -159,7 +158,7 @@ func TestGemmLarge(t *testing.T) {
 }
 
 func TestGram(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(3, 3))
 		for trial := range 200 {
 			n, r := rnd.IntN(200), rnd.IntN(100)
@@ -178,7 +177,7 @@ func TestGram(t *testing.T) {
 				want.Data[0] = 0
 			}
 			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, a, a, beta, want)
-			Gram(alpha, a, beta, got)
+			e.gram(alpha, a, beta, got)
 			orig := c
 			if beta == 0 {
 				orig = want

@@ -19,9 +19,14 @@ const parallelGemv = 1 << 17
 // goroutines for large a; otherwise it calls gonum. It panics if the sizes
 // do not agree.
 func Gemv(tA blas.Transpose, alpha float64, a blas64.General, x blas64.Vector, beta float64, y blas64.Vector) {
+	host.gemv(tA, alpha, a, x, beta, y)
+}
+
+// gemv is Gemv with the kernels of e.
+func (e products) gemv(tA blas.Transpose, alpha float64, a blas64.General, x blas64.Vector, beta float64, y blas64.Vector) {
 	// Narrow matrices go to gonum too: a few values of y per pass do not
 	// pay for the kernel's call (1257 × 8: 8.8 µs against gonum's 6.7).
-	if tA == blas.NoTrans || accelerated == portable || x.Inc != 1 || y.Inc != 1 || a.Rows < 4 || a.Cols < 16 {
+	if tA == blas.NoTrans || e.level == portable || x.Inc != 1 || y.Inc != 1 || a.Rows < 4 || a.Cols < 16 {
 		blas64.Gemv(tA, alpha, a, x, beta, y)
 		return
 	}

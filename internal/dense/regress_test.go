@@ -51,15 +51,15 @@ func checkGuards(t *testing.T, name string, g blas64.General) {
 // view.
 func TestGramSplitBounds(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(5, 5))
 		for _, r := range []int{9, 13, 14, 15, 21, 23, 29, 31, 45} {
-			n := 3*parallelWork/(r*r) + 1
+			n := 3*e.parallelWork/(r*r) + 1
 			a := guarded(rnd, n, r, 3, 4)
 			c := guarded(rnd, r, r, 2, 9)
 			want := clone(c)
 			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, a, 0, want)
-			Gram(1, a, 0, c)
+			e.gram(1, a, 0, c)
 			name := fmt.Sprintf("n=%d r=%d", n, r)
 			checkGuards(t, name, c)
 			compare(t, name, c, want, magnitude(blas.Trans, blas.NoTrans, 1, a, a, 0, c), c)
@@ -70,17 +70,17 @@ func TestGramSplitBounds(t *testing.T) {
 // TestGemmSplitBounds does the same for the row and column splits of Gemm.
 func TestGemmSplitBounds(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(6, 6))
 		for _, mn := range [][2]int{{7, 5}, {13, 11}, {23, 23}, {5, 13}, {11, 15}, {31, 47}, {47, 31}} {
 			m, n := mn[0], mn[1]
-			k := 3*parallelWork/(m*n) + 1
+			k := 3*e.parallelWork/(m*n) + 1
 			a, b := guarded(rnd, m, k, 1, 3), guarded(rnd, n, k, 2, 5)
 			c := guarded(rnd, m, n, 3, 7)
 			want := clone(c)
 			blas64.Gemm(blas.NoTrans, blas.Trans, -1.5, a, b, 0.5, want)
 			mag := magnitude(blas.NoTrans, blas.Trans, -1.5, a, b, 0.5, c)
-			Gemm(blas.NoTrans, blas.Trans, -1.5, a, b, 0.5, c)
+			e.gemm(blas.NoTrans, blas.Trans, -1.5, a, b, 0.5, c)
 			name := fmt.Sprintf("m=%d n=%d k=%d", m, n, k)
 			checkGuards(t, name, c)
 			compare(t, name, c, want, mag, c)
@@ -91,7 +91,7 @@ func TestGemmSplitBounds(t *testing.T) {
 // TestGemmAlias checks that c sharing storage with a or b (which BLAS
 // forbids) gives the product of the operands as they were, on both paths.
 func TestGemmAlias(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(7, 7))
 		for _, n := range []int{3, 8, 30, 70} {
 			x := general(rnd, n, n, 1)
@@ -103,15 +103,15 @@ func TestGemmAlias(t *testing.T) {
 				blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, a, b, 0.25, want)
 				switch which {
 				case "c=a":
-					Gemm(blas.NoTrans, blas.Trans, 0.5, c, b, 0.25, c)
+					e.gemm(blas.NoTrans, blas.Trans, 0.5, c, b, 0.25, c)
 				case "c=b":
 					want = clone(c)
 					blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, b, a, 0.25, want)
-					Gemm(blas.NoTrans, blas.Trans, 0.5, b, c, 0.25, c)
+					e.gemm(blas.NoTrans, blas.Trans, 0.5, b, c, 0.25, c)
 				default:
 					want = clone(c)
 					blas64.Gemm(blas.NoTrans, blas.Trans, 0.5, a, a, 0.25, want)
-					Gemm(blas.NoTrans, blas.Trans, 0.5, c, c, 0.25, c)
+					e.gemm(blas.NoTrans, blas.Trans, 0.5, c, c, 0.25, c)
 				}
 				compare(t, fmt.Sprintf("%s n=%d", which, n), c, want, magnitude(blas.NoTrans, blas.Trans, 0.5, a, b, 0.25, x), c)
 			}
@@ -121,7 +121,7 @@ func TestGemmAlias(t *testing.T) {
 			c := blas64.General{Rows: n, Cols: n, Stride: n, Data: a.Data[n*n:]}
 			want := clone(c)
 			blas64.Gemm(blas.Trans, blas.NoTrans, 1, big, big, 0, want)
-			Gram(1, a, 0, c)
+			e.gram(1, a, 0, c)
 			compare(t, fmt.Sprintf("Gram c in a n=%d", n), c, want, magnitude(blas.Trans, blas.NoTrans, 1, big, big, 0, c), c)
 		}
 	})
@@ -136,16 +136,16 @@ func TestGemmBadStorage(t *testing.T) {
 	}
 	short := blas64.General{Rows: 20, Cols: 20, Stride: 20, Data: make([]float64, 399, 1000)}
 	narrow := blas64.General{Rows: 20, Cols: 20, Stride: 19, Data: make([]float64, 1000)}
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		for i, f := range []func(){
-			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, short, ok(20, 20), 0, ok(20, 20)) },
-			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), short, 0, ok(20, 20)) },
-			func() { Gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), ok(20, 20), 0, short) },
-			func() { Gemm(blas.Trans, blas.NoTrans, 1, narrow, ok(20, 20), 0, ok(20, 20)) },
-			func() { Gemm(blas.NoTrans, blas.Trans, 1, ok(20, 20), narrow, 0, ok(20, 20)) },
-			func() { Gram(1, short, 0, ok(20, 20)) },
-			func() { Gram(1, narrow, 0, ok(20, 20)) },
-			func() { Gram(1, ok(20, 20), 0, narrow) },
+			func() { e.gemm(blas.NoTrans, blas.NoTrans, 1, short, ok(20, 20), 0, ok(20, 20)) },
+			func() { e.gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), short, 0, ok(20, 20)) },
+			func() { e.gemm(blas.NoTrans, blas.NoTrans, 1, ok(20, 20), ok(20, 20), 0, short) },
+			func() { e.gemm(blas.Trans, blas.NoTrans, 1, narrow, ok(20, 20), 0, ok(20, 20)) },
+			func() { e.gemm(blas.NoTrans, blas.Trans, 1, ok(20, 20), narrow, 0, ok(20, 20)) },
+			func() { e.gram(1, short, 0, ok(20, 20)) },
+			func() { e.gram(1, narrow, 0, ok(20, 20)) },
+			func() { e.gram(1, ok(20, 20), 0, narrow) },
 		} {
 			func() {
 				defer func() {
@@ -161,14 +161,14 @@ func TestGemmBadStorage(t *testing.T) {
 
 // TestGemmSpecial checks NaN and Inf propagation and alpha = 0.
 func TestGemmSpecial(t *testing.T) {
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		rnd := rand.New(rand.NewPCG(8, 8))
 		for _, n := range []int{5, 13, 40} {
 			a, b := general(rnd, n, n, 0), general(rnd, n, n, 0)
 			a.Data[2*n+1] = math.NaN()  // row 2
 			b.Data[3*n+4] = math.Inf(1) // row 3: column 4 of op(b) = bᵀ… here b is NoTrans: column 4
 			c := general(rnd, n, n, 0)
-			Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
+			e.gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
 			for i := range n {
 				for j := range n {
 					v := c.Data[i*n+j]
@@ -188,7 +188,7 @@ func TestGemmSpecial(t *testing.T) {
 			for i := range want.Data {
 				want.Data[i] *= 0.5
 			}
-			Gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, c)
+			e.gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, c)
 			for i := range c.Data {
 				if c.Data[i] != want.Data[i] {
 					t.Fatalf("n=%d alpha=0: c.Data[%d] = %v, want %v", n, i, c.Data[i], want.Data[i])
@@ -201,12 +201,12 @@ func TestGemmSpecial(t *testing.T) {
 // TestGemmEmpty checks that an empty c with a short backing slice is
 // left alone, as gonum does.
 func TestGemmEmpty(t *testing.T) {
-	paths(t, func(t *testing.T) {
-		e := blas64.General{Rows: 3, Cols: 0, Stride: 1}
+	paths(t, func(t *testing.T, e products) {
+		c := blas64.General{Rows: 3, Cols: 0, Stride: 1}
 		a := blas64.General{Rows: 3, Cols: 2, Stride: 2, Data: make([]float64, 6)}
 		b := blas64.General{Rows: 2, Cols: 0, Stride: 1}
-		Gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, e)
-		Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0.5, e)
+		e.gemm(blas.NoTrans, blas.NoTrans, 0, a, b, 0.5, c)
+		e.gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0.5, c)
 	})
 }
 
@@ -217,18 +217,18 @@ func TestShortVectors(t *testing.T) {
 	shortA := blas64.General{Rows: 20, Cols: 20, Stride: 20, Data: make([]float64, 399, 400)}
 	v := make([]float64, 20)
 	short := make([]float64, 19, 20)
-	paths(t, func(t *testing.T) {
+	paths(t, func(t *testing.T, e products) {
 		for i, f := range []func(){
 			func() {
-				Gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: short}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
+				e.gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: short}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
 			},
 			func() {
-				Gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: short})
+				e.gemv(blas.Trans, 1, a, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: short})
 			},
 			func() {
-				Gemv(blas.Trans, 1, shortA, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
+				e.gemv(blas.Trans, 1, shortA, blas64.Vector{N: 20, Inc: 1, Data: v}, 0, blas64.Vector{N: 20, Inc: 1, Data: v})
 			},
-			func() { Dots4(v, v, short, v, v) },
+			func() { e.dots4(v, v, short, v, v) },
 		} {
 			func() {
 				defer func() {
