@@ -132,14 +132,13 @@ func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*d
 // factorisation for the explicit design (explicitDesign): when the kernel
 // matrix's numerical rank exceeds N/seqRankFraction. The pivoted Cholesky
 // costs O(N r²), and with U kept the memory is O((N + P) r); the explicit
-// design costs no factorisation and N·P memory. Friedman #1 (d = 10, width
-// 1) at N = 4,000 has r in the thousands: the factorisation took 28 of the
-// fit's 127 s CPU.
+// design costs no factorisation and N·P memory, so a kernel matrix of
+// rank in the thousands (many inputs, a narrow width) is cheaper explicit.
 //
 // seqMaxRank caps that rank whatever N: the columns computed before the
-// factorisation is abandoned cost O(N r²), at N = 20,000 with the cap
-// N/8 alone a minute of CPU time. Smooth kernels in few dimensions stay
-// well below it (sinc: 31; Ripley, width 0.5: 262 at N = 20,000).
+// factorisation is abandoned cost O(N r²). Smooth kernels in few
+// dimensions stay well below it (docs/benchmarks.md, "Measurements behind
+// choices in the code", has the ranks and costs).
 const (
 	seqRankFraction = 8
 	seqMaxRank      = 512
@@ -172,9 +171,8 @@ func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, e
 // kernel matrix of the sample is a principal submatrix of the full one,
 // whose eigenvalues it interlaces, so that the full matrix then has at
 // least as large a numerical rank, and the factorisation of all n rows,
-// O(n·maxRank²), would be abandoned after maxRank columns: on Friedman #1
-// (width 1) at N = 100,000 with 2,000 centres that was 12.6 s CPU, 5 % of
-// the fit, against 0.3 s for the sample.
+// O(n·maxRank²), would be abandoned after maxRank columns; the sample
+// costs a small fraction of that.
 func sampleRankAbove(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (bool, error) {
 	n, _ := x.Dims()
 	k := 2 * maxRank

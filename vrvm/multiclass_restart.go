@@ -10,10 +10,9 @@ import (
 // classification", (M23)), as (S6) of the binary models: the sequential
 // solver's greedy additions from the bias can end in a lower local
 // maximum of the full-model bound than the paper's schedule, which starts
-// every class from every function. On wine (learned width) the default
-// fit keeps one function per class, three prototypes, with 4 test errors
-// of 54 and bound −4671.26; the schedule's fit keeps three other
-// prototypes, 1 error, −4670.34. When mcRestartIter iterations of the
+// every class from every function (on wine the two keep different
+// prototypes: docs/benchmarks.md, "Measurements behind choices in the
+// code"). When mcRestartIter iterations of the
 // schedule cost at most seqRestartFlops per class (up to about 245 rows),
 // the fit of the default softmax model is therefore repeated from the
 // schedule's state after mcRestartIter iterations (every class from every
@@ -23,9 +22,9 @@ import (
 // the first start's bound).
 
 // mcRestartIter is the number of the schedule's iterations before the
-// sequential solver takes over: 5, 10, 20 and 30 end at the same fit on
-// wine and within 1.2 nats on iris (5 the highest), at 0.5 s against 1.7 s
-// CPU for 30 on wine.
+// sequential solver takes over: more iterations of the schedule cost more
+// and did not end at higher bounds on the shared multi-class splits
+// (docs/benchmarks.md, "Measurements behind choices in the code").
 const mcRestartIter = 5
 
 // secondStart returns the second start (M23) of the converged solution
@@ -114,43 +113,20 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // annealed from seqAnnealStartCls·PruneAlpha, the bias released at its
 // first lowering, and the fit with the higher full-model bound is kept.
 //
-// Measured on four balanced classes, 300 rows of 200 standard normal
-// inputs of which 8 carry the classes (TestHeldRestart; Gaussian width
-// the median distance, 20): the first start keeps the bias alone (bound
-// −15348.14, training error 75%, chance), the held restart 57 functions
-// (−15179.36, 10.3%); with 100 inputs 46 functions and 13.3%. The width
-// the learning starts from is that median distance. On four classes of
-// 490 rows of 200 standardised inputs, 8 informative (scikit-learn's
-// make_classification): at width 20 the bias alone (−25040.2, test
-// error 75.2%) against 85 functions (−24741.6, 42.4%; the paper's
-// schedule from every function reaches −24718.0, 46.7%, in 115 s CPU
-// against 1.2 s); the linear kernel, the bias alone against 32
-// functions (test error 50.0%, log loss 1.253 against 1.386); with the
-// width learned, 17.6 instead of 12.1, bound −24731.3 against −24743.7,
-// test error 45.2% against 49.5% (log loss 1.489 against 1.602: the
-// model fits these 200 inputs worse than a linear one, scikit-learn's
-// LogisticRegression 31.4%, 1.041). The shared splits (iris, wine,
-// ripley3, digits) and seven other generated problems never end at the
-// bias alone and are unchanged. Run from the start of every fit instead,
-// the held start changed the learned fits of the shared splits by a few
-// nats either way (wine −4672 against −4670 at another width, 4 test
-// errors of 54 against 1), so it is a fallback for the constant model.
+// It was made for many inputs of which few carry the classes, where the
+// first start can keep the bias alone (training error at chance) and the
+// held restart finds the classes' functions; run from the start of every
+// fit instead, it moved the learned fits of the shared splits by a few
+// nats either way, so it is a fallback for the constant model.
 //
 // The same restart follows a fit that leaves some class, not every one,
 // with the bias alone: that class's probability is flat in x, two such
-// classes are tied everywhere, and one of them is never predicted. On
-// six overlapping clusters in two dimensions (scikit-learn's make_blobs,
-// 600 rows, cluster_std 2, random_state 4; 70/30 split; learned width)
-// two of the six classes kept the bias alone and every test row of one
-// of them was misclassified: test error 22.2%, bound −31583.62; from the
-// held bias every class keeps a function, 17.8%, −31560.2
-// (LogisticRegression and a grid-searched SVC 18.3%). On the five-class
-// set of 560 rows in 20 inputs (make_classification, 8 informative) at
-// width 6, three classes kept the bias alone (test error 62.1%, bound
-// −35552.3); with the restart 41.3%, −35399.9. TestHeldRestartEmptyClass
-// has a seeded case (one class, 12 nats). Iris, wine, digits and seven
-// other generated sets end with a function in every class and are
-// unchanged. A fit that keeps one or two functions where many would
+// classes are tied everywhere, and one of them is never predicted.
+// TestHeldRestart and TestHeldRestartEmptyClass have seeded cases; the
+// measurements are in docs/benchmarks.md ("Measurements behind choices in
+// the code"). The shared splits and the other generated sets end with a
+// function in every class and are unchanged. A fit that keeps one or two
+// functions where many would
 // raise the bound is not detected.
 
 // biasOnly reports whether the sequential solver's fit, from a start

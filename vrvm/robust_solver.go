@@ -435,9 +435,9 @@ func robustStarts(ctx context.Context, p robustProblem) (*robustState, *solution
 // kept by the starts (best, sol). The update (ST10) makes ν stationary
 // for the bound of the active model, whereas fits are compared by the
 // full-model bound, whose terms for the pruned functions depend on ν
-// through sₘ = Σₙ⟨τ⟩⟨uₙ⟩φₙₘ² (excludedTerm): on clean sinc (N = 100,
-// seed 12) the learned ν = 12.0 is the fit at ν = 12.0 held fixed, and
-// the fit at ν = 21 has a full-model bound 0.1 nat higher. Each ν is
+// through sₘ = Σₙ⟨τ⟩⟨uₙ⟩φₙₘ² (excludedTerm), so the stationary ν of the
+// active model need not maximise the full-model bound (docs/robust.md has
+// a measured case). Each ν is
 // scored by the full-model bound of the fit at that ν held fixed, warm
 // started from the best fit so far (its active set, Q_α, Q_τ and the
 // errors eₙ, with Q_u at its optimum (ST9) for the new ν), on the grid

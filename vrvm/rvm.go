@@ -492,10 +492,8 @@ func (g *rvmGauss) posterior(q *gaussQ, alpha []float64, iter int) (float64, err
 // the targets' (SparseBayes's BetaMaxFactor, its "work-around zero-noise
 // issue"). Where the basis can nearly interpolate the targets (a kernel
 // far narrower than the inputs' spacing) the evidence keeps rising as
-// β → ∞: uncapped, on 95 rows of Boston (4 standardised inputs, Gaussian
-// width 0.05) β reached 2·10²⁶ and the sequential algorithm, its log
-// evidence swinging between −243 and −298, had not converged after 7 CPU
-// minutes; capped, it converges in 97 iterations (0.1 s).
+// β → ∞ and the sequential algorithm does not converge (docs/benchmarks.md,
+// "Measurements behind choices in the code").
 const rvmBetaMaxFactor = 1e6
 
 // rvmBetaMax returns rvmBetaMaxFactor/var(t) (+∞ for constant targets,
@@ -574,9 +572,10 @@ func (l *rvmLogistic) carry(q *gaussQ) { copy(l.w, q.mu) }
 // max(1, |log joint|), below which laplaceMode takes one last full Newton
 // step and stops: twice the rise a further step would give, below the
 // rounding of the log joint's N terms, where the step's error is the
-// square of the one before. Without it the mode search ended only when a
-// step failed to raise the log joint at every one of 27 halvings (36 s
-// CPU for Ripley at N = 4,000, most of it there).
+// square of the one before. Without it the mode search ends only when a
+// step fails to raise the log joint at every halving, which dominated the
+// fit of large problems (docs/benchmarks.md, "Measurements behind choices
+// in the code").
 const laplaceDecrement = 1e-14
 
 // laplaceMode finds the mode of ln p(t|w) + ln p(w|α) by Newton's method

@@ -26,8 +26,7 @@ func RowHash(row []float64, extra ...float64) uint64 {
 // Twins marks the rows of b equal, bit for bit, to an earlier row, or
 // within TwinTol of one (NearTwins). Rows
 // are grouped by a 64-bit FNV-1a hash of their bits and compared within a
-// group, so that the memory is O(P), not a copy of B (128 MB for the
-// explicit design at N = 4,000).
+// group, so that the memory is O(P), not a copy of B.
 func Twins(b *mat.Dense) []bool {
 	_, first := DistinctRows(b, nil)
 	p, _ := b.Dims()
@@ -48,10 +47,8 @@ func Twins(b *mat.Dense) []bool {
 // below any difference the data can weigh. Training rows that differ by
 // 1e-12 (a file whose rows were saved twice through a lossy conversion)
 // are otherwise distinct functions that the data cannot tell apart, and
-// coordinate ascent between them crawls as between exact twins: a
-// classifier on such a doubled sinc set stopped at 2,000 iterations, and
-// Friedman #1 with 300 of 560 rows so doubled (vrvm fit, 770 rows) had
-// not converged after 300 s CPU (57 s with near twins).
+// coordinate ascent between them crawls as between exact twins
+// (docs/benchmarks.md, "Measurements behind choices in the code").
 const TwinTol = 1e-10
 
 // NearTwins marks in tw the rows of b among first (not already marked)
@@ -92,9 +89,8 @@ func NearTwins(b *mat.Dense, first []int, tw []bool) {
 // key is not nil, have equal keys: of[i] is row i's group and first[g]
 // the first row of group g, in row order. Rows are grouped by rowHash and
 // compared within a group, so the memory is O(rows): one map entry a
-// group, and a list only for the groups whose hashes collide (10⁶
-// distinct rows with a key: 0.62 → 0.38 s against a list for every
-// hash; a Regressor groups every training set by it, (D1)).
+// group, and a list only for the groups whose hashes collide (a
+// Regressor groups every training set by it, (D1)).
 func DistinctRows(x *mat.Dense, key []float64) (of, first []int) {
 	n, _ := x.Dims()
 	of = make([]int, n)
