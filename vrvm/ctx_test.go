@@ -25,6 +25,8 @@ func (k slowKernel) Eval(x, y []float64) float64 {
 // TestContextReachesSetUp: a fit stopped during the design columns, the
 // pivoted Cholesky or ΦᵀΦ returns soon after the context is cancelled.
 func TestContextReachesSetUp(t *testing.T) {
+	// Not parallel: it measures how soon a cancelled fit returns, which
+	// tests running beside it on a loaded machine would lengthen.
 	const n = 1500
 	rng := rand.New(rand.NewPCG(1, 1))
 	x := mat.NewDense(n, 1, nil)

@@ -178,6 +178,7 @@ func fingerprintMoreCases(sx *mat.Dense, st []float64, fx *mat.Dense, ft []float
 // checked to leave every number unchanged (diff two such files). Without
 // the variable it is skipped.
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv("VRVM_FINGERPRINT")
 	if path == "" {
 		t.Skip("VRVM_FINGERPRINT not set")

@@ -15,6 +15,7 @@ import (
 // sparse file larger than the limit and a stream of valid JSON beyond it
 // are errors naming the problem, never the whole memory.
 func TestLoadBounded(t *testing.T) {
+	t.Parallel()
 	want := func(t *testing.T, err error, reason string) {
 		t.Helper()
 		var me *ModelFileError
@@ -56,6 +57,7 @@ func TestLoadBounded(t *testing.T) {
 // d̃/c̃ or 1/β overflows is refused, naming the fields; a negative
 // Gamma parameter too.
 func TestLoadNoiseRange(t *testing.T) {
+	t.Parallel()
 	x, y, _ := fuzzData()
 	r := &Regressor{Kernel: Gaussian{Width: 1}, MaxIter: 200}
 	if err := r.Fit(x, y); err != nil {

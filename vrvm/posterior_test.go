@@ -95,6 +95,8 @@ func TestFactorCanceled(t *testing.T) {
 // state of the previous iteration. The bound on the delay is generous for
 // a loaded machine: the blocks of the factorisation take milliseconds.
 func TestScheduleInterrupt(t *testing.T) {
+	// Not parallel: it measures how soon a cancelled fit returns, which
+	// tests running beside it on a loaded machine would lengthen.
 	if testing.Short() {
 		t.Skip("a fit at N = 1,500")
 	}

@@ -14,6 +14,7 @@ import (
 // TestEmbeddedChecksums checks every embedded file against the catalogue's
 // SHA-256 and that nothing else is embedded.
 func TestEmbeddedChecksums(t *testing.T) {
+	t.Parallel()
 	want := map[string]bool{}
 	for _, n := range Names() {
 		s, _ := lookup(n)
@@ -52,6 +53,7 @@ func TestEmbeddedChecksums(t *testing.T) {
 // with the reference copy in $VRVM_DATA (or shared/data beside the
 // repository), skipping if there is none.
 func TestEmbeddedMatchesReference(t *testing.T) {
+	t.Parallel()
 	dir := sharedData(t)
 	for _, n := range Names() {
 		files, _ := Files(n)

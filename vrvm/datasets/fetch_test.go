@@ -321,6 +321,7 @@ func TestFetchNotFound(t *testing.T) {
 }
 
 func TestFetchStall(t *testing.T) {
+	t.Parallel()
 	body, err := os.ReadFile(filepath.Join(upstreamData(t), "synth.tr.csv"))
 	if err != nil {
 		t.Fatal(err)

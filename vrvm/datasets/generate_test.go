@@ -260,6 +260,7 @@ func TestRipleyBayesError(t *testing.T) {
 // test set: the Bayes rule makes 80 errors in 1000, the 8.0% Ripley (1996)
 // and the paper (Table 3) quote.
 func TestRipleyBayesErrorTestSet(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	_, test, err := LoadRipley()
 	if err != nil {

@@ -50,6 +50,7 @@ func countLabels(t *testing.T, d *Dataset) int {
 }
 
 func TestLoadRipley(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	train, test, err := LoadRipley()
 	if err != nil {
@@ -83,6 +84,7 @@ func TestLoadRipley(t *testing.T) {
 }
 
 func TestLoadPima(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	train, test, err := LoadPima()
 	if err != nil {
@@ -118,6 +120,7 @@ func TestLoadPima(t *testing.T) {
 }
 
 func TestLoadBoston(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	d, err := LoadBoston()
 	if err != nil {
@@ -159,6 +162,7 @@ func floatsSum(v []float64) float64 {
 }
 
 func TestSincSets(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	for _, tc := range []struct {
 		n                    int
@@ -201,6 +205,7 @@ func TestSincSets(t *testing.T) {
 }
 
 func TestRipleySubsets(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	subsets, err := RipleySubsets()
 	if err != nil {
@@ -233,6 +238,7 @@ func TestRipleySubsets(t *testing.T) {
 }
 
 func TestBostonSplits(t *testing.T) {
+	// Not parallel: useSharedData points $VRVM_DATA at the shared files (t.Setenv).
 	useSharedData(t)
 	splits, err := BostonSplits()
 	if err != nil {

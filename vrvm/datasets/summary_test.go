@@ -27,6 +27,7 @@ func ExampleDataset_String() {
 }
 
 func TestDatasetSummary(t *testing.T) {
+	t.Parallel()
 	wide := &datasets.Dataset{X: mat.NewDense(2, 10, nil), T: []float64{1, 2}}
 	for _, tc := range []struct {
 		name string

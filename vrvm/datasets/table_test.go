@@ -28,6 +28,7 @@ func readAll(s string) ([][]string, error) {
 }
 
 func TestTableReader(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, in string
 		want     [][]string
@@ -52,6 +53,7 @@ func TestTableReader(t *testing.T) {
 }
 
 func TestTableReaderErrors(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", maxFieldBytes+1)
 	for _, c := range []struct {
 		name, in, want string
@@ -88,6 +90,7 @@ func (e *endlessPattern) Read(p []byte) (int, error) {
 // TestReadTableLimits: an endless line is rejected after the line limit, with
 // a short error, having read not much more than the limit.
 func TestReadTableLimits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, pattern, want string
 		limit               int
@@ -205,6 +208,7 @@ func FuzzTableReader(f *testing.F) {
 // missing values, a text column and row names, through the zero options,
 // ReadOptions.Text and Choose.
 func TestReadTableOptions(t *testing.T) {
+	t.Parallel()
 	const in = "\"\",\"sex\",\"x\",\"y\"\n\"a\",\"M\",1.5,2\n\"b\",NA,NA,3\n\"c\",\"NA\",nan,5\n"
 	// Zero options: every column numeric but the row names.
 	_, err := ReadTable(strings.NewReader(in), "r.csv", ReadOptions{})
@@ -292,6 +296,7 @@ func TestReadTableOptions(t *testing.T) {
 }
 
 func TestIsMissing(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{"": true, "NA": true, "NaN": true, "nan": true, "NAN": true, "na": false, "0": false, " ": false, "N/A": false} {
 		if got := IsMissing(s); got != want {
 			t.Errorf("IsMissing(%q) = %v, want %v", s, got, want)

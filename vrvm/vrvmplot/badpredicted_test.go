@@ -33,6 +33,7 @@ func (f fixedProbs) ProbPlugin(mat.Matrix) ([]float64, error)    { return f, nil
 func (f fixedProbs) ProbModerated(mat.Matrix) ([]float64, error) { return f, nil }
 
 func TestPredictedVsTrueBadInput(t *testing.T) {
+	t.Parallel()
 	r, d := smallRegression(t)
 	n := d.Len()
 	ones := make([]float64, n)
@@ -62,6 +63,7 @@ func TestPredictedVsTrueBadInput(t *testing.T) {
 }
 
 func TestReliabilityBadInput(t *testing.T) {
+	t.Parallel()
 	c, d := smallClassifier(t)
 	n := d.Len()
 	half := make(fixedProbs, n)
@@ -105,6 +107,7 @@ func TestReliabilityBadInput(t *testing.T) {
 // the figure draws, and a classifier whose probabilities match the labels'
 // frequencies is drawn on the diagonal (its points' errors are zero).
 func TestReliabilityCounts(t *testing.T) {
+	t.Parallel()
 	// Bin [0.2, 0.3): p = 0.25 for four rows, one labelled 1; bin
 	// [0.7, 0.8): p = 0.75 for four rows, three labelled 1; p = 1 falls
 	// in the last bin.

@@ -7,5 +7,6 @@ import (
 )
 
 func TestPredictedVsTrue(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExamplePredictedVsTrue, t, "predicted.png")
 }

@@ -7,5 +7,6 @@ import (
 )
 
 func TestReliability(t *testing.T) {
+	t.Parallel()
 	cmpimg.CheckPlot(ExampleReliability, t, "reliability.png")
 }

@@ -70,6 +70,7 @@ func (p *toy) Restore() (float64, error) {
 }
 
 func TestRunOrderAndTrace(t *testing.T) {
+	t.Parallel()
 	p := &toy{obj: []float64{-3, -2, -1}, settleAt: 2}
 	r, err := Run(context.Background(), p, Controls{MaxIter: 10, Initial: true})
 	if err != nil {
@@ -88,6 +89,7 @@ func TestRunOrderAndTrace(t *testing.T) {
 }
 
 func TestRunPolishOnce(t *testing.T) {
+	t.Parallel()
 	p := &toy{obj: []float64{0, 1, 2, 3, 4, 5, 6}, settleAt: 2, polishMoves: 2}
 	r, err := Run(context.Background(), p, Controls{MaxIter: 10, Initial: true})
 	if err != nil {
@@ -105,6 +107,7 @@ func TestRunPolishOnce(t *testing.T) {
 }
 
 func TestRunLimitMonitorCancel(t *testing.T) {
+	t.Parallel()
 	p := &toy{obj: []float64{0, 1, 2, 3, 4, 5, 6}}
 	r, err := Run(context.Background(), p, Controls{MaxIter: 3, Initial: true})
 	if err != nil || r.Status != IterationLimit || r.Iters != 3 || len(r.Trace) != 4 {
@@ -130,6 +133,7 @@ func TestRunLimitMonitorCancel(t *testing.T) {
 }
 
 func TestRunStall(t *testing.T) {
+	t.Parallel()
 	// The objective at the start of each iteration rises to 5 at the
 	// third and then falls: with Stall 3 the fit ends three iterations
 	// later, back at the third's state.
@@ -144,6 +148,7 @@ func TestRunStall(t *testing.T) {
 }
 
 func TestStalled(t *testing.T) {
+	t.Parallel()
 	flat := make([]float64, 12)
 	for i := range flat {
 		flat[i] = -100
