@@ -92,17 +92,9 @@ type sequential struct{}
 // start every iteration and the interval doubles (up to seqAddEvery)
 // whenever a sweep removes a function, and, once seqShortlistActive
 // functions are active, halves after a round that added a function in an
-// iteration without removals (without the halving, Friedman #1 at
-// N = 1,000 took 1,397 iterations instead of 660, one addition every ten;
-// with it from the start, sinc at N = 4,000 took 1,870 instead of 206;
-// large sets, seqLargeGain, keep rounds every iteration);
-// classification keeps rounds every
-// seqAddEvery iterations (rounds every iteration raised the breast-cancer
-// split's test error from 4.09 % to 5.85 % at width √d, and cost more).
-// On the paper's 47 problems this ends at least 0.1 nats below the
-// paper's schedule on 15 against 18 with rounds every seqAddEvery
-// iterations throughout (worst 7.2 nats below against 19.9, both on
-// Boston) and gives Table 2 a test MSE of 11.46 against 11.66.
+// iteration without removals (large sets, seqLargeGain, keep rounds every
+// iteration); classification keeps rounds every seqAddEvery iterations,
+// where rounds every iteration fitted worse and cost more (docs/benchmarks.md, "Measurements behind choices in the code").
 const seqAddEvery = 10
 
 // Large active sets. With uniform precisions, at least seqShortlistMin
@@ -114,20 +106,11 @@ const seqAddEvery = 10
 // nats per training row. Without the floor, such fits end in a long tail
 // of additions worth a few hundredths of a nat each, about half of them
 // removed again later, each costing a sweep over hundreds of functions
-// and a row of B_A Bᵀ, O(P r): on Friedman #1 at N = 1,000 the additions
-// after iteration 300 raised the bound by 0.015 nats each (median). A
-// function whose ranking gain is below the floor raises the full bound by
-// less than 10⁻⁵N nats when added; the fit converges when a full
-// computation finds none above it. Measured (scalebench, Friedman #1,
-// width 1, loaded machine, same session; CPU time of the fit): N = 1,000
-// 618 → 366 iterations, 3.3 → 2.3 s, bound −14,177.0 → −14,178.7,
-// 177 → 153 vectors, RMSE 1.0445 → 1.0513; N = 4,000 1,761 → 509
-// iterations, 33.1 → 16.4 s, bound −56,152.8 → −56,180.0, RMSE
-// 0.691 → 0.701; N = 20,000 (5,000 centres) 4,830 → 909 iterations,
-// 449 → 134 s (another session), bound −92,361.1 → −92,494.3, 547 → 439
-// vectors, RMSE 0.390 → 0.419, 1.78 GB. Sinc (at most 13 functions),
-// classification and the paper's 47 problems (fewer than 1,000
-// candidates) are unchanged.
+// and a row of B_A Bᵀ, O(P r). A function whose ranking gain is below the
+// floor raises the full bound by less than 10⁻⁵N nats when added; the fit
+// converges when a full computation finds none above it. What it saves
+// and costs is measured in docs/benchmarks.md ("Measurements behind
+// choices in the code").
 const seqLargeGain = 1e-5
 
 // largeSet reports whether the current fit is one of those of
@@ -140,13 +123,10 @@ func (s *seqFit) largeSet() bool {
 // threshold seqAnnealStart·PruneAlpha (at most seqPhaseIter iterations),
 // then divides it by seqAnnealStep until it reaches PruneAlpha. Greedy
 // additions at the final threshold alone end in sparser, worse optima than
-// the paper's schedule (which starts from every function): on 10 sinc sets
-// with N = 100 the mean RMS error was 0.050 with 4.6 vectors against the
-// schedule's 0.0345 with 5.9; with annealing 0.0336 with 5.5.
+// the paper's schedule (which starts from every function).
 //
-// Classification starts at seqAnnealStartCls: on Ripley (10 subsets of
-// 100, and N = 4,000) and Pima it gives the same errors and kernel counts
-// as 100 in a tenth of the time.
+// Classification starts at seqAnnealStartCls, which gives the same fits in
+// less time (docs/benchmarks.md, "Measurements behind choices in the code").
 const (
 	seqAnnealStart    = 100
 	seqAnnealStartCls = 10
@@ -155,11 +135,8 @@ const (
 )
 
 // seqAddBatch is the largest number of functions added in one round:
-// one for regression, several for classification. Measured (default
-// prior and threshold): on the 25 sinc sets of Table 1 one at a time gives
-// RMS error 0.0368 with 5.8 vectors, four at a time 0.0390 with 5.2 (the
-// paper's schedule: 0.0365 with 6.2); on Pima four at a time gives 66 test
-// errors, one at a time 71 (the paper's schedule: 67).
+// one for regression, several for classification, as measured on the
+// paper's sinc and Pima sets (docs/benchmarks.md, "Measurements behind choices in the code").
 const (
 	seqAddBatch    = 1
 	seqAddBatchCls = 4
@@ -174,18 +151,7 @@ const (
 // the active set is moving (the sweep removed a function or changed some
 // ln⟨αₘ⟩ by more than seqSettled); any iteration at which it may have
 // settled updates it, so that convergence is judged as before. Skipping
-// a factor's update never lowers the bound. Measured on Friedman #1
-// (scalebench, one session, loaded machine): N = 1,000 3.07 → 2.43 s CPU,
-// 688 → 618 iterations, the same bound and RMSE; N = 4,000 26.6 → 26.2 s,
-// 1,674 → 1,761 iterations, bound −56,152.9 → −56,152.8; N = 20,000
-// 516 → 449 s, 4,647 → 4,830 iterations, bound −92,357.7 → −92,361.1,
-// RMSE 0.386 → 0.390 (the factorisations fell from 22 % to 11 % of the
-// fit). Deferring also while the threshold is annealed (an earlier version
-// deferred at the final threshold only; with seqLargeGain): N = 1,000
-// 366 → 334 iterations, 2.3 → 1.65 s CPU, bound −14,178.7 → −14,195.6,
-// noise sd 0.983 → 1.004 (the truth: 1), RMSE 1.051 → 1.033; N = 4,000
-// 509 → 508 iterations, 16.4 → 14.3 s, bound −56,180.0 → −56,171.1,
-// RMSE 0.701 → 0.709.
+// a factor's update never lowers the bound (docs/benchmarks.md, "Measurements behind choices in the code").
 const (
 	seqTauEvery  = 4
 	seqTauActive = 64
@@ -209,7 +175,7 @@ const seqSettled = 1e-2
 // PruneAlpha/seqAddMargin, and removed when it rises above PruneAlpha.
 // Without it, functions whose optimum sits near the threshold (weights of
 // about 1/√PruneAlpha, which change the fit by little) are added and
-// removed in turn: on sinc with N = 20,000 hundreds of them, and the fit
+// removed in turn (hundreds of them on large sinc sets), and the fit
 // never settles.
 const seqAddMargin = 2
 
@@ -220,16 +186,10 @@ const seqAddMargin = 2
 // half of sₘ's digits are rounding, so that its gain, its optimal ⟨αₘ⟩
 // and the rank-one update of Σ that adds it are too. Under wide kernels,
 // whose columns are nearly collinear, such additions lowered the full
-// bound by up to 14,000 nats in one iteration (seed 1 of
-// TestDefaultWidthLinearTarget's generator, width 6.87, 201 active
-// functions: −3,380 → −17,196), after which the fit recovered through
-// removals and its second starts could be abandoned at a dip of the trace
-// (secondBudget). Measured on that generator (seeds 1–8, with (S6) at
-// its regression limit and the former (S10), a start annealed from a
-// higher threshold): noise sd above 0.15 on 2 of 8 seeds
-// without the rule (1 and 3, at 15 and 10 functions), on none with it;
-// at 10⁻¹⁰ on 1 (seed 8); at 10⁻⁶ seed 1 ended 38.7 nats below its fit
-// at 10⁻⁸. The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
+// bound by thousands of nats in one iteration, after which the fit
+// recovered through removals and its second starts could be abandoned at
+// a dip of the trace (secondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
+// The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
 // without cancellation; where it is not (nearly collinear active
 // functions), (S14) takes over.
 const seqCollinear = 1e-8
@@ -254,19 +214,9 @@ const seqMaxDeletions = 2
 // functions as at convergence. Without that limit the active set grows
 // without end: each function kept raises the full bound a little, since
 // an active weight is correlated with the others and an excluded one is
-// not (about 0.35 nats a function on sinc with N = 4,000, 800 functions
-// after 900 iterations; with a margin of 1 nat from the start, as an
-// earlier version had, still one function per iteration on sinc with
-// N = 200,000, 896 after 900 iterations, where the polish alone fits
-// N = 1,000,000 in 6.3 s CPU with 15 functions). Measured on the paper's
-// 47 problems (go run ./internal/solvercmp): 15 below the converged
-// schedule by more than 0.1 nats with plain pruning, 12 with the polish;
-// Table 2's MSE 11.46 with 20.7 kernels, 10.95 with 41.6. The polish
-// costs time where it adds functions: sinc at N = 4,000 (seeds 1–5)
-// 5.4 → 11.4 functions for an RMS error of 0.00533 against 0.00537 (the
-// functions it keeps raise the bound by a few nats but barely change the
-// fit); Friedman #1 at N = 4,000 14.8 → 18.9 s CPU (bound 25.5 nats
-// higher, RMSE 0.691 against 0.697).
+// not. What the polish gains on the paper's problems and costs on large
+// ones is in docs/benchmarks.md ("Measurements behind choices in the
+// code").
 const (
 	seqPolishGain   = 0.1
 	seqPolishGrowth = 2
