@@ -119,11 +119,8 @@ func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 		}
 	}
 	// Φ_AᵀWΦ_A by the packed products of internal/dense (both triangles;
-	// setPrec reads the upper one). gonum's Syrk here took a quarter of
-	// the CPU time of a default Classifier on 560 rows and 8 inputs (the
-	// learned width, 8 fits); vrvm fit on 420 such rows 38.4 → 31.6 s
-	// wall, 39.8 → 33.5 s CPU, the same fit; Tables 3 and 4 and
-	// internal/learneval's classifiers unchanged to the printed digits.
+	// setPrec reads the upper one), faster than gonum's Syrk here
+	// (docs/benchmarks.md, "Measurements behind choices in the code").
 	tmp := make([]float64, m*m)
 	dense.Gram(1, w.RawMatrix(), 0, blas64.General{Rows: m, Cols: m, Stride: m, Data: tmp})
 	c.setPrec(s.act, tmp, pd)
@@ -319,12 +316,9 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 // elsewhere, reaches weights of 10³–10⁵ with ⟨αₘ⟩ of 10⁻⁶–10⁻¹¹, the ξₙ of
 // its points grow by about one an iteration (with a negligible prior the
 // update (58) adds the posterior variance of the point's activation,
-// about 2ξₙ, to ξₙ²), and the bound rises by 10⁻⁵ nats an iteration. On
-// 461 rows of an eight-input problem (scikit-learn's make_classification,
-// five informative inputs, 1 % of the labels flipped; standardised,
-// Gaussian width 0.9) the fit ran to the iteration limit of 10,000 at
-// −5883.87 and converged, with the limit raised, after 27,654 iterations
-// at −5883.31. SQUAREM (extrapolateCls) does not follow such a drift: it
+// about 2ξₙ, to ξₙ²), and the bound rises by 10⁻⁵ nats an iteration,
+// for tens of thousands of iterations. SQUAREM (extrapolateCls) does not
+// follow such a drift: it
 // extrapolates geometric convergence, and the drift's second differences
 // are noise. When the fit crawls, settled but not quiet as in (S7), the
 // solver therefore steps along the last iteration's move d in
@@ -334,15 +328,8 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 // extrapolation, and stopping at the first that does not: the adaptive
 // overrelaxation of bound optimisers (Salakhutdinov & Roweis 2003), with
 // a step that doubles so that a drift of many iterations is covered in a
-// few evaluations of the bound. The fit above then converges after 4,855
-// iterations at −5883.31 (width 1: 1,702 → 1,280 iterations, the same
-// bound); on the 420 training rows of that problem before some of its
-// rows were repeated (width 1), 7,340 → 2,360. On 18 generated problems
-// (TestOverrelax's generator, seeds 1–6, widths 0.7, 1 and 1.5) the fits
-// end at the same bound (within 10⁻⁴) or higher (by 12 and 24 nats on
-// two fits that reach the limit without the steps) in 28.6 s instead of
-// 51.5 s; the paper's classification problems (Ripley, Pima) never crawl
-// and are unchanged.
+// few evaluations of the bound. TestOverrelax checks it; the ablation
+// (docs/ablation.md) measures what it saves.
 const seqRelaxSteps = 12
 
 // seqRelaxFirst and seqRelaxWait are the first and the longest wait, in

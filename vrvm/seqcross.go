@@ -25,14 +25,8 @@ import (
 //   - a new row takes its products with the functions whose complete rows
 //     are at hand from those rows (knownCross).
 //
-// Measured on Friedman #1 (width 1, N = 100,000, 2,000 centres): the
-// dot products of activeProducts were 17 % of the fit's CPU time and
-// the rows of cross 43 %. With these changes, crossProducts, quadForms
-// and sampleRankAbove (scalebench, one session, loaded machine): N =
-// 100,000 351 → 185 s CPU (1,187 → 1,252 iterations, bound −173,726 →
-// −173,693, RMSE 0.339 → 0.334), N = 20,000 (5,000 centres) 114 → 75 s,
-// N = 4,000 12.8 → 9.0 s, N = 1,000 1.5–1.8 → 1.3–1.4 s, with the same
-// iterations and bound below N = 100,000.
+// On large explicit designs these products and the rows of cross were
+// most of a fit's time (docs/benchmarks.md, "Measurements behind choices in the code").
 const crossKeptMax = 1 << 21 // 16 MB
 
 // crossColumn sets out[i] = bₐᵀbⱼ for the active functions a = act[i]
@@ -125,11 +119,8 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
 // bⱼ of b, j in cols, in parallel over cols, four rows of a at a time
 // (dense.Dots4: AVX2 and FMA where the processor has them). It replaces
-// the Gemm of a Bᵀ: gonum's blocked Gemm (a dot product per block of 64)
-// ran at 0.7 GFlop/s on the explicit design of Friedman #1 against 1.0–1.2
-// here with the dot products in Go (N = 20,000, P = 2,000, eight rows; one
-// core); dense.Gemm, which packs the selected rows of b, was slower still
-// (Friedman #1, N = 4,000: 14.4 s CPU against 10.9).
+// the Gemm of a Bᵀ, which was slower on the explicit design, as was
+// dense.Gemm with its packing of the selected rows of b (docs/benchmarks.md, "Measurements behind choices in the code").
 func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
 	_, r := b.Dims()
 	_ = parallelRange(len(cols), func(clo, chi int) error {
@@ -162,10 +153,9 @@ const quadGemmMin = 64
 // quadForms sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
 // upper triangle of Σ, as Σᵢ cᵢⱼ (ΣC)ᵢⱼ with ΣC by one dense.Gemm (Σ
 // filled on both sides from its upper triangle): twice the products of
-// the Axpy loop over the upper triangle it replaces, but faster (Friedman
-// #1, N = 4,000: 6.6–6.8 s CPU against 7.8–8.2). Below quadGemmMin
-// active functions it calls quadFormsAxpy, which costs less there (sinc:
-// the Gemm's copies and doubled products were 1 % of the CPU time).
+// the Axpy loop over the upper triangle it replaces, but faster on many
+// active functions. Below quadGemmMin active functions it calls
+// quadFormsAxpy, which costs less there (docs/benchmarks.md, "Measurements behind choices in the code").
 func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
 	if m < quadGemmMin {
@@ -202,8 +192,7 @@ const quadBlock = 256
 // upper triangle of Σ, as Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ) with tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ,
 // by blocks of quadBlock columns, in parallel over the blocks: half the
 // products of the Gemm Σ C (gonum's blocked Gemm, one Axpy per block of
-// 64, was 12 % of the CPU time of Friedman #1 at N = 100,000 with 2,000
-// centres).
+// 64, was slower (docs/benchmarks.md, "Measurements behind choices in the code")).
 func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
 	// The range is of 256 per block, so that parallelRange (at most one

@@ -53,8 +53,7 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 // φⱼᵀBφⱼ only for the candidates it ranks, a shortlist in most rounds,
 // and for every function only when it holds the excluded factors
 // (holdExcluded). Computing every dⱼ at each round streamed the P × N
-// design once more per round: a fifth of the CPU time of a 2,000-row,
-// 10-input classification with the width learned. The round therefore
+// design once more per round (docs/benchmarks.md, "Measurements behind choices in the code"). The round therefore
 // starts from pendingDiag and fills dⱼ where it needs them, with the
 // same products (explicitCross, fillDiag), so the fit is unchanged to
 // the bit.
@@ -124,8 +123,8 @@ func moved(a, b []float64, tol float64) bool {
 // tolerance of the current ones, for ranking and adding candidates; the
 // rounds that can end the fit (an iteration whose changes are within
 // ParamTol) use ParamTol instead, and the reported FullModelBound exact
-// precisions. Recomputing every round made the N r² products 80 % of the
-// time of Ripley's problem at N = 20,000 (66 s CPU, rank r = 262).
+// precisions. Recomputing every round made the N r² products most of the
+// time of large classification fits (docs/benchmarks.md, "Measurements behind choices in the code").
 const seqWeightTol = 1e-2
 
 // candidateStats returns, for the candidate functions idx (every
