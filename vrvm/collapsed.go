@@ -270,10 +270,9 @@ func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.Sym
 // newtonSwitchTol is the relative gain of the bound over one extrapolated
 // cycle of the paper's schedule below which the solver switches to Newton
 // steps. L has several local maxima, and Newton steps taken too early can
-// end in a different one than the schedule reaches: on 23 seeded sinc
-// problems (N = 20–130) switching at 1e-5 or later always ended at the
-// schedule's optimum, switching after one cycle did so on 19. At N = 1000
-// switching at 1e-5 ended elsewhere, at 1e-6 at the schedule's optimum.
+// end in a different one than the schedule reaches; the switch is late
+// enough that seeded problems end at the schedule's optimum
+// (docs/benchmarks.md, "Measurements behind choices in the code").
 const newtonSwitchTol = 1e-6
 
 // roundF is the relative rounding error of the bound F: its terms are

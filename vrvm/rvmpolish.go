@@ -17,7 +17,7 @@ const maxPolish = 1000
 // costs every candidate's factors, O(M k²) for k active functions, and
 // converges slowly: β couples every αₘ, so that each change of β moves
 // every optimum and single re-estimates sweep the active set many times
-// (Friedman #1, N = 1,000: 6,772 iterations, 802 s). A polish step costs
+// (docs/benchmarks.md, "Measurements behind choices in the code"). A polish step costs
 // one posterior, O(k³): Newton's method on the evidence in ln αₘ and
 // ln β (rvmNewton), which converges quadratically where the αₘ are
 // coupled, or, if that fails, the fixed-point step αₘ ← γₘ/μₘ², β by

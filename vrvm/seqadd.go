@@ -176,9 +176,8 @@ func (s *seqFit) setShortlist(all []addCand) {
 // computed again with their exact dⱼ = φⱼᵀWφⱼ (O(N r) each) when an
 // addition round uses dⱼ kept from an earlier round (seqWeightTol): sⱼ
 // is a difference of dⱼ and cⱼᵀΣcⱼ, and for functions close to the span of
-// the active ones an error of 1 % in dⱼ exceeds sⱼ itself (on Ripley's
-// problem at N = 20,000 such additions, removed again, took 2,487
-// iterations instead of 498).
+// the active ones an error of 1 % in dⱼ exceeds sⱼ itself, and such
+// additions are removed again, iterations later (docs/benchmarks.md, "Measurements behind choices in the code").
 const seqVerify = 8
 
 // verify returns the optimal ⟨αₘ⟩ and the ranking gain of candidate m

@@ -13,9 +13,7 @@ import (
 // factorInv is factor for the sequential solver: the same factorisation
 // (LAPACK's Dpotrf, then U⁻¹ by Dtrtri, diag Σ and ln|Σ|), bit for bit,
 // without mat.Cholesky's estimate of the condition number, which is
-// O(M²) but with a large constant (with Dpotrs through Dtrsm in
-// solveMean, a fifth of the factorisations' time on Friedman #1 at
-// N = 1,000). U is kept in q.ufac for solveMeanInv, and q.chol is left
+// O(M²) but with a large constant (docs/benchmarks.md, "Measurements behind choices in the code"). U is kept in q.ufac for solveMeanInv, and q.chol is left
 // empty. A precision that is not positive definite, or one that factor
 // would factorise in blocks, is passed to factor, whose jitter it then
 // gets. The result must match factor's exactly: the sequential fits are
@@ -78,7 +76,7 @@ func (q *gaussQ) solveMeanInv(h []float64) error {
 // triangular m × m in a (row-major, stride m): the operations of gonum's
 // Dpotrs (Dtrsm with Uᵀ, then with U), in the same order, so with the same
 // rounding, without the call per element that Dtrsm makes for a single
-// column (Dpotrs was 5 % of a Friedman #1 fit at N = 1,000).
+// column.
 func potrsVec(a []float64, m int, b []float64) {
 	// Uᵀy = b: Dtrsm(Left, Upper, Trans, NonUnit).
 	for k := range m {
@@ -123,7 +121,7 @@ func workDense(buf *[]float64, r, c int) *mat.Dense {
 // explicit design and uniform precisions, where B_A is used only for
 // products that the rows of B give as well. B_A is M × N there, and with
 // its growth by append as much memory again as the N × P design's share
-// of M functions (0.5 GB for 600 functions at N = 100,000), all of it
+// of M functions, all of it
 // live, which the garbage collector lets the heap exceed by as much.
 func (s *seqFit) rowsShared() bool { return s.f.ident && s.uniform() }
 

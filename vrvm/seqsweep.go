@@ -138,8 +138,8 @@ func (s *seqFit) remove(i int) {
 			keep = append(keep, k)
 		}
 	}
-	// B_A loses row i in place (a copy of B_A per removal was 400 MB of
-	// garbage for the explicit design at N = 100,000 with 500 functions).
+	// B_A loses row i in place: a copy of B_A per removal is M × N of
+	// garbage.
 	if !s.rowsShared() {
 		_, r := s.bA.Dims()
 		m := len(s.act)
@@ -388,8 +388,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 
 // syrUpper is blas64.Syr on the upper triangle of a, a ← a + alpha·x xᵀ,
 // one Axpy per row: the same products and sums as gonum's Dsyr, in half
-// its time (its inner loop is not vectorised; on Friedman #1 at N = 4,000
-// Dsyr was 19 % of the fit).
+// its time (its inner loop is not vectorised) (docs/benchmarks.md, "Measurements behind choices in the code").
 func syrUpper(alpha float64, x []float64, a blas64.Symmetric) {
 	n := a.N
 	for i := range n {
