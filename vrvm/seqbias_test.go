@@ -231,7 +231,6 @@ func TestBiasStartManyInputs(t *testing.T) {
 // the active set.
 func TestStalled(t *testing.T) {
 	t.Parallel()
-	t.Parallel()
 	const tol = 1e-10
 	flat, crawl, rising := make([]float64, 150), make([]float64, 150), make([]float64, 150)
 	for i := range flat {
