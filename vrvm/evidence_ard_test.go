@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +30,7 @@ func TestDenseARDGradient(t *testing.T) {
 		y[i] = math.Sin(x.At(i, 0)) + 0.1*rng.NormFloat64() + 3
 	}
 	for _, tied := range []bool{true, false} {
-		q := newDenseARD(context.Background(), x, y, tied, 1.5, KernelLearning{ScaleShape: 2, ScaleRate: 0.5})
+		q := kernlearn.NewEvidence(context.Background(), rowsOf(x), y, tied, 1.5, KernelLearning{ScaleShape: 2, ScaleRate: 0.5}.scalePrior, gaussianAt)
 		np := d
 		if tied {
 			np = 1
@@ -39,7 +41,7 @@ func TestDenseARDGradient(t *testing.T) {
 		}
 		v[np], v[np+1] = math.Log(0.7), math.Log(20)
 		g := make([]float64, len(v))
-		if _, err := q.objective(v, g); err != nil {
+		if _, err := q.Objective(v, g); err != nil {
 			t.Fatal(err)
 		}
 		for i := range v {
@@ -48,8 +50,8 @@ func TestDenseARDGradient(t *testing.T) {
 			vm := append([]float64(nil), v...)
 			vp[i] += h
 			vm[i] -= h
-			fp, _ := q.objective(vp, make([]float64, len(v)))
-			fm, _ := q.objective(vm, make([]float64, len(v)))
+			fp, _ := q.Objective(vp, make([]float64, len(v)))
+			fm, _ := q.Objective(vm, make([]float64, len(v)))
 			num := (fp - fm) / (2 * h)
 			if math.Abs(num-g[i]) > 1e-5*(1+math.Abs(num)) {
 				t.Errorf("tied=%v: ∂/∂v[%d] = %g, central difference %g", tied, i, g[i], num)
@@ -58,11 +60,11 @@ func TestDenseARDGradient(t *testing.T) {
 		if tied {
 			// (E2) at one width against (W2) through the eigendecomposition,
 			// without the priors.
-			q.prior = KernelLearning{}
-			f0, _ := q.objective(v, g)
-			lr := math.Log(q.r0)
-			f0 += (v[0] - lr) * (v[0] - lr) / (2 * evidencePriorSD * evidencePriorSD)
-			w2 := eigenEvidence(q.base, math.Exp(v[0]), math.Exp(v[1]), math.Exp(v[2]))
+			q := kernlearn.NewEvidence(context.Background(), rowsOf(x), y, tied, 1.5, nil, gaussianAt)
+			f0, _ := q.Objective(v, g)
+			lr := math.Log(1.5)
+			f0 += (v[0] - lr) * (v[0] - lr) / (2 * kernlearn.PriorSD * kernlearn.PriorSD)
+			w2 := eigenEvidence(q.Base(), math.Exp(v[0]), math.Exp(v[1]), math.Exp(v[2]))
 			if math.Abs(f0-w2) > 1e-8*math.Abs(w2) {
 				t.Errorf("(E2) %g, (W2) %g", f0, w2)
 			}
@@ -71,9 +73,9 @@ func TestDenseARDGradient(t *testing.T) {
 }
 
 // eigenEvidence returns (W2) at width r, α and β by the eigendecomposition.
-func eigenEvidence(d *denseModel, r, alpha, beta float64) float64 {
-	m := len(d.rows)
-	k := kernelMatrix(Gaussian{Width: r}, d.rows, nil)
+func eigenEvidence(d *kernlearn.DenseModel, r, alpha, beta float64) float64 {
+	m := len(d.Rows())
+	k := kernelMatrix(Gaussian{Width: r}, d.Rows(), nil)
 	for j := range m {
 		var s float64
 		for i := range m {
@@ -91,7 +93,7 @@ func eigenEvidence(d *denseModel, r, alpha, beta float64) float64 {
 	var u mat.Dense
 	eig.VectorsTo(&u)
 	var z mat.VecDense
-	z.MulVec(u.T(), mat.NewVecDense(m, d.t))
+	z.MulVec(u.T(), mat.NewVecDense(m, d.Targets()))
 	e := 0.5 * (math.Log(2*math.Pi) - math.Log(beta))
 	for i := range m {
 		c := 1/beta + math.Max(vals[i], 0)/alpha
@@ -248,26 +250,26 @@ func TestSwitchOff(t *testing.T) {
 	t.Parallel()
 	x, y := guardSet(120, 3, 3, func(x []float64) float64 { return math.Sin(x[0]) })
 	r := MedianDistance(x)
-	q := newDenseARD(context.Background(), x, y, false, r, KernelLearning{})
+	q := kernlearn.NewEvidence(context.Background(), rowsOf(x), y, false, r, KernelLearning{}.scalePrior, gaussianAt)
 	// α and β at their best near the learned scales, then the relevant
 	// scale at least 1.2r (a candidate) and the others in the flat part.
-	v, _ := q.maximise([]float64{math.Log(r), math.Log(r), math.Log(r), 0, 0})
+	v, _ := q.Maximise([]float64{math.Log(r), math.Log(r), math.Log(r), 0, 0})
 	v[0] = math.Max(v[0], math.Log(1.2*r))
 	v[1], v[2] = math.Log(30*r), math.Log(300*r)
 	g := make([]float64, len(v))
-	f0, err := q.objective(v, g)
+	f0, err := q.Objective(v, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, f := q.switchOff(append([]float64(nil), v...), f0)
-	wall := math.Log(r) + evidenceWall
+	w, f := q.SwitchOff(append([]float64(nil), v...), f0)
+	wall := math.Log(r) + kernlearn.Wall
 	if w[1] != wall || w[2] != wall {
 		t.Errorf("irrelevant scales %.4g, %.4g after switchOff, want both at the wall %.4g", math.Exp(w[1]), math.Exp(w[2]), math.Exp(wall))
 	}
 	if w[0] != v[0] {
 		t.Errorf("relevant scale moved from %.4g to %.4g", math.Exp(v[0]), math.Exp(w[0]))
 	}
-	if fw, _ := q.objective(w, g); fw != f || !(f > f0-2*evidenceScalePrice) {
+	if fw, _ := q.Objective(w, g); fw != f || !(f > f0-2*kernlearn.ScalePrice) {
 		t.Errorf("switchOff value %.6g, objective there %.6g, before %.6g: want equal, and less than 2 nats lost", f, fw, f0)
 	}
 }

@@ -2,11 +2,18 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
 	"gonum.org/v1/gonum/mat"
 )
+
+// Kernel learning of a regression by the evidence of the dense model,
+// (E1)–(E6), is computed by package kernlearn (docs/kernel-learning.md);
+// this file holds the Regressor's use of it and the binary Classifier's
+// guard (E7).
 
 // evidenceRowsLimit is the most rows learning by the evidence accepts
 // (Learning.MaxRows −1 on more rows is an error): one evaluation of (E2)
@@ -17,6 +24,59 @@ const evidenceRowsLimit = 2000
 // when Learning.MaxRows is 0: (E5) costs O(m³) per evaluation, and 300
 // rows keep learning within a few fits' cost (docs/benchmarks.md).
 const evidenceARDRows = 300
+
+// evidenceFit is the result of learning a kernel by (E2).
+type evidenceFit struct {
+	kernel    Learnable
+	evidence  float64 // E + ln p(u) at kernel, in the targets' units
+	base      float64 // the same at (W4)'s width
+	penalised float64 // evidence − (E6)'s penalty
+	kept      bool    // (E6): the learned kernel is kept over (W4)'s
+	calls     int     // evaluations of (E2)
+}
+
+// errNotPD marks an evaluation of (E2) where C was not positive definite
+// to working precision.
+var errNotPD = &OptionError{Field: "LearnKernel", Reason: "the covariance of the dense model is not positive definite"}
+
+// learnByEvidence learns the kernel of a regression on the rows x, t by
+// maximising (E2) + (E4) with the hyperpriors of o (kernlearn.Learn): one
+// Gaussian width if ard is false, else a length scale per input, from
+// the width r of (W4) (and for ARD, if restarts, from 2r and r/2 (E5)),
+// and from the user's start, if not nil. It returns nil and no error
+// when the targets do not vary.
+func learnByEvidence(ctx context.Context, x mat.Matrix, t []float64, ard bool, r float64, start Learnable, o KernelLearning, restarts bool) (*evidenceFit, error) {
+	var s []float64
+	if start != nil {
+		s = kernelScales(start)
+	}
+	res, err := kernlearn.Learn(ctx, rowsOf(x), t, ard, r, s, o.scalePrior, restarts, gaussianAt)
+	if errors.Is(err, kernlearn.ErrNotPD) {
+		return nil, errNotPD
+	}
+	if err != nil || res == nil {
+		return nil, err
+	}
+	var k Learnable = Gaussian{Width: res.Scales[0]}
+	if ard {
+		k = ARDGaussian{Scales: res.Scales}
+	}
+	return &evidenceFit{kernel: k, evidence: res.Evidence, base: res.Base, penalised: res.Penalised, kept: res.Kept, calls: res.Calls}, nil
+}
+
+// kernelScales returns the width or length scales of k.
+func kernelScales(k Learnable) []float64 {
+	u := k.LogParams()
+	for i, v := range u {
+		u[i] = math.Exp(v)
+	}
+	return u
+}
+
+// guardMargin is the margin of the guards (E6), (E7): k − 1 nats for the
+// k length scales s below kernlearn's switch-off factor times the single
+// width r.
+func guardMargin(s []float64, r float64) float64 { return kernlearn.GuardMargin(s, r) }
 
 // fitByEvidence is LearnKernel for Regressor (docs/kernel-learning.md):
 // the width, or the ARD length scales, that maximise the dense model's

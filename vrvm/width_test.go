@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -52,6 +54,12 @@ func directEvidence(t *testing.T, x *mat.Dense, y []float64, r, alpha, beta floa
 	return lp + 0.5*math.Log(2*math.Pi*v*float64(m))
 }
 
+// newDenseModel returns the dense model (W1) of x and t, or nil if t does
+// not vary.
+func newDenseModel(x mat.Matrix, t []float64) *kernlearn.DenseModel {
+	return kernlearn.NewDenseModel(rowsOf(x), t, gaussianAt)
+}
+
 // TestDenseEvidence checks (W2) against the marginal density computed
 // directly, and (W3): the α and β returned maximise it (no change of
 // either by ±1% raises it).
@@ -60,16 +68,16 @@ func TestDenseEvidence(t *testing.T) {
 	x, y := benchSinc(80, 3)
 	d := newDenseModel(x, y)
 	for _, r := range []float64{0.7, 2, 5} {
-		e, alpha, beta, err := d.evidence(r)
+		e, alpha, beta, err := d.Evidence(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := directEvidence(t, x, d.t, r, alpha, beta) // d.t: centred and scaled
+		want := directEvidence(t, x, d.Targets(), r, alpha, beta) // d.t: centred and scaled
 		if math.Abs(e-want) > 1e-4*math.Max(1, math.Abs(want)) {
 			t.Errorf("width %g: (W2) %.8g, direct %.8g", r, e, want)
 		}
 		for _, f := range [][2]float64{{1.01, 1}, {0.99, 1}, {1, 1.01}, {1, 0.99}} {
-			if o := directEvidence(t, x, d.t, r, alpha*f[0], beta*f[1]); o > want+1e-6 {
+			if o := directEvidence(t, x, d.Targets(), r, alpha*f[0], beta*f[1]); o > want+1e-6 {
 				t.Errorf("width %g: α×%g, β×%g raises the evidence %.8g → %.8g: (W3) not at its maximum", r, f[0], f[1], want, o)
 			}
 		}
@@ -90,7 +98,7 @@ func TestDefaultWidth(t *testing.T) {
 	}
 	d := newDenseModel(x, y)
 	for _, w := range []float64{r0, r / 1.1, r * 1.1} {
-		if o, _, _, _ := d.evidence(w); o > e {
+		if o, _, _, _ := d.Evidence(w); o > e {
 			t.Errorf("width %g: evidence %g above the chosen width %g's %g", w, o, r, e)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -61,15 +63,15 @@ func TestDefaultWidthNoSignal(t *testing.T) {
 			d := newDenseModel(x, y)
 			r0 := MedianDistance(x)
 			var tt float64 // ‖t̃‖²
-			for _, v := range d.t {
+			for _, v := range d.Targets() {
 				tt += v * v
 			}
 			n := float64(len(y) - 1)
 			eNoise := -n / 2 * (math.Log(2*math.Pi*tt/n) + 1)
-			for k := -widthMaxSteps; k <= widthMaxUp; k++ {
+			for k := -kernlearn.MaxSteps; k <= widthMaxUp; k++ {
 				for _, f := range []float64{1, 1.3} {
 					w := r0 * math.Exp2(float64(k)) * f
-					e, alpha, _, err := d.evidence(w)
+					e, alpha, _, err := d.Evidence(w)
 					if err != nil || math.IsNaN(e) || e < eNoise-1e-9*math.Abs(eNoise) {
 						t.Errorf("%s seed %d: width %g: evidence %g (noise alone %g), error %v", c.name, seed, w, e, eNoise, err)
 					}
