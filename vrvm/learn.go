@@ -70,12 +70,9 @@ const defaultLearnRows = 500
 
 // learnColdEvery: learning refits from an empty model only on every
 // learnColdEvery-th refit, and from the best fit's active set on every
-// one (docs/design.md, after (K7)). Measured on Friedman #1 (N = 300 and 1,000,
-// one width and ARD), the three real-world splits, the 25 sinc sets and
-// Ripley, cold refits on every other step instead of every step halve the
-// cost of learning (Friedman N = 300, one width: 11.6 → 4.7 fits' worth;
-// diabetes 24 → 11 s) and leave the final V within 1 nat everywhere but
-// the one-width Friedman N = 300 fit (22 nats lower, same test error).
+// one (docs/design.md, after (K7)): it halves the cost of learning and
+// leaves the final V within a nat on the measured sets (docs/benchmarks.md,
+// "Measurements behind choices in the code").
 const learnColdEvery = 2
 
 // spread returns m row indices spread evenly through 0 … n−1
