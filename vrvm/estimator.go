@@ -89,7 +89,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	widen := false
 	if implicit && f.task == "regression" {
 		// Regression's default: the width of the dense model's evidence
-		// (width.go, (W1)–(W4)), then one fit at that width, or at
+		// (internal/kernlearn, (W1)–(W4)), then one fit at that width, or at
 		// twice it while the fit's γ exceeds half the rows (W5).
 		if err := f.defaultWidth(ctx, &o, x, t, v.learning); err != nil {
 			return nil, err
