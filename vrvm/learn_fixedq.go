@@ -1,6 +1,9 @@
 package vrvm
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+	"gonum.org/v1/gonum/mat"
+)
 
 // fixedQ is a fitted Q held fixed while the kernel parameters move: the
 // full-model bound as a function of θ, up to a constant (K3)–(K4).
@@ -121,21 +124,9 @@ func (q *fixedQ) eval(k Learnable, grad []float64) float64 {
 }
 
 // kernelMatrix returns the kernel matrix Kᵢⱼ = k(rows[i], rows[j]) in dst,
-// which it allocates if nil.
+// which it allocates if nil (kernlearn.KernelMatrix).
 func kernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
-	n := len(rows)
-	if dst == nil {
-		dst = mat.NewDense(n, n, nil)
-	}
-	kd := dst.RawMatrix().Data
-	for i := range n {
-		kd[i*n+i] = k.Eval(rows[i], rows[i])
-		for j := i + 1; j < n; j++ {
-			v := k.Eval(rows[i], rows[j])
-			kd[i*n+j], kd[j*n+i] = v, v
-		}
-	}
-	return dst
+	return kernlearn.KernelMatrix(k, rows, dst)
 }
 
 // chainKernel sets grad to ∂F/∂u = Σᵢⱼ Gᵢⱼ ∂Kᵢⱼ/∂u (K6), given

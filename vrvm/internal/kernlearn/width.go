@@ -226,7 +226,7 @@ func (d *DenseModel) Targets() []float64 { return d.t }
 // β that reach it; α = ∞ where E is the noise alone's (W6).
 func (d *DenseModel) Evidence(r float64) (e, alpha, beta float64, err error) {
 	m := len(d.rows)
-	d.k = kernelMatrix(d.gauss(r), d.rows, d.k)
+	d.k = KernelMatrix(d.gauss(r), d.rows, d.k)
 	// PK: centre every column of K.
 	pk := d.k
 	centreColumns(pk)
@@ -325,9 +325,9 @@ func centreColumns(a *mat.Dense) {
 	}
 }
 
-// kernelMatrix returns the kernel matrix Kᵢⱼ = k(rows[i], rows[j]) in dst,
-// which it allocates if nil.
-func kernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
+// KernelMatrix returns the kernel matrix Kᵢⱼ = k(rows[i], rows[j]) in
+// dst, which it allocates if nil; dst must be len(rows) × len(rows).
+func KernelMatrix(k Kernel, rows [][]float64, dst *mat.Dense) *mat.Dense {
 	n := len(rows)
 	if dst == nil {
 		dst = mat.NewDense(n, n, nil)
