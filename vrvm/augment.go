@@ -99,7 +99,7 @@ func (a *augmentation) prepare(f *fitted) error {
 			}
 		}
 		a.bphi = p
-		a.ny, a.err = augment.New(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augment.Latent{a.latent(f)})
+		a.ny, a.err = augment.New(a.lowRank, augKernel(f.b.kernel), f.augDesign(seq(len(f.mu))), a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augment.Latent{a.latent(f)})
 		a.err = kernelErr(a.err)
 		if a.ny != nil {
 			a.x, a.beta, a.resid, a.phi, a.bphi = nil, nil, nil, nil, nil

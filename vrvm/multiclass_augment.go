@@ -92,7 +92,7 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 		if a.resid == nil {
 			a.residuals(f)
 		}
-		a.ny, a.err = augment.New(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, a.latents(f))
+		a.ny, a.err = augment.New(a.lowRank, augKernel(f.b.kernel), f.augDesign(seq(m)), a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, a.latents(f))
 		a.err = kernelErr(a.err)
 		if a.ny != nil {
 			a.x, a.resid, a.phi, a.bphi, a.beta = nil, nil, nil, nil, nil

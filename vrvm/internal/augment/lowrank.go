@@ -40,6 +40,7 @@ type Settings struct {
 	MaxRank int     // the cap on r; 0 means the constant MaxRank
 	Exact   bool    // keep the exact form
 	Force   bool    // the low-rank form at the cap even if (A12) is not met
+	Full    bool    // keep every pivot of (A12), without (A14)
 }
 
 // LowRank is the low-rank form of the augmentation, (A10)–(A11): the
@@ -167,14 +168,16 @@ func pad(g []float64, n int) []float64 {
 	return g
 }
 
-// New returns the low-rank form (A10)–(A11) of an augmentation at
-// the training inputs x with precisions beta, design phi (N × M) and
+// New returns the low-rank form (A10)–(A11) of an augmentation at the
+// training inputs x with precisions beta, design phi (N × M) and
 // bphi = BΦ, whose kernel functions are centred at the rows of centres
 // from design column off, and one latent function per element of lats
 // (its Σ, ⟨α⟩, α* and residuals), or nil if the kernel matrix needs more
-// than min(MaxRank, N/2) pivots for the tolerance (A12).
-func New(set Settings, k design.Kernel, x, centres *mat.Dense, off int, phi, bphi *mat.Dense, beta []float64, lats []Latent) (*LowRank, error) {
-	n, d := x.Dims()
+// than min(MaxRank, N/2) pivots for the tolerance (A12). Unless set asks
+// for Full or Force, it keeps the fewest leading pivots of (A14), judged
+// at probe points whose design phiAt gives.
+func New(set Settings, k Kernel, phiAt Design, x, centres *mat.Dense, off int, phi, bphi *mat.Dense, beta []float64, lats []Latent) (*LowRank, error) {
+	n, _ := x.Dims()
 	if set.Exact {
 		return nil, nil
 	}
@@ -189,47 +192,82 @@ func New(set Settings, k design.Kernel, x, centres *mat.Dense, off int, phi, bph
 	if capR == 0 {
 		capR = min(MaxRank, n/2)
 	}
-	piv, gt, ok, err := weightedCholesky(k, x, centres, beta, eta*eta*as, capR, set.Force)
+	piv, gt, ok, err := weightedCholesky(k.Kernel, x, centres, beta, eta*eta*as, capR, set.Force)
 	if err != nil || !ok {
 		return nil, err
 	}
 	nf := gt.RawMatrix().Cols - n
 	r := len(piv)
-	ny := &LowRank{}
-	l := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: r, Stride: max(1, r), Data: make([]float64, max(1, r*r))}
-	var extra []int
+	f := &factor{piv: piv, nf: nf, off: off, x: x, eta: eta, lats: lats}
+	f.l = blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: r, Stride: max(1, r), Data: make([]float64, max(1, r*r))}
 	for i, p := range piv {
-		if p < nf {
-			ny.cols = append(ny.cols, off+p)
-		} else {
-			extra = append(extra, p-nf)
-		}
 		for j := 0; j <= i; j++ {
-			l.Data[i*r+j] = gt.At(j, p)
+			f.l.Data[i*r+j] = gt.At(j, p)
+		}
+	}
+	g := gt.RawMatrix()
+	g = blas64.General{Rows: g.Rows, Cols: n, Stride: g.Stride, Data: g.Data[nf:]} // the training rows
+	_, f.m = phi.Dims()
+	for _, lat := range lats {
+		f.forms = append(f.forms, nystromForms(g, phi, bphi, beta, lat, r))
+	}
+	ny := f.leading(r)
+	if ny == nil || set.Full || set.Force {
+		return ny, nil
+	}
+	return f.fewest(ny, k, phiAt)
+}
+
+// factor is the pivoted Cholesky factor (A10) of New with each latent
+// function's forms of (A11), from which leading builds the low-rank form
+// over any number of leading pivots.
+type factor struct {
+	piv     []int // the pivots, as rows of [centres; x]
+	nf, off int   // the number of centres, and the design column of the first
+	x       *mat.Dense
+	l       blas64.Triangular // L over every pivot
+	m       int
+	eta     float64
+	lats    []Latent
+	forms   []latentForm
+}
+
+// leading returns the low-rank form over the first r pivots: L, S, Q and
+// w are the leading blocks of the forms over all of them, since the
+// Cholesky factor's first r columns are those of r pivots; nil where an
+// eigendecomposition of Q fails (the exact form).
+func (f *factor) leading(r int) *LowRank {
+	_, d := f.x.Dims()
+	ny := &LowRank{}
+	var extra []int
+	for _, p := range f.piv[:r] {
+		if p < f.nf {
+			ny.cols = append(ny.cols, f.off+p)
+		} else {
+			extra = append(extra, p-f.nf)
 		}
 	}
 	if len(extra) > 0 {
 		ny.z = mat.NewDense(len(extra), d, nil)
 		for i, p := range extra {
-			ny.z.SetRow(i, x.RawRowView(p))
+			ny.z.SetRow(i, f.x.RawRowView(p))
 		}
 	}
-	g := gt.RawMatrix()
-	g = blas64.General{Rows: g.Rows, Cols: n, Stride: g.Stride, Data: g.Data[nf:]} // the training rows
+	lt := f.l
+	lt.N = r
 	var blocks []blas64.General
 	cols := 0
-	for _, lat := range lats {
-		wl, p := nystromLatent(g, phi, bphi, beta, lat, l, eta)
+	for i, lat := range f.lats {
+		wl, p := latentW(f.forms[i], lt, f.m, f.eta*lat.AlphaStar)
 		if p < 0 {
-			return nil, nil // no eigendecomposition: the exact form
+			return nil // no eigendecomposition: the exact form
 		}
-		_, m := phi.Dims()
-		ny.lats = append(ny.lats, latentCols{off: cols, p: p, m: m, alphaStar: lat.AlphaStar})
+		ny.lats = append(ny.lats, latentCols{off: cols, p: p, m: f.m, alphaStar: lat.AlphaStar})
 		blocks = append(blocks, wl)
 		cols += wl.Cols
 	}
 	ny.w = joinCols(r, cols, blocks)
-	return ny, nil
+	return ny
 }
 
 // joinCols returns the r × cols matrix of the blocks side by side.
@@ -245,21 +283,26 @@ func joinCols(r, cols int, blocks []blas64.General) blas64.General {
 	return w
 }
 
-// nystromLatent forms (A11) for the latent function l from Gᵀ (r × N)
-// and L: H = ΦᵀBG, S = ΣH, w = Gᵀr and
+// latentForm is one latent function's S = ΣH (M × r), Q (r × r) and
+// w = Gᵀr of (A11), over every pivot.
+type latentForm struct {
+	s blas64.General
+	q *mat.SymDense
+	w []float64
+}
+
+// nystromForms forms (A11) for the latent function l from Gᵀ (r × N):
+// H = ΦᵀBG, S = ΣH, w = Gᵀr and
 //
 //	Q = Σₙ Bₙ(Gₙ − φₙᵀS)ᵀ(Gₙ − φₙᵀS) + SᵀAS,
 //
 // the (A8) form of kᵀBk − gᵀΣg for k = Gc, whose residuals G − ΦS are
 // formed column by column before the products (no cancellation of
-// kᵀBk against gᵀΣg), by blocks of training rows; then, with
-// Q ≈ VΛVᵀ over its p eigenvalues above ηα* (A12), the r × (p + M + 1)
-// matrix L⁻ᵀ[VΛ^½, Sᵀ, w] that c = L⁻¹kz folds into.
-func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l Latent, lt blas64.Triangular, eta float64) (blas64.General, int) {
+// kᵀBk against gᵀΣg), by blocks of training rows.
+func nystromForms(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l Latent, r int) latentForm {
 	n, m := phi.Dims()
-	r := lt.N
 	if r == 0 {
-		return blas64.General{Rows: 0, Cols: m + 1, Stride: m + 1}, 0
+		return latentForm{}
 	}
 	s := blas64.General{Rows: m, Cols: r, Stride: r, Data: make([]float64, m*r)}
 	h := blas64.General{Rows: m, Cols: r, Stride: r, Data: make([]float64, m*r)}
@@ -296,6 +339,23 @@ func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l La
 		}
 	}
 	blas64.Syrk(blas.Trans, 1, as, 1, qs)
+	return latentForm{s: s, q: q, w: w}
+}
+
+// latentW returns, for the leading lt.N pivots of the forms f, with
+// Q ≈ VΛVᵀ over its p eigenvalues above floor = ηα* (A12), the
+// r × (p + M + 1) matrix L⁻ᵀ[VΛ^½, Sᵀ, w] that c = L⁻¹kz folds into,
+// and p (−1 where the eigendecomposition fails).
+func latentW(f latentForm, lt blas64.Triangular, m int, floor float64) (blas64.General, int) {
+	r := lt.N
+	if r == 0 {
+		return blas64.General{Rows: 0, Cols: m + 1, Stride: m + 1}, 0
+	}
+	q := f.q
+	if n := q.SymmetricDim(); r < n {
+		q = mat.NewSymDense(r, nil)
+		q.CopySym(f.q.SliceSym(0, r))
+	}
 	var eig mat.EigenSym
 	var vecs mat.Dense
 	if !eig.Factorize(q, true) {
@@ -305,12 +365,13 @@ func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l La
 	eig.VectorsTo(&vecs)
 	var keep []int
 	for j, v := range vals {
-		if v > eta*l.AlphaStar {
+		if v > floor {
 			keep = append(keep, j)
 		}
 	}
 	p := len(keep)
 	cols := p + m + 1
+	rs := f.s.Stride
 	out := blas64.General{Rows: r, Cols: cols, Stride: cols, Data: make([]float64, r*cols)}
 	for i := range r {
 		row := out.Data[i*cols : (i+1)*cols]
@@ -318,9 +379,9 @@ func nystromLatent(gt blas64.General, phi, bphi *mat.Dense, beta []float64, l La
 			row[c] = vecs.At(i, j) * math.Sqrt(vals[j])
 		}
 		for a := range m {
-			row[p+a] = s.Data[a*r+i]
+			row[p+a] = f.s.Data[a*rs+i]
 		}
-		row[p+m] = w[i]
+		row[p+m] = f.w[i]
 	}
 	blas64.Trsm(blas.Left, blas.Trans, 1, lt, out) // L⁻ᵀ[VΛ^½, Sᵀ, w]
 	return out, p
