@@ -1,18 +1,18 @@
 package vrvm
 
 import (
-	"context"
-	"math"
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/augment"
 )
 
 // augmentation holds what predictions augmented at the test point need
-// (docs/design.md, "Variance away from the data", (A1)–(A6)): the training
+// (docs/design.md, "Variance away from the data", (A1)–(A6); the
+// numerics are package augment's): the training
 // inputs, the likelihood's precisions Bₙ and the residuals
 // rₙ = yₙ − Bₙmₙ of the fit, and the prior precision α* of the
 // augmenting weight. The residuals and BΦ need the design at the
@@ -33,8 +33,8 @@ type augmentation struct {
 	// ny is the low-rank form (A10)–(A13), when the kernel matrix at the
 	// training inputs has one within the tolerance (A12); then x, beta,
 	// resid, phi and bphi are released.
-	ny      *nystrom
-	lowRank lowRankSettings
+	ny      *augment.LowRank
+	lowRank augment.Settings
 }
 
 // newAugmentation records the augmentation state of a fit of problem p
@@ -60,32 +60,15 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 }
 
 // constantDiagonal reports whether K(x, x) is the same at every row of x
-// (to a relative 1e-9): the kernels that augmentation suits (A9), such as
-// Gaussian and ARDGaussian, where K(x, x) = 1, and not Polynomial or
-// Linear, whose diagonal grows with ‖x‖.
-func constantDiagonal(k Kernel, x mat.Matrix) bool {
-	n, _ := x.Dims()
-	if n == 0 {
-		return true
-	}
-	row := func(i int) []float64 { return mat.Row(nil, i, x) }
-	x0 := row(0)
-	d0 := k.Eval(x0, x0)
-	for i := 1; i < n; i++ {
-		xi := row(i)
-		if d := k.Eval(xi, xi); !(math.Abs(d-d0) <= 1e-9*math.Abs(d0)) {
-			return false
-		}
-	}
-	return true
-}
+// (A9): augment.ConstantDiagonal.
+func constantDiagonal(k Kernel, x mat.Matrix) bool { return augment.ConstantDiagonal(k, x) }
 
 // augmentedConstantDiag is constantDiagonal (A9) for a loaded
 // augmentation: at its training inputs x, or at the pivots of its
 // low-rank form ny, the model's centres among them.
-func augmentedConstantDiag(ny *nystrom, x mat.Matrix, k Kernel, centres mat.Matrix) bool {
+func augmentedConstantDiag(ny *augment.LowRank, x mat.Matrix, k Kernel, centres mat.Matrix) bool {
 	if ny != nil {
-		return ny.constantDiag(k, centres)
+		return ny.ConstantDiag(k, centres)
 	}
 	return constantDiagonal(k, x)
 }
@@ -116,7 +99,8 @@ func (a *augmentation) prepare(f *fitted) error {
 			}
 		}
 		a.bphi = p
-		a.ny, a.err = newNystrom(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augLatent{a.latent(f)})
+		a.ny, a.err = augment.New(a.lowRank, augKernel(f.b.kernel), f.augDesign(seq(len(f.mu))), a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augment.Latent{a.latent(f)})
+		a.err = kernelErr(a.err)
 		if a.ny != nil {
 			a.x, a.beta, a.resid, a.phi, a.bphi = nil, nil, nil, nil, nil
 		}
@@ -126,9 +110,9 @@ func (a *augmentation) prepare(f *fitted) error {
 
 // latent is the fit's latent function for (A1)–(A4): Σ in full, ⟨α⟩,
 // α* and the residuals.
-func (a *augmentation) latent(f *fitted) augLatent {
-	return augLatent{sigma: symFull(f.sigma.get()), alpha: f.alpha, alphaStar: a.alphaStar,
-		resid: blas64.Vector{N: len(a.resid), Inc: 1, Data: a.resid}}
+func (a *augmentation) latent(f *fitted) augment.Latent {
+	return augment.Latent{Sigma: symFull(f.sigma.get()), Alpha: f.alpha, AlphaStar: a.alphaStar,
+		Resid: blas64.Vector{N: len(a.resid), Inc: 1, Data: a.resid}}
 }
 
 // alphaStar is (A5): the prior precision of the augmenting weight, the
@@ -151,145 +135,73 @@ func alphaStar(b basis, sol *solution) float64 {
 
 // hook returns, for a prepared augmentation in the low-rank form, the
 // blockHook of latentTo that augments the means and variances of f's
-// predictions at the rows of x block by block, with the design latentTo has already
-// computed; nil for the exact form (adjust).
+// predictions at the rows of x block by block (augment.LowRank.Block),
+// with the design latentTo has already computed; nil for the exact form
+// (adjust).
 func (a *augmentation) hook(f *fitted, x *mat.Dense, mean, variance []float64) blockHook {
 	if a.ny == nil || f.b.kernel == nil {
 		return nil
 	}
-	scratch := make([]nysScratch, runtime.GOMAXPROCS(0))
+	k := augKernel(f.b.kernel)
+	scratch := make([]augment.LowRankScratch, runtime.GOMAXPROCS(0))
 	add := func(_, i int, dm, dv float64) {
 		mean[i] += dm
 		variance[i] += dv
 	}
 	return func(lo, hi, w int, phi []float64, rs, cs int) error {
 		_, d := x.Dims()
-		return a.ny.block(f.b.kernel, x.Slice(lo, hi, 0, d).(*mat.Dense), lo, phi, rs, cs, &scratch[w], add)
+		return kernelErr(a.ny.Block(k, x.Slice(lo, hi, 0, d).(*mat.Dense), lo, phi, rs, cs, &scratch[w], add))
 	}
 }
 
 // adjust augments the latent mean and variance at the rows of x (the
-// columns cols of f's basis): with k the kernel between the training
-// inputs and x*, g = ΦᵀBk,
-//
-//	q = α* + kᵀBk − gᵀΣg,   e = K(x*, x*) − φ*ᵀΣg              (A1), (A3)
-//	mean += e·kᵀr/q,   variance += e²/q                       (A2), (A4)
-//
-// at a cost of O(N(d + M)) per test point beyond the plain prediction
-// (augRows, augmentBlock).
+// columns cols of f's basis), (A1)–(A4) by augment.Exact, or (A11) by
+// augment.LowRank.Adjust, at a cost of O(N(d + M)) per test point beyond
+// the plain prediction in the exact form.
 func (a *augmentation) adjust(f *fitted, x *mat.Dense, cols []int, mean, variance []float64) error {
 	if err := a.prepare(f); err != nil {
 		return err
 	}
+	add := func(_, i int, dm, dv float64) {
+		mean[i] += dm
+		variance[i] += dv
+	}
+	k, phi := augKernel(f.b.kernel), f.augDesign(cols)
 	if a.ny != nil {
-		return a.ny.adjust(f, x, cols, func(_, i int, dm, dv float64) {
-			mean[i] += dm
-			variance[i] += dv
-		})
+		return kernelErr(a.ny.Adjust(k, phi, len(cols), x, add))
 	}
-	l := a.latent(f)
-	return augRows(f, x, a.x, cols, func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
-		augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {
-			mean[lo+i] += dm
-			variance[lo+i] += dv
-		})
-		return nil
-	})
+	t := augment.Training{X: a.x, Phi: a.phi, BPhi: a.bphi, Beta: a.beta}
+	return kernelErr(augment.Exact(k, phi, len(cols), x, t, []augment.Latent{a.latent(f)}, add))
 }
 
-// augLatent is one latent function of an augmented model: its weights'
-// covariance Σ in full, their ⟨αₐ⟩, the prior precision α* of the
-// augmenting weight and the residuals rₙ = yₙ − Bₙμᵀφₙ at the training
-// inputs (a column of an N × K matrix for MultiClassifier).
-type augLatent struct {
-	sigma     blas64.General
-	alpha     []float64
-	alphaStar float64
-	resid     blas64.Vector
+// augDesign returns the design of the columns cols of f's basis, for
+// package augment.
+func (f *fitted) augDesign(cols []int) augment.Design {
+	return func(x *mat.Dense) (*mat.Dense, error) { return f.b.design(x, cols) }
 }
 
-// augScratch is a worker's buffers for augmentBlock.
-type augScratch struct{ g, sg, kr, res []float64 }
-
-// augRows calls fn on blocks of the rows of x, spread over the workers of
-// parallelBlocks, with the kernel block kb = K(x_block, t) (t the N
-// training inputs), the block's design phis for the columns cols of f's
-// basis, K(x*, x*) of each row, and the worker's scratch.
-func augRows(f *fitted, x, t *mat.Dense, cols []int, fn func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error) error {
-	n, d := x.Dims()
-	nt, _ := t.Dims()
-	size := max(1, min(n, (1<<16)/max(1, nt)))
-	kbufs := make([][]float64, runtime.GOMAXPROCS(0))
-	scratch := make([]augScratch, len(kbufs))
-	centre := seq(nt)
-	return parallelBlocks(context.Background(), n, size, nt+len(cols), func(lo, hi, w int) error {
-		r := hi - lo
-		if kbufs[w] == nil {
-			kbufs[w] = make([]float64, size*nt)
-		}
-		xb := x.Slice(lo, hi, 0, d).(*mat.Dense)
-		kb := mat.NewDense(r, nt, kbufs[w][:r*nt])
-		if err := kernelBlock(f.b.kernel, kb, xb, t, lo, centre, false); err != nil {
-			return err
-		}
-		phis, err := f.b.design(xb, cols)
-		if err != nil {
-			return err
-		}
-		kss := make([]float64, r)
-		for i := range r {
-			kss[i] = f.b.kernel.Eval(xb.RawRowView(i), xb.RawRowView(i))
-		}
-		return fn(lo, kb, phis, kss, &scratch[w])
-	})
+// augKernel returns k for package augment, with K(x, x) where it is the
+// same at every x (selfValue).
+func augKernel(k Kernel) augment.Kernel {
+	self, constant := selfValue(k)
+	return augment.Kernel{Kernel: k, Self: self, Constant: constant}
 }
 
-// augmentBlock computes (A1)–(A4) for the latent function l at the r test
-// rows of a block — kb = K(x*, training inputs) (r × N), phis the rows'
-// design (r × M), kss = K(x*, x*) — given the design phi and bphi = BΦ at
-// the training inputs and the precisions beta = Bₙ, and calls add with
-// each row's mean and variance increments. g = ΦᵀBk and u = Σg go by
-// matrix products. kᵀBk − gᵀΣg, the data's precision along the
-// augmenting function that the active ones do not explain, is the
-// difference of two nearly equal numbers where they nearly do (kᵀBk
-// about 10⁴, the difference 10⁻³ on Friedman #1 with 3,000 rows: 38 %
-// off); it is evaluated as the minimum it is, as (S14),
-//
-//	kᵀBk − gᵀΣg = Σₙ Bₙ(kₙ − φₙᵀu)² + Σₐ ⟨αₐ⟩uₐ²,  u = Σg,              (A8)
-//
-// a sum of non-negative terms whose error in u is of second order; and
-// e = K(x*, x*) − φ*ᵀu.
-func augmentBlock(s *augScratch, kb, phis *mat.Dense, kss []float64, phi, bphi *mat.Dense, beta []float64, l augLatent, add func(i int, dm, dv float64)) {
-	r, nt := kb.Dims()
-	_, m := phis.Dims()
-	if len(s.res) < r*nt || len(s.g) < r*m {
-		s.g, s.sg, s.kr, s.res = make([]float64, r*m), make([]float64, r*m), make([]float64, r), make([]float64, r*nt)
+// selfValue returns K(x, x) and true for a kernel whose value there is
+// the same at every x (Gaussian and ARDGaussian: 1, divided by the scale
+// of (U1)), or false for another kernel, whose K(x, x) is evaluated at
+// each row.
+func selfValue(k Kernel) (float64, bool) {
+	switch k := k.(type) {
+	case Gaussian, ARDGaussian:
+		return 1, true
+	case scaledKernel:
+		v, ok := selfValue(k.K)
+		return v / k.S, ok
+	case namedKernel:
+		return selfValue(k.k)
 	}
-	g := blas64.General{Rows: r, Cols: m, Stride: m, Data: s.g[:r*m]}
-	u := blas64.General{Rows: r, Cols: m, Stride: m, Data: s.sg[:r*m]}
-	kr := blas64.Vector{N: r, Inc: 1, Data: s.kr[:r]}
-	res := blas64.General{Rows: r, Cols: nt, Stride: nt, Data: s.res[:r*nt]}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), bphi.RawMatrix(), 0, g)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g, l.sigma, 0, u)
-	blas64.Gemv(blas.NoTrans, 1, kb.RawMatrix(), l.resid, 0, kr)
-	// The residuals k − Φu of (A8), row by row.
-	for i := range r {
-		copy(res.Data[i*nt:(i+1)*nt], kb.RawRowView(i))
-	}
-	blas64.Gemm(blas.NoTrans, blas.Trans, -1, u, phi.RawMatrix(), 1, res)
-	for i := range r {
-		var q float64 // (A8)
-		for j, v := range res.Data[i*nt : (i+1)*nt] {
-			q += beta[j] * v * v
-		}
-		ui := u.Data[i*m : (i+1)*m]
-		for j, v := range ui {
-			q += l.alpha[j] * v * v
-		}
-		q += l.alphaStar                          // (A1)
-		e := kss[i] - dot(phis.RawRowView(i), ui) // (A3)
-		add(i, e*kr.Data[i]/q, e*e/q)             // (A2), (A4)
-	}
+	return 0, false
 }
 
 // symFull returns the symmetric s as a full general matrix, for matrix

@@ -333,7 +333,7 @@ func loadAs[M Estimator](r io.Reader) (M, error) {
 // augmented (A9)) and one with a named kernel, and MultiClassifier
 // with each likelihood (the softmax augmented).
 // They predict on 3,600 rows, enough for the blocks of latentTo and
-// augRows to be spread over two workers, or on 900 where a row costs
+// augment.Exact to be spread over two workers, or on 900 where a row costs
 // more (81 functions; the probit's quadrature).
 func concurrentModels() []concurrentModel {
 	large, small := concurrentGrid(60), concurrentGrid(30)

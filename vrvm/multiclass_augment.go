@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/augment"
 )
 
 // mcAugmentation holds what MultiClassifier's predictions augmented at
@@ -27,8 +29,8 @@ type mcAugmentation struct {
 	// ny is the low-rank form (A10)–(A13), one latent function per
 	// class, when the kernel matrix has one within the tolerance (A12);
 	// then x, resid, phi and bphi are released.
-	ny      *nystrom
-	lowRank lowRankSettings
+	ny      *augment.LowRank
+	lowRank augment.Settings
 }
 
 // newMCAugmentation records the augmentation state of a softmax fit on
@@ -90,7 +92,8 @@ func (a *mcAugmentation) prepare(f *fitted) error {
 		if a.resid == nil {
 			a.residuals(f)
 		}
-		a.ny, a.err = newNystrom(a.lowRank, f.b.kernel, a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, a.latents(f))
+		a.ny, a.err = augment.New(a.lowRank, augKernel(f.b.kernel), f.augDesign(seq(m)), a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, a.latents(f))
+		a.err = kernelErr(a.err)
 		if a.ny != nil {
 			a.x, a.resid, a.phi, a.bphi, a.beta = nil, nil, nil, nil, nil
 		}
@@ -119,12 +122,12 @@ func (a *mcAugmentation) residuals(f *fitted) {
 
 // latents returns each class's latent function for (A7): Σₖ in full,
 // ⟨αₖ⟩, α*ₖ and the column k of the residuals.
-func (a *mcAugmentation) latents(f *fitted) []augLatent {
+func (a *mcAugmentation) latents(f *fitted) []augment.Latent {
 	nt, k := a.resid.Dims()
-	ls := make([]augLatent, k)
+	ls := make([]augment.Latent, k)
 	for c, s := range f.sigmas {
-		ls[c] = augLatent{sigma: symFull(s), alpha: mat.Col(nil, c, f.alphaK), alphaStar: a.alphaStar[c],
-			resid: blas64.Vector{N: nt, Inc: k, Data: a.resid.RawMatrix().Data[c:]}}
+		ls[c] = augment.Latent{Sigma: symFull(s), Alpha: mat.Col(nil, c, f.alphaK), AlphaStar: a.alphaStar[c],
+			Resid: blas64.Vector{N: nt, Inc: k, Data: a.resid.RawMatrix().Data[c:]}}
 	}
 	return ls
 }
@@ -138,26 +141,21 @@ func (a *mcAugmentation) latents(f *fitted) []augLatent {
 //	ȳₖ += eₖ kᵀrₖ/qₖ,  vₖ += eₖ²/qₖ
 //
 // (A1)–(A4) with B = c₀ and the targets (M5), whose residual at the
-// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ; by augmentBlock, with (A8).
+// means of (M18) is zₖ − c₀Φμₖ = tₖ − pₖ; by augment.Exact, with (A8), or
+// augment.LowRank.Adjust.
 func (a *mcAugmentation) adjust(f *fitted, x *mat.Dense, ybar, v *mat.Dense) error {
 	if err := a.prepare(f); err != nil {
 		return err
 	}
 	m, _ := f.w.Dims()
-	if a.ny != nil {
-		return a.ny.adjust(f, x, seq(m), func(c, i int, dm, dv float64) {
-			ybar.Set(i, c, ybar.At(i, c)+dm)
-			v.Set(i, c, v.At(i, c)+dv)
-		})
+	add := func(c, i int, dm, dv float64) {
+		ybar.Set(i, c, ybar.At(i, c)+dm)
+		v.Set(i, c, v.At(i, c)+dv)
 	}
-	ls := a.latents(f)
-	return augRows(f, x, a.x, seq(m), func(lo int, kb, phis *mat.Dense, kss []float64, s *augScratch) error {
-		for c, l := range ls {
-			augmentBlock(s, kb, phis, kss, a.phi, a.bphi, a.beta, l, func(i int, dm, dv float64) {
-				ybar.Set(lo+i, c, ybar.At(lo+i, c)+dm)
-				v.Set(lo+i, c, v.At(lo+i, c)+dv)
-			})
-		}
-		return nil
-	})
+	k, phi := augKernel(f.b.kernel), f.augDesign(seq(m))
+	if a.ny != nil {
+		return kernelErr(a.ny.Adjust(k, phi, m, x, add))
+	}
+	t := augment.Training{X: a.x, Phi: a.phi, BPhi: a.bphi, Beta: a.beta}
+	return kernelErr(augment.Exact(k, phi, m, x, t, a.latents(f), add))
 }

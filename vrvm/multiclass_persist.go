@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/augment"
 )
 
 // SaveMeta is Save with caller metadata meta (any value encoding/json can
@@ -145,7 +147,7 @@ func (a *multiAugmentFile) decode(dim, k, m, off int) (*mcAugmentation, error) {
 		if n != 0 || len(a.Resid) != 0 {
 			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)
 		}
-		ny, err := a.LowRank.decode(dim, m, off, a.AlphaStar)
+		ny, err := a.LowRank.Decode(dim, m, off, a.AlphaStar)
 		if err != nil {
 			return nil, err
 		}
@@ -170,5 +172,5 @@ func (a *multiAugmentFile) decode(dim, k, m, off int) (*mcAugmentation, error) {
 		r.SetRow(i, a.Resid[i])
 	}
 	// The exact form of a file keeps it, as for augmentFile.decode.
-	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
+	return &mcAugmentation{x: x, resid: r, alphaStar: a.AlphaStar, lowRank: augment.Settings{Exact: true}}, nil
 }

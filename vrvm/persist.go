@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/boundedjson"
+	"github.com/vrvm/vrvm/vrvm/internal/augment"
 )
 
 // Model files are JSON: an envelope naming the format and version, the
@@ -95,10 +96,10 @@ type payload struct {
 // multiAugmentFile is the state of a MultiClassifier's augmented
 // predictions (A7) in a model file.
 type multiAugmentFile struct {
-	X         [][]float64  `json:"x,omitempty"`
-	Resid     [][]float64  `json:"resid,omitempty"`
-	AlphaStar []float64    `json:"alpha_star"`
-	LowRank   *lowRankFile `json:"low_rank,omitempty"`
+	X         [][]float64   `json:"x,omitempty"`
+	Resid     [][]float64   `json:"resid,omitempty"`
+	AlphaStar []float64     `json:"alpha_star"`
+	LowRank   *augment.File `json:"low_rank,omitempty"`
 }
 
 // augmentFile is the state of augmented predictions (Augment) in a model
@@ -106,11 +107,11 @@ type multiAugmentFile struct {
 // and α* of (A1)–(A5), or, from version 3, α* and the low-rank form
 // (A10)–(A11) in their place.
 type augmentFile struct {
-	X         [][]float64  `json:"x,omitempty"`
-	Beta      []float64    `json:"beta,omitempty"`
-	Resid     []float64    `json:"resid,omitempty"`
-	AlphaStar float64      `json:"alpha_star"`
-	LowRank   *lowRankFile `json:"low_rank,omitempty"`
+	X         [][]float64   `json:"x,omitempty"`
+	Beta      []float64     `json:"beta,omitempty"`
+	Resid     []float64     `json:"resid,omitempty"`
+	AlphaStar float64       `json:"alpha_star"`
+	LowRank   *augment.File `json:"low_rank,omitempty"`
 }
 
 // encode builds the payload of a fitted result.
@@ -155,7 +156,7 @@ func (f *fitted) encode() (*payload, error) {
 			}
 			ma := &multiAugmentFile{AlphaStar: a.alphaStar}
 			if a.ny != nil {
-				ma.LowRank = a.ny.encode()
+				ma.LowRank = a.ny.Encode()
 			} else {
 				n, _ := a.x.Dims()
 				for i := range n {
@@ -184,7 +185,7 @@ func (f *fitted) encode() (*payload, error) {
 		}
 		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
 		if f.aug.ny != nil {
-			a.LowRank = f.aug.ny.encode()
+			a.LowRank = f.aug.ny.Encode()
 		} else {
 			r, _ := f.aug.x.Dims()
 			for i := range r {
@@ -567,7 +568,7 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 {
 			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)
 		}
-		ny, err := a.LowRank.decode(dim, m, off, []float64{a.AlphaStar})
+		ny, err := a.LowRank.Decode(dim, m, off, []float64{a.AlphaStar})
 		if err != nil {
 			return nil, err
 		}
@@ -595,7 +596,7 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 	}
 	// A file of the exact form (versions 1 and 2, or a kernel matrix of
 	// high rank) keeps it: the loaded model predicts as the saved one.
-	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar, lowRank: lowRankSettings{exact: true}}, nil
+	return &augmentation{x: x, beta: a.Beta, resid: a.Resid, alphaStar: a.AlphaStar, lowRank: augment.Settings{Exact: true}}, nil
 }
 
 // Load reads a model written by the Save method of any estimator and

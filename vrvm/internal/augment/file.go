@@ -1,4 +1,4 @@
-package vrvm
+package augment
 
 import (
 	"fmt"
@@ -6,35 +6,37 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
-// lowRankFile is the low-rank form of augmented predictions (A10)–(A11)
-// in a model file (version 3): the pivots, first those at the active
-// centres (their design columns), then the others (their inputs), and
-// one entry per latent function (one for Regressor and Classifier, one
-// per class for MultiClassifier).
-type lowRankFile struct {
-	DesignPivots []int               `json:"design_pivots,omitempty"`
-	Pivots       [][]float64         `json:"pivots"`
-	Latents      []lowRankLatentFile `json:"latents"`
+// File is the low-rank form of augmented predictions (A10)–(A11) in a
+// model file (version 3): the pivots, first those at the active centres
+// (their design columns), then the others (their inputs), and one entry
+// per latent function (one for a regressor or a binary classifier, one
+// per class for a multi-class model).
+type File struct {
+	DesignPivots []int        `json:"design_pivots,omitempty"`
+	Pivots       [][]float64  `json:"pivots"`
+	Latents      []LatentFile `json:"latents"`
 }
 
-// lowRankLatentFile is one latent function's r × (p + M + 1) matrix
+// LatentFile is one latent function's r × (p + M + 1) matrix
 // L⁻ᵀ[VΛ^½, Sᵀ, w] of (A11), by rows, and p.
-type lowRankLatentFile struct {
+type LatentFile struct {
 	P int         `json:"p"`
 	W [][]float64 `json:"w"`
 }
 
-// encode returns the file form of ny.
-func (ny *nystrom) encode() *lowRankFile {
+// Encode returns the file form of ny.
+func (ny *LowRank) Encode() *File {
 	r := ny.w.Rows
-	out := &lowRankFile{DesignPivots: ny.cols, Pivots: [][]float64{}}
+	out := &File{DesignPivots: ny.cols, Pivots: [][]float64{}}
 	for i := range r - len(ny.cols) {
 		out.Pivots = append(out.Pivots, ny.z.RawRowView(i))
 	}
 	for _, l := range ny.lats {
-		lf := lowRankLatentFile{P: l.p, W: make([][]float64, r)}
+		lf := LatentFile{P: l.p, W: make([][]float64, r)}
 		for i := range r {
 			lf.W[i] = ny.w.Data[i*ny.w.Stride+l.off : i*ny.w.Stride+l.off+l.p+l.m+1]
 		}
@@ -43,11 +45,11 @@ func (ny *nystrom) encode() *lowRankFile {
 	return out
 }
 
-// decode validates the low-rank form of a model file for inputs of
+// Decode validates the low-rank form of a model file for inputs of
 // dimension dim, m active functions (the kernel functions from column
 // off) and the prior precisions alphaStar of its latent functions, and
 // rebuilds it.
-func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, error) {
+func (lf *File) Decode(dim, m, off int, alphaStar []float64) (*LowRank, error) {
 	r := len(lf.DesignPivots) + len(lf.Pivots)
 	seen := map[int]bool{}
 	for _, c := range lf.DesignPivots {
@@ -59,15 +61,7 @@ func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, e
 	if len(lf.Latents) != len(alphaStar) {
 		return nil, fmt.Errorf("low_rank: %d latent functions, want %d", len(lf.Latents), len(alphaStar))
 	}
-	finite := func(what string, v []float64) error {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("low_rank: non-finite %s value %v", what, x)
-			}
-		}
-		return nil
-	}
-	ny := &nystrom{cols: lf.DesignPivots}
+	ny := &LowRank{cols: lf.DesignPivots}
 	if len(lf.Pivots) > 0 {
 		ny.z = mat.NewDense(len(lf.Pivots), dim, nil)
 	}
@@ -97,7 +91,7 @@ func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, e
 			}
 			copy(b.Data[i*nc:], row)
 		}
-		ny.lats = append(ny.lats, nysLatent{off: cols, p: l.P, m: m, alphaStar: alphaStar[c]})
+		ny.lats = append(ny.lats, latentCols{off: cols, p: l.P, m: m, alphaStar: alphaStar[c]})
 		blocks = append(blocks, b)
 		cols += nc
 	}
@@ -105,9 +99,19 @@ func (lf *lowRankFile) decode(dim, m, off int, alphaStar []float64) (*nystrom, e
 	return ny, nil
 }
 
-// constantDiag is constantDiagonal (A9) at the pivots of ny: the model's
+// finite returns an error for the first NaN or infinite value of v.
+func finite(what string, v []float64) error {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("low_rank: non-finite %s value %v", what, x)
+		}
+	}
+	return nil
+}
+
+// ConstantDiag is ConstantDiagonal (A9) at the pivots of ny: the model's
 // centres (the pivots taken first) and the further pivots z.
-func (ny *nystrom) constantDiag(k Kernel, centres mat.Matrix) bool {
+func (ny *LowRank) ConstantDiag(k design.Kernel, centres mat.Matrix) bool {
 	var rows [][]float64
 	for _, x := range []mat.Matrix{centres, ny.z} {
 		if x == nil || x == (*mat.Dense)(nil) {
@@ -125,5 +129,14 @@ func (ny *nystrom) constantDiag(k Kernel, centres mat.Matrix) bool {
 	for i, r := range rows {
 		all.SetRow(i, r)
 	}
-	return constantDiagonal(k, all)
+	return ConstantDiagonal(k, all)
 }
+
+// Rank returns the number r of pivots.
+func (ny *LowRank) Rank() int { return ny.w.Rows }
+
+// Latents returns the number of latent functions.
+func (ny *LowRank) Latents() int { return len(ny.lats) }
+
+// AlphaStar returns the prior precision α* (A5) of the latent function l.
+func (ny *LowRank) AlphaStar(l int) float64 { return ny.lats[l].alphaStar }
