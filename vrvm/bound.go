@@ -179,6 +179,9 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 		nr++
 		glo = gup
 	}
+	if nr == 0 {
+		return hi // f rises up to the limit (or rounding at the ends of the interval, below)
+	}
 	if nr == 1 && !(capped && glo > 0) {
 		return roots[0]
 	}
@@ -287,21 +290,43 @@ func bracketRoot(g rootFn, lo, hi float64, dec bool, x0 float64) float64 {
 // the sum of the terms (41*), (42), (44) and (45*) of m and of the
 // likelihood term −½ s vₘ.
 func excludedTerm(p Prior, s float64) float64 {
-	at := p.A + 0.5
-	a := alphaRoot(p.A, p.B, s, 0)
-	lgA, _ := math.Lgamma(p.A)
-	lgAt, _ := math.Lgamma(at)
-	return -at*math.Log(at/a) - p.B*a - 0.5*math.Log(a+s) + p.A*math.Log(p.B) - lgA + lgAt + at
+	return newExcludedTerms(p).term(s)
+}
+
+// excludedTerms evaluates excludedTerm for many functions under one
+// prior, with the prior's constants a ln b, ln Γ(a) and ln Γ(ã) computed
+// once.
+type excludedTerms struct {
+	p                   Prior
+	at, aLnB, lgA, lgAt float64
+}
+
+func newExcludedTerms(p Prior) excludedTerms {
+	e := excludedTerms{p: p, at: p.A + 0.5, aLnB: p.A * math.Log(p.B)}
+	e.lgA, _ = math.Lgamma(p.A)
+	e.lgAt, _ = math.Lgamma(e.at)
+	return e
+}
+
+// term is excludedTerm(p, s).
+func (e excludedTerms) term(s float64) float64 {
+	return e.termAt(s, alphaRoot(e.p.A, e.p.B, s, 0))
+}
+
+// termAt is excludedTerm(p, s) given its α = alphaRoot(a, b, s, 0).
+func (e excludedTerms) termAt(s, a float64) float64 {
+	return -e.at*math.Log(e.at/a) - e.p.B*a - 0.5*math.Log(a+s) + e.aLnB - e.lgA + e.lgAt + e.at
 }
 
 // excludedBound returns the sum of excludedTerm over the functions with
 // sₘ = s[m] that are not in the active set act.
 func excludedBound(p Prior, s []float64, act []int) float64 {
 	in := memberOf(len(s), act)
+	e := newExcludedTerms(p)
 	var sum float64
 	for m, v := range s {
 		if !in[m] {
-			sum += excludedTerm(p, math.Max(v, 0))
+			sum += e.term(math.Max(v, 0))
 		}
 	}
 	return sum
