@@ -147,12 +147,7 @@ type addCand struct {
 // ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
 func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
 	q2 := qm * qm
-	a = alphaRoot(s.prior.A, s.prior.B, sm, q2)
-	strong = true
-	if a > s.pruneAt/seqAddMargin {
-		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
-		strong = s.beatsKeepGain(a, sm, q2, dm)
-	}
+	a, strong = s.additionAlpha(sm, q2, dm)
 	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
 	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, strong
@@ -248,12 +243,7 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 	if sm <= seqCollinear*d {
 		return 0, 0, false
 	}
-	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
-	strong := true
-	if a > s.pruneAt/seqAddMargin {
-		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
-		strong = s.beatsKeepGain(a, sm, q2, d)
-	}
+	a, strong := s.additionAlpha(sm, q2, d)
 	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
 	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
@@ -482,6 +472,24 @@ func (s *seqFit) releaseExcluded(j int) {
 		}
 	}
 	s.exV[j], s.exC[j] = 0, 0
+}
+
+// additionAlpha returns the ⟨αₘ⟩ at which a candidate with the factors
+// sm and q2 = qₘ² of (S1) and dₘ = d would be added and whether it is
+// strong enough (rankGain): the maximiser of (S1) if it lies at most at
+// the threshold over seqAddMargin; otherwise the best ⟨αₘ⟩ ≤ PruneAlpha,
+// strong if its contribution beats keepGain (S5). Most candidates lie
+// above (84 % of those of the default fit of sinc at N = 4,000), and
+// alphaRootAbove tells so without solving for the maximiser.
+func (s *seqFit) additionAlpha(sm, q2, d float64) (a float64, strong bool) {
+	lim := s.pruneAt / seqAddMargin
+	if !alphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
+		if a = alphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
+			return a, true
+		}
+	}
+	a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+	return a, s.beatsKeepGain(a, sm, q2, d)
 }
 
 // beatsKeepGain reports whether the contribution of function m at
