@@ -166,10 +166,11 @@ func (s *seqFit) setShortlist(all []addCand) {
 }
 
 // largestGains returns the k candidates of all with the largest gains,
-// largest first, reordering all. Only those k are sorted: a full round
-// offers thousands of candidates (a sort of all of them was 17 % of the
-// default fit of sinc at N = 4,000), kept in a heap of the k largest
-// so far, whose least is cs[0].
+// largest first, reordering all. Only those k are sorted, kept in a
+// heap of the k largest so far, whose least is cs[0]: a full round offers
+// thousands of candidates, and a sort of all of them was a large part of
+// the default fit (docs/benchmarks.md, "Measurements behind choices in
+// the code").
 func largestGains(all []addCand, k int) []addCand {
 	if len(all) > k {
 		cs := all[:k]
@@ -479,8 +480,8 @@ func (s *seqFit) releaseExcluded(j int) {
 // strong enough (rankGain): the maximiser of (S1) if it lies at most at
 // the threshold over seqAddMargin; otherwise the best ⟨αₘ⟩ ≤ PruneAlpha,
 // strong if its contribution beats keepGain (S5). Most candidates lie
-// above (84 % of those of the default fit of sinc at N = 4,000), and
-// alphaRootAbove tells so without solving for the maximiser.
+// above (docs/benchmarks.md, "Measurements behind choices in the code"),
+// and alphaRootAbove tells so without solving for the maximiser.
 func (s *seqFit) additionAlpha(sm, q2, d float64) (a float64, strong bool) {
 	lim := s.pruneAt / seqAddMargin
 	if !alphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
