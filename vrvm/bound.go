@@ -145,39 +145,13 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 	} else {
 		x0 = (a + math.Sqrt(a*a+2*b*(s-q2))) / (2 * b)
 	}
-	// Critical points of the cubic p(α) split (0, ã/b) into intervals on
-	// which p, and so g, is monotone: each holds at most one root.
-	bb := a - 2*b*s
-	c1 := 2*at*s - b*s*s - s/2 - q2/2
-	var buf [4]float64
-	pts := append(buf[:0], 0)
-	if disc := bb*bb + 3*b*c1; disc > 0 {
-		sq := math.Sqrt(disc)
-		qq := bb + math.Copysign(sq, bb)
-		r1, r2 := qq/(3*b), -c1/qq
-		if r1 > r2 {
-			r1, r2 = r2, r1
-		}
-		for _, r := range [2]float64{r1, r2} {
-			if r > 0 && r < hi && !math.IsNaN(r) {
-				pts = append(pts, r)
-			}
-		}
-	}
-	pts = append(pts, hi)
+	br, nr, glo := g.brackets(hi)
 	var roots [3]float64
-	nr := 0
-	glo := at // g(0⁺) = ã
-	for i := 1; i < len(pts); i++ {
-		lo, up := pts[i-1], pts[i]
-		gup := g.g(up)
-		if (glo > 0) == (gup > 0) && gup != 0 {
-			glo = gup
-			continue
-		}
-		roots[nr] = bracketRoot(g, lo, up, glo > 0, x0)
-		nr++
-		glo = gup
+	for i, c := range br[:nr] {
+		roots[i] = bracketRoot(g, c[0], c[1], c[2] > 0, x0)
+	}
+	if nr == 0 {
+		return hi // f rises up to the limit (or rounding at the ends of the interval, below)
 	}
 	if nr == 1 && !(capped && glo > 0) {
 		return roots[0]
@@ -200,6 +174,77 @@ func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
 		return hi
 	}
 	return best
+}
+
+// brackets returns the intervals [lo, up] of (0, hi] on which g changes
+// sign, each with the sign of g at lo (glo > 0: g decreases through its
+// root there), nr of them, and the sign of g at hi. The critical points
+// of the cubic p(α) split (0, ã/b) into intervals on which p, and so g,
+// is monotone: each holds at most one root.
+func (f rootFn) brackets(hi float64) (br [3][3]float64, nr int, glo float64) {
+	a, b, s, q2 := f.a, f.b, f.s, f.q2
+	at := a + 0.5
+	bb := a - 2*b*s
+	c1 := 2*at*s - b*s*s - s/2 - q2/2
+	var buf [4]float64
+	pts := append(buf[:0], 0)
+	if disc := bb*bb + 3*b*c1; disc > 0 {
+		sq := math.Sqrt(disc)
+		qq := bb + math.Copysign(sq, bb)
+		r1, r2 := qq/(3*b), -c1/qq
+		if r1 > r2 {
+			r1, r2 = r2, r1
+		}
+		for _, r := range [2]float64{r1, r2} {
+			if r > 0 && r < hi && !math.IsNaN(r) {
+				pts = append(pts, r)
+			}
+		}
+	}
+	pts = append(pts, hi)
+	glo = at // g(0⁺) = ã
+	for i := 1; i < len(pts); i++ {
+		lo, up := pts[i-1], pts[i]
+		gup := f.g(up)
+		if (glo > 0) == (gup > 0) && gup != 0 {
+			glo = gup
+			continue
+		}
+		br[nr] = [3]float64{lo, up, glo}
+		nr++
+		glo = gup
+	}
+	return br, nr, glo
+}
+
+// alphaRootAbove reports whether alphaRoot(a, b, s, q2) is certainly
+// above limit, found without the Newton steps of its root: where g has
+// one root (bracketRoot returns a value in its bracket [lo, up]), if lo
+// lies above limit, or if g is still positive, by more than its rounding,
+// a little above limit. False means below limit or not known.
+func alphaRootAbove(a, b, s, q2, limit float64) bool {
+	if s < 0 {
+		s = 0
+	}
+	if q2 == 0 && s > 0 {
+		return alphaRootQuiet(a, b, s) > limit
+	}
+	g := rootFn{a: a, b: b, s: s, q2: q2}
+	br, nr, _ := g.brackets((a + 0.5) / b)
+	if nr != 1 {
+		return false
+	}
+	lo, up := br[0][0], br[0][1]
+	if lo > limit {
+		return true
+	}
+	x := limit * (1 + 1e-9)
+	if !(x < up) {
+		return false
+	}
+	u := x + s
+	scale := math.Abs(a) + 0.5*s/u + b*x + 0.5*q2*x/(u*u)
+	return g.g(x) > 1e-12*scale
 }
 
 // alphaRootQuiet is the maximiser of (S1) for q = 0 and s > 0: there
@@ -287,21 +332,43 @@ func bracketRoot(g rootFn, lo, hi float64, dec bool, x0 float64) float64 {
 // the sum of the terms (41*), (42), (44) and (45*) of m and of the
 // likelihood term −½ s vₘ.
 func excludedTerm(p Prior, s float64) float64 {
-	at := p.A + 0.5
-	a := alphaRoot(p.A, p.B, s, 0)
-	lgA, _ := math.Lgamma(p.A)
-	lgAt, _ := math.Lgamma(at)
-	return -at*math.Log(at/a) - p.B*a - 0.5*math.Log(a+s) + p.A*math.Log(p.B) - lgA + lgAt + at
+	return newExcludedTerms(p).term(s)
+}
+
+// excludedTerms evaluates excludedTerm for many functions under one
+// prior, with the prior's constants a ln b, ln Γ(a) and ln Γ(ã) computed
+// once.
+type excludedTerms struct {
+	p                   Prior
+	at, aLnB, lgA, lgAt float64
+}
+
+func newExcludedTerms(p Prior) excludedTerms {
+	e := excludedTerms{p: p, at: p.A + 0.5, aLnB: p.A * math.Log(p.B)}
+	e.lgA, _ = math.Lgamma(p.A)
+	e.lgAt, _ = math.Lgamma(e.at)
+	return e
+}
+
+// term is excludedTerm(p, s).
+func (e excludedTerms) term(s float64) float64 {
+	return e.termAt(s, alphaRoot(e.p.A, e.p.B, s, 0))
+}
+
+// termAt is excludedTerm(p, s) given its α = alphaRoot(a, b, s, 0).
+func (e excludedTerms) termAt(s, a float64) float64 {
+	return -e.at*math.Log(e.at/a) - e.p.B*a - 0.5*math.Log(a+s) + e.aLnB - e.lgA + e.lgAt + e.at
 }
 
 // excludedBound returns the sum of excludedTerm over the functions with
 // sₘ = s[m] that are not in the active set act.
 func excludedBound(p Prior, s []float64, act []int) float64 {
 	in := memberOf(len(s), act)
+	e := newExcludedTerms(p)
 	var sum float64
 	for m, v := range s {
 		if !in[m] {
-			sum += excludedTerm(p, math.Max(v, 0))
+			sum += e.term(math.Max(v, 0))
 		}
 	}
 	return sum

@@ -60,3 +60,32 @@ func TestAlphaRootPrecise(t *testing.T) {
 		t.Errorf("%d of 20,000 roots off by more than 1e-12", bad)
 	}
 }
+
+// TestAlphaRootAbove checks that alphaRootAbove claims a root above the
+// limit only where alphaRoot finds it there, and that it tells most of
+// them, over factors and limits spanning many decades.
+func TestAlphaRootAbove(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var above, told int
+	for range 20000 {
+		a := math.Pow(10, -8+8*rng.Float64())
+		b := math.Pow(10, -8+8*rng.Float64())
+		s := math.Pow(10, -3+8*rng.Float64())
+		q2 := s * math.Pow(10, -3+5*rng.Float64())
+		lim := math.Pow(10, -2+10*rng.Float64())
+		r := alphaRoot(a, b, s, q2)
+		if r > lim {
+			above++
+		}
+		if alphaRootAbove(a, b, s, q2, lim) {
+			told++
+			if !(r > lim) {
+				t.Errorf("alphaRootAbove(%g, %g, %g, %g, %g): the root is %g", a, b, s, q2, lim, r)
+			}
+		}
+	}
+	if told < above*9/10 {
+		t.Errorf("told %d of %d roots above the limit", told, above)
+	}
+}

@@ -50,6 +50,19 @@ type designFactor struct {
 	// ident marks the explicit design of newSeqDesign: U = I, not stored
 	// (u and uFull are nil), B = Φᵀ.
 	ident bool
+	// twin is the mask of twins of bFull (twinMask), computed once for
+	// every start of the sequential solver on this factor.
+	twin []bool
+}
+
+// twinMask returns the candidates whose row of bFull is a twin of an
+// earlier one (twins), computed at the first call. The mask is shared:
+// callers do not modify it.
+func (f *designFactor) twinMask() []bool {
+	if f.twin == nil {
+		f.twin = twins(f.bFull)
+	}
+	return f.twin
 }
 
 // newDesignFactor factorises the design of basis bs at the training rows

@@ -221,8 +221,9 @@ func (l *jcLik) excluded(k int) float64 {
 		_, np := p.phi.Dims()
 		d, term := make([]float64, np), make([]float64, np)
 		gemvT(d, p.square(), l.curvature(k))
+		e := newExcludedTerms(p.prior)
 		for m, v := range d {
-			term[m] = excludedTerm(p.prior, math.Max(v, 0))
+			term[m] = e.term(math.Max(v, 0))
 		}
 		l.exK[k], l.exVer[k] = [2][]float64{d, term}, l.curvVer
 	}

@@ -265,10 +265,11 @@ func (p *mcProblem) uniformExcluded(b float64) *mcExcluded {
 	q := p.lik.outputs()
 	ka, kb, _ := p.blockPrior(q)
 	ex := &mcExcluded{b: b, term: make([]float64, len(d)), f0: make([]float64, len(d))}
+	e := newExcludedTerms(p.prior)
 	for m, v := range d {
 		v = math.Max(v, 0)
 		if q == 1 {
-			ex.term[m] = excludedTerm(p.prior, v) // (M15)
+			ex.term[m] = e.term(v) // (M15)
 		} else {
 			ex.term[m] = probitExcluded(p.prior, q, v) // (P13)
 		}

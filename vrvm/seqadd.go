@@ -147,12 +147,7 @@ type addCand struct {
 // ½ ln(dₘ/sₘ), which favours functions that duplicate active ones.
 func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
 	q2 := qm * qm
-	a = alphaRoot(s.prior.A, s.prior.B, sm, q2)
-	strong = true
-	if a > s.pruneAt/seqAddMargin {
-		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
-		strong = s.contribution(a, sm, q2, dm) > s.keepGain
-	}
+	a, strong = s.additionAlpha(sm, q2, dm)
 	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
 	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, strong
@@ -160,15 +155,55 @@ func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
 
 // setShortlist records a full computation of the candidates'
 // statistics: the shortlist becomes the seqShortlist candidates of all
-// with the largest gains (none if all is nil: see seqShortlistMin).
+// with the largest gains, largest first (none if all is nil: see
+// seqShortlistMin).
 func (s *seqFit) setShortlist(all []addCand) {
 	s.sinceFull = 0
 	s.short = s.short[:0]
-	if all != nil {
-		sort.Slice(all, func(a, b int) bool { return all[a].g > all[b].g })
-		for _, c := range all[:min(len(all), seqShortlist)] {
-			s.short = append(s.short, c.j)
+	for _, c := range largestGains(all, seqShortlist) {
+		s.short = append(s.short, c.j)
+	}
+}
+
+// largestGains returns the k candidates of all with the largest gains,
+// largest first, reordering all. Only those k are sorted, kept in a
+// heap of the k largest so far, whose least is cs[0]: a full round offers
+// thousands of candidates, and a sort of all of them was a large part of
+// the default fit (docs/benchmarks.md, "Measurements behind choices in
+// the code").
+func largestGains(all []addCand, k int) []addCand {
+	if len(all) > k {
+		cs := all[:k]
+		for i := k/2 - 1; i >= 0; i-- {
+			siftGain(cs, i)
 		}
+		for _, c := range all[k:] {
+			if c.g > cs[0].g {
+				cs[0] = c
+				siftGain(cs, 0)
+			}
+		}
+		all = cs
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].g > all[b].g })
+	return all
+}
+
+// siftGain moves cs[i] down the min-heap cs of gains.
+func siftGain(cs []addCand, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(cs) {
+			return
+		}
+		if r := l + 1; r < len(cs) && cs[r].g < cs[l].g {
+			l = r
+		}
+		if !(cs[l].g < cs[i].g) {
+			return
+		}
+		cs[i], cs[l] = cs[l], cs[i]
+		i = l
 	}
 }
 
@@ -209,12 +244,7 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 	if sm <= seqCollinear*d {
 		return 0, 0, false
 	}
-	a := alphaRoot(s.prior.A, s.prior.B, sm, q2)
-	strong := true
-	if a > s.pruneAt/seqAddMargin {
-		a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
-		strong = s.contribution(a, sm, q2, d) > s.keepGain
-	}
+	a, strong := s.additionAlpha(sm, q2, d)
 	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
 	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
@@ -294,6 +324,7 @@ func (s *seqFit) holdExcluded(dv []float64) {
 	in := memberOf(p, s.act)
 	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
 	s.exConst = 0
+	e := newExcludedTerms(s.prior)
 	for j, d := range dv {
 		s.exV[j], s.exC[j] = 0, 0
 		if in[j] {
@@ -302,7 +333,7 @@ func (s *seqFit) holdExcluded(dv []float64) {
 		d = math.Max(d, 0)
 		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
 		s.exV[j] = 1 / (a + d)
-		s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+		s.exC[j] = e.termAt(d, a) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
 	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
@@ -442,6 +473,31 @@ func (s *seqFit) releaseExcluded(j int) {
 		}
 	}
 	s.exV[j], s.exC[j] = 0, 0
+}
+
+// additionAlpha returns the ⟨αₘ⟩ at which a candidate with the factors
+// sm and q2 = qₘ² of (S1) and dₘ = d would be added and whether it is
+// strong enough (rankGain): the maximiser of (S1) if it lies at most at
+// the threshold over seqAddMargin; otherwise the best ⟨αₘ⟩ ≤ PruneAlpha,
+// strong if its contribution beats keepGain (S5). Most candidates lie
+// above (docs/benchmarks.md, "Measurements behind choices in the code"),
+// and alphaRootAbove tells so without solving for the maximiser.
+func (s *seqFit) additionAlpha(sm, q2, d float64) (a float64, strong bool) {
+	lim := s.pruneAt / seqAddMargin
+	if !alphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
+		if a = alphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
+			return a, true
+		}
+	}
+	a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+	return a, s.beatsKeepGain(a, sm, q2, d)
+}
+
+// beatsKeepGain reports whether the contribution of function m at
+// ⟨αₘ⟩ = alpha exceeds keepGain (S5); never while keepGain is +Inf
+// (plain pruning), without evaluating it.
+func (s *seqFit) beatsKeepGain(alpha, sm, q2, d float64) bool {
+	return !math.IsInf(s.keepGain, 1) && s.contribution(alpha, sm, q2, d) > s.keepGain
 }
 
 // contribution returns what function m, held active at ⟨αₘ⟩ = alpha with

@@ -191,6 +191,7 @@ func (s *seqFit) holdTwins(dv []float64) {
 		return
 	}
 	s.cls.twinV = resize(s.cls.twinV, len(dv))
+	e := newExcludedTerms(s.prior)
 	for j, k := range s.cls.twins {
 		s.cls.twinV[j] = 0
 		if k == 0 {
@@ -199,7 +200,7 @@ func (s *seqFit) holdTwins(dv []float64) {
 		d := math.Max(dv[j], 0)
 		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
 		v := 1 / (a + d)
-		s.exConst += k * (excludedTerm(s.prior, d) + 0.5*d*v)
+		s.exConst += k * (e.termAt(d, a) + 0.5*d*v)
 		s.cls.twinV[j] = k * v
 	}
 }
@@ -221,9 +222,10 @@ func (s *seqFit) heldWeights() []float64 {
 // copies left out of a collapsed problem.
 func (s *seqFit) twinsExcluded(dv []float64) float64 {
 	var sum float64
+	e := newExcludedTerms(s.prior)
 	for j, k := range s.cls.twins {
 		if k > 0 {
-			sum += k * excludedTerm(s.prior, math.Max(dv[j], 0))
+			sum += k * e.term(math.Max(dv[j], 0))
 		}
 	}
 	return sum

@@ -122,7 +122,7 @@ func (s *seqFit) remove(i int) {
 	}
 	a := alphaRoot(s.prior.A, s.prior.B, d, 0)
 	s.exV[j] = 1 / (a + d)
-	s.exC[j] = excludedTerm(s.prior, d) + 0.5*d*s.exV[j]
+	s.exC[j] = newExcludedTerms(s.prior).termAt(d, a) + 0.5*d*s.exV[j]
 	s.exConst += s.exC[j]
 	if beta == nil {
 		s.exSum += s.exV[j] * s.bnorm[j]

@@ -375,7 +375,7 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	if lik.rowVariances() {
 		s.lat.vars = make([]float64, n)
 	}
-	s.twin = twins(f.bFull)
+	s.twin = f.twinMask()
 	s.cls.target = c.pruneAt
 	s.bnorm = make([]float64, p)
 	for j := range p {

@@ -3,6 +3,9 @@ package vrvm
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -357,5 +360,24 @@ func TestDeferredNoiseUpdate(t *testing.T) {
 	}
 	if want := DefaultPrior + ew/2; !scalar.EqualWithinRel(dt, want, 1e-5) {
 		t.Errorf("rate of Q_τ %g, want %g (27)", dt, want)
+	}
+}
+
+// TestLargestGains checks the shortlist's selection against a sort of
+// every candidate.
+func TestLargestGains(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 63, 64, 65, 200, 4000} {
+		all := make([]addCand, n)
+		for i := range all {
+			all[i] = addCand{j: i, g: rng.NormFloat64()}
+		}
+		want := append([]addCand(nil), all...)
+		sort.Slice(want, func(a, b int) bool { return want[a].g > want[b].g })
+		want = want[:min(n, seqShortlist)]
+		if got := largestGains(all, seqShortlist); !slices.Equal(got, want) {
+			t.Errorf("%d candidates: %v, want %v", n, got, want)
+		}
 	}
 }

@@ -337,3 +337,50 @@ func BenchmarkSincSeeds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSincSeedsRatio is the throughput issue's point 3 as one
+// measurement: on each sinc set of BenchmarkSincSeeds (N = 4,000, noise
+// 0.1, seeds 1–5, Gaussian width 3) the default fit and the type-II
+// sequential RVM (RVMRegressor, Solver Sequential) alternate in one
+// process, so that both see the same load; it reports the CPU seconds
+// per fit of each, their ratio (target at most 5) and the mean RMS
+// errors against sin(x)/x (the default's target at most 0.0048).
+//
+//	go test ./vrvm -run '^$' -bench SincSeedsRatio -benchtime 1x
+func BenchmarkSincSeedsRatio(b *testing.B) {
+	var cpuV, cpuR, rmsV, rmsR float64
+	xt := sincGrid(1000)
+	for b.Loop() {
+		for seed := uint64(1); seed <= 5; seed++ {
+			d, err := datasets.Sinc(4000, 0.1, seed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c0 := fastCPUTime()
+			v := &Regressor{Kernel: Gaussian{Width: 3}}
+			if err := v.Fit(d.X, d.T); err != nil {
+				b.Fatal(err)
+			}
+			c1 := fastCPUTime()
+			r := &RVMRegressor{Kernel: Gaussian{Width: 3}, Solver: Sequential}
+			if err := r.Fit(d.X, d.T); err != nil {
+				b.Fatal(err)
+			}
+			c2 := fastCPUTime()
+			cpuV += (c1 - c0).Seconds()
+			cpuR += (c2 - c1).Seconds()
+			rmsV += sincRMSGrid(b, v)
+			m, _, err := r.Predict(xt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rmsR += sincRMS(m, xt)
+		}
+	}
+	fits := 5 * float64(b.N)
+	b.ReportMetric(cpuV/fits, "vrvm-cpu-s/fit")
+	b.ReportMetric(cpuR/fits, "rvm-cpu-s/fit")
+	b.ReportMetric(cpuV/cpuR, "ratio")
+	b.ReportMetric(rmsV/fits, "vrvm-mean-rms")
+	b.ReportMetric(rmsR/fits, "rvm-mean-rms")
+}

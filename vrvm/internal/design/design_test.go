@@ -219,3 +219,59 @@ func TestDistinctRows(t *testing.T) {
 		t.Errorf("Twins %v", tw)
 	}
 }
+
+// TestNearTwinsWindow checks that NearTwins, which compares only rows of
+// nearly equal norms, marks the rows that comparing every pair marks:
+// rows within, at and just beyond TwinTol of earlier ones, chains of
+// near twins, rows of equal norm and zero rows.
+func TestNearTwinsWindow(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	const p, r = 600, 5
+	b := mat.NewDense(p, r, nil)
+	for i := range p {
+		row := b.RawRowView(i)
+		switch {
+		case i >= 20 && i%7 == 0:
+			// A near copy of an earlier row, at a distance from 0.2 to 2
+			// times TwinTol relative.
+			src := b.RawRowView(rng.IntN(i))
+			f := TwinTol * (0.2 + 1.8*rng.Float64()) / math.Sqrt(r)
+			for k, v := range src {
+				row[k] = v * (1 + f*float64(1-2*(k%2)))
+			}
+		case i%11 == 0:
+			// A permutation of an earlier row: the same norm, far away.
+			src := b.RawRowView(rng.IntN(max(i, 1)))
+			for k := range row {
+				row[k] = src[(k+1)%r]
+			}
+		case i%97 == 0:
+			// A zero row.
+		default:
+			for k := range row {
+				row[k] = rng.NormFloat64()
+			}
+		}
+	}
+	_, first := DistinctRows(b, nil)
+	want := make([]bool, p)
+	got := make([]bool, p)
+	norm := make([]float64, len(first))
+	for a, i := range first {
+		for _, v := range b.RawRowView(i) {
+			norm[a] += v * v
+		}
+	}
+	nearTwinsAll(b, first, want, norm)
+	NearTwins(b, first, got)
+	n := 0
+	for _, v := range want {
+		if v {
+			n++
+		}
+	}
+	if n < 10 || !slices.Equal(got, want) {
+		t.Errorf("NearTwins marked %v, comparing every pair %v (%d twins)", got, want, n)
+	}
+}

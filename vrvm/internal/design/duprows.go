@@ -2,6 +2,7 @@ package design
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -52,35 +53,85 @@ func Twins(b *mat.Dense) []bool {
 const TwinTol = 1e-10
 
 // NearTwins marks in tw the rows of b among first (not already marked)
-// within TwinTol of an earlier one. Each pair is compared until the
-// distance exceeds the tolerance, which for distinct functions is within
-// the first few elements.
+// within TwinTol of an earlier one. A twin's squared norm is within
+// about 2·TwinTol of its earlier row's (|‖bⱼ‖ − ‖bᵢ‖| ≤ ‖bⱼ − bᵢ‖, the
+// triangle inequality), so each row is compared only with the rows whose
+// squared norms lie within twinWindow of its own, found in the rows sorted
+// by that norm, and each pair until the distance exceeds the tolerance,
+// which for distinct functions is within the first few elements. The
+// rows marked are those of comparing every later row (nearTwinsAll).
 func NearTwins(b *mat.Dense, first []int, tw []bool) {
+	norm := make([]float64, len(first))
+	for a, i := range first {
+		for _, v := range b.RawRowView(i) {
+			norm[a] += v * v
+		}
+		if math.IsInf(norm[a], 0) || math.IsNaN(norm[a]) {
+			nearTwinsAll(b, first, tw, norm)
+			return
+		}
+	}
+	order := make([]int, len(first)) // positions in first, by norm
+	for a := range order {
+		order[a] = a
+	}
+	sort.Slice(order, func(x, y int) bool { return norm[order[x]] < norm[order[y]] })
+	sorted := make([]float64, len(order))
+	for k, a := range order {
+		sorted[k] = norm[a]
+	}
+	var near []int
 	for a, i := range first {
 		if tw[i] {
 			continue
 		}
-		ri := b.RawRowView(i)
-		var ni float64
-		for _, v := range ri {
-			ni += v * v
+		ni := norm[a]
+		w := twinWindow * ni
+		lo := sort.SearchFloat64s(sorted, ni-w)
+		near = near[:0]
+		for k := lo; k < len(sorted) && sorted[k] <= ni+w; k++ {
+			if order[k] > a {
+				near = append(near, first[order[k]])
+			}
 		}
-		lim := TwinTol * TwinTol * ni
-		for _, j := range first[a+1:] {
-			if tw[j] {
-				continue
+		markTwins(b, i, ni, near, tw)
+	}
+}
+
+// twinWindow is the half-width, relative to ‖bᵢ‖², of the squared norms
+// compared with row i's in NearTwins: twice the (1 + TwinTol)² − 1 of a
+// twin, far above the rounding of the norms.
+const twinWindow = 4 * TwinTol
+
+// nearTwinsAll is NearTwins comparing every pair, for norms that are not
+// finite; norm holds the rows' squared norms in the order of first.
+func nearTwinsAll(b *mat.Dense, first []int, tw []bool, norm []float64) {
+	for a, i := range first {
+		if !tw[i] {
+			markTwins(b, i, norm[a], first[a+1:], tw)
+		}
+	}
+}
+
+// markTwins marks in tw the rows js (not already marked) within TwinTol
+// of row i, whose squared norm is ni.
+func markTwins(b *mat.Dense, i int, ni float64, js []int, tw []bool) {
+	ri := b.RawRowView(i)
+	lim := TwinTol * TwinTol * ni
+	for _, j := range js {
+		if tw[j] {
+			continue
+		}
+		rj := b.RawRowView(j)
+		var d float64
+		for k, v := range ri {
+			e := v - rj[k]
+			if d += e * e; d > lim {
+				break
 			}
-			rj := b.RawRowView(j)
-			var d float64
-			for k, v := range ri {
-				e := v - rj[k]
-				if d += e * e; d > lim {
-					break
-				}
-			}
-			if d <= lim {
-				tw[j] = true
-			}
+		}
+		if d <= lim {
+			tw[j] = true
 		}
 	}
 }
