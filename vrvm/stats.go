@@ -314,7 +314,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	lik := newGaussLikRows(nil, st.n, set.prior, tau0)
 	p := &problem{basis: bs, lik: lik, set: set}
 	var sol *solution
-	if set.solver == PaperSchedule {
+	if set.method == (PaperSchedule{}) {
 		sol, err = fitScheduleStats(ctx, st, p)
 	} else {
 		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go

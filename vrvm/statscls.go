@@ -280,7 +280,7 @@ func (c *Classifier) fitPasses(ctx context.Context, b Basis, o PassOptions, pass
 		return err
 	}
 	opts := c.options()
-	opts.kernel, opts.noBias, opts.solver, opts.monitor = b.Kernel, b.NoBias, PaperSchedule, nil
+	opts.kernel, opts.noBias, opts.method, opts.monitor = b.Kernel, b.NoBias, PaperSchedule{}, nil
 	set, err := opts.resolve()
 	if err != nil {
 		return err
