@@ -129,10 +129,10 @@ func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol f
 }
 
 // prepareRVM records the kind of an RVM model in f and checks its
-// options (Newton is an *OptionError) and data. For a nil Kernel it sets o.kernel to the
-// default Gaussian: for regression the width of the dense model's
-// evidence (W4) (R6), for classification the width Classifier's default
-// learns by its bound (R7).
+// options (the method Newton is an *OptionError) and data. For a nil
+// Kernel it sets o.kernel to the default Gaussian: for regression the
+// width of the dense model's evidence (W4) (R6), for classification the
+// width Classifier's default learns by its bound (R7).
 func (f *fitted) prepareRVM(ctx context.Context, task string, o *options, x mat.Matrix, t []float64) (settings, basis, error) {
 	*f = fitted{task: task, estimator: "rvm"}
 	if o.kernel == nil {
