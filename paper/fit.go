@@ -31,20 +31,20 @@ var models = []string{RVM, VRVM, VRVMSequential}
 func estimator(model string, classify bool, k vrvm.Kernel, maxIter int) vrvm.Estimator {
 	switch {
 	case model == RVM && classify:
-		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
+		return &vrvm.RVMClassifier{Kernel: k, MaxIter: maxIter, Method: vrvm.PaperSchedule{}}
 	case model == RVM:
-		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Solver: vrvm.PaperSchedule}
+		return &vrvm.RVMRegressor{Kernel: k, MaxIter: maxIter, Method: vrvm.PaperSchedule{}}
 	case model != VRVM && model != VRVMSequential:
 		panic("paper: unknown model " + model)
 	}
-	solver := vrvm.PaperSchedule
+	var solver vrvm.Method = vrvm.PaperSchedule{}
 	if model == VRVMSequential {
-		solver = vrvm.Sequential
+		solver = vrvm.Sequential{}
 	}
 	if classify {
-		return &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Solver: solver, NoAugment: true} // the paper's model
+		return &vrvm.Classifier{Kernel: k, MaxIter: maxIter, Method: solver, NoAugment: true} // the paper's model
 	}
-	return &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Solver: solver, NoAugment: true}
+	return &vrvm.Regressor{Kernel: k, MaxIter: maxIter, Method: solver, NoAugment: true}
 }
 
 // fit fits the named model with kernel k to x, t and returns the latent

@@ -358,13 +358,13 @@ func (k cellGauss) Eval(a, b []float64) float64 {
 	return math.Exp(-d * d / (k.w * k.w))
 }
 """
-PAPER_FIT = """mp := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Solver: vrvm.PaperSchedule, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
+PAPER_FIT = """mp := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Method: vrvm.PaperSchedule{}, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
 err = mp.FitContext(cell.Context(), x2k, t2k)
 if err != nil {
 	panic(err)
 }"""
 CELL_KERNEL_FIT = """var ck vrvm.Kernel = cellGauss{3}
-mc := &vrvm.Regressor{Kernel: ck, Solver: vrvm.PaperSchedule, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
+mc := &vrvm.Regressor{Kernel: ck, Method: vrvm.PaperSchedule{}, Tol: 1e-300, ParamTol: 1e-300, MaxIter: 1 << 30}
 err = mc.FitContext(cell.Context(), x1k, t1k)
 if err != nil {
 	panic(err)
@@ -390,7 +390,7 @@ def latencies(k, code, what):
 
 PROGRESS_FIT = """bar := cell.NewProgress("sinc fit", 0)
 bar.Every = 50 * time.Millisecond
-mb := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Solver: vrvm.PaperSchedule, NoPrune: true, MaxIter: 60, Tol: 1e-300, ParamTol: 1e-300, Monitor: bar.Monitor}
+mb := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, Method: vrvm.PaperSchedule{}, NoPrune: true, MaxIter: 60, Tol: 1e-300, ParamTol: 1e-300, Monitor: bar.Monitor}
 err = mb.FitContext(cell.Context(), x1k, t1k)
 bar.Done(mb.Status().String())
 bar.Updates()"""

@@ -46,14 +46,11 @@ func init() {
 		"Moderated":               reflect.ValueOf(vrvm.Moderated),
 		"NamedKernel":             reflect.ValueOf(vrvm.NamedKernel),
 		"NewStats":                reflect.ValueOf(vrvm.NewStats),
-		"Newton":                  reflect.ValueOf(vrvm.Newton),
 		"NotFitted":               reflect.ValueOf(vrvm.NotFitted),
-		"PaperSchedule":           reflect.ValueOf(vrvm.PaperSchedule),
 		"Probit":                  reflect.ValueOf(vrvm.Probit),
 		"Regression":              reflect.ValueOf(vrvm.Regression),
 		"RelevanceThreshold":      reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
 		"SaveMeta":                reflect.ValueOf(vrvm.SaveMeta),
-		"Sequential":              reflect.ValueOf(vrvm.Sequential),
 		"Sigmoid":                 reflect.ValueOf(vrvm.Sigmoid),
 		"Softmax":                 reflect.ValueOf(vrvm.Softmax),
 		"SoftmaxAdaptive":         reflect.ValueOf(vrvm.SoftmaxAdaptive),
@@ -74,12 +71,15 @@ func init() {
 		"Learnable":                reflect.ValueOf((*vrvm.Learnable)(nil)),
 		"Linear":                   reflect.ValueOf((*vrvm.Linear)(nil)),
 		"Loader":                   reflect.ValueOf((*vrvm.Loader)(nil)),
+		"Method":                   reflect.ValueOf((*vrvm.Method)(nil)),
 		"ModelFileError":           reflect.ValueOf((*vrvm.ModelFileError)(nil)),
 		"MultiClassifier":          reflect.ValueOf((*vrvm.MultiClassifier)(nil)),
 		"MultiLikelihood":          reflect.ValueOf((*vrvm.MultiLikelihood)(nil)),
+		"Newton":                   reflect.ValueOf((*vrvm.Newton)(nil)),
 		"NonFiniteError":           reflect.ValueOf((*vrvm.NonFiniteError)(nil)),
 		"NotPositiveDefiniteError": reflect.ValueOf((*vrvm.NotPositiveDefiniteError)(nil)),
 		"OptionError":              reflect.ValueOf((*vrvm.OptionError)(nil)),
+		"PaperSchedule":            reflect.ValueOf((*vrvm.PaperSchedule)(nil)),
 		"PassOptions":              reflect.ValueOf((*vrvm.PassOptions)(nil)),
 		"PassProgress":             reflect.ValueOf((*vrvm.PassProgress)(nil)),
 		"Polynomial":               reflect.ValueOf((*vrvm.Polynomial)(nil)),
@@ -89,7 +89,7 @@ func init() {
 		"RVMRegressor":             reflect.ValueOf((*vrvm.RVMRegressor)(nil)),
 		"Regressor":                reflect.ValueOf((*vrvm.Regressor)(nil)),
 		"RobustRegressor":          reflect.ValueOf((*vrvm.RobustRegressor)(nil)),
-		"Solver":                   reflect.ValueOf((*vrvm.Solver)(nil)),
+		"Sequential":               reflect.ValueOf((*vrvm.Sequential)(nil)),
 		"Stats":                    reflect.ValueOf((*vrvm.Stats)(nil)),
 		"StatsFormatError":         reflect.ValueOf((*vrvm.StatsFormatError)(nil)),
 		"Status":                   reflect.ValueOf((*vrvm.Status)(nil)),
@@ -100,6 +100,7 @@ func init() {
 		"_Estimator":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Estimator)(nil)),
 		"_Kernel":      reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Kernel)(nil)),
 		"_Learnable":   reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Learnable)(nil)),
+		"_Method":      reflect.ValueOf((*_github_com_vrvm_vrvm_vrvm_Method)(nil)),
 	}
 }
 
@@ -209,4 +210,17 @@ func (W _github_com_vrvm_vrvm_vrvm_Learnable) LogParams() []float64 {
 }
 func (W _github_com_vrvm_vrvm_vrvm_Learnable) WithLogParams(u []float64) vrvm.Learnable {
 	return W.WWithLogParams(u)
+}
+
+// _github_com_vrvm_vrvm_vrvm_Method is an interface wrapper for Method type
+type _github_com_vrvm_vrvm_vrvm_Method struct {
+	IValue  interface{}
+	WString func() string
+}
+
+func (W _github_com_vrvm_vrvm_vrvm_Method) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
 }

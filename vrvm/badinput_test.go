@@ -449,7 +449,7 @@ func TestDegenerateKernels(t *testing.T) {
 		k Kernel
 		x *mat.Dense
 	}{{Polynomial{Degree: 50}, x}, {Linear{}, big}} {
-		for _, m := range []Estimator{&Regressor{Kernel: c.k}, &Regressor{Kernel: c.k, Solver: PaperSchedule}, &Regressor{Kernel: c.k, Solver: Newton},
+		for _, m := range []Estimator{&Regressor{Kernel: c.k}, &Regressor{Kernel: c.k, Method: PaperSchedule{}}, &Regressor{Kernel: c.k, Method: Newton{}},
 			&Classifier{Kernel: c.k}, &RVMRegressor{Kernel: c.k}, &RVMClassifier{Kernel: c.k}} {
 			tt := pick(m.Task(), y, labels)
 			err := m.FitContext(context.Background(), c.x, tt)

@@ -41,7 +41,7 @@ type Classifier struct {
 	// memory of the fit O(N·Centres) at most. LearnKernel needs every
 	// input as a centre.
 	Centres int
-	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Solver are
+	// NoPrune, PruneAlpha, MaxIter, Tol, ParamTol, Monitor and Method are
 	// as for Regressor, except that a zero PruneAlpha means 10, that it
 	// applies to the basis functions divided to a root mean square of at
 	// most 1 (docs/design.md, "Pruning and convergence", (U1)), and that
@@ -52,7 +52,7 @@ type Classifier struct {
 	Tol        float64
 	ParamTol   float64
 	Monitor    func(Progress) bool
-	Solver     Solver
+	Method     Method
 
 	// LearnKernel, Learning and NoAugment are as for Regressor: kernel
 	// learning by the full-model bound, and predictions augmented at
@@ -135,7 +135,7 @@ func (c *Classifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
 		centres: c.Centres, hasCentres: true,
-		solver: c.Solver, defPrune: defaultClassificationPrune, ownScale: c.NoRescale, ctl: c.ctl}
+		method: c.Method, defPrune: defaultClassificationPrune, ownScale: c.NoRescale, ctl: c.ctl}
 }
 
 // Fit fits the classifier to inputs x (one row per sample) and labels t in {0, 1}.
@@ -201,5 +201,5 @@ func (c *Classifier) HTML() string { return c.summarise().HTML() }
 func (c *Classifier) String() string { return c.summarise().String() }
 
 func (c *Classifier) summarise() summary {
-	return c.describe("vrvm.Classifier", orLearned(c.Kernel), c.Solver.String())
+	return c.describe("vrvm.Classifier", orLearned(c.Kernel), methodName(c.Method))
 }

@@ -197,12 +197,12 @@ type hessianLik interface {
 }
 
 // newton returns the gradient and the Hessian of F at the current state,
-// or false if the problem is too large for a dense Hessian or the
-// likelihood gives no derivatives.
-func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
+// or false if the problem is too large for a dense Hessian (more than
+// maxParams parameters) or the likelihood gives no derivatives.
+func (s *collapsed) newton(maxParams int) ([]float64, *mat.SymDense, bool) {
 	hl, ok := s.lik.(hessianLik)
 	k := s.active() + len(s.lik.logParams(nil))
-	if !ok || k > newtonMax {
+	if !ok || k > maxParams {
 		return nil, nil, false
 	}
 	g := make([]float64, k)
@@ -238,9 +238,10 @@ func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
 //
 // with u = ln α, v = ln τ, ζ = ln ξ.
 
-// newtonMax is the largest number of parameters for which the solver takes
-// Newton steps (a dense Hessian of that size); larger problems continue
-// with the extrapolated schedule alone.
+// newtonMax is the default of Newton.MaxParams: the largest number of
+// parameters for which the solver takes Newton steps (a dense Hessian of
+// that size); larger problems continue with the extrapolated schedule
+// alone.
 const newtonMax = 1500
 
 // weightHessian fills the ln α block of the Hessian and the gradient; the
@@ -267,12 +268,13 @@ func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.Sym
 	}
 }
 
-// newtonSwitchTol is the relative gain of the bound over one extrapolated
-// cycle of the paper's schedule below which the solver switches to Newton
-// steps. L has several local maxima, and Newton steps taken too early can
-// end in a different one than the schedule reaches; the switch is late
-// enough that seeded problems end at the schedule's optimum
-// (docs/benchmarks.md, "Measurements behind choices in the code").
+// newtonSwitchTol is the default of Newton.SwitchTol: the relative gain
+// of the bound over one extrapolated cycle of the paper's schedule below
+// which the solver switches to Newton steps. L has several local maxima,
+// and Newton steps taken too early can end in a different one than the
+// schedule reaches; the switch is late enough that seeded problems end at
+// the schedule's optimum (docs/benchmarks.md, "Measurements behind choices
+// in the code").
 const newtonSwitchTol = 1e-6
 
 // roundF is the relative rounding error of the bound F: its terms are
@@ -323,6 +325,7 @@ func runNewton(ctx context.Context, model *collapsed, c settings, x0 []float64, 
 	)
 	phase := squarem
 	stepMax := 1.0
+	np := c.newtonParams()
 	for fr.iters < c.maxIter {
 		if err := stopped(ctx, fr.iters); err != nil {
 			return fr, Canceled, err
@@ -346,7 +349,7 @@ func runNewton(ctx context.Context, model *collapsed, c settings, x0 []float64, 
 			}
 		case squarem:
 			conv, stepMax = fr.squaremCycle(stepMax)
-			if !conv && fr.f-prevF <= newtonSwitchTol*math.Max(1, math.Abs(fr.f)) && len(fr.x) <= newtonMax {
+			if !conv && fr.f-prevF <= np.SwitchTol*math.Max(1, math.Abs(fr.f)) && len(fr.x) <= np.MaxParams {
 				phase = newton
 			}
 		}
@@ -483,7 +486,7 @@ func crosses(u []float64, lnPrune float64) bool {
 // are taken (up to the rounding error of F). It returns whether the step
 // met the convergence criteria and whether a step was taken.
 func (fr *newtonRun) newtonStep() (conv, progressed bool) {
-	g, h, ok := fr.model.newton()
+	g, h, ok := fr.model.newton(fr.c.newtonParams().MaxParams)
 	if !ok {
 		return false, false
 	}

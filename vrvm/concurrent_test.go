@@ -361,7 +361,7 @@ func concurrentModels() []concurrentModel {
 		return r, r.Fit(xr, tr)
 	})
 	binary("Regressor/schedule", small, func() (Estimator, error) {
-		r := &Regressor{Kernel: k, Solver: PaperSchedule, NoPrune: true, MaxIter: 50}
+		r := &Regressor{Kernel: k, Method: PaperSchedule{}, NoPrune: true, MaxIter: 50}
 		return r, r.Fit(xs, ts)
 	})
 	models = append(models, fittedAndLoaded("Regressor/design", func() (*Regressor, error) {

@@ -40,10 +40,10 @@ func TestContextReachesSetUp(t *testing.T) {
 		name string
 		r    *Regressor
 	}{
-		{"paper schedule, slow kernel (design)", &Regressor{Kernel: slowKernel{3}, Solver: PaperSchedule}},
+		{"paper schedule, slow kernel (design)", &Regressor{Kernel: slowKernel{3}, Method: PaperSchedule{}}},
 		{"sequential solver, slow kernel (pivoted Cholesky)", &Regressor{Kernel: slowKernel{3}}},
-		{"newton solver, slow kernel (pivoted Cholesky)", &Regressor{Kernel: slowKernel{3}, Solver: Newton}},
-		{"paper schedule, Gaussian (Gram matrix)", &Regressor{Kernel: Gaussian{Width: 3}, Solver: PaperSchedule}},
+		{"newton solver, slow kernel (pivoted Cholesky)", &Regressor{Kernel: slowKernel{3}, Method: Newton{}}},
+		{"paper schedule, Gaussian (Gram matrix)", &Regressor{Kernel: Gaussian{Width: 3}, Method: PaperSchedule{}}},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)

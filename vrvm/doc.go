@@ -132,10 +132,11 @@
 //     Regressor by the same evidence (with ARD length scales, guarded
 //     against the default width; docs/kernel-learning.md), for the
 //     classifiers by the bound.
-//   - Solver selects the algorithm that maximises the bound: Sequential
-//     (the default; one basis function at a time, in the manner of Tipping
-//     & Faul 2003, on the variational bound), PaperSchedule (the paper's
-//     schedule) or Newton. They reach fixed points of the same updates.
+//   - Method is the algorithm that maximises the bound, a value with its
+//     own fields: Sequential{} (the default; one basis function at a
+//     time, in the manner of Tipping & Faul 2003, on the variational
+//     bound), PaperSchedule{} (the paper's schedule) or Newton{}. They
+//     reach fixed points of the same updates.
 //   - Fitted state is read through accessors: Mean, Covariance, Alpha,
 //     Xi, TauPosterior, NoiseSD, RelevanceVectors, ActiveSet,
 //     LowerBound, FullModelBound, BoundTrace, Iterations, Status.

@@ -94,12 +94,18 @@ func (e *LabelError) Error() string {
 
 // OptionError reports an invalid option or kernel parameter.
 type OptionError struct {
-	Field  string
+	Field string
+	// Value is the option's value; Text is it for an option that is
+	// not a number (a Method), and then Value is 0.
 	Value  float64
+	Text   string
 	Reason string
 }
 
 func (e *OptionError) Error() string {
+	if e.Text != "" {
+		return fmt.Sprintf("vrvm: invalid option %s = %s: %s", e.Field, e.Text, e.Reason)
+	}
 	return fmt.Sprintf("vrvm: invalid option %s = %v: %s", e.Field, e.Value, e.Reason)
 }
 

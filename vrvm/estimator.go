@@ -149,7 +149,7 @@ func (f *fitted) fitVariational(ctx context.Context, o options, x mat.Matrix, t 
 	if widen {
 		return f.fitWidened(ctx, o, x, t, p, v, newLik)
 	}
-	sol, err := s.solver.method().fit(ctx, p)
+	sol, err := s.method.algorithm().fit(ctx, p)
 	return f.finish(p, sol, learned, v, err)
 }
 

@@ -54,7 +54,7 @@ func TestUserKernel(t *testing.T) {
 	}
 	loader := vrvm.Loader{Kernels: map[string]vrvm.Kernel{"laplacian(scale=2)": laplacian{2}}}
 	for _, m := range []vrvm.Estimator{
-		&vrvm.Regressor{Kernel: k}, &vrvm.Regressor{Kernel: k, Solver: vrvm.PaperSchedule}, &vrvm.Regressor{Kernel: k, Solver: vrvm.Newton},
+		&vrvm.Regressor{Kernel: k}, &vrvm.Regressor{Kernel: k, Method: vrvm.PaperSchedule{}}, &vrvm.Regressor{Kernel: k, Method: vrvm.Newton{}},
 		&vrvm.Classifier{Kernel: k}, &vrvm.RVMRegressor{Kernel: k}, &vrvm.RVMClassifier{Kernel: k},
 	} {
 		tt := y

@@ -56,13 +56,13 @@ func fingerprintCases() []fingerprintCase {
 	rx, rt := benchRipley(80, 3)
 	bx, bl := blobs(4, 60, 3, 2)
 	g := Gaussian{Width: 3}
-	for _, sv := range []Solver{Sequential, PaperSchedule, Newton} {
+	for _, sv := range []Method{Sequential{}, PaperSchedule{}, Newton{}} {
 		add("Regressor/sinc/"+sv.String(), func() (fingerprinted, error) {
-			r := &Regressor{Kernel: g, Solver: sv, MaxIter: 3000}
+			r := &Regressor{Kernel: g, Method: sv, MaxIter: 3000}
 			return r, r.Fit(sx, st)
 		})
 		add("Classifier/ripley/"+sv.String(), func() (fingerprinted, error) {
-			c := &Classifier{Kernel: Gaussian{Width: 0.5}, Solver: sv, MaxIter: 3000}
+			c := &Classifier{Kernel: Gaussian{Width: 0.5}, Method: sv, MaxIter: 3000}
 			return c, c.Fit(rx, rt)
 		})
 	}
@@ -91,9 +91,9 @@ func fingerprintCases() []fingerprintCase {
 		return c, c.Fit(rx, rt)
 	})
 	for _, lik := range []MultiLikelihood{Softmax, SoftmaxAdaptive, Probit} {
-		for _, sv := range []Solver{Sequential, PaperSchedule} {
+		for _, sv := range []Method{Sequential{}, PaperSchedule{}} {
 			add(fmt.Sprintf("MultiClassifier/blobs/%v/%v", lik, sv), func() (fingerprinted, error) {
-				c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: lik, Solver: sv, MaxIter: 2000}
+				c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Likelihood: lik, Method: sv, MaxIter: 2000}
 				return c, c.Fit(bx, bl)
 			})
 		}
@@ -102,13 +102,13 @@ func fingerprintCases() []fingerprintCase {
 		c := &MultiClassifier{}
 		return c, c.Fit(bx, bl)
 	})
-	for _, sv := range []Solver{Sequential, PaperSchedule} {
+	for _, sv := range []Method{Sequential{}, PaperSchedule{}} {
 		add("RVMRegressor/sinc/"+sv.String(), func() (fingerprinted, error) {
-			r := &RVMRegressor{Kernel: g, Solver: sv}
+			r := &RVMRegressor{Kernel: g, Method: sv}
 			return r, r.Fit(sx, st)
 		})
 		add("RVMClassifier/ripley/"+sv.String(), func() (fingerprinted, error) {
-			c := &RVMClassifier{Kernel: Gaussian{Width: 0.5}, Solver: sv}
+			c := &RVMClassifier{Kernel: Gaussian{Width: 0.5}, Method: sv}
 			return c, c.Fit(rx, rt)
 		})
 	}

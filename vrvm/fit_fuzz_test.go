@@ -25,7 +25,7 @@ func FuzzFit(f *testing.F) {
 		n, d := 1+int(data[0])%12, 1+int(data[1])%3
 		kernels := []Kernel{Gaussian{Width: 1}, Gaussian{Width: 0.1}, Polynomial{Degree: 3, Scale: 0.5}, Linear{}, Polynomial{Degree: 50}}
 		k := kernels[int(data[2])%len(kernels)]
-		solver := Solver(int(data[3]) % 3)
+		solver := []Method{Sequential{}, PaperSchedule{}, Newton{}}[int(data[3])%3]
 		noPrune := data[4]&1 == 1
 		vals := data[5:]
 		next := func(i int) float64 {
@@ -51,8 +51,8 @@ func FuzzFit(f *testing.F) {
 			}
 		}
 		for _, m := range []Estimator{
-			&Regressor{Kernel: k, Solver: solver, NoPrune: noPrune, MaxIter: 200},
-			&Classifier{Kernel: k, Solver: solver, NoPrune: noPrune, MaxIter: 200},
+			&Regressor{Kernel: k, Method: solver, NoPrune: noPrune, MaxIter: 200},
+			&Classifier{Kernel: k, Method: solver, NoPrune: noPrune, MaxIter: 200},
 			&RVMRegressor{Kernel: k, MaxIter: 200},
 			&RVMClassifier{Kernel: k, MaxIter: 200},
 		} {

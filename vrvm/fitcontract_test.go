@@ -72,13 +72,13 @@ func contractModels() []contractModel {
 		binary("RVMRegressor", func(k Kernel, mon func(Progress) bool) any { return &RVMRegressor{Kernel: k, Monitor: mon} }, contractTargets),
 		binary("RVMClassifier", func(k Kernel, mon func(Progress) bool) any { return &RVMClassifier{Kernel: k, Monitor: mon} }, contractLabels),
 		binary("Regressor paper schedule", func(k Kernel, mon func(Progress) bool) any {
-			return &Regressor{Kernel: k, Monitor: mon, Solver: PaperSchedule}
+			return &Regressor{Kernel: k, Monitor: mon, Method: PaperSchedule{}}
 		}, contractTargets),
 		binary("Classifier newton", func(k Kernel, mon func(Progress) bool) any {
-			return &Classifier{Kernel: k, Monitor: mon, Solver: Newton}
+			return &Classifier{Kernel: k, Monitor: mon, Method: Newton{}}
 		}, contractLabels),
 		binary("RVMRegressor paper schedule", func(k Kernel, mon func(Progress) bool) any {
-			return &RVMRegressor{Kernel: k, Monitor: mon, Solver: PaperSchedule}
+			return &RVMRegressor{Kernel: k, Monitor: mon, Method: PaperSchedule{}}
 		}, contractTargets),
 		{
 			name: "MultiClassifier",

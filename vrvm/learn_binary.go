@@ -60,7 +60,7 @@ func (t *binaryTarget) check(k Learnable) error {
 	return bb.checkScale()
 }
 
-func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.solver == Sequential }
+func (t *binaryTarget) warmable() bool { return t.s.prune && t.s.method == (Sequential{}) }
 
 func (t *binaryTarget) unlimit() { t.limit, t.labels = 0, nil }
 
@@ -77,7 +77,7 @@ func (t *binaryTarget) fit(ctx context.Context, k Learnable, from learnFit, aban
 		p.warm = &warmStart{cols: bf.sol.cols, alpha: bf.sol.alpha}
 		copyFactor(p.lik, bf.p.lik)
 	}
-	sol, err := t.s.solver.method().fit(ctx, p)
+	sol, err := t.s.method.algorithm().fit(ctx, p)
 	if sol == nil {
 		return nil, err
 	}
@@ -169,10 +169,10 @@ func classCrowded(p *problem, sol *solution, t []float64) bool {
 // fresh likelihood for each fit.
 func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 Learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
 	tg := &binaryTarget{s: s, b: b, x: x, newLik: newLik}
-	if l, ok := newLik().(*gaussLik); ok && !s.noCrowdLimit && s.prune && s.solver == Sequential {
+	if l, ok := newLik().(*gaussLik); ok && !s.noCrowdLimit && s.prune && s.method == (Sequential{}) {
 		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
 	}
-	if l, ok := newLik().(*logitLik); ok && !s.noCrowdLimit && s.prune && s.solver == Sequential {
+	if l, ok := newLik().(*logitLik); ok && !s.noCrowdLimit && s.prune && s.method == (Sequential{}) {
 		tg.labels = l.t // (C3)
 	}
 	best, k, trace, err := learnWith(ctx, tg, x, k0, o)

@@ -60,7 +60,7 @@ func learnProblem(t *testing.T, seed uint64, d int, classify bool, k Kernel) (*p
 		lik = newLogitLik(y, 1)
 	}
 	p := &problem{basis: b, x: x, lik: lik, set: s}
-	sol, err := s.solver.method().fit(context.Background(), p)
+	sol, err := s.method.algorithm().fit(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestWarmStart(t *testing.T) {
 			}
 			copyFactor(lik, p.lik)
 			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
-			sw, err := p.set.solver.method().fit(context.Background(), pw)
+			sw, err := p.set.method.algorithm().fit(context.Background(), pw)
 			if err != nil {
 				t.Fatal(err)
 			}

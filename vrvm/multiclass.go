@@ -54,9 +54,9 @@ type MultiClassifier struct {
 	// per iteration of ⟨αₘ⟩ (active functions) and of the expansion points
 	// ψ; 0 means 1e-4.
 	ParamTol float64
-	// Solver selects the algorithm: Sequential (the zero value) or
-	// PaperSchedule; Newton is treated as Sequential.
-	Solver Solver
+	// Method is the algorithm: Sequential{} (nil means it) or
+	// PaperSchedule{}; Newton is an *OptionError.
+	Method Method
 	// Likelihood selects the model: Softmax (the zero value, (M1) under
 	// Böhning's bound), SoftmaxAdaptive ((M1) under the adaptive bound
 	// (M19)) or Probit, the multinomial probit (P1).
@@ -185,7 +185,7 @@ type multiFit struct{ fitted }
 func (c *MultiClassifier) options() options {
 	return options{kernel: c.Kernel, noBias: c.NoBias, prior: c.Prior, alpha0: c.Alpha0, noPrune: c.NoPrune,
 		pruneAlpha: c.PruneAlpha, maxIter: c.MaxIter, tol: c.Tol, paramTol: c.ParamTol, monitor: c.Monitor,
-		solver: c.Solver, defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
+		method: c.Method, noNewton: "MultiClassifier", defPrune: defaultClassificationPrune, defTol: defaultMultiTol,
 		centres: c.Centres, hasCentres: true, ownScale: c.NoRescale, ctl: c.ctl}
 }
 
@@ -671,12 +671,8 @@ func (c *MultiClassifier) summarise() summary {
 	if c.hasPosterior() {
 		k = c.b.kernel
 	}
-	solver := c.Solver
-	if solver == Newton {
-		solver = Sequential
-	}
 	s := summary{name: "vrvm.MultiClassifier", config: []summaryRow{
-		{key: "likelihood", value: c.Likelihood.String()}, row("kernel", kernelString(k)), row("solver", solver.String())}}
+		{key: "likelihood", value: c.Likelihood.String()}, row("kernel", kernelString(k)), row("solver", methodName(c.Method))}}
 	if !c.hasPosterior() {
 		s.status = c.status.String()
 		return s

@@ -51,7 +51,7 @@ func BenchmarkMultiDigitsDiagnosis(b *testing.B) {
 		cfg{name: "bohning-prune=1000", width: learned, mk: func(k Kernel) *MultiClassifier { return &MultiClassifier{Kernel: k, PruneAlpha: 1000} }},
 		cfg{name: "bohning-500rows", width: learned, rows: 500, mk: func(k Kernel) *MultiClassifier { return &MultiClassifier{Kernel: k} }},
 		cfg{name: "bohning-paper-500rows", width: learned, rows: 500, mk: func(k Kernel) *MultiClassifier {
-			return &MultiClassifier{Kernel: k, Solver: PaperSchedule}
+			return &MultiClassifier{Kernel: k, Method: PaperSchedule{}}
 		}},
 		cfg{name: "adaptive-500rows", width: learned, rows: 500, mk: func(k Kernel) *MultiClassifier {
 			return &MultiClassifier{Kernel: k, Likelihood: SoftmaxAdaptive}

@@ -98,13 +98,13 @@ func BenchmarkMultiRealData(b *testing.B) {
 	for _, name := range []string{"iris", "wine", "digits"} {
 		for _, sc := range multiConfigs {
 			b.Run(name+"/"+sc.name(), func(b *testing.B) {
-				if name == "digits" && sc.sol == PaperSchedule {
+				if name == "digits" && sc.sol == (PaperSchedule{}) {
 					b.Skip("the paper's schedule starts every class from all 1,258 functions: more than 700 s CPU")
 				}
 				xtr, ltr, xte, lte := realSet(b, name)
 				var c *MultiClassifier
 				for b.Loop() {
-					c = &MultiClassifier{Kernel: Gaussian{Width: realWidth(xtr)}, Solver: sc.sol, Likelihood: sc.lik}
+					c = &MultiClassifier{Kernel: Gaussian{Width: realWidth(xtr)}, Method: sc.sol, Likelihood: sc.lik}
 					if err := c.Fit(xtr, ltr); err != nil {
 						b.Fatal(err)
 					}
@@ -125,11 +125,11 @@ func BenchmarkMultiRealData(b *testing.B) {
 }
 
 // multiConfigs are the likelihoods and solvers the benchmarks measure.
-var multiConfigs = []multiConfig{{Softmax, Sequential}, {Softmax, PaperSchedule}, {Probit, Sequential}, {Probit, PaperSchedule}}
+var multiConfigs = []multiConfig{{Softmax, Sequential{}}, {Softmax, PaperSchedule{}}, {Probit, Sequential{}}, {Probit, PaperSchedule{}}}
 
 type multiConfig struct {
 	lik MultiLikelihood
-	sol Solver
+	sol Method
 }
 
 func (c multiConfig) name() string {
@@ -252,7 +252,7 @@ func BenchmarkMultiRipley3(b *testing.B) {
 		b.Run(sc.name(), func(b *testing.B) {
 			var c *MultiClassifier
 			for b.Loop() {
-				c = &MultiClassifier{Kernel: k, Solver: sc.sol, Likelihood: sc.lik}
+				c = &MultiClassifier{Kernel: k, Method: sc.sol, Likelihood: sc.lik}
 				if err := c.Fit(xtr, ltr); err != nil {
 					b.Fatal(err)
 				}

@@ -31,7 +31,7 @@ const mcRestartIter = 5
 // sol on basis b if it is cheap and ends with a higher full-model bound,
 // else sol. It applies to the softmax model under Böhning's bound.
 func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, sol *mcSolution) (*mcSolution, error) {
-	if c.Likelihood != Softmax || s.noMCRestart || !s.prune || s.solver == PaperSchedule || sol.status != Converged {
+	if c.Likelihood != Softmax || s.noMCRestart || !s.prune || s.method == (PaperSchedule{}) || sol.status != Converged {
 		return sol, nil
 	}
 	n, _ := x.Dims()
@@ -59,14 +59,14 @@ func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matri
 // iteration); otherwise sol.
 func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s settings, lik MultiLikelihood, sol *mcSolution) *mcSolution {
 	ss := s
-	ss.solver, ss.maxIter, ss.monitor = PaperSchedule, mcRestartIter, nil
+	ss.method, ss.maxIter, ss.monitor = PaperSchedule{}, mcRestartIter, nil
 	p := newMCProblem(phi, y, nk, ss, lik)
 	if _, err := p.solve(ctx); err != nil {
 		return sol
 	}
 	// A second start that has not converged in several times the first
 	// fit's iterations is abandoned, as (S6).
-	p.set.solver, p.set.maxIter = Sequential, min(s.maxIter, 4*sol.iters+200)
+	p.set.method, p.set.maxIter = Sequential{}, min(s.maxIter, 4*sol.iters+200)
 	alt, err := p.solve(ctx)
 	if err != nil || alt.status != Converged {
 		return sol
@@ -134,7 +134,7 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // with no kernel function, whose probability is flat in x (two such
 // classes are tied everywhere, and one of them is never predicted).
 func (p *mcProblem) biasOnly() bool {
-	if p.set.noMCHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.solver == PaperSchedule {
+	if p.set.noMCHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.method == (PaperSchedule{}) {
 		return false
 	}
 	for _, c := range p.cls {

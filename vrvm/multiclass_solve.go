@@ -461,7 +461,7 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 // likelihood's variational parameters (mcLikelihood.means), then Q(W)
 // again.
 func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
-	lp := &mcLoop{p: p, paper: p.set.solver == PaperSchedule}
+	lp := &mcLoop{p: p, paper: p.set.method == (PaperSchedule{})}
 	if err := p.startBlocks(lp.paper); err != nil {
 		return nil, err
 	}

@@ -57,16 +57,16 @@ func TestMultiBoundMonotone(t *testing.T) {
 	for seed := range uint64(60) {
 		x, labels, k, prior, bias := multiProblem(seed)
 		for _, sc := range []struct {
-			sol     Solver
+			sol     Method
 			noPrune bool
 			lik     MultiLikelihood
-		}{{Sequential, false, Probit}, {Sequential, true, Probit}, {PaperSchedule, false, Probit}, {PaperSchedule, true, Probit},
-			{Sequential, false, Softmax}, {Sequential, true, Softmax}, {PaperSchedule, false, Softmax}, {PaperSchedule, true, Softmax},
-			{Sequential, false, SoftmaxAdaptive}, {Sequential, true, SoftmaxAdaptive}, {PaperSchedule, false, SoftmaxAdaptive}, {PaperSchedule, true, SoftmaxAdaptive}} {
+		}{{Sequential{}, false, Probit}, {Sequential{}, true, Probit}, {PaperSchedule{}, false, Probit}, {PaperSchedule{}, true, Probit},
+			{Sequential{}, false, Softmax}, {Sequential{}, true, Softmax}, {PaperSchedule{}, false, Softmax}, {PaperSchedule{}, true, Softmax},
+			{Sequential{}, false, SoftmaxAdaptive}, {Sequential{}, true, SoftmaxAdaptive}, {PaperSchedule{}, false, SoftmaxAdaptive}, {PaperSchedule{}, true, SoftmaxAdaptive}} {
 			sol, noPrune := sc.sol, sc.noPrune
 			{
 				name := fmt.Sprintf("seed=%d/%v/%v/noprune=%v", seed, sc.lik, sol, noPrune)
-				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Solver: sol, NoPrune: noPrune, MaxIter: 60, Likelihood: sc.lik}
+				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Method: sol, NoPrune: noPrune, MaxIter: 60, Likelihood: sc.lik}
 				prev := math.NaN()
 				steps := 0
 				hook := func(step string, bound func() float64) {
@@ -84,7 +84,7 @@ func TestMultiBoundMonotone(t *testing.T) {
 					prev = l
 					steps++
 				}
-				if sol == PaperSchedule {
+				if sol == (PaperSchedule{}) {
 					// The schedule's pruning happens between "psi" and "w":
 					// compare "w" with the bound before pruning only when
 					// nothing is pruned (NoPrune).
@@ -99,7 +99,7 @@ func TestMultiBoundMonotone(t *testing.T) {
 				if err := c.fit(context.Background(), x, labels, hook); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				if steps == 0 && (sol == Sequential || noPrune) {
+				if steps == 0 && (sol == (Sequential{}) || noPrune) {
 					t.Fatalf("%s: no step observed", name)
 				}
 			}
@@ -515,11 +515,11 @@ func TestMultiPredict(t *testing.T) {
 		labels[i] = strings.TrimPrefix(l, "c") + "0" // numeric labels: 00, 10, 20…
 	}
 	for _, sc := range []struct {
-		sol Solver
+		sol Method
 		lik MultiLikelihood
-	}{{Sequential, Probit}, {PaperSchedule, Probit}, {Sequential, Softmax}, {PaperSchedule, Softmax}, {Sequential, SoftmaxAdaptive}, {PaperSchedule, SoftmaxAdaptive}} {
+	}{{Sequential{}, Probit}, {PaperSchedule{}, Probit}, {Sequential{}, Softmax}, {PaperSchedule{}, Softmax}, {Sequential{}, SoftmaxAdaptive}, {PaperSchedule{}, SoftmaxAdaptive}} {
 		sol := sc.sol
-		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Solver: sol, Likelihood: sc.lik}
+		c := &MultiClassifier{Kernel: Gaussian{Width: 1}, Method: sol, Likelihood: sc.lik}
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}
@@ -597,7 +597,7 @@ func checkMultiDecision(t *testing.T, c *MultiClassifier, x *mat.Dense, probit b
 // its file and that a truncated or altered file is an error.
 func checkMultiFile(t *testing.T, c *MultiClassifier, x *mat.Dense, pm *mat.Dense) {
 	t.Helper()
-	sol, cl := c.Solver, c.Classes()
+	sol, cl := c.Method, c.Classes()
 	var buf bytes.Buffer
 	if err := c.Save(&buf); err != nil {
 		t.Fatal(err)

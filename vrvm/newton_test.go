@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,7 +29,7 @@ const (
 func TestNewtonRegressionFixture(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
-	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton, NoAugment: true}
+	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Method: Newton{}, NoAugment: true}
 	if err := r.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestNewtonRegressionFixture(t *testing.T) {
 func TestNewtonClassificationFixture(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
-	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton, NoAugment: true}
+	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Method: Newton{}, NoAugment: true}
 	if err := c.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestNewtonDerivatives(t *testing.T) {
 			x0[i] += rnd.NormFloat64()
 		}
 		model.eval(append([]float64(nil), x0...))
-		g, hess, ok := model.newton()
+		g, hess, ok := model.newton(newtonMax)
 		if !ok {
 			t.Fatal("no Newton derivatives")
 		}
@@ -251,9 +252,9 @@ func TestNewtonDerivatives(t *testing.T) {
 			xp[j] += h
 			xm[j] -= h
 			_, fp, _ := model.eval(xp)
-			gp, _, _ := model.newton()
+			gp, _, _ := model.newton(newtonMax)
 			_, fm, _ := model.eval(xm)
-			gm, _, _ := model.newton()
+			gm, _, _ := model.newton(newtonMax)
 			if d := (fp - fm) / (2 * h); math.Abs(d-g[j]) > tol*(1+math.Abs(g[j])) {
 				t.Errorf("%s: dF/dx[%d] = %.10g, central difference %.10g", p.name, j, g[j], d)
 			}
@@ -391,16 +392,36 @@ func TestExcludedTerm(t *testing.T) {
 	}
 }
 
-func TestSolverOption(t *testing.T) {
+// TestMethodOption checks the Method values: invalid Newton fields and
+// Newton for the estimators without it are *OptionErrors, and the names.
+func TestMethodOption(t *testing.T) {
 	t.Parallel()
-	x, tt := mat.NewDense(3, 1, []float64{0, 1, 2}), []float64{0, 1, 0.5}
-	r := &Regressor{Solver: Solver(7)}
-	var oe *OptionError
-	if err := r.Fit(x, tt); !errorsAs(err, &oe) || oe.Field != "Solver" {
-		t.Errorf("Solver(7): got %v, want an OptionError for Solver", err)
+	x, tt := mat.NewDense(4, 1, []float64{0, 1, 2, 3}), []float64{0, 1, 0.5, 1}
+	for _, c := range []struct {
+		m     Method
+		field string
+	}{{Newton{MaxParams: -1}, "Method.MaxParams"}, {Newton{SwitchTol: -1}, "Method.SwitchTol"}, {Newton{SwitchTol: math.NaN()}, "Method.SwitchTol"}} {
+		var oe *OptionError
+		if err := (&Regressor{Method: c.m}).Fit(x, tt); !errorsAs(err, &oe) || oe.Field != c.field {
+			t.Errorf("%#v: got %v, want an OptionError for %s", c.m, err, c.field)
+		}
 	}
-	if Sequential.String() != "sequential" || PaperSchedule.String() != "paper schedule" || Newton.String() != "newton" || Solver(-1).String() != "unknown solver" {
-		t.Error("Solver.String")
+	labels := []float64{0, 1, 0, 1}
+	for name, fit := range map[string]func() error{
+		"RVMRegressor":    func() error { return (&RVMRegressor{Method: Newton{}}).Fit(x, tt) },
+		"RVMClassifier":   func() error { return (&RVMClassifier{Method: Newton{}}).Fit(x, labels) },
+		"MultiClassifier": func() error { return (&MultiClassifier{Method: Newton{}}).Fit(x, []string{"a", "b", "a", "b"}) },
+	} {
+		var oe *OptionError
+		if err := fit(); !errorsAs(err, &oe) || oe.Field != "Method" || oe.Text != "newton" {
+			t.Errorf("%s with Newton: got %v, want an OptionError for Method = newton", name, err)
+		}
+	}
+	if (Sequential{}).String() != "sequential" || (PaperSchedule{}).String() != "paper schedule" || (Newton{MaxParams: 9}).String() != "newton" || methodName(nil) != "sequential" {
+		t.Error("Method names")
+	}
+	if got := (&Regressor{}).String(); !strings.Contains(got, "sequential") {
+		t.Errorf("Regressor{}.String() = %q, want the method sequential", got)
 	}
 }
 
@@ -417,14 +438,14 @@ func digamma(x float64) float64 { return mathext.Digamma(x) }
 // functions and the terms (39)–(46) or (59)–(64).
 func TestFullModelBound(t *testing.T) {
 	t.Parallel()
-	for _, solver := range []Solver{Sequential, PaperSchedule, Newton} {
+	for _, solver := range []Method{Sequential{}, PaperSchedule{}, Newton{}} {
 		for _, classify := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/classify=%v", solver, classify), func(t *testing.T) { checkFullModelBound(t, solver, classify) })
 		}
 	}
 }
 
-func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
+func checkFullModelBound(t *testing.T, solver Method, classify bool) {
 	x, tt, k := fullBoundData(classify)
 	var reported float64
 	var active []int
@@ -432,8 +453,8 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 	var cov *mat.SymDense
 	var alpha []float64
 	var hasBias bool
-	reg := &Regressor{Kernel: k, Solver: solver}
-	cls := &Classifier{Kernel: k, Solver: solver}
+	reg := &Regressor{Kernel: k, Method: solver}
+	cls := &Classifier{Kernel: k, Method: solver}
 	if classify {
 		if err := cls.Fit(x, tt); err != nil {
 			t.Fatal(err)

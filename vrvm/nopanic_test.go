@@ -37,8 +37,8 @@ func TestNoPanic(t *testing.T) {
 	kernels := []Kernel{nil, Gaussian{}, Gaussian{Width: math.NaN()}, Gaussian{Width: 1e-300}, nilGauss, Polynomial{Degree: 50}, Polynomial{Degree: -1}, Linear{}, nanKernel{}}
 	estimators := func(k Kernel) []Estimator {
 		return []Estimator{
-			&Regressor{Kernel: k}, &Regressor{Kernel: k, Solver: PaperSchedule, MaxIter: 50}, &Regressor{Kernel: k, Solver: Newton, MaxIter: 50},
-			&Classifier{Kernel: k}, &Classifier{Kernel: k, Solver: PaperSchedule, MaxIter: 50}, &Classifier{Kernel: k, Solver: Newton, MaxIter: 50},
+			&Regressor{Kernel: k}, &Regressor{Kernel: k, Method: PaperSchedule{}, MaxIter: 50}, &Regressor{Kernel: k, Method: Newton{}, MaxIter: 50},
+			&Classifier{Kernel: k}, &Classifier{Kernel: k, Method: PaperSchedule{}, MaxIter: 50}, &Classifier{Kernel: k, Method: Newton{}, MaxIter: 50},
 			&RVMRegressor{Kernel: k, MaxIter: 50}, &RVMClassifier{Kernel: k, MaxIter: 50},
 		}
 	}

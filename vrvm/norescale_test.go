@@ -152,7 +152,7 @@ func TestNoRescalePaperModel(t *testing.T) {
 	wantTrace, wantMu := paperClassifier(phi, y, DefaultPrior, DefaultPrior, iters)
 
 	fit := func(noRescale bool) *Classifier {
-		c := &Classifier{Kernel: k, Solver: PaperSchedule, NoPrune: true, MaxIter: iters, Tol: 1e-300, ParamTol: 1e-300, NoRescale: noRescale}
+		c := &Classifier{Kernel: k, Method: PaperSchedule{}, NoPrune: true, MaxIter: iters, Tol: 1e-300, ParamTol: 1e-300, NoRescale: noRescale}
 		if err := c.Fit(x, y); err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestNoRescaleGaussianFixture(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
 	fit := func(noRescale bool) *Classifier {
-		c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton, NoAugment: true, NoRescale: noRescale}
+		c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Method: Newton{}, NoAugment: true, NoRescale: noRescale}
 		if err := c.Fit(x, f.T); err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +242,7 @@ func TestNoRescaleMultiClassifier(t *testing.T) {
 		x.Set(i, 1, 1.5*rng.NormFloat64()-float64(k))
 	}
 	bound := func(k Kernel, noRescale bool) float64 {
-		c := &MultiClassifier{Kernel: k, Solver: PaperSchedule, NoPrune: true, MaxIter: 50, NoRescale: noRescale}
+		c := &MultiClassifier{Kernel: k, Method: PaperSchedule{}, NoPrune: true, MaxIter: 50, NoRescale: noRescale}
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}

@@ -103,7 +103,7 @@ func TestScheduleInterrupt(t *testing.T) {
 	x, y := benchSinc(1500, 9)
 	ctx, cancel := context.WithCancel(context.Background())
 	var stop time.Time
-	r := &Regressor{Kernel: Gaussian{Width: 3}, Solver: PaperSchedule, NoPrune: true, MaxIter: 50,
+	r := &Regressor{Kernel: Gaussian{Width: 3}, Method: PaperSchedule{}, NoPrune: true, MaxIter: 50,
 		Monitor: func(p Progress) bool {
 			if p.Iteration == 1 {
 				go func() {

@@ -78,9 +78,9 @@ type Regressor struct {
 	// Monitor, if not nil, is called after every iteration; returning
 	// true stops the fit with status Stopped.
 	Monitor func(Progress) bool
-	// Solver selects the algorithm that maximises the bound; the zero
-	// value is Sequential.
-	Solver Solver
+	// Method is the algorithm that maximises the bound: Sequential{},
+	// PaperSchedule{} or Newton{...}; nil means Sequential{}.
+	Method Method
 	// LearnKernel learns the kernel's parameters by maximising the
 	// evidence of the dense model (every kernel function kept, one shared
 	// weight precision: the Gaussian process whose covariance is the
@@ -204,7 +204,7 @@ func (r *Regressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
 		centres: r.Centres, hasCentres: true,
-		solver: r.Solver, defPrune: defaultRegressionPrune, ownScale: true, ctl: r.ctl}
+		method: r.Method, defPrune: defaultRegressionPrune, ownScale: true, ctl: r.ctl}
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.
@@ -382,9 +382,9 @@ func (r *Regressor) String() string { return r.summarise().String() }
 
 func (r *Regressor) summarise() summary {
 	if !r.hasPosterior() {
-		return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String())
+		return r.describe("vrvm.Regressor", orLearned(r.Kernel), methodName(r.Method))
 	}
-	return r.describe("vrvm.Regressor", orLearned(r.Kernel), r.Solver.String(), row("noise sd", fmt.Sprintf("%.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt)))
+	return r.describe("vrvm.Regressor", orLearned(r.Kernel), methodName(r.Method), row("noise sd", fmt.Sprintf("%.4g (⟨τ⟩ = %.4g)", r.NoiseSD(), r.ct/r.dt)))
 }
 
 // noisePrecision0 returns the initial noise precision: v0, or 1/var(t)

@@ -33,7 +33,7 @@ func checkClose(t *testing.T, what string, got, want []float64, tol float64) {
 func TestRegressionFixture(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
-	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11, Solver: PaperSchedule, NoAugment: true}
+	r := &Regressor{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 100000, Tol: 1e-14, ParamTol: 1e-11, Method: PaperSchedule{}, NoAugment: true}
 	if err := r.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestRegressionFixture(t *testing.T) {
 func TestClassificationFixture(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
-	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9, Solver: PaperSchedule, NoAugment: true}
+	c := &Classifier{Kernel: Gaussian{Width: f.Kernel.R}, NoPrune: true, MaxIter: 400000, Tol: 1e-14, ParamTol: 1e-9, Method: PaperSchedule{}, NoAugment: true}
 	if err := c.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ var _ Estimator = (*RobustRegressor)(nil)
 func (r *RobustRegressor) options() options {
 	return options{kernel: r.Kernel, noBias: r.NoBias, prior: r.Prior, alpha0: r.Alpha0, noPrune: r.NoPrune,
 		pruneAlpha: r.PruneAlpha, maxIter: r.MaxIter, tol: r.Tol, paramTol: r.ParamTol, monitor: r.Monitor,
-		centres: r.Centres, hasCentres: true, solver: PaperSchedule, defPrune: defaultRegressionPrune, ownScale: true}
+		centres: r.Centres, hasCentres: true, method: PaperSchedule{}, defPrune: defaultRegressionPrune, ownScale: true}
 }
 
 // Fit fits the model to inputs x (one row per sample) and targets t.

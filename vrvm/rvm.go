@@ -22,7 +22,7 @@ import (
 //	Σ = (A + βΦᵀΦ)⁻¹,  μ = βΣΦᵀt,  γₘ = 1 − αₘΣₘₘ,
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
-// Solver chooses how the evidence is maximised: by default (Sequential)
+// Method chooses how the evidence is maximised: by default (Sequential)
 // the sequential algorithm of Tipping & Faul (2003) (rvmseq.go), which
 // starts from one basis function and, one function per iteration, adds
 // the function, re-estimates its αₘ to the exact optimum given the
@@ -53,7 +53,7 @@ type RVMRegressor struct {
 	// ((W5); WidthDoublings) (R6). FittedKernel reports it and Save
 	// writes it with the model.
 	Kernel     Kernel
-	Solver     Solver  // Sequential (the zero value) or PaperSchedule
+	Method     Method  // Sequential{} (nil means it) or PaperSchedule{}
 	NoBias     bool    // remove the bias function φ₀ = 1
 	Alpha0     float64 // initial αₘ; 0 means 1
 	Beta0      float64 // initial β; 0 means 1/var(t)
@@ -80,7 +80,7 @@ type RVMRegressor struct {
 // for binary classification: for fixed α the weight posterior is
 // approximated by Laplace's method around its mode, found by iteratively
 // reweighted least squares (Newton's method), and α maximises the
-// evidence of that Gaussian, by the Solver and with the options of
+// evidence of that Gaussian, by the Method and with the options of
 // RVMRegressor (without β). LowerBound and BoundTrace report Laplace's
 // approximation of the log evidence.
 type RVMClassifier struct {
@@ -92,7 +92,7 @@ type RVMClassifier struct {
 	// LearnTrace the bounds of that learning, and Save writes it with the
 	// model.
 	Kernel     Kernel
-	Solver     Solver
+	Method     Method
 	NoBias     bool
 	Alpha0     float64
 	PruneAlpha float64
@@ -111,13 +111,13 @@ type RVMClassifier struct {
 
 func (r *RVMRegressor) options() options {
 	o := rvmOptions(r.Kernel, r.NoBias, r.Alpha0, r.PruneAlpha, r.MaxIter, r.Tol, r.Monitor, r.Centres)
-	o.ctl = r.ctl
+	o.method, o.noNewton, o.ctl = r.Method, "RVMRegressor", r.ctl
 	return o
 }
 
 func (c *RVMClassifier) options() options {
 	o := rvmOptions(c.Kernel, c.NoBias, c.Alpha0, c.PruneAlpha, c.MaxIter, c.Tol, c.Monitor, c.Centres)
-	o.ctl = c.ctl
+	o.method, o.noNewton, o.ctl = c.Method, "RVMClassifier", c.ctl
 	return o
 }
 
@@ -129,15 +129,12 @@ func rvmOptions(k Kernel, noBias bool, alpha0, prune float64, maxIter int, tol f
 }
 
 // prepareRVM records the kind of an RVM model in f and checks its
-// solver, options and data. For a nil Kernel it sets o.kernel to the
-// default Gaussian: for regression the width of the dense model's
-// evidence (W4) (R6), for classification the width Classifier's default
-// learns by its bound (R7).
-func (f *fitted) prepareRVM(ctx context.Context, task string, s Solver, o *options, x mat.Matrix, t []float64) (settings, basis, error) {
+// options (the method Newton is an *OptionError) and data. For a nil
+// Kernel it sets o.kernel to the default Gaussian: for regression the
+// width of the dense model's evidence (W4) (R6), for classification the
+// width Classifier's default learns by its bound (R7).
+func (f *fitted) prepareRVM(ctx context.Context, task string, o *options, x mat.Matrix, t []float64) (settings, basis, error) {
 	*f = fitted{task: task, estimator: "rvm"}
-	if err := s.checkRVM(); err != nil {
-		return settings{}, basis{}, err
-	}
 	if o.kernel == nil {
 		// The options first: a bad one is reported before the search.
 		if _, err := o.resolve(); err != nil {
@@ -212,7 +209,7 @@ func (r *RVMRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64) er
 			o.alpha0 = 1 / v
 		}
 	}
-	set, b, err := r.prepareRVM(ctx, "regression", r.Solver, &o, x, t)
+	set, b, err := r.prepareRVM(ctx, "regression", &o, x, t)
 	if err != nil {
 		return err
 	}
@@ -257,7 +254,7 @@ func (r *RVMRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64) er
 
 // fit fits the regression RVM with the settings set to the basis b.
 func (r *RVMRegressor) fit(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
-	if r.Solver == Sequential {
+	if set.method == (Sequential{}) {
 		return r.fitSequential(ctx, set, b, x, t, beta)
 	}
 	phi, err := b.full(x)
@@ -296,11 +293,11 @@ func (c *RVMClassifier) FitContext(ctx context.Context, x mat.Matrix, t []float6
 func (c *RVMClassifier) fitNew(ctx context.Context, x mat.Matrix, t []float64) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "rvm"}}
 	o := c.options()
-	set, b, err := c.prepareRVM(ctx, "classification", c.Solver, &o, x, t)
+	set, b, err := c.prepareRVM(ctx, "classification", &o, x, t)
 	if err != nil {
 		return err
 	}
-	if c.Solver == Sequential {
+	if set.method == (Sequential{}) {
 		if err := checkLabels(t); err != nil {
 			return err
 		}

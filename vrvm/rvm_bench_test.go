@@ -17,10 +17,10 @@ import (
 func BenchmarkRVM(b *testing.B) {
 	large := os.Getenv("VRVM_BENCH_LARGE") != ""
 	for _, c := range []struct {
-		solver Solver
+		solver Method
 		n      int
-	}{{Sequential, 1000}, {Sequential, 4000}, {PaperSchedule, 1000}, {PaperSchedule, 4000}} {
-		if c.solver == PaperSchedule && c.n > 1000 && !large {
+	}{{Sequential{}, 1000}, {Sequential{}, 4000}, {PaperSchedule{}, 1000}, {PaperSchedule{}, 4000}} {
+		if c.solver == (PaperSchedule{}) && c.n > 1000 && !large {
 			continue
 		}
 		x, t := benchSinc(c.n, 1)
@@ -28,7 +28,7 @@ func BenchmarkRVM(b *testing.B) {
 			var r *RVMRegressor
 			c0, _ := processCPU()
 			for b.Loop() {
-				r = &RVMRegressor{Kernel: Gaussian{Width: 3}, Solver: c.solver}
+				r = &RVMRegressor{Kernel: Gaussian{Width: 3}, Method: c.solver}
 				if err := r.Fit(x, t); err != nil {
 					b.Fatal(err)
 				}

@@ -57,7 +57,7 @@ func TestRVMRegressor(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "sinc50_gauss.json")
 	var trace []float64
-	r := &RVMRegressor{Kernel: Gaussian{Width: f.Kernel.R}, Solver: PaperSchedule, Monitor: func(p Progress) bool { trace = append(trace, p.Bound); return false }}
+	r := &RVMRegressor{Kernel: Gaussian{Width: f.Kernel.R}, Method: PaperSchedule{}, Monitor: func(p Progress) bool { trace = append(trace, p.Bound); return false }}
 	if err := r.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestSequential(t *testing.T) {
 			t.Errorf("%s: β = %.10g, re-estimate %.10g", p.name, beta, want)
 		}
 		// The re-estimation algorithm on the same data, for the record.
-		old := &RVMRegressor{Kernel: p.k, Solver: PaperSchedule}
+		old := &RVMRegressor{Kernel: p.k, Method: PaperSchedule{}}
 		if err := old.Fit(p.x, p.t); err != nil {
 			t.Fatal(err)
 		}
@@ -400,7 +400,7 @@ func laplaceAtMode(t *testing.T, name string, phi *mat.Dense, mu, alpha, tt []fl
 // sequential fit c.
 func compareReestimation(t *testing.T, name string, c *RVMClassifier, x *mat.Dense, tt []float64, k Kernel, xp *mat.Dense) {
 	t.Helper()
-	old := &RVMClassifier{Kernel: k, Solver: PaperSchedule, MaxIter: 2000}
+	old := &RVMClassifier{Kernel: k, Method: PaperSchedule{}, MaxIter: 2000}
 	if err := old.Fit(x, tt); err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +419,7 @@ func compareReestimation(t *testing.T, name string, c *RVMClassifier, x *mat.Den
 func TestRVMClassifier(t *testing.T) {
 	t.Parallel()
 	f, x, xt := loadFixture(t, "binary60_gauss.json")
-	c := &RVMClassifier{Kernel: Gaussian{Width: f.Kernel.R}, Solver: PaperSchedule}
+	c := &RVMClassifier{Kernel: Gaussian{Width: f.Kernel.R}, Method: PaperSchedule{}}
 	if err := c.Fit(x, f.T); err != nil {
 		t.Fatal(err)
 	}
@@ -537,12 +537,12 @@ func TestRVMStopAndCancel(t *testing.T) {
 		t.Error("negative Beta0 accepted")
 	}
 	var oe *OptionError
-	if err := (&RVMRegressor{Solver: 7}).Fit(x, treg); !errors.As(err, &oe) || oe.Field != "Solver" {
-		t.Errorf("unknown Solver: %v", err)
+	if err := (&RVMRegressor{Method: Newton{}}).Fit(x, treg); !errors.As(err, &oe) || oe.Field != "Method" {
+		t.Errorf("Newton: %v", err)
 	}
 	// Both solvers stop at the monitor's request and at MaxIter.
-	for _, s := range []Solver{Sequential, PaperSchedule} {
-		r := &RVMRegressor{Kernel: one, Solver: s, MaxIter: 2}
+	for _, s := range []Method{Sequential{}, PaperSchedule{}} {
+		r := &RVMRegressor{Kernel: one, Method: s, MaxIter: 2}
 		if err := r.Fit(x, treg); err != nil || r.Status() != IterationLimit || r.Iterations() != 2 {
 			t.Errorf("%v: iteration limit: %v %v after %d", s, err, r.Status(), r.Iterations())
 		}
@@ -591,8 +591,8 @@ func TestRVMNoiseCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	floor := math.Sqrt(variance(tr.T) / rvmBetaMaxFactor)
-	for _, solver := range []Solver{Sequential, PaperSchedule} {
-		r := &RVMRegressor{Kernel: Gaussian{Width: 0.01}, Solver: solver, MaxIter: 2000}
+	for _, solver := range []Method{Sequential{}, PaperSchedule{}} {
+		r := &RVMRegressor{Kernel: Gaussian{Width: 0.01}, Method: solver, MaxIter: 2000}
 		if err := r.Fit(tr.X, tr.T); err != nil {
 			t.Fatalf("%v: %v", solver, err)
 		}
@@ -604,7 +604,7 @@ func TestRVMNoiseCap(t *testing.T) {
 		if !(sd >= floor*(1-1e-9)) {
 			t.Errorf("%v: noise sd %v below the floor %v", solver, sd, floor)
 		}
-		if solver == Sequential && sd > 1.01*floor {
+		if solver == (Sequential{}) && sd > 1.01*floor {
 			// The maximum the sequential algorithm reaches here, from the
 			// function most aligned with t, is at β → ∞ (the schedule
 			// prunes to 64 functions and another maximum).

@@ -158,8 +158,8 @@ func TestSequentialVsPaper(t *testing.T) {
 	var rms, rv [2]float64
 	for seed := range uint64(10) {
 		x, y := benchSinc(100, 50+seed)
-		for k, sv := range []Solver{Sequential, PaperSchedule} {
-			r := &Regressor{Kernel: Gaussian{Width: 3}, Solver: sv}
+		for k, sv := range []Method{Sequential{}, PaperSchedule{}} {
+			r := &Regressor{Kernel: Gaussian{Width: 3}, Method: sv}
 			if err := r.Fit(x, y); err != nil {
 				t.Fatal(err)
 			}

@@ -111,7 +111,10 @@ type options struct {
 	tol        float64
 	paramTol   float64
 	monitor    func(Progress) bool
-	solver     Solver
+	method     Method
+	// noNewton, if not empty, names the estimator for which the method
+	// Newton is an *OptionError.
+	noNewton string
 	// centres is the Centres field of estimators that have one (hasCentres);
 	// the others always take every training input as a centre.
 	centres    int
@@ -138,7 +141,9 @@ type settings struct {
 	pruneAt       float64
 	monitor       func(Progress) bool
 	alpha0        float64
-	solver        Solver
+	// method is the estimator's Method resolved: never nil, its zero
+	// fields set to their defaults.
+	method Method
 	// gammaLimit, if positive, stops the sequential solver and the RVM's
 	// sequential algorithm (status Stopped) once the effective number of
 	// parameters γ exceeds it (W5), (R6).
@@ -150,7 +155,7 @@ type settings struct {
 // resolve validates o and fills in the defaults.
 func (o options) resolve() (settings, error) {
 	s := settings{kernel: o.kernel, bias: !o.noBias, maxIter: o.maxIter, tol: o.tol, paramTol: o.paramTol,
-		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0, solver: o.solver,
+		prune: !o.noPrune, pruneAt: o.pruneAlpha, monitor: o.monitor, alpha0: o.alpha0,
 		controls: o.ctl}
 	if s.kernel == nil {
 		s.kernel = defaultKernel
@@ -177,10 +182,8 @@ func (o options) resolve() (settings, error) {
 			return s, err
 		}
 	}
-	if err := s.solver.check(); err != nil {
-		return s, err
-	}
-	return s, nil
+	s.method, err = resolveMethod(o.method, o.noNewton)
+	return s, err
 }
 
 // count replaces a zero *v by def and rejects a negative one.

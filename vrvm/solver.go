@@ -10,21 +10,34 @@ import (
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
-// Solver selects the algorithm that maximises the lower bound L. Every
-// solver converges to a fixed point of the same variational updates
-// (23)–(27) or (54)–(58) and reports the same quantities; they differ in
-// the work they take and, since L has several local maxima (different sets
-// of relevant functions), possibly in the maximum they reach. Each honours
+// Method is the algorithm that maximises the lower bound L: one of the
+// values Sequential, PaperSchedule and Newton, each with its own
+// documented fields (a nil Method is Sequential{}). Every method
+// converges to a fixed point of the same variational updates (23)–(27)
+// or (54)–(58) and reports the same quantities; they differ in the work
+// they take and, since L has several local maxima (different sets of
+// relevant functions), possibly in the maximum they reach. Each honours
 // the pruning options (NoPrune, PruneAlpha) and the convergence options
-// (MaxIter, Tol, ParamTol) in the same way; FullModelBound is the bound of
-// the full model at the end of every fit.
+// (MaxIter, Tol, ParamTol) in the same way; FullModelBound is the bound
+// of the full model at the end of every fit.
 //
-// The type-II maximum likelihood estimators (RVMRegressor, RVMClassifier)
-// maximise the evidence instead, with the same two strategies: Sequential
-// (the default) is the sequential algorithm of Tipping & Faul (2003),
-// PaperSchedule the re-estimation of every αₘ at once of Tipping (2001),
-// as the paper's tables use; Newton is an *OptionError for them.
-type Solver int
+// The type-II maximum likelihood estimators (RVMRegressor,
+// RVMClassifier) maximise the evidence instead, with the same two
+// strategies: Sequential (the default) is the sequential algorithm of
+// Tipping & Faul (2003), PaperSchedule the re-estimation of every αₘ at
+// once of Tipping (2001), as the paper's tables use. Newton is an
+// *OptionError for them and for MultiClassifier.
+//
+// The package's three types are the only implementations.
+type Method interface {
+	// String is the method's name, as String and HTML of a model show it.
+	String() string
+	// algorithm is the solver that fits a problem by the method.
+	algorithm() algorithm
+	// resolved is the method with its zero fields set to their
+	// defaults, or an *OptionError for an invalid field.
+	resolved() (Method, error)
+}
 
 // Sequential, the default, maximises the bound one basis function at
 // a time (sequential.go), in the manner of Tipping & Faul (2003) and
@@ -43,63 +56,83 @@ type Solver int
 // BoundTrace, Monitor) is one sweep over the active functions, one
 // update of Q_τ or ξ and, now and then, additions; the bound it reports
 // is the full model's (see "Lower bound" in the package documentation).
-const Sequential Solver = 0
+type Sequential struct{}
 
 // PaperSchedule is the schedule of Bishop & Tipping (2000)
 // (schedule.go): every iteration updates Q_w, then all Q_αₘ, then Q_τ
 // (or ξ), and, with pruning, removes the functions whose ⟨αₘ⟩ exceeds
 // PruneAlpha. Irrelevant ⟨αₘ⟩ converge linearly with rate about
 // 1 − 4b⟨αₘ⟩, so it needs 10⁴–10⁵ iterations to converge tightly.
-const PaperSchedule Solver = 1
+type PaperSchedule struct{}
 
 // Newton iterates the paper's schedule extrapolated by SQUAREM, which
 // follows the schedule's path, until the bound gains less than a
-// relative 1e-6 per cycle, then takes Levenberg–Marquardt steps on the
-// bound with Q_w eliminated (newton.go), which converge
-// quadratically; it reaches the paper's fixed point in a few hundred
-// iterations where the schedule takes tens of thousands (without
-// pruning it matches the reference fixtures). The bound never
+// relative SwitchTol per cycle, then takes Levenberg–Marquardt steps on
+// the bound with Q_w eliminated (newton.go, collapsed.go), which
+// converge quadratically; it reaches the paper's fixed point in a few
+// hundred iterations where the schedule takes tens of thousands
+// (without pruning it matches the reference fixtures). The bound never
 // decreases (beyond rounding) from one accepted point to the next. An
-// iteration is one extrapolated cycle or one Newton step. Newton steps
-// need a dense Hessian and are taken only while the number of
-// parameters (functions plus 1, or plus N for classification) is at
-// most 1500.
-const Newton Solver = 2
-
-var solverNames = [...]string{"sequential", "paper schedule", "newton"}
-
-func (s Solver) String() string { return enumName(solverNames[:], int(s), "solver") }
-
-func (s Solver) check() error { return enumCheck(solverNames[:], int(s), "solver") }
-
-// checkRVM accepts the two solvers of the type-II maximum likelihood
-// estimators (RVMRegressor, RVMClassifier), which maximise the evidence
-// with the same two strategies: Sequential is the sequential algorithm
-// of Tipping & Faul (2003), one function per iteration from a single
-// one (rvmseq.go), and PaperSchedule the re-estimation of Tipping (2001)
-// that the paper's tables use, every αₘ and β at once from all N + 1
-// functions (rvm.go).
-func (s Solver) checkRVM() error {
-	if s == Newton {
-		return &OptionError{Field: "Solver", Value: float64(s), Reason: "newton is not available for the RVM estimators (use Sequential or PaperSchedule)"}
-	}
-	return s.check()
+// iteration is one extrapolated cycle or one Newton step.
+//
+// The zero value of each field means its default.
+type Newton struct {
+	// MaxParams is the largest number of parameters (active functions
+	// plus 1, or plus N for classification) for which Newton steps,
+	// which need a dense Hessian of that size, are taken; larger
+	// problems continue with the extrapolated schedule alone. 0 means
+	// 1500.
+	MaxParams int
+	// SwitchTol is the relative gain of the bound over one extrapolated
+	// cycle below which the method switches to Newton steps. L has
+	// several local maxima, and Newton steps taken too early can end in
+	// a different one than the schedule reaches. 0 means 1e-6, late
+	// enough that seeded problems end at the schedule's optimum.
+	SwitchTol float64
 }
 
-// enumName returns names[i], or "unknown what" outside the list.
-func enumName(names []string, i int, what string) string {
-	if i < 0 || i >= len(names) {
-		return "unknown " + what
+func (Sequential) String() string    { return "sequential" }
+func (PaperSchedule) String() string { return "paper schedule" }
+func (Newton) String() string        { return "newton" }
+
+func (Sequential) algorithm() algorithm    { return sequential{} }
+func (PaperSchedule) algorithm() algorithm { return schedule{} }
+func (Newton) algorithm() algorithm        { return newton{} }
+
+func (m Sequential) resolved() (Method, error)    { return m, nil }
+func (m PaperSchedule) resolved() (Method, error) { return m, nil }
+
+func (m Newton) resolved() (Method, error) {
+	if err := count("Method.MaxParams", &m.MaxParams, newtonMax); err != nil {
+		return nil, err
 	}
-	return names[i]
+	if err := positive("Method.SwitchTol", &m.SwitchTol, newtonSwitchTol, "must be positive and finite (0 means the default)"); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
-// enumCheck is the OptionError of the field Solver for an i outside names.
-func enumCheck(names []string, i int, what string) error {
-	if i < 0 || i >= len(names) {
-		return &OptionError{Field: "Solver", Value: float64(i), Reason: "unknown " + what}
+// resolveMethod returns m resolved (nil is Sequential{}), or an
+// *OptionError if m is invalid or is Newton for an estimator without it
+// (noNewton names that estimator).
+func resolveMethod(m Method, noNewton string) (Method, error) {
+	if m == nil {
+		return Sequential{}, nil
 	}
-	return nil
+	if _, ok := m.(Newton); ok && noNewton != "" {
+		return nil, &OptionError{Field: "Method", Text: m.String(), Reason: "not available for " + noNewton + " (use Sequential or PaperSchedule)"}
+	}
+	return m.resolved()
+}
+
+// newtonParams is the Newton method whose fields the collapsed
+// maximisation (collapsed.go) uses: s's method if it is Newton (resolved),
+// else the defaults, as for the sequential solver without pruning.
+func (s settings) newtonParams() Newton {
+	if n, ok := s.method.(Newton); ok {
+		return n
+	}
+	return Newton{MaxParams: newtonMax, SwitchTol: newtonSwitchTol}
 }
 
 // problem is what a solver fits: the candidate basis at the training
@@ -138,19 +171,9 @@ type solution struct {
 	full    float64
 }
 
-// method is one algorithm.
-type method interface {
+// algorithm is one solver: the fit of a problem by a Method.
+type algorithm interface {
 	fit(ctx context.Context, p *problem) (*solution, error)
-}
-
-func (s Solver) method() method {
-	switch s {
-	case PaperSchedule:
-		return schedule{}
-	case Newton:
-		return newton{}
-	}
-	return sequential{}
 }
 
 // stopped returns a non-nil error, wrapping the context's cause (so that
@@ -246,4 +269,12 @@ func engineStatus(s engine.Status) Status {
 // (R6) (0: none): the caller fits again at twice the width.
 func crowded(lim float64, active int, effective func() float64) bool {
 	return lim > 0 && float64(active) > lim && effective() > lim
+}
+
+// methodName is the name of the Method m (nil is Sequential{}).
+func methodName(m Method) string {
+	if m == nil {
+		return Sequential{}.String()
+	}
+	return m.String()
 }

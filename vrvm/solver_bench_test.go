@@ -144,7 +144,7 @@ func BenchmarkFastVsPaperPruned(b *testing.B) {
 			b.Fatal(err)
 		}
 		c1 := fastCPUTime()
-		paper := &Regressor{Kernel: Gaussian{Width: 3}, Solver: PaperSchedule, MaxIter: maxIter}
+		paper := &Regressor{Kernel: Gaussian{Width: 3}, Method: PaperSchedule{}, MaxIter: maxIter}
 		if err := paper.Fit(x, t); err != nil {
 			b.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func BenchmarkFastVsPaper(b *testing.B) {
 	}
 	for b.Loop() {
 		c0 := fastCPUTime()
-		r := &Regressor{Kernel: Gaussian{Width: 3}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Solver: Newton}
+		r := &Regressor{Kernel: Gaussian{Width: 3}, NoPrune: true, Tol: 1e-14, ParamTol: 1e-11, Method: Newton{}}
 		if err := r.Fit(x, t); err != nil {
 			b.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func BenchmarkSincSeedsRatio(b *testing.B) {
 				b.Fatal(err)
 			}
 			c1 := fastCPUTime()
-			r := &RVMRegressor{Kernel: Gaussian{Width: 3}, Solver: Sequential}
+			r := &RVMRegressor{Kernel: Gaussian{Width: 3}, Method: Sequential{}}
 			if err := r.Fit(d.X, d.T); err != nil {
 				b.Fatal(err)
 			}

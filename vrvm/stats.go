@@ -241,10 +241,10 @@ func (b Basis) basis() (basis, error) {
 }
 
 // FitStats fits the model on the fixed basis b from the sufficient
-// statistics s of its rows (AddRows), without the rows, by Solver from
+// statistics s of its rows (AddRows), without the rows, by Method from
 // the options Prior, Alpha0, Tau0, NoPrune, PruneAlpha, MaxIter, Tol,
 // ParamTol and Monitor. The paper's schedule (PaperSchedule) runs on the
-// statistics themselves; the other solvers (Sequential, the default, and
+// statistics themselves; the other methods (Sequential, the default, and
 // Newton) on at most C pseudo-rows with the same ΦᵀΦ and Φᵀt, whose
 // residual differs from the rows' by a constant (statsrows.go), so that
 // the fit costs that of an ordinary fit on C rows whatever N. Either way
@@ -314,7 +314,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	lik := newGaussLikRows(nil, st.n, set.prior, tau0)
 	p := &problem{basis: bs, lik: lik, set: set}
 	var sol *solution
-	if set.solver == PaperSchedule {
+	if set.method == (PaperSchedule{}) {
 		sol, err = fitScheduleStats(ctx, st, p)
 	} else {
 		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go

@@ -31,17 +31,17 @@ func TestFitStats(t *testing.T) {
 		sinc[i] = math.Sin(v)/v + 0.1*rng.NormFloat64()
 	}
 	for _, c := range []statsCase{
-		{"sinc", PaperSchedule, 1, 0, false, 20000, 0},
-		{"sinc × 100 + 50", PaperSchedule, 100, 50, false, 20000, 0},
+		{"sinc", PaperSchedule{}, 1, 0, false, 20000, 0},
+		{"sinc × 100 + 50", PaperSchedule{}, 100, 50, false, 20000, 0},
 		// Without pruning the schedule takes thousands of iterations:
 		// compare the state after 300 of them.
-		{"sinc, no pruning", PaperSchedule, 1, 0, true, 300, 0},
-		{"sinc, sequential", Sequential, 1, 0, false, 0, 0},
-		{"sinc × 100 + 50, sequential", Sequential, 100, 50, false, 0, 0},
-		{"sinc, sequential, no pruning", Sequential, 1, 0, true, 0, 0},
+		{"sinc, no pruning", PaperSchedule{}, 1, 0, true, 300, 0},
+		{"sinc, sequential", Sequential{}, 1, 0, false, 0, 0},
+		{"sinc × 100 + 50, sequential", Sequential{}, 100, 50, false, 0, 0},
+		{"sinc, sequential, no pruning", Sequential{}, 1, 0, true, 0, 0},
 		// Newton's last steps leave the pruned model's bound within 3e-8
 		// (its full-model bound within 1e-10).
-		{"sinc, newton", Newton, 1, 0, false, 0, 1e-7},
+		{"sinc, newton", Newton{}, 1, 0, false, 0, 1e-7},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -58,7 +58,7 @@ func TestFitStats(t *testing.T) {
 // and shift, and the pruning and iteration options.
 type statsCase struct {
 	name         string
-	solver       Solver
+	solver       Method
 	scale, shift float64
 	noPrune      bool
 	maxIter      int
@@ -81,16 +81,16 @@ func checkFitStats(t *testing.T, c statsCase, x *mat.Dense, y []float64) {
 	// for the statistics), whose rounding moves their path: both are
 	// converged tightly (ParamTol) so that they stop at the same point.
 	var paramTol float64
-	if c.solver != PaperSchedule {
+	if c.solver != (PaperSchedule{}) {
 		paramTol = 1e-11
 	}
-	rows := &Regressor{Kernel: k, Solver: c.solver, NoAugment: true, KeepDuplicates: true, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
+	rows := &Regressor{Kernel: k, Method: c.solver, NoAugment: true, KeepDuplicates: true, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
 	if err := rows.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
 	b := Basis{Kernel: k, Centres: x}
 	s1 := blockStats(t, b, x, y)
-	st := &Regressor{Solver: c.solver, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
+	st := &Regressor{Method: c.solver, NoPrune: c.noPrune, MaxIter: c.maxIter, ParamTol: paramTol}
 	if err := st.FitStats(b, s1); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func checkFitStats(t *testing.T, c statsCase, x *mat.Dense, y []float64) {
 	// (of 10⁻⁴ at x = 12; weights down to 10⁻⁶) are compared to 1e-3
 	// there.
 	tol := predTol
-	if c.solver == Newton || c.noPrune && c.solver != PaperSchedule {
+	if c.solver == (Newton{}) || c.noPrune && c.solver != (PaperSchedule{}) {
 		tol = 1e-3
 	}
 	compareStatsFit(t, st, rows, xt, tol)

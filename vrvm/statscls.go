@@ -253,7 +253,7 @@ func (l *passLik) setLogParams([]float64)            {}
 // until the bound converges (o.Tol) or o.MaxPasses. The options Prior,
 // Alpha0, Xi0, NoPrune, PruneAlpha, MaxIter, Tol and ParamTol apply;
 // the basis replaces Kernel, NoBias and Centres and is fitted as given
-// (as NoRescale); LearnKernel is an *OptionError; Monitor, Solver and
+// (as NoRescale); LearnKernel is an *OptionError; Monitor, Method and
 // the augmentation of predictions do not apply. Iterations reports the
 // passes and Trace the bound after each. The model predicts, saves and
 // loads as one fitted by Fit; Xi is empty.
@@ -280,7 +280,7 @@ func (c *Classifier) fitPasses(ctx context.Context, b Basis, o PassOptions, pass
 		return err
 	}
 	opts := c.options()
-	opts.kernel, opts.noBias, opts.solver, opts.monitor = b.Kernel, b.NoBias, PaperSchedule, nil
+	opts.kernel, opts.noBias, opts.method, opts.monitor = b.Kernel, b.NoBias, PaperSchedule{}, nil
 	set, err := opts.resolve()
 	if err != nil {
 		return err

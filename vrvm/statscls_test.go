@@ -82,7 +82,7 @@ func TestFitPassesPaper(t *testing.T) {
 	)
 	x, y := twoBlobs(n, 7)
 	k := Gaussian{Width: 1.5}
-	rows := &Classifier{Kernel: k, Solver: PaperSchedule, NoAugment: true, MaxIter: iters, Tol: 1e-300, ParamTol: 1e-300}
+	rows := &Classifier{Kernel: k, Method: PaperSchedule{}, NoAugment: true, MaxIter: iters, Tol: 1e-300, ParamTol: 1e-300}
 	if err := rows.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestFitPassesConverge(t *testing.T) {
 	const n = 140
 	x, y := twoBlobs(n, 9)
 	k := Gaussian{Width: 1.5}
-	rows := &Classifier{Kernel: k, Solver: PaperSchedule, NoAugment: true}
+	rows := &Classifier{Kernel: k, Method: PaperSchedule{}, NoAugment: true}
 	if err := rows.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}

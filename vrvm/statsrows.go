@@ -83,5 +83,5 @@ func fitPseudoRows(ctx context.Context, st *Stats, p *problem) (*solution, error
 	g := p.lik.(*gaussLik)
 	g.t, g.extra = z, extra // n stays N, (26) and (40)
 	q := &problem{basis: basis{dim: st.c}, x: r, lik: g, set: p.set}
-	return q.set.solver.method().fit(ctx, q)
+	return q.set.method.algorithm().fit(ctx, q)
 }

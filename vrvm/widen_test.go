@@ -59,7 +59,7 @@ func TestDefaultWidthMonitorStop(t *testing.T) {
 	standardise(tr.X, mat.NewDense(1, 50, nil))
 	calls := 0
 	const stopAt = 200
-	r := &Regressor{Solver: PaperSchedule, Monitor: func(p Progress) bool { calls++; return p.Iteration >= stopAt }}
+	r := &Regressor{Method: PaperSchedule{}, Monitor: func(p Progress) bool { calls++; return p.Iteration >= stopAt }}
 	if err := r.Fit(tr.X, tr.T); err != nil {
 		t.Fatal(err)
 	}

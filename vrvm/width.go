@@ -56,7 +56,7 @@ func (f *fitted) fitWidened(ctx context.Context, o options, x mat.Matrix, t []fl
 		if guard {
 			p.set.gammaLimit = limit
 		}
-		sol, err := p.set.solver.method().fit(ctx, p)
+		sol, err := p.set.method.algorithm().fit(ctx, p)
 		if !guard || userStop || err != nil || sol == nil || ctx != nil && ctx.Err() != nil ||
 			!(effectiveParameters(sol) > limit) {
 			return f.finish(p, sol, nil, v, err)

@@ -362,8 +362,8 @@ func TestCLI(t *testing.T) {
 		if err := r.Fit(mustApply(t, sx, d.X), ts); err != nil {
 			t.Fatal(err)
 		}
-		if r.Solver != vrvm.Sequential || r.Status() != vrvm.Converged {
-			t.Errorf("in process: solver %v, %v", r.Solver, r.Status())
+		if r.Method != nil || r.Status() != vrvm.Converged {
+			t.Errorf("in process: method %v (want nil, the default), %v", r.Method, r.Status())
 		}
 		xt := mat.NewDense(21, 2, nil)
 		for i := range 21 {

@@ -56,9 +56,9 @@ type estimator struct {
 
 // fitEstimator builds the estimator of a task and fits it.
 func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.Dense, t []float64) (*estimator, error) {
-	solver := vrvm.Sequential
+	var solver vrvm.Method = vrvm.Sequential{}
 	if o.PaperSchedule {
-		solver = vrvm.PaperSchedule
+		solver = vrvm.PaperSchedule{}
 	}
 	var m vrvm.Estimator
 	switch {
@@ -66,7 +66,7 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 		if o.Model == "rvm" {
 			return nil, errors.New("the multi-class model (more than two class labels) does not support -model rvm")
 		}
-		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+		mc := &vrvm.MultiClassifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Method: solver,
 			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 		return &estimator{mc: mc, labels: o.Labels}, mc.FitContext(ctx, x, o.Labels)
 	case o.Model == "rvm" && task == "regression":
@@ -81,10 +81,10 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 	case o.Noise == "student":
 		return nil, errors.New("the Student-t noise (-noise student) applies to regression only")
 	case task == "regression":
-		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Method: solver,
 			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 	case task == "classification":
-		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Solver: solver,
+		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Method: solver,
 			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
 	default:
 		return nil, fmt.Errorf("unknown task %q", task)

@@ -72,9 +72,9 @@ func main() {
 			}
 		}()
 	}
-	solver := vrvm.Sequential
+	var solver vrvm.Method = vrvm.Sequential{}
 	if *paper {
-		solver = vrvm.PaperSchedule
+		solver = vrvm.PaperSchedule{}
 	}
 	monitor := func(p vrvm.Progress) bool {
 		if !*quiet && p.Iteration%100 == 0 {
@@ -92,19 +92,19 @@ func main() {
 			w = 3
 		}
 		d, err = datasets.Sinc(*n, *noise, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Method: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	case "friedman":
 		if w == 0 {
 			w = 1
 		}
 		d, err = datasets.Friedman1(*n, 10, 1, *seed)
-		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
+		m = &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: w}, Method: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	case "classification":
 		if w == 0 {
 			w = 0.5
 		}
 		d, err = datasets.Ripley(*n, *seed)
-		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Solver: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
+		m = &vrvm.Classifier{Kernel: vrvm.Gaussian{Width: w}, Method: solver, NoPrune: *noPrune, MaxIter: *maxIter, Monitor: monitor, Centres: *centres, PruneAlpha: *pruneAlpha}
 	default:
 		log.Fatalf("unknown task %q", *task)
 	}
@@ -115,14 +115,14 @@ func main() {
 	switch *model {
 	case "vrvm":
 	case "rvm", "rvm-reestimate":
-		rs := vrvm.Sequential
+		var rs vrvm.Method = vrvm.Sequential{}
 		if *model == "rvm-reestimate" {
-			rs = vrvm.PaperSchedule
+			rs = vrvm.PaperSchedule{}
 		}
 		if *task == "classification" {
-			m = &vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+			m = &vrvm.RVMClassifier{Kernel: vrvm.Gaussian{Width: w}, Method: rs, MaxIter: *maxIter, Monitor: monitor}
 		} else {
-			m = &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: w}, Solver: rs, MaxIter: *maxIter, Monitor: monitor}
+			m = &vrvm.RVMRegressor{Kernel: vrvm.Gaussian{Width: w}, Method: rs, MaxIter: *maxIter, Monitor: monitor}
 		}
 		label = "model=rvm solver=" + rs.String()
 	default:

@@ -114,7 +114,7 @@ type result struct {
 	worstDecline float64
 }
 
-func fit(p problem, solver vrvm.Solver, maxIter int) result {
+func fit(p problem, solver vrvm.Method, maxIter int) result {
 	var r result
 	prev := math.Inf(-1)
 	mon := func(pr vrvm.Progress) bool {
@@ -127,9 +127,9 @@ func fit(p problem, solver vrvm.Solver, maxIter int) result {
 	}
 	var e vrvm.Estimator
 	if p.classify {
-		e = &vrvm.Classifier{Kernel: p.k, Solver: solver, MaxIter: maxIter, Monitor: mon}
+		e = &vrvm.Classifier{Kernel: p.k, Method: solver, MaxIter: maxIter, Monitor: mon}
 	} else {
-		e = &vrvm.Regressor{Kernel: p.k, Solver: solver, MaxIter: maxIter, Monitor: mon}
+		e = &vrvm.Regressor{Kernel: p.k, Method: solver, MaxIter: maxIter, Monitor: mon}
 	}
 	start := time.Now()
 	r.err = e.FitContext(context.Background(), p.x, p.t)
@@ -168,9 +168,9 @@ func main() {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				seq[i] = fit(ps[i], vrvm.Sequential, 0)
+				seq[i] = fit(ps[i], vrvm.Sequential{}, 0)
 				if !cached {
-					sch[i] = fit(ps[i], vrvm.PaperSchedule, 1000000)
+					sch[i] = fit(ps[i], vrvm.PaperSchedule{}, 1000000)
 				}
 			}
 		}()

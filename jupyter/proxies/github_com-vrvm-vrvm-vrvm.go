@@ -16,6 +16,7 @@ func init() {
 		"Estimator":   reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Estimator)(nil)).Elem(),
 		"Kernel":      reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Kernel)(nil)).Elem(),
 		"Learnable":   reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Learnable)(nil)).Elem(),
+		"Method":      reflect.TypeOf((*proxy_github_com_vrvm_vrvm_vrvm_Method)(nil)).Elem(),
 	}
 }
 
@@ -142,4 +143,14 @@ func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) LogParams() []float64 {
 
 func (P *proxy_github_com_vrvm_vrvm_vrvm_Learnable) WithLogParams(u []float64) vrvm.Learnable {
 	return P.WithLogParams_(P.Object, u)
+}
+
+// proxy_github_com_vrvm_vrvm_vrvm_Method is the gomacro proxy for Method.
+type proxy_github_com_vrvm_vrvm_vrvm_Method struct {
+	Object  interface{}
+	String_ func(_proxy_obj_ interface{}) string
+}
+
+func (P *proxy_github_com_vrvm_vrvm_vrvm_Method) String() string {
+	return P.String_(P.Object)
 }

@@ -18,7 +18,7 @@ func ExampleSearch() {
 		log.Fatal(err)
 	}
 	s := selection.Search{
-		Estimator: &vrvm.Regressor{Solver: vrvm.PaperSchedule},
+		Estimator: &vrvm.Regressor{Method: vrvm.PaperSchedule{}},
 		Kernels:   selection.GaussianKernels(0.2, 2, 30),
 		Seed:      1,
 	}

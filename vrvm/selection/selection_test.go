@@ -166,7 +166,7 @@ func TestSearchRegression(t *testing.T) {
 	x, y := sinc(t, 40)
 	// The paper's schedule: with the default (sequential) solver the
 	// bound picks width 0.2 here, see the package documentation.
-	tmpl := &vrvm.Regressor{MaxIter: 400, Solver: vrvm.PaperSchedule}
+	tmpl := &vrvm.Regressor{MaxIter: 400, Method: vrvm.PaperSchedule{}}
 	s := Search{Estimator: tmpl, Kernels: GaussianKernels(0.2, 2, 30), Folds: 4, Seed: 5, Workers: 1}
 	var steps []Step
 	s.Progress = func(st Step) { steps = append(steps, st) }
@@ -198,7 +198,7 @@ func TestSearchRegression(t *testing.T) {
 	for f, rows := range r1.Folds {
 		xtr, ttr := subset(mat.DenseCopyOf(x), y, complement(40, rows))
 		xte, tte := subset(mat.DenseCopyOf(x), y, rows)
-		m := &vrvm.Regressor{MaxIter: 400, Kernel: vrvm.Gaussian{Width: 2}, Solver: vrvm.PaperSchedule}
+		m := &vrvm.Regressor{MaxIter: 400, Kernel: vrvm.Gaussian{Width: 2}, Method: vrvm.PaperSchedule{}}
 		if err := m.Fit(xtr, ttr); err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestSearchRegression(t *testing.T) {
 	if got, want := r1.Candidates[1].CVError, sum/40; math.Abs(got-want) > 1e-12*want {
 		t.Errorf("CV error %v, want %v", got, want)
 	}
-	full := &vrvm.Regressor{MaxIter: 400, Kernel: vrvm.Gaussian{Width: 2}, Solver: vrvm.PaperSchedule}
+	full := &vrvm.Regressor{MaxIter: 400, Kernel: vrvm.Gaussian{Width: 2}, Method: vrvm.PaperSchedule{}}
 	if err := full.Fit(x, y); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestPrunedContribution(t *testing.T) {
 func TestFullBound(t *testing.T) {
 	t.Parallel()
 	x, y := sinc(t, 40)
-	s := Search{Estimator: &vrvm.Regressor{Solver: vrvm.PaperSchedule}, Kernels: GaussianKernels(2), Folds: 2}
+	s := Search{Estimator: &vrvm.Regressor{Method: vrvm.PaperSchedule{}}, Kernels: GaussianKernels(2), Folds: 2}
 	r, err := s.Run(context.Background(), x, y)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ func ExampleBoundTrace() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, MaxIter: 1000, Tol: 1e-10, ParamTol: 1e-6, PruneAlpha: 100, Solver: vrvm.PaperSchedule}
+	r := &vrvm.Regressor{Kernel: vrvm.Gaussian{Width: 3}, MaxIter: 1000, Tol: 1e-10, ParamTol: 1e-6, PruneAlpha: 100, Method: vrvm.PaperSchedule{}}
 	if err := r.Fit(d.X, d.T); err != nil {
 		log.Fatal(err)
 	}
