@@ -186,30 +186,21 @@ func (s *collapsed) excluded() float64 {
 	return excludedBound(s.prior, s.f.diagonal(s.lik), s.f.cols)
 }
 
-// hessianLik is implemented by likelihoods that give the Newton solver
-// the derivatives of F with respect to their parameters; with other
-// likelihoods the solver continues with the extrapolated schedule alone.
-type hessianLik interface {
-	// hessian fills the likelihood's part of the gradient g and of the
-	// Hessian h of F at the current state s (its parameters come after
-	// the M = len(s.alpha) weight precisions); sig is Σ.
-	hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense)
-}
-
 // newton returns the gradient and the Hessian of F at the current state,
 // or false if the problem is too large for a dense Hessian or the
 // likelihood gives no derivatives.
 func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
-	hl, ok := s.lik.(hessianLik)
 	k := s.active() + len(s.lik.logParams(nil))
-	if !ok || k > newtonMax {
+	if k > newtonMax {
 		return nil, nil, false
 	}
 	g := make([]float64, k)
 	h := mat.NewSymDense(k, nil)
 	sig := s.w.sigma()
+	if !s.lik.hessian(s, sig, g, h) {
+		return nil, nil, false
+	}
 	weightHessian(s.prior, &s.w, sig, g, h)
-	hl.hessian(s, sig, g, h)
 	return g, h, true
 }
 
@@ -244,7 +235,7 @@ func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
 const newtonMax = 1500
 
 // weightHessian fills the ln α block of the Hessian and the gradient; the
-// likelihood fills the rest (hessianLik).
+// likelihood fills the rest (likelihood.hessian).
 func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.SymDense) {
 	m := len(w.mu)
 	at := p.A + 0.5

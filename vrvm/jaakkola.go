@@ -144,6 +144,42 @@ func (l *logitLik) setLogParams(u []float64) {
 	}
 }
 
+func (l *logitLik) factor(dst []float64) []float64 { return append(dst, l.xi...) }
+
+func (l *logitLik) setFactor(f []float64) {
+	for i, v := range f {
+		l.setXi(i, v)
+	}
+}
+
+func (l *logitLik) start() likelihood {
+	c := *l
+	for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
+		*v = append([]float64(nil), *v...)
+	}
+	return &c
+}
+
+func (l *logitLik) gammaRows() int                    { return 0 }
+func (l *logitLik) labels() []float64                 { return l.t }
+func (l *logitLik) newtonCopy() likelihood            { return nil }
+func (l *logitLik) takesBiasStart(constant bool) bool { return constant || explainsLittle(l) }
+
+// countRows returns the counted likelihood of the distinct rows (countLik).
+func (l *logitLik) countRows(of, first []int, count []float64) (likelihood, func()) {
+	lu := newLogitLik(selectVec(l.t, first), 1)
+	for u, i := range first {
+		lu.setXi(u, l.xi[i]) // the factor starts where l holds it
+	}
+	cl := newCountLik(lu, count)
+	return cl, func() {
+		for n, u := range of {
+			l.setXi(n, lu.xi[u])
+			l.act[n], l.e[n] = lu.act[u], lu.e[u]
+		}
+	}
+}
+
 // lambdaDerivs returns λ'(ξ) and λ”(ξ) for ξ ≥ 0.
 func lambdaDerivs(xi float64) (d1, d2 float64) {
 	if xi < 0.1 {
@@ -168,7 +204,7 @@ func lambdaDerivs(xi float64) (d1, d2 float64) {
 //	∂²F/∂uₘ∂ζₖ = αₘ ξₖλ'ₖ (2μₘTₖₘmₖ + Tₖₘ²),                  T = ΦΣ, m = Φμ
 //	∂²F/∂ζₐ∂ζ꜀ = ξₐξ꜀λ'ₐλ'꜀(4mₐSₐ꜀m꜀ + 2Sₐ꜀²)
 //	            + δₐ꜀(ξₐ²(λ''ₐ(ξₐ² − Eₐ) + 2ξₐλ'ₐ) + ∂F/∂ζₐ),  S = ΦΣΦᵀ
-func (l *logitLik) hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) {
+func (l *logitLik) hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool {
 	m := len(s.alpha)
 	n, r := s.f.u.Dims()
 	// T = ΦΣ = U (ΣB)ᵀ and S = ΦΣΦᵀ = U (BᵀΣB) Uᵀ.
@@ -204,4 +240,5 @@ func (l *logitLik) hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.
 			h.SetSym(m+a, m+c, v)
 		}
 	}
+	return true
 }

@@ -350,13 +350,7 @@ func TestWarmStart(t *testing.T) {
 	for _, classify := range []bool{false, true} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
-			var lik likelihood
-			if g, ok := p.lik.(*gaussLik); ok {
-				lik = newGaussLik(g.t, p.set.prior, 1)
-			} else {
-				lik = newLogitLik(p.lik.(*logitLik).t, 1)
-			}
-			copyFactor(lik, p.lik)
+			lik := p.lik.start() // at p.lik's factor
 			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
 			sw, err := p.set.solver.method().fit(context.Background(), pw)
 			if err != nil {

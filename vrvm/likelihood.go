@@ -1,6 +1,10 @@
 package vrvm
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // The likelihood side of the model: regression's Gaussian noise with its
 // factor Q_τ (noise.go), or classification's logistic likelihood under the
@@ -47,6 +51,47 @@ type likelihood interface {
 	// defined). The Newton solver works in these coordinates.
 	logParams(dst []float64) []float64
 	setLogParams(u []float64)
+	// factor appends the parameters of the likelihood's factor to dst:
+	// c̃ and d̃ of Q_τ (21), or ξ; setFactor sets them from the factor of
+	// a likelihood of the same kind and data.
+	factor(dst []float64) []float64
+	setFactor(f []float64)
+	// start returns a copy of the likelihood at its current factor that
+	// shares no state with it (the data are read only), for a second
+	// start of the sequential solver ((S6), (S8)), or nil if the
+	// likelihood takes none.
+	start() likelihood
+	// gammaRows returns the number of rows against which (C1) limits the
+	// effective number of parameters γ of a regression fit, or 0 where
+	// (C1) does not apply.
+	gammaRows() int
+	// labels returns the class labels tₙ ∈ {0, 1} of a binary classifier
+	// with one term per row, for (C3) and the duplicated rows (countRows);
+	// nil for other likelihoods.
+	labels() []float64
+	// countRows returns the likelihood of the distinct rows first of a
+	// likelihood with labels, each counted count[u] times, whose factor
+	// starts where this one holds it, and a function that sets the factor
+	// of every row n to that of its distinct row of[n] with the moments
+	// observed last; nil, nil for a likelihood without labels.
+	countRows(of, first []int, count []float64) (likelihood, func())
+	// takesBiasStart reports whether a converged first fit whose active
+	// functions are nearly constant (constant), or not, gets the bias
+	// start (S8), given the moments observed last: always for
+	// regression; for classification only after a nearly constant fit or
+	// one that explains little of the labels (S13).
+	takesBiasStart(constant bool) bool
+	// newtonCopy returns a copy of the likelihood for the joint steps of
+	// (S7) (the Gaussian likelihood, whose collapsed bound has a
+	// Hessian), or nil if they do not take it.
+	newtonCopy() likelihood
+	// hessian fills the likelihood's part of the gradient g and of the
+	// Hessian h of the collapsed bound F at the current state s (its
+	// parameters come after the M = len(s.alpha) weight precisions; sig
+	// is Σ) for the Newton solver, and reports whether it did; with a
+	// likelihood that gives no derivatives the solver continues with the
+	// extrapolated schedule alone.
+	hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool
 }
 
 // latent summarises Q_w at the training inputs.

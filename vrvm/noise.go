@@ -99,6 +99,22 @@ func (g *gaussLik) setLogParams(u []float64) {
 	g.dt = g.ct / math.Exp(u[0])
 }
 
+func (g *gaussLik) factor(dst []float64) []float64 { return append(dst, g.ct, g.dt) }
+func (g *gaussLik) setFactor(f []float64)          { g.ct, g.dt = f[0], f[1] }
+func (g *gaussLik) start() likelihood              { return g.clone() }
+func (g *gaussLik) gammaRows() int                 { return len(g.t) }
+func (g *gaussLik) labels() []float64              { return nil }
+func (g *gaussLik) takesBiasStart(bool) bool       { return true }
+
+func (g *gaussLik) countRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
+
+// newtonCopy returns a copy of g without its residuals, for (S7).
+func (g *gaussLik) newtonCopy() likelihood {
+	c := *g
+	c.resid = nil
+	return &c
+}
+
 // hessian fills the ln τ part of the gradient and Hessian of the collapsed
 // bound F for the Newton solver (see newton.go), with v = ln τ and
 // r = t − Φμ:
@@ -106,7 +122,7 @@ func (g *gaussLik) setLogParams(u []float64) {
 //	∂F/∂v      = c̃ − τ(d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2)
 //	∂²F/∂uₘ∂v  = −½ταₘ(2μₘ(ΣΦᵀr)ₘ − (ΣΦᵀΦΣ)ₘₘ)
 //	∂²F/∂v²    = ∂F/∂v − c̃ + ½τ²(2rᵀΦΣΦᵀr + tr((ΦᵀΦΣ)²))
-func (g *gaussLik) hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat.SymDense) {
+func (g *gaussLik) hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat.SymDense) bool {
 	m := len(s.alpha)
 	_, r := s.f.b.Dims()
 	beta := g.tau()
@@ -136,4 +152,5 @@ func (g *gaussLik) hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat
 		}
 	}
 	h.SetSym(m, m, gr[m]-g.ct+0.5*beta*beta*(2*rSr+y2))
+	return true
 }

@@ -94,7 +94,7 @@ func biasLik(p *problem, f *designFactor) likelihood {
 	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
-	return startLik(p.lik)
+	return p.lik.start()
 }
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
@@ -110,7 +110,7 @@ func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, s
 	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
-	if l, cls := p.lik.(*logitLik); cls && !nearlyConstant(sol.cols) && !explainsLittle(l) {
+	if !p.lik.takesBiasStart(nearlyConstant(sol.cols)) {
 		return sol // (S13): classification only after a nearly constant fit
 	}
 	s := newSeqFit(f, lik, p.set)

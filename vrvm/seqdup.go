@@ -1,6 +1,10 @@
 package vrvm
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Duplicated training rows (classification). Rows with the same input,
 // bit for bit, and the same label contribute identical terms to the
@@ -56,6 +60,19 @@ func (c *countLik) setLogParams(u []float64) {
 	c.sync()
 }
 
+func (c *countLik) setFactor(f []float64) {
+	c.logitLik.setFactor(f)
+	c.sync()
+}
+
+// Counted rows take no second start, are not collapsed again, and give
+// the Newton solver no derivatives.
+func (c *countLik) start() likelihood { return nil }
+func (c *countLik) labels() []float64 { return nil }
+
+func (c *countLik) countRows([]int, []int, []float64) (likelihood, func())           { return nil, nil }
+func (c *countLik) hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool { return false }
+
 // terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
 func (c *countLik) terms() [3]float64 {
 	l := c.logitLik
@@ -70,8 +87,9 @@ func (c *countLik) terms() [3]float64 {
 type collapsedRows struct {
 	prob *problem
 	of   []int // of[n]: the distinct row of row n
-	orig *logitLik
-	lik  *countLik
+	// expand sets the factor of every row of the original likelihood to
+	// that of its distinct row, with the moments observed last.
+	expand func()
 	// With distinct centres (distinctCentres): cols[j] is the original
 	// basis function of function j, twins[j] the number of its copies
 	// left out; both nil otherwise.
@@ -83,13 +101,13 @@ type collapsedRows struct {
 // rows with counts, or nil if p is not a classification problem or has no
 // duplicated rows.
 func collapseRows(p *problem) *collapsedRows {
-	orig, ok := p.lik.(*logitLik)
-	if !ok || p.set.noCollapse {
+	t := p.lik.labels()
+	if t == nil || p.set.noCollapse {
 		return nil
 	}
 	n, _ := p.x.Dims()
 	xd := denseOf(p.x)
-	of, first := distinctRows(xd, orig.t)
+	of, first := distinctRows(xd, t)
 	if len(first) == n {
 		return nil
 	}
@@ -98,15 +116,10 @@ func collapseRows(p *problem) *collapsedRows {
 	for _, u := range of {
 		count[u]++
 	}
-	tu := selectVec(orig.t, first)
-	lu := newLogitLik(tu, 1)
-	for u, i := range first {
-		lu.setXi(u, orig.xi[i]) // the factor starts where p.lik holds it
-	}
-	cl := newCountLik(lu, count)
+	cl, expand := p.lik.countRows(of, first, count)
 	q := *p
 	q.x, q.lik = xu, cl
-	c := &collapsedRows{prob: &q, of: of, orig: orig, lik: cl}
+	c := &collapsedRows{prob: &q, of: of, expand: expand}
 	c.distinctCentres(p)
 	return c
 }
@@ -169,16 +182,6 @@ func (c *collapsedRows) columns(cols []int) []int {
 		return cols
 	}
 	return selectInts(c.cols, cols)
-}
-
-// expand sets the factor of every row of the original likelihood to that
-// of its distinct row, with the moments observed last.
-func (c *collapsedRows) expand() {
-	l := c.lik.logitLik
-	for n, u := range c.of {
-		c.orig.setXi(n, l.xi[u])
-		c.orig.act[n], c.orig.e[n] = l.act[u], l.e[u]
-	}
 }
 
 // holdTwins adds to the held terms of the excluded functions, (S4), those

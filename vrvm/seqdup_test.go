@@ -93,10 +93,10 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 		close("ξ change", all.lik.update(), dist.lik.update())
 	}
 	c.expand()
-	orig := p.lik.(*logitLik)
+	orig, dxi := p.lik.factor(nil), c.prob.lik.factor(nil)
 	for n, u := range c.of {
-		if orig.xi[n] != c.lik.xi[u] {
-			t.Fatalf("row %d: ξ %v, its distinct row's %v", n, orig.xi[n], c.lik.xi[u])
+		if orig[n] != dxi[u] {
+			t.Fatalf("row %d: ξ %v, its distinct row's %v", n, orig[n], dxi[u])
 		}
 	}
 }

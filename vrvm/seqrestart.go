@@ -66,23 +66,7 @@ func restartLik(p *problem, f *designFactor) likelihood {
 	if d, _ := p.lik.data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
-	return startLik(p.lik)
-}
-
-// startLik returns a copy of the likelihood l at its current factor, for
-// a second start, or nil if l is of another kind.
-func startLik(l likelihood) likelihood {
-	switch l := l.(type) {
-	case *gaussLik:
-		return l.clone()
-	case *logitLik:
-		c := *l
-		for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
-			*v = append([]float64(nil), *v...)
-		}
-		return &c
-	}
-	return nil
+	return p.lik.start()
 }
 
 // restartFit fits p again, with the likelihood lik (restartLik), from
@@ -146,8 +130,8 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // climb to a fit that spends one function on each row's noise.
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
-	if l, ok := lik.(*gaussLik); ok && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
-		if lim := widthCrowded * float64(len(l.t)); !(effectiveParameters(sol) > lim) {
+	if n := lik.gammaRows(); n > 0 && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
+		if lim := widthCrowded * float64(n); !(effectiveParameters(sol) > lim) {
 			s.ctl.gammaLimit = lim
 		}
 	}

@@ -317,7 +317,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	if set.solver == PaperSchedule {
 		sol, err = fitScheduleStats(ctx, st, p)
 	} else {
-		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go
+		sol, err = fitPseudoRows(ctx, st, p, lik) // (P1), statsrows.go
 	}
 	if _, err = r.finish(p, sol, nil, variational{}, err); sol != nil {
 		r.ct, r.dt = lik.ct, lik.dt

@@ -244,6 +244,21 @@ func (l *passLik) params(dst []float64) []float64    { return dst }
 func (l *passLik) logParams(dst []float64) []float64 { return dst }
 func (l *passLik) setLogParams([]float64)            {}
 
+// A pass's fit keeps its ξ, takes no second start and gives the Newton
+// solver no derivatives.
+func (l *passLik) factor(dst []float64) []float64 { return dst }
+func (l *passLik) setFactor([]float64)            {}
+func (l *passLik) start() likelihood              { return nil }
+func (l *passLik) gammaRows() int                 { return 0 }
+func (l *passLik) labels() []float64              { return nil }
+func (l *passLik) takesBiasStart(bool) bool       { return true }
+func (l *passLik) newtonCopy() likelihood         { return nil }
+
+func (l *passLik) countRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
+func (l *passLik) hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool {
+	return false
+}
+
 // FitPasses fits c on the fixed basis b from passes over its rows,
 // without holding them: pass must add every training row once (by
 // blocks, ClassStats.AddRows, or merged from workers) to the statistics
