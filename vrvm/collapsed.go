@@ -24,7 +24,7 @@ func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solut
 	for i := range m {
 		x0[i] = math.Log(p.set.alpha0)
 	}
-	x0 = p.lik.logParams(x0)
+	x0 = p.lik.LogParams(x0)
 	fr, status, err := runNewton(ctx, model, p.set, x0, nil)
 	if status == NotFitted {
 		return nil, err
@@ -52,12 +52,12 @@ type collapsed struct {
 }
 
 func newCollapsed(f *designFactor, lik likelihood, p Prior) *collapsed {
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	s := &collapsed{f: f, lik: lik, prior: p, ud: f.project(d)}
 	n, _ := f.u.Dims()
-	s.lat.mean = make([]float64, n)
-	if lik.rowVariances() {
-		s.lat.vars = make([]float64, n)
+	s.lat.Mean = make([]float64, n)
+	if lik.RowVariances() {
+		s.lat.Vars = make([]float64, n)
 	}
 	return s
 }
@@ -68,8 +68,8 @@ func (s *collapsed) active() int { return len(s.f.cols) }
 // for Ω = UᵀBU and η = Uᵀy in the column space of U.
 func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
 	n, r := s.f.u.Dims()
-	beta, uni := s.lik.weights()
-	_, scale := s.lik.data()
+	beta, uni := s.lik.Weights()
+	_, scale := s.lik.Data()
 	etaP = make([]float64, r)
 	if beta == nil {
 		if s.oinv == nil || s.oinv.SymmetricDim() != r {
@@ -128,42 +128,42 @@ func (s *collapsed) eval(x []float64) ([]float64, float64, bool) {
 		x[i] = clampLog(x[i], hi)
 		s.alpha[i] = math.Exp(x[i])
 	}
-	s.lik.setLogParams(x[m:])
+	s.lik.SetLogParams(x[m:])
 	logDetOmega, etaP, ok := s.omega()
 	if !ok || !s.w.solve(s.f.b, s.alpha, s.oinv, s.oinvF, logDetOmega, etaP) {
 		return nil, math.NaN(), false
 	}
 	// μᵀφₙ = uₙᵀz, φₙᵀΣφₙ = uₙᵀ(BᵀΣB)uₙ and Σₙ φₙᵀΣφₙ = tr(BᵀΣB).
-	blas64.Gemv(blas.NoTrans, 1, s.f.u.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
-	if s.lat.vars != nil {
+	blas64.Gemv(blas.NoTrans, 1, s.f.u.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
+	if s.lat.Vars != nil {
 		if r0, c0 := dims(s.uy); r0 != n || c0 != r {
 			s.uy = mat.NewDense(n, r, nil)
 		}
 		blas64.Symm(blas.Right, 1, s.w.y.RawSymmetric(), s.f.u.RawMatrix(), 0, s.uy.RawMatrix())
 		for i := range n {
 			q := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: s.uy.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: s.f.u.RawRowView(i)})
-			s.lat.vars[i] = math.Max(0, q)
+			s.lat.Vars[i] = math.Max(0, q)
 		}
-		s.lat.sumVar = sum(s.lat.vars)
+		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
 		var tr float64
 		yr := s.w.y.RawSymmetric()
 		for i := range r {
 			tr += yr.Data[i*yr.Stride+i]
 		}
-		s.lat.sumVar = math.Max(0, tr)
+		s.lat.SumVar = math.Max(0, tr)
 	}
-	s.lik.observe(&s.lat)
+	s.lik.Observe(&s.lat)
 	w2 := s.w.secondMoments()
 	g := gammaOf(s.prior, s.alpha)
-	f := bound(s.prior, g.at, g.bt, w2, s.w.ld, s.lik.terms())
+	f := bound(s.prior, g.at, g.bt, w2, s.w.ld, s.lik.Terms())
 	next := make([]float64, m)
 	for i := range m {
 		next[i] = math.Log(at / (s.prior.B + w2[i]/2)) // (25)
 	}
-	s.lik.update() // (26)–(27) or (58)
-	next = s.lik.logParams(next)
-	s.lik.setLogParams(x[m:])
+	s.lik.Update() // (26)–(27) or (58)
+	next = s.lik.LogParams(next)
+	s.lik.SetLogParams(x[m:])
 	return next, f, true
 }
 
@@ -173,7 +173,7 @@ func (s *collapsed) keep(keep []int) {
 	s.f.keep(keep)
 	s.f.compact()
 	if _, r2 := s.f.b.Dims(); r2 != r {
-		d, _ := s.lik.data()
+		d, _ := s.lik.Data()
 		s.ud = s.f.project(d)
 	}
 	s.alpha = selectVec(s.alpha, keep)
@@ -190,14 +190,14 @@ func (s *collapsed) excluded() float64 {
 // or false if the problem is too large for a dense Hessian or the
 // likelihood gives no derivatives.
 func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
-	k := s.active() + len(s.lik.logParams(nil))
+	k := s.active() + len(s.lik.LogParams(nil))
 	if k > newtonMax {
 		return nil, nil, false
 	}
 	g := make([]float64, k)
 	h := mat.NewSymDense(k, nil)
 	sig := s.w.sigma()
-	if !s.lik.hessian(s, sig, g, h) {
+	if !s.lik.Hessian(s, sig, g, h) {
 		return nil, nil, false
 	}
 	weightHessian(s.prior, &s.w, sig, g, h)

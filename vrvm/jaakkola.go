@@ -95,19 +95,19 @@ func (l *logitLik) setXi(i int, xi float64) {
 	l.beta[i] = 2 * l.lam[i]
 }
 
-func (l *logitLik) weights() ([]float64, float64) { return l.beta, 0 }
-func (l *logitLik) data() ([]float64, float64)    { return l.half, 1 }
-func (l *logitLik) rowVariances() bool            { return true }
+func (l *logitLik) Weights() ([]float64, float64) { return l.beta, 0 }
+func (l *logitLik) Data() ([]float64, float64)    { return l.half, 1 }
+func (l *logitLik) RowVariances() bool            { return true }
 
-func (l *logitLik) observe(q *latent) {
-	for i, m := range q.mean {
+func (l *logitLik) Observe(q *latent) {
+	for i, m := range q.Mean {
 		l.act[i] = m
-		l.e[i] = m*m + q.vars[i]
+		l.e[i] = m*m + q.Vars[i]
 	}
 }
 
-// update applies (58): ξₙ = √(φₙᵀ⟨wwᵀ⟩φₙ).
-func (l *logitLik) update() float64 {
+// Update applies (58): ξₙ = √(φₙᵀ⟨wwᵀ⟩φₙ).
+func (l *logitLik) Update() float64 {
 	var ch float64
 	for i, e := range l.e {
 		nx := math.Sqrt(math.Max(e, 0)) // (58)
@@ -117,10 +117,10 @@ func (l *logitLik) update() float64 {
 	return ch
 }
 
-// terms returns ⟨ln F⟩ (60):
+// Terms returns ⟨ln F⟩ (60):
 //
 //	⟨ln F⟩ = Σₙ{ln σ(ξₙ) + (tₙ − ½)μᵀφₙ − ξₙ/2 − λ(ξₙ)(φₙᵀ⟨wwᵀ⟩φₙ − ξₙ²)}
-func (l *logitLik) terms() [3]float64 {
+func (l *logitLik) Terms() [3]float64 {
 	var s float64
 	for i, xi := range l.xi {
 		s += LogSigmoid(xi) + l.half[i]*l.act[i] - xi/2 - l.lam[i]*(l.e[i]-xi*xi) // (60)
@@ -128,31 +128,31 @@ func (l *logitLik) terms() [3]float64 {
 	return [3]float64{0, 0, s}
 }
 
-func (l *logitLik) params(dst []float64) []float64 { return append(dst, l.xi...) }
+func (l *logitLik) Params(dst []float64) []float64 { return append(dst, l.xi...) }
 
-func (l *logitLik) logParams(dst []float64) []float64 {
+func (l *logitLik) LogParams(dst []float64) []float64 {
 	for _, v := range l.xi {
 		dst = append(dst, math.Log(v))
 	}
 	return dst
 }
 
-func (l *logitLik) setLogParams(u []float64) {
+func (l *logitLik) SetLogParams(u []float64) {
 	for i := range l.xi {
 		u[i] = clampLog(u[i], 700)
 		l.setXi(i, math.Exp(u[i]))
 	}
 }
 
-func (l *logitLik) factor(dst []float64) []float64 { return append(dst, l.xi...) }
+func (l *logitLik) Factor(dst []float64) []float64 { return append(dst, l.xi...) }
 
-func (l *logitLik) setFactor(f []float64) {
+func (l *logitLik) SetFactor(f []float64) {
 	for i, v := range f {
 		l.setXi(i, v)
 	}
 }
 
-func (l *logitLik) start() likelihood {
+func (l *logitLik) Start() likelihood {
 	c := *l
 	for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
 		*v = append([]float64(nil), *v...)
@@ -160,13 +160,13 @@ func (l *logitLik) start() likelihood {
 	return &c
 }
 
-func (l *logitLik) gammaRows() int                    { return 0 }
-func (l *logitLik) labels() []float64                 { return l.t }
-func (l *logitLik) newtonCopy() likelihood            { return nil }
-func (l *logitLik) takesBiasStart(constant bool) bool { return constant || explainsLittle(l) }
+func (l *logitLik) GammaRows() int                    { return 0 }
+func (l *logitLik) Labels() []float64                 { return l.t }
+func (l *logitLik) NewtonCopy() likelihood            { return nil }
+func (l *logitLik) TakesBiasStart(constant bool) bool { return constant || explainsLittle(l) }
 
-// countRows returns the counted likelihood of the distinct rows (countLik).
-func (l *logitLik) countRows(of, first []int, count []float64) (likelihood, func()) {
+// CountRows returns the counted likelihood of the distinct rows (countLik).
+func (l *logitLik) CountRows(of, first []int, count []float64) (likelihood, func()) {
 	lu := newLogitLik(selectVec(l.t, first), 1)
 	for u, i := range first {
 		lu.setXi(u, l.xi[i]) // the factor starts where l holds it
@@ -197,14 +197,14 @@ func lambdaDerivs(xi float64) (d1, d2 float64) {
 	return d1, d2
 }
 
-// hessian fills the ξ part of the gradient and Hessian of the collapsed
+// Hessian fills the ξ part of the gradient and Hessian of the collapsed
 // bound F for the Newton solver (see newton.go):
 //
 //	∂F/∂ζₙ     = ξₙλ'(ξₙ)(ξₙ² − Eₙ),   Eₙ = φₙᵀ⟨wwᵀ⟩φₙ
 //	∂²F/∂uₘ∂ζₖ = αₘ ξₖλ'ₖ (2μₘTₖₘmₖ + Tₖₘ²),                  T = ΦΣ, m = Φμ
 //	∂²F/∂ζₐ∂ζ꜀ = ξₐξ꜀λ'ₐλ'꜀(4mₐSₐ꜀m꜀ + 2Sₐ꜀²)
 //	            + δₐ꜀(ξₐ²(λ''ₐ(ξₐ² − Eₐ) + 2ξₐλ'ₐ) + ∂F/∂ζₐ),  S = ΦΣΦᵀ
-func (l *logitLik) hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool {
+func (l *logitLik) Hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool {
 	m := len(s.alpha)
 	n, r := s.f.u.Dims()
 	// T = ΦΣ = U (ΣB)ᵀ and S = ΦΣΦᵀ = U (BᵀΣB) Uᵀ.

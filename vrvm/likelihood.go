@@ -26,82 +26,82 @@ import (
 // are evaluated, from the moments of the latent function fₙ = wᵀφₙ under
 // Q_w at the training inputs.
 type likelihood interface {
-	// weights returns the precisions βₙ; when every βₙ is the same,
+	// Weights returns the precisions βₙ; when every βₙ is the same,
 	// beta is nil and uniform is that value (which may underflow to 0).
-	weights() (beta []float64, uniform float64)
-	// data returns y = scale·d, with d fixed during a fit (t or t − ½)
+	Weights() (beta []float64, uniform float64)
+	// Data returns y = scale·d, with d fixed during a fit (t or t − ½)
 	// and scale the current ⟨τ⟩ (or 1), so that solvers can keep Φᵀd.
-	data() (d []float64, scale float64)
-	// rowVariances reports whether observe needs latent.vars.
-	rowVariances() bool
-	// observe records the moments of a new Q_w.
-	observe(l *latent)
-	// update sets the likelihood's factor to its optimum given the
+	Data() (d []float64, scale float64)
+	// RowVariances reports whether observe needs latent.vars.
+	RowVariances() bool
+	// Observe records the moments of a new Q_w.
+	Observe(l *latent)
+	// Update sets the likelihood's factor to its optimum given the
 	// observed Q_w, (26)–(27) or (58), and returns the largest relative
 	// change of its parameters.
-	update() float64
-	// terms returns the likelihood's terms of L for the observed Q_w, in
+	Update() float64
+	// Terms returns the likelihood's Terms of L for the observed Q_w, in
 	// the places bound gives them: (40), (43) and (46) for regression; 0,
 	// 0 and (60) for classification.
-	terms() [3]float64
-	// params appends the monitored parameters (⟨τ⟩, or ξ) to dst.
-	params(dst []float64) []float64
-	// logParams appends the logarithms of the parameters to dst;
+	Terms() [3]float64
+	// Params appends the monitored parameters (⟨τ⟩, or ξ) to dst.
+	Params(dst []float64) []float64
+	// LogParams appends the logarithms of the parameters to dst;
 	// setLogParams sets them (clamped to the range where the updates are
 	// defined). The Newton solver works in these coordinates.
-	logParams(dst []float64) []float64
-	setLogParams(u []float64)
-	// factor appends the parameters of the likelihood's factor to dst:
-	// c̃ and d̃ of Q_τ (21), or ξ; setFactor sets them from the factor of
+	LogParams(dst []float64) []float64
+	SetLogParams(u []float64)
+	// Factor appends the parameters of the likelihood's Factor to dst:
+	// c̃ and d̃ of Q_τ (21), or ξ; setFactor sets them from the Factor of
 	// a likelihood of the same kind and data.
-	factor(dst []float64) []float64
-	setFactor(f []float64)
-	// start returns a copy of the likelihood at its current factor that
+	Factor(dst []float64) []float64
+	SetFactor(f []float64)
+	// Start returns a copy of the likelihood at its current factor that
 	// shares no state with it (the data are read only), for a second
-	// start of the sequential solver ((S6), (S8)), or nil if the
+	// Start of the sequential solver ((S6), (S8)), or nil if the
 	// likelihood takes none.
-	start() likelihood
-	// gammaRows returns the number of rows against which (C1) limits the
+	Start() likelihood
+	// GammaRows returns the number of rows against which (C1) limits the
 	// effective number of parameters γ of a regression fit, or 0 where
 	// (C1) does not apply.
-	gammaRows() int
-	// labels returns the class labels tₙ ∈ {0, 1} of a binary classifier
+	GammaRows() int
+	// Labels returns the class Labels tₙ ∈ {0, 1} of a binary classifier
 	// with one term per row, for (C3) and the duplicated rows (countRows);
 	// nil for other likelihoods.
-	labels() []float64
-	// countRows returns the likelihood of the distinct rows first of a
+	Labels() []float64
+	// CountRows returns the likelihood of the distinct rows first of a
 	// likelihood with labels, each counted count[u] times, whose factor
 	// starts where this one holds it, and a function that sets the factor
 	// of every row n to that of its distinct row of[n] with the moments
 	// observed last; nil, nil for a likelihood without labels.
-	countRows(of, first []int, count []float64) (likelihood, func())
-	// takesBiasStart reports whether a converged first fit whose active
+	CountRows(of, first []int, count []float64) (likelihood, func())
+	// TakesBiasStart reports whether a converged first fit whose active
 	// functions are nearly constant (constant), or not, gets the bias
 	// start (S8), given the moments observed last: always for
 	// regression; for classification only after a nearly constant fit or
 	// one that explains little of the labels (S13).
-	takesBiasStart(constant bool) bool
-	// newtonCopy returns a copy of the likelihood for the joint steps of
+	TakesBiasStart(constant bool) bool
+	// NewtonCopy returns a copy of the likelihood for the joint steps of
 	// (S7) (the Gaussian likelihood, whose collapsed bound has a
 	// Hessian), or nil if they do not take it.
-	newtonCopy() likelihood
-	// hessian fills the likelihood's part of the gradient g and of the
+	NewtonCopy() likelihood
+	// Hessian fills the likelihood's part of the gradient g and of the
 	// Hessian h of the collapsed bound F at the current state s (its
 	// parameters come after the M = len(s.alpha) weight precisions; sig
 	// is Σ) for the Newton solver, and reports whether it did; with a
 	// likelihood that gives no derivatives the solver continues with the
 	// extrapolated schedule alone.
-	hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool
+	Hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense) bool
 }
 
 // latent summarises Q_w at the training inputs.
 type latent struct {
-	// mean holds mₙ = μᵀφₙ; a solver may leave it nil for a likelihood
+	// Mean holds mₙ = μᵀφₙ; a solver may leave it nil for a likelihood
 	// with uniform precisions and give sqResid = ‖d − m‖² instead.
-	mean    []float64
-	sqResid float64
-	vars    []float64 // vₙ = φₙᵀΣφₙ, set only if the likelihood asks for them
-	sumVar  float64   // Σₙ vₙ = tr(ΦΣΦᵀ)
+	Mean    []float64
+	SqResid float64
+	Vars    []float64 // vₙ = φₙᵀΣφₙ, set only if the likelihood asks for them
+	SumVar  float64   // Σₙ vₙ = tr(ΦΣΦᵀ)
 }
 
 // uniformSumVar returns Σₙ vₙ for a likelihood whose precisions are all β:

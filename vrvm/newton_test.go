@@ -153,7 +153,7 @@ func (p fastProblem) model(t *testing.T) (*collapsed, []float64) {
 		t.Fatal(err)
 	}
 	lik := p.lik()
-	return newCollapsed(f, lik, p.prior), lik.logParams(make([]float64, len(f.cols)))
+	return newCollapsed(f, lik, p.prior), lik.LogParams(make([]float64, len(f.cols)))
 }
 
 // denseBound evaluates L at the parameters x of the fast model with the
@@ -167,7 +167,7 @@ func (p fastProblem) denseBound(t *testing.T, x []float64) float64 {
 	_, m := phi.Dims()
 	at := p.prior.A + 0.5
 	lik := p.lik()
-	lik.setLogParams(append([]float64(nil), x[m:]...))
+	lik.SetLogParams(append([]float64(nil), x[m:]...))
 	s := newScheduleState(phi, lik, p.prior, 1)
 	for i := range m {
 		s.alpha.bt[i] = at / math.Exp(x[i])
@@ -506,7 +506,7 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 		ct, dt := reg.TauPosterior()
 		lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
 	}
-	want := bound(p, at, bt, w2, logDet, lik.terms())
+	want := bound(p, at, bt, w2, logDet, lik.Terms())
 	t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
 	if relErr(reported, want) > denseAgreeTol {
 		t.Errorf("classify=%v: reported bound %.12g, L(Q) of the full model %.12g", classify, reported, want)

@@ -43,40 +43,40 @@ func (g *gaussLik) clone() *gaussLik {
 
 func (g *gaussLik) tau() float64       { return g.ct / g.dt }
 func (g *gaussLik) lnTau() float64     { return mathext.Digamma(g.ct) - math.Log(g.dt) }
-func (g *gaussLik) rowVariances() bool { return false }
+func (g *gaussLik) RowVariances() bool { return false }
 
-func (g *gaussLik) weights() ([]float64, float64) { return nil, g.tau() }
-func (g *gaussLik) data() ([]float64, float64)    { return g.t, g.tau() }
+func (g *gaussLik) Weights() ([]float64, float64) { return nil, g.tau() }
+func (g *gaussLik) Data() ([]float64, float64)    { return g.t, g.tau() }
 
-// observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled),
+// Observe records Σₙ⟨(tₙ − wᵀφₙ)²⟩ = ‖t − Φμ‖² + tr(ΦΣΦᵀ) (27, settled),
 // plus extra for pseudo-rows (P1).
-func (g *gaussLik) observe(l *latent) {
-	if l.mean == nil {
-		g.ew = l.sqResid + l.sumVar + g.extra
+func (g *gaussLik) Observe(l *latent) {
+	if l.Mean == nil {
+		g.ew = l.SqResid + l.SumVar + g.extra
 		return
 	}
 	g.resid = resize(g.resid, len(g.t))
-	for i, m := range l.mean {
+	for i, m := range l.Mean {
 		g.resid[i] = g.t[i] - m
 	}
 	r := blas64.Vector{N: len(g.resid), Inc: 1, Data: g.resid}
-	g.ew = blas64.Dot(r, r) + l.sumVar + g.extra
+	g.ew = blas64.Dot(r, r) + l.SumVar + g.extra
 }
 
-// update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.
-func (g *gaussLik) update() float64 {
+// Update applies (26)–(27) as settled: c̃ = c + N/2, d̃ = d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2.
+func (g *gaussLik) Update() float64 {
 	old := g.tau()
 	g.ct = g.prior.C + float64(g.n)/2 // (26)
 	g.dt = g.prior.D + g.ew/2         // (27)
 	return math.Abs(g.tau()-old) / old
 }
 
-// terms returns (40), (43) and (46*):
+// Terms returns (40), (43) and (46*):
 //
 //	⟨ln p(t|w,τ)⟩ = N/2 ⟨ln τ⟩ − N/2 ln 2π − ⟨τ⟩/2 Σₙ⟨(tₙ − wᵀφₙ)²⟩    (40)
 //	⟨ln p(τ)⟩     = c ln d + (c − 1)⟨ln τ⟩ − d⟨τ⟩ − ln Γ(c)              (43)
 //	H[Q_τ]        = ln Γ(c̃) − (c̃ − 1)ψ(c̃) − ln d̃ + c̃                    (46*)
-func (g *gaussLik) terms() [3]float64 {
+func (g *gaussLik) Terms() [3]float64 {
 	lnPt, lnPtau, htau := g.termList()
 	return [3]float64{lnPt, lnPtau, htau}
 }
@@ -90,39 +90,39 @@ func (g *gaussLik) termList() (lnPt, lnPtau, htau float64) {
 	return lnPt, lnPtau, htau
 }
 
-func (g *gaussLik) params(dst []float64) []float64 { return append(dst, g.tau()) }
+func (g *gaussLik) Params(dst []float64) []float64 { return append(dst, g.tau()) }
 
-func (g *gaussLik) logParams(dst []float64) []float64 { return append(dst, math.Log(g.tau())) }
+func (g *gaussLik) LogParams(dst []float64) []float64 { return append(dst, math.Log(g.tau())) }
 
-func (g *gaussLik) setLogParams(u []float64) {
+func (g *gaussLik) SetLogParams(u []float64) {
 	u[0] = clampLog(u[0], 700)
 	g.dt = g.ct / math.Exp(u[0])
 }
 
-func (g *gaussLik) factor(dst []float64) []float64 { return append(dst, g.ct, g.dt) }
-func (g *gaussLik) setFactor(f []float64)          { g.ct, g.dt = f[0], f[1] }
-func (g *gaussLik) start() likelihood              { return g.clone() }
-func (g *gaussLik) gammaRows() int                 { return len(g.t) }
-func (g *gaussLik) labels() []float64              { return nil }
-func (g *gaussLik) takesBiasStart(bool) bool       { return true }
+func (g *gaussLik) Factor(dst []float64) []float64 { return append(dst, g.ct, g.dt) }
+func (g *gaussLik) SetFactor(f []float64)          { g.ct, g.dt = f[0], f[1] }
+func (g *gaussLik) Start() likelihood              { return g.clone() }
+func (g *gaussLik) GammaRows() int                 { return len(g.t) }
+func (g *gaussLik) Labels() []float64              { return nil }
+func (g *gaussLik) TakesBiasStart(bool) bool       { return true }
 
-func (g *gaussLik) countRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
+func (g *gaussLik) CountRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
 
-// newtonCopy returns a copy of g without its residuals, for (S7).
-func (g *gaussLik) newtonCopy() likelihood {
+// NewtonCopy returns a copy of g without its residuals, for (S7).
+func (g *gaussLik) NewtonCopy() likelihood {
 	c := *g
 	c.resid = nil
 	return &c
 }
 
-// hessian fills the ln τ part of the gradient and Hessian of the collapsed
+// Hessian fills the ln τ part of the gradient and Hessian of the collapsed
 // bound F for the Newton solver (see newton.go), with v = ln τ and
 // r = t − Φμ:
 //
 //	∂F/∂v      = c̃ − τ(d + Σₙ⟨(tₙ − wᵀφₙ)²⟩/2)
 //	∂²F/∂uₘ∂v  = −½ταₘ(2μₘ(ΣΦᵀr)ₘ − (ΣΦᵀΦΣ)ₘₘ)
 //	∂²F/∂v²    = ∂F/∂v − c̃ + ½τ²(2rᵀΦΣΦᵀr + tr((ΦᵀΦΣ)²))
-func (g *gaussLik) hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat.SymDense) bool {
+func (g *gaussLik) Hessian(s *collapsed, sig *mat.SymDense, gr []float64, h *mat.SymDense) bool {
 	m := len(s.alpha)
 	_, r := s.f.b.Dims()
 	beta := g.tau()

@@ -95,7 +95,7 @@ func TestRegressionBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.lik.update()
+				s.lik.Update()
 				checkStep(t, "tau", &l, s.bound())
 				if it%10 == 9 {
 					s.prune(1e3)
@@ -126,7 +126,7 @@ func TestClassificationBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.lik.update()
+				s.lik.Update()
 				checkStep(t, "xi", &l, s.bound())
 				if err := s.updateW(it + 2); err != nil {
 					t.Fatal(err)
@@ -253,7 +253,7 @@ func TestBoundTermsIndependent(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.updateAlpha()
-		s.lik.update()
+		s.lik.Update()
 	}
 	got := termsOf(s, lik)
 	n := float64(len(f.T))

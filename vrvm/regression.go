@@ -276,7 +276,7 @@ func (r *Regressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, desig
 			return newGaussLik(t, s.prior, tau0), nil
 		})
 	if lik != nil {
-		f := lik.factor(nil) // c̃, d̃
+		f := lik.Factor(nil) // c̃, d̃
 		r.ct, r.dt = f[0], f[1]
 		r.noise = r.dt / r.ct
 	}

@@ -94,7 +94,7 @@ func biasLik(p *problem, f *designFactor) likelihood {
 	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
-	return p.lik.start()
+	return p.lik.Start()
 }
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
@@ -106,11 +106,11 @@ func biasLik(p *problem, f *designFactor) likelihood {
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
 	pc, _ := f.bFull.Dims()
 	m := float64(len(sol.cols))
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
-	if !p.lik.takesBiasStart(nearlyConstant(sol.cols)) {
+	if !p.lik.TakesBiasStart(nearlyConstant(sol.cols)) {
 		return sol // (S13): classification only after a nearly constant fit
 	}
 	s := newSeqFit(f, lik, p.set)

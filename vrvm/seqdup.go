@@ -46,35 +46,35 @@ func (c *countLik) sync() {
 	}
 }
 
-func (c *countLik) weights() ([]float64, float64) { return c.beta, 0 }
-func (c *countLik) data() ([]float64, float64)    { return c.half, 1 }
+func (c *countLik) Weights() ([]float64, float64) { return c.beta, 0 }
+func (c *countLik) Data() ([]float64, float64)    { return c.half, 1 }
 
-func (c *countLik) update() float64 {
-	ch := c.logitLik.update() // (58): ξₙ does not depend on cₙ
+func (c *countLik) Update() float64 {
+	ch := c.logitLik.Update() // (58): ξₙ does not depend on cₙ
 	c.sync()
 	return ch
 }
 
-func (c *countLik) setLogParams(u []float64) {
-	c.logitLik.setLogParams(u)
+func (c *countLik) SetLogParams(u []float64) {
+	c.logitLik.SetLogParams(u)
 	c.sync()
 }
 
-func (c *countLik) setFactor(f []float64) {
-	c.logitLik.setFactor(f)
+func (c *countLik) SetFactor(f []float64) {
+	c.logitLik.SetFactor(f)
 	c.sync()
 }
 
-// Counted rows take no second start, are not collapsed again, and give
+// Counted rows take no second Start, are not collapsed again, and give
 // the Newton solver no derivatives.
-func (c *countLik) start() likelihood { return nil }
-func (c *countLik) labels() []float64 { return nil }
+func (c *countLik) Start() likelihood { return nil }
+func (c *countLik) Labels() []float64 { return nil }
 
-func (c *countLik) countRows([]int, []int, []float64) (likelihood, func())           { return nil, nil }
-func (c *countLik) hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool { return false }
+func (c *countLik) CountRows([]int, []int, []float64) (likelihood, func())           { return nil, nil }
+func (c *countLik) Hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool { return false }
 
-// terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
-func (c *countLik) terms() [3]float64 {
+// Terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
+func (c *countLik) Terms() [3]float64 {
 	l := c.logitLik
 	var s float64
 	for i, xi := range l.xi {
@@ -101,7 +101,7 @@ type collapsedRows struct {
 // rows with counts, or nil if p is not a classification problem or has no
 // duplicated rows.
 func collapseRows(p *problem) *collapsedRows {
-	t := p.lik.labels()
+	t := p.lik.Labels()
 	if t == nil || p.set.noCollapse {
 		return nil
 	}
@@ -116,7 +116,7 @@ func collapseRows(p *problem) *collapsedRows {
 	for _, u := range of {
 		count[u]++
 	}
-	cl, expand := p.lik.countRows(of, first, count)
+	cl, expand := p.lik.CountRows(of, first, count)
 	q := *p
 	q.x, q.lik = xu, cl
 	c := &collapsedRows{prob: &q, of: of, expand: expand}

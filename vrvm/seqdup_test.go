@@ -90,10 +90,10 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 		all.holdExcluded(dvA)
 		dist.holdExcluded(dvD)
 		close("trace bound", all.objective(), dist.objective())
-		close("ξ change", all.lik.update(), dist.lik.update())
+		close("ξ change", all.lik.Update(), dist.lik.Update())
 	}
 	c.expand()
-	orig, dxi := p.lik.factor(nil), c.prob.lik.factor(nil)
+	orig, dxi := p.lik.Factor(nil), c.prob.lik.Factor(nil)
 	for n, u := range c.of {
 		if orig[n] != dxi[u] {
 			t.Fatalf("row %d: ξ %v, its distinct row's %v", n, orig[n], dxi[u])

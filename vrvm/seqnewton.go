@@ -53,7 +53,7 @@ func newtonAffordable(f *designFactor, n int) bool {
 // from 1 to seqNewtonActive active functions.
 func (s *seqFit) newtonTakes() bool {
 	m := len(s.act)
-	return !s.ctl.noNewton && s.lik.newtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+	return !s.ctl.noNewton && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
 }
 
 // newtonTail takes the joint steps of (S7) from the current state at
@@ -63,11 +63,11 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 		return false, nil
 	}
 	sub := &designFactor{u: s.f.u, b: selectRows(s.f.bFull, s.act), cols: append([]int(nil), s.act...)}
-	lc := s.lik.newtonCopy()
+	lc := s.lik.NewtonCopy()
 	set := s.ctl
 	set.prune, set.pruneAt = false, s.pruneAt
 	fr := &newtonRun{model: newCollapsed(sub, lc, s.prior), c: set}
-	if !fr.eval(append(logs(s.alpha), lc.logParams(nil)...)) {
+	if !fr.eval(append(logs(s.alpha), lc.LogParams(nil)...)) {
 		return false, nil
 	}
 	f0 := fr.f

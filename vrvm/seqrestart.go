@@ -62,11 +62,11 @@ func restartLimit(uniform bool) float64 {
 // first fit, for the second start (S6), or nil if p does not get one.
 func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
-	b, _ := p.lik.weights()
-	if d, _ := p.lik.data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
+	b, _ := p.lik.Weights()
+	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
-	return p.lik.start()
+	return p.lik.Start()
 }
 
 // restartFit fits p again, with the likelihood lik (restartLik), from
@@ -130,7 +130,7 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // climb to a fit that spends one function on each row's noise.
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
-	if n := lik.gammaRows(); n > 0 && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
+	if n := lik.GammaRows(); n > 0 && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
 		if lim := widthCrowded * float64(n); !(effectiveParameters(sol) > lim) {
 			s.ctl.gammaLimit = lim
 		}

@@ -232,30 +232,30 @@ func (o PassOptions) resolve() (PassOptions, error) {
 // from K, ‖·‖ = μᵀAμ − 2μᵀb (statsResid, unclamped) and tr(AΣ).
 type passLik struct{ k, resid, sumVar float64 }
 
-func (l *passLik) weights() ([]float64, float64) { return nil, 1 }
-func (l *passLik) data() ([]float64, float64)    { return nil, 1 }
-func (l *passLik) rowVariances() bool            { return false }
-func (l *passLik) observe(q *latent)             { l.resid, l.sumVar = q.sqResid, q.sumVar }
-func (l *passLik) update() float64               { return 0 } // ξ is fixed between passes
+func (l *passLik) Weights() ([]float64, float64) { return nil, 1 }
+func (l *passLik) Data() ([]float64, float64)    { return nil, 1 }
+func (l *passLik) RowVariances() bool            { return false }
+func (l *passLik) Observe(q *latent)             { l.resid, l.sumVar = q.SqResid, q.SumVar }
+func (l *passLik) Update() float64               { return 0 } // ξ is fixed between passes
 
-// terms returns (60), K + μᵀb − ½(μᵀAμ + tr(AΣ)).
-func (l *passLik) terms() [3]float64                 { return [3]float64{0, 0, l.k - (l.resid+l.sumVar)/2} }
-func (l *passLik) params(dst []float64) []float64    { return dst }
-func (l *passLik) logParams(dst []float64) []float64 { return dst }
-func (l *passLik) setLogParams([]float64)            {}
+// Terms returns (60), K + μᵀb − ½(μᵀAμ + tr(AΣ)).
+func (l *passLik) Terms() [3]float64                 { return [3]float64{0, 0, l.k - (l.resid+l.sumVar)/2} }
+func (l *passLik) Params(dst []float64) []float64    { return dst }
+func (l *passLik) LogParams(dst []float64) []float64 { return dst }
+func (l *passLik) SetLogParams([]float64)            {}
 
 // A pass's fit keeps its ξ, takes no second start and gives the Newton
 // solver no derivatives.
-func (l *passLik) factor(dst []float64) []float64 { return dst }
-func (l *passLik) setFactor([]float64)            {}
-func (l *passLik) start() likelihood              { return nil }
-func (l *passLik) gammaRows() int                 { return 0 }
-func (l *passLik) labels() []float64              { return nil }
-func (l *passLik) takesBiasStart(bool) bool       { return true }
-func (l *passLik) newtonCopy() likelihood         { return nil }
+func (l *passLik) Factor(dst []float64) []float64 { return dst }
+func (l *passLik) SetFactor([]float64)            {}
+func (l *passLik) Start() likelihood              { return nil }
+func (l *passLik) GammaRows() int                 { return 0 }
+func (l *passLik) Labels() []float64              { return nil }
+func (l *passLik) TakesBiasStart(bool) bool       { return true }
+func (l *passLik) NewtonCopy() likelihood         { return nil }
 
-func (l *passLik) countRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
-func (l *passLik) hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool {
+func (l *passLik) CountRows([]int, []int, []float64) (likelihood, func()) { return nil, nil }
+func (l *passLik) Hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool {
 	return false
 }
 
