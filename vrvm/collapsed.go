@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // The collapsed bound: with Q_w at its optimum for ⟨α⟩ and the
@@ -197,7 +199,8 @@ func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
 	g := make([]float64, k)
 	h := mat.NewSymDense(k, nil)
 	sig := s.w.sigma()
-	if !s.lik.Hessian(s, sig, g, h) {
+	at := &lh.Collapsed{Alpha: s.alpha, Mu: s.w.mu, U: s.f.u, B: s.f.b, V: s.w.v, Y: s.w.y, UY: s.uy}
+	if !s.lik.Hessian(at, sig, g, h) {
 		return nil, nil, false
 	}
 	weightHessian(s.prior, &s.w, sig, g, h)

@@ -496,15 +496,19 @@ func checkFullModelBound(t *testing.T, solver Solver, classify bool) {
 	var lik likelihood
 	if classify {
 		l := newLogitLik(tt, 1)
-		for i, xi := range cls.Xi() {
-			l.setXi(i, xi)
+		l.SetFactor(cls.Xi())
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = e[i] - act[i]*act[i]
 		}
-		copy(l.act, act)
-		copy(l.e, e)
+		l.Observe(&latent{Mean: act, Vars: v})
 		lik = l
 	} else {
 		ct, dt := reg.TauPosterior()
-		lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
+		g := newGaussLikRows(nil, len(tt), p, 1)
+		g.SetFactor([]float64{ct, dt})
+		g.Observe(&latent{SqResid: ew}) // Σₙ⟨(tₙ − wᵀφₙ)²⟩
+		lik = g
 	}
 	want := bound(p, at, bt, w2, logDet, lik.Terms())
 	t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)

@@ -184,25 +184,3 @@ func nearlyConstant(cols []int) bool {
 	}
 	return n <= 1
 }
-
-// seqExplainsLittle is the fraction of the constant classifier's training
-// errors (the smaller class's rows) at or above which a fit has explained
-// too little of the labels to be left without the bias start (S13).
-const seqExplainsLittle = 0.5
-
-// explainsLittle reports whether the fitted likelihood l, at its final
-// activations, misclassifies at least seqExplainsLittle times as many
-// training rows as the constant classifier does (S13).
-func explainsLittle(l *logitLik) bool {
-	var n1, errs int
-	for i, t := range l.t {
-		if t == 1 {
-			n1++
-		}
-		if (l.act[i] > 0) != (t == 1) {
-			errs++
-		}
-	}
-	minority := min(n1, len(l.t)-n1)
-	return minority > 0 && float64(errs) >= seqExplainsLittle*float64(minority)
-}

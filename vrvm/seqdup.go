@@ -1,10 +1,6 @@
 package vrvm
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "math"
 
 // Duplicated training rows (classification). Rows with the same input,
 // bit for bit, and the same label contribute identical terms to the
@@ -16,72 +12,11 @@ import (
 //
 // so that Q_w (54)–(55) has precisions βₙ = 2cₙλ(ξₙ) and data
 // cₙ(tₙ − ½). The sequential solver fits the distinct rows so weighted
-// (countLik) when there are fewer of them than rows: a data set with every
+// (likelihood.Count) when there are fewer of them than rows: a data set with every
 // row twice then costs what the distinct rows cost per iteration (its
 // posterior is a different one, the data counting twice). The basis is
 // unchanged (functions centred at duplicated inputs are identical, and
 // only one of each is ever added: twins).
-
-// countLik is the logistic likelihood of distinct rows with counts.
-type countLik struct {
-	*logitLik
-	count []float64 // cₙ
-	beta  []float64 // 2cₙλ(ξₙ)
-	half  []float64 // cₙ(tₙ − ½)
-}
-
-func newCountLik(l *logitLik, count []float64) *countLik {
-	c := &countLik{logitLik: l, count: count, beta: make([]float64, len(count)), half: make([]float64, len(count))}
-	for i, v := range count {
-		c.half[i] = v * l.half[i]
-	}
-	c.sync()
-	return c
-}
-
-// sync sets βₙ = 2cₙλ(ξₙ) from the current ξ.
-func (c *countLik) sync() {
-	for i, v := range c.count {
-		c.beta[i] = v * c.logitLik.beta[i]
-	}
-}
-
-func (c *countLik) Weights() ([]float64, float64) { return c.beta, 0 }
-func (c *countLik) Data() ([]float64, float64)    { return c.half, 1 }
-
-func (c *countLik) Update() float64 {
-	ch := c.logitLik.Update() // (58): ξₙ does not depend on cₙ
-	c.sync()
-	return ch
-}
-
-func (c *countLik) SetLogParams(u []float64) {
-	c.logitLik.SetLogParams(u)
-	c.sync()
-}
-
-func (c *countLik) SetFactor(f []float64) {
-	c.logitLik.SetFactor(f)
-	c.sync()
-}
-
-// Counted rows take no second Start, are not collapsed again, and give
-// the Newton solver no derivatives.
-func (c *countLik) Start() likelihood { return nil }
-func (c *countLik) Labels() []float64 { return nil }
-
-func (c *countLik) CountRows([]int, []int, []float64) (likelihood, func())           { return nil, nil }
-func (c *countLik) Hessian(*collapsed, *mat.SymDense, []float64, *mat.SymDense) bool { return false }
-
-// Terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
-func (c *countLik) Terms() [3]float64 {
-	l := c.logitLik
-	var s float64
-	for i, xi := range l.xi {
-		s += c.count[i] * (LogSigmoid(xi) + l.half[i]*l.act[i] - xi/2 - l.lam[i]*(l.e[i]-xi*xi)) // (60)
-	}
-	return [3]float64{0, 0, s}
-}
 
 // collapsedRows is a problem over the distinct rows of another.
 type collapsedRows struct {

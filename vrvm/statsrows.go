@@ -81,7 +81,7 @@ func fitPseudoRows(ctx context.Context, st *Stats, p *problem, g *gaussLik) (*so
 	if err != nil {
 		return nil, err
 	}
-	g.t, g.extra = z, extra // n stays N, (26) and (40)
+	g.SetPseudoRows(z, extra) // n stays N, (26) and (40)
 	q := &problem{basis: basis{dim: st.c}, x: r, lik: g, set: p.set}
 	return q.set.solver.method().fit(ctx, q)
 }
