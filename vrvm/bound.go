@@ -12,8 +12,8 @@ import (
 // for classification, with the corrections of the errata (docs/ERRATA.md), as
 // plain functions of the moments of the factors. Every solver evaluates L
 // through these functions and nothing else; the likelihood's own terms
-// ((40), (43), (46) or (60)) are in noise.go and logistic.go and call the
-// helpers here.
+// ((40), (43), (46) or (60)) are in package likelihood and call its
+// Gamma helpers, which those here wrap.
 
 const ln2Pi = lh.Ln2Pi // ln 2π
 

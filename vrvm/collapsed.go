@@ -238,7 +238,7 @@ func (s *collapsed) newton() ([]float64, *mat.SymDense, bool) {
 const newtonMax = 1500
 
 // weightHessian fills the ln α block of the Hessian and the gradient; the
-// likelihood fills the rest (likelihood.hessian).
+// likelihood fills the rest (Likelihood.Hessian).
 func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.SymDense) {
 	m := len(w.mu)
 	at := p.A + 0.5

@@ -12,10 +12,10 @@ import "math"
 //
 // so that Q_w (54)–(55) has precisions βₙ = 2cₙλ(ξₙ) and data
 // cₙ(tₙ − ½). The sequential solver fits the distinct rows so weighted
-// (likelihood.Count) when there are fewer of them than rows: a data set with every
-// row twice then costs what the distinct rows cost per iteration (its
-// posterior is a different one, the data counting twice). The basis is
-// unchanged (functions centred at duplicated inputs are identical, and
+// (likelihood.Count) when there are fewer of them than rows: a data set
+// with every row twice then costs what the distinct rows cost per
+// iteration (its posterior is a different one, the data counting twice).
+// The basis is unchanged (functions centred at duplicated inputs are identical, and
 // only one of each is ever added: twins).
 
 // collapsedRows is a problem over the distinct rows of another.

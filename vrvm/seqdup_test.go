@@ -24,7 +24,7 @@ func dupRipley(n int) (*mat.Dense, []float64) {
 }
 
 // TestCollapsedRowsSameModel checks that the likelihood of the distinct
-// rows with counts (countLik) gives, for the same active set, ⟨α⟩ and ξ,
+// rows with counts (likelihood.Count) gives, for the same active set, ⟨α⟩ and ξ,
 // the same Q_w, bound, ξ update and candidate statistics as every row.
 func TestCollapsedRowsSameModel(t *testing.T) {
 	t.Parallel()

@@ -140,7 +140,7 @@ func (l *Logit) Labels() []float64                 { return l.t }
 func (l *Logit) NewtonCopy() Likelihood            { return nil }
 func (l *Logit) TakesBiasStart(constant bool) bool { return constant || explainsLittle(l) }
 
-// CountRows returns the counted likelihood of the distinct rows (countLik).
+// CountRows returns the counted likelihood of the distinct rows (Count).
 func (l *Logit) CountRows(of, first []int, count []float64) (Likelihood, func()) {
 	lu := NewLogit(selectVec(l.t, first), 1)
 	for u, i := range first {
