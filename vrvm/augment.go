@@ -46,11 +46,11 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 		return nil, nil
 	}
 	n, _ := p.x.Dims()
-	beta, uni := p.lik.weights()
+	beta, uni := p.lik.Weights()
 	if beta == nil {
 		beta = constant(n, uni)
 	}
-	d, scale := p.lik.data()
+	d, scale := p.lik.Data()
 	a := &augmentation{x: mat.DenseCopyOf(p.x), beta: append([]float64(nil), beta...), data: make([]float64, n)}
 	for i := range n {
 		a.data[i] = scale * d[i]

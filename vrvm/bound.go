@@ -4,29 +4,27 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // The lower bound L (12): its terms (39)–(46) for regression and (59)–(64)
 // for classification, with the corrections of the errata (docs/ERRATA.md), as
 // plain functions of the moments of the factors. Every solver evaluates L
 // through these functions and nothing else; the likelihood's own terms
-// ((40), (43), (46) or (60)) are in noise.go and logistic.go and call the
-// helpers here.
+// ((40), (43), (46) or (60)) are in package likelihood and call its
+// Gamma helpers, which those here wrap.
 
-const ln2Pi = 1.8378770664093453 // ln 2π
+const ln2Pi = lh.Ln2Pi // ln 2π
 
-// gammaEntropy is the entropy of Γ(x | a, b) (shape a, rate b):
-// ln Γ(a) − (a − 1) ψ(a) − ln b + a, the settled (45)/(46)/(64).
-func gammaEntropy(a, b float64) float64 {
-	lg, _ := math.Lgamma(a)
-	return lg - (a-1)*mathext.Digamma(a) - math.Log(b) + a
-}
+// gammaEntropy is the entropy of Γ(x | a, b) (shape a, rate b), the
+// settled (45)/(46)/(64) (likelihood.GammaEntropy).
+func gammaEntropy(a, b float64) float64 { return lh.GammaEntropy(a, b) }
 
 // expectedLogGamma is ⟨ln Γ(x | a, b)⟩ under Q(x) = Γ(x | ã, b̃), given
-// ⟨x⟩ and ⟨ln x⟩: a ln b + (a − 1)⟨ln x⟩ − b⟨x⟩ − ln Γ(a); (42), (43), (62).
+// ⟨x⟩ and ⟨ln x⟩; (42), (43), (62) (likelihood.ExpectedLogGamma).
 func expectedLogGamma(a, b, mean, logMean float64) float64 {
-	lg, _ := math.Lgamma(a)
-	return a*math.Log(b) + (a-1)*logMean - b*mean - lg
+	return lh.ExpectedLogGamma(a, b, mean, logMean)
 }
 
 // weightTerms returns the terms of L that belong to the weights, shared

@@ -178,7 +178,7 @@ func (c *Classifier) fitNew(ctx context.Context, x mat.Matrix, t []float64, desi
 			return newLogitLik(t, xi0), nil
 		})
 	if lik != nil {
-		c.xi = append([]float64(nil), lik.(*logitLik).xi...)
+		c.xi = lik.Factor(nil)
 	}
 	return err
 }

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // The collapsed bound: with Q_w at its optimum for ⟨α⟩ and the
@@ -24,7 +26,7 @@ func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solut
 	for i := range m {
 		x0[i] = math.Log(p.set.alpha0)
 	}
-	x0 = p.lik.logParams(x0)
+	x0 = p.lik.LogParams(x0)
 	fr, status, err := runNewton(ctx, model, p.set, x0, nil)
 	if status == NotFitted {
 		return nil, err
@@ -52,12 +54,12 @@ type collapsed struct {
 }
 
 func newCollapsed(f *designFactor, lik likelihood, p Prior) *collapsed {
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	s := &collapsed{f: f, lik: lik, prior: p, ud: f.project(d)}
 	n, _ := f.u.Dims()
-	s.lat.mean = make([]float64, n)
-	if lik.rowVariances() {
-		s.lat.vars = make([]float64, n)
+	s.lat.Mean = make([]float64, n)
+	if lik.RowVariances() {
+		s.lat.Vars = make([]float64, n)
 	}
 	return s
 }
@@ -68,8 +70,8 @@ func (s *collapsed) active() int { return len(s.f.cols) }
 // for Ω = UᵀBU and η = Uᵀy in the column space of U.
 func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
 	n, r := s.f.u.Dims()
-	beta, uni := s.lik.weights()
-	_, scale := s.lik.data()
+	beta, uni := s.lik.Weights()
+	_, scale := s.lik.Data()
 	etaP = make([]float64, r)
 	if beta == nil {
 		if s.oinv == nil || s.oinv.SymmetricDim() != r {
@@ -128,42 +130,42 @@ func (s *collapsed) eval(x []float64) ([]float64, float64, bool) {
 		x[i] = clampLog(x[i], hi)
 		s.alpha[i] = math.Exp(x[i])
 	}
-	s.lik.setLogParams(x[m:])
+	s.lik.SetLogParams(x[m:])
 	logDetOmega, etaP, ok := s.omega()
 	if !ok || !s.w.solve(s.f.b, s.alpha, s.oinv, s.oinvF, logDetOmega, etaP) {
 		return nil, math.NaN(), false
 	}
 	// μᵀφₙ = uₙᵀz, φₙᵀΣφₙ = uₙᵀ(BᵀΣB)uₙ and Σₙ φₙᵀΣφₙ = tr(BᵀΣB).
-	blas64.Gemv(blas.NoTrans, 1, s.f.u.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
-	if s.lat.vars != nil {
+	blas64.Gemv(blas.NoTrans, 1, s.f.u.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
+	if s.lat.Vars != nil {
 		if r0, c0 := dims(s.uy); r0 != n || c0 != r {
 			s.uy = mat.NewDense(n, r, nil)
 		}
 		blas64.Symm(blas.Right, 1, s.w.y.RawSymmetric(), s.f.u.RawMatrix(), 0, s.uy.RawMatrix())
 		for i := range n {
 			q := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: s.uy.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: s.f.u.RawRowView(i)})
-			s.lat.vars[i] = math.Max(0, q)
+			s.lat.Vars[i] = math.Max(0, q)
 		}
-		s.lat.sumVar = sum(s.lat.vars)
+		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
 		var tr float64
 		yr := s.w.y.RawSymmetric()
 		for i := range r {
 			tr += yr.Data[i*yr.Stride+i]
 		}
-		s.lat.sumVar = math.Max(0, tr)
+		s.lat.SumVar = math.Max(0, tr)
 	}
-	s.lik.observe(&s.lat)
+	s.lik.Observe(&s.lat)
 	w2 := s.w.secondMoments()
 	g := gammaOf(s.prior, s.alpha)
-	f := bound(s.prior, g.at, g.bt, w2, s.w.ld, s.lik.terms())
+	f := bound(s.prior, g.at, g.bt, w2, s.w.ld, s.lik.Terms())
 	next := make([]float64, m)
 	for i := range m {
 		next[i] = math.Log(at / (s.prior.B + w2[i]/2)) // (25)
 	}
-	s.lik.update() // (26)–(27) or (58)
-	next = s.lik.logParams(next)
-	s.lik.setLogParams(x[m:])
+	s.lik.Update() // (26)–(27) or (58)
+	next = s.lik.LogParams(next)
+	s.lik.SetLogParams(x[m:])
 	return next, f, true
 }
 
@@ -173,7 +175,7 @@ func (s *collapsed) keep(keep []int) {
 	s.f.keep(keep)
 	s.f.compact()
 	if _, r2 := s.f.b.Dims(); r2 != r {
-		d, _ := s.lik.data()
+		d, _ := s.lik.Data()
 		s.ud = s.f.project(d)
 	}
 	s.alpha = selectVec(s.alpha, keep)
@@ -186,30 +188,22 @@ func (s *collapsed) excluded() float64 {
 	return excludedBound(s.prior, s.f.diagonal(s.lik), s.f.cols)
 }
 
-// hessianLik is implemented by likelihoods that give the Newton solver
-// the derivatives of F with respect to their parameters; with other
-// likelihoods the solver continues with the extrapolated schedule alone.
-type hessianLik interface {
-	// hessian fills the likelihood's part of the gradient g and of the
-	// Hessian h of F at the current state s (its parameters come after
-	// the M = len(s.alpha) weight precisions); sig is Σ.
-	hessian(s *collapsed, sig *mat.SymDense, g []float64, h *mat.SymDense)
-}
-
 // newton returns the gradient and the Hessian of F at the current state,
 // or false if the problem is too large for a dense Hessian (more than
 // maxParams parameters) or the likelihood gives no derivatives.
 func (s *collapsed) newton(maxParams int) ([]float64, *mat.SymDense, bool) {
-	hl, ok := s.lik.(hessianLik)
-	k := s.active() + len(s.lik.logParams(nil))
-	if !ok || k > maxParams {
+	k := s.active() + len(s.lik.LogParams(nil))
+	if k > maxParams {
 		return nil, nil, false
 	}
 	g := make([]float64, k)
 	h := mat.NewSymDense(k, nil)
 	sig := s.w.sigma()
+	at := &lh.Collapsed{Alpha: s.alpha, Mu: s.w.mu, U: s.f.u, B: s.f.b, V: s.w.v, Y: s.w.y, UY: s.uy}
+	if !s.lik.Hessian(at, sig, g, h) {
+		return nil, nil, false
+	}
 	weightHessian(s.prior, &s.w, sig, g, h)
-	hl.hessian(s, sig, g, h)
 	return g, h, true
 }
 
@@ -245,7 +239,7 @@ func (s *collapsed) newton(maxParams int) ([]float64, *mat.SymDense, bool) {
 const newtonMax = 1500
 
 // weightHessian fills the ln α block of the Hessian and the gradient; the
-// likelihood fills the rest (hessianLik).
+// likelihood fills the rest (Likelihood.Hessian).
 func weightHessian(p Prior, w *woodQ, sig *mat.SymDense, g []float64, h *mat.SymDense) {
 	m := len(w.mu)
 	at := p.A + 0.5

@@ -358,7 +358,7 @@ func (f *designFactor) diagonal(lik likelihood) []float64 {
 	if p == 0 || r == 0 {
 		return dv
 	}
-	beta, uni := lik.weights()
+	beta, uni := lik.Weights()
 	switch {
 	case beta == nil:
 		row := make([]float64, r)
@@ -440,7 +440,7 @@ func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
 // as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (diagonal).
 // If UᵀWU is not numerically positive definite it falls back to diagonal.
 func (f *designFactor) weightedDiag(lik likelihood) []float64 {
-	beta, _ := lik.weights()
+	beta, _ := lik.Weights()
 	bf := f.bFull
 	p, r := bf.Dims()
 	if beta == nil || f.ident || p == 0 || r == 0 {

@@ -570,18 +570,7 @@ func (r *rprop) move(k Learnable, g []float64, x mat.Matrix) (moved bool) {
 
 // copyFactor sets the likelihood factor of dst (Q_τ, or ξ) to that of
 // src, a likelihood of the same task and data.
-func copyFactor(dst, src likelihood) {
-	switch d := dst.(type) {
-	case *gaussLik:
-		s := src.(*gaussLik)
-		d.ct, d.dt = s.ct, s.dt
-	case *logitLik:
-		s := src.(*logitLik)
-		for i, v := range s.xi {
-			d.setXi(i, v)
-		}
-	}
-}
+func copyFactor(dst, src likelihood) { dst.SetFactor(src.Factor(nil)) }
 
 // startLearning validates the data and resolves the starting kernel when
 // learning is on; it returns nil when it is off. implicit marks the

@@ -128,7 +128,7 @@ func classLeverage(p *problem, sol *solution, t []float64) [2]float64 {
 	if err != nil {
 		return g
 	}
-	beta, uni := p.lik.weights()
+	beta, uni := p.lik.Weights()
 	var ps mat.Dense // ΦΣ
 	mul(&ps, phi, sol.sigma)
 	for i, c := range t {
@@ -169,11 +169,9 @@ func classCrowded(p *problem, sol *solution, t []float64) bool {
 // fresh likelihood for each fit.
 func learnKernel(ctx context.Context, s settings, b basis, x mat.Matrix, k0 Learnable, o KernelLearning, newLik func() likelihood) (*learnResult, error) {
 	tg := &binaryTarget{s: s, b: b, x: x, newLik: newLik}
-	if l, ok := newLik().(*gaussLik); ok && !s.noCrowdLimit && s.prune && s.method == (Sequential{}) {
-		tg.limit = widthCrowded * float64(len(l.t)) // (C1)
-	}
-	if l, ok := newLik().(*logitLik); ok && !s.noCrowdLimit && s.prune && s.method == (Sequential{}) {
-		tg.labels = l.t // (C3)
+	if l := newLik(); !s.noCrowdLimit && s.prune && s.method == (Sequential{}) {
+		tg.limit = widthCrowded * float64(l.GammaRows()) // (C1)
+		tg.labels = l.Labels()                           // (C3)
 	}
 	best, k, trace, err := learnWith(ctx, tg, x, k0, o)
 	if best == nil {

@@ -40,12 +40,12 @@ func newFixedQ(p *problem, sol *solution) *fixedQ {
 	if q.sigma == nil {
 		q.sigma = sol.sigmaOf()
 	}
-	beta, uni := p.lik.weights()
+	beta, uni := p.lik.Weights()
 	if beta == nil {
 		beta = constant(n, uni)
 	}
 	q.beta = beta
-	d, scale := p.lik.data()
+	d, scale := p.lik.Data()
 	q.y = make([]float64, n)
 	for i, v := range d {
 		q.y[i] = scale * v

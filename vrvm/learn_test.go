@@ -128,15 +128,15 @@ func fullBoundAt(t *testing.T, p *problem, sol *solution, k Kernel) float64 {
 		sigma = sol.sigmaOf()
 	}
 	n, m := phi.Dims()
-	l := &latent{mean: make([]float64, n), vars: make([]float64, n)}
+	l := &latent{Mean: make([]float64, n), Vars: make([]float64, n)}
 	var ps mat.Dense
 	ps.Mul(phi, sigma)
 	for i := range n {
-		l.mean[i] = mat.Dot(phi.RowView(i), mat.NewVecDense(m, sol.mu))
-		l.vars[i] = mat.Dot(phi.RowView(i), ps.RowView(i))
-		l.sumVar += l.vars[i]
+		l.Mean[i] = mat.Dot(phi.RowView(i), mat.NewVecDense(m, sol.mu))
+		l.Vars[i] = mat.Dot(phi.RowView(i), ps.RowView(i))
+		l.SumVar += l.Vars[i]
 	}
-	p.lik.observe(l)
+	p.lik.Observe(l)
 	at := p.set.prior.A + 0.5
 	bt, w2 := make([]float64, m), make([]float64, m)
 	for i, a := range sol.alpha {
@@ -151,7 +151,7 @@ func fullBoundAt(t *testing.T, p *problem, sol *solution, k Kernel) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bound(p.set.prior, at, bt, w2, ch.LogDet(), p.lik.terms()) +
+	return bound(p.set.prior, at, bt, w2, ch.LogDet(), p.lik.Terms()) +
 		excludedBound(p.set.prior, likelihoodPrecisions(full, p.lik), sol.cols)
 }
 
@@ -350,13 +350,7 @@ func TestWarmStart(t *testing.T) {
 	for _, classify := range []bool{false, true} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
-			var lik likelihood
-			if g, ok := p.lik.(*gaussLik); ok {
-				lik = newGaussLik(g.t, p.set.prior, 1)
-			} else {
-				lik = newLogitLik(p.lik.(*logitLik).t, 1)
-			}
-			copyFactor(lik, p.lik)
+			lik := p.lik.Start() // at p.lik's factor
 			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
 			sw, err := p.set.method.algorithm().fit(context.Background(), pw)
 			if err != nil {

@@ -154,7 +154,7 @@ func (p fastProblem) model(t *testing.T) (*collapsed, []float64) {
 		t.Fatal(err)
 	}
 	lik := p.lik()
-	return newCollapsed(f, lik, p.prior), lik.logParams(make([]float64, len(f.cols)))
+	return newCollapsed(f, lik, p.prior), lik.LogParams(make([]float64, len(f.cols)))
 }
 
 // denseBound evaluates L at the parameters x of the fast model with the
@@ -168,7 +168,7 @@ func (p fastProblem) denseBound(t *testing.T, x []float64) float64 {
 	_, m := phi.Dims()
 	at := p.prior.A + 0.5
 	lik := p.lik()
-	lik.setLogParams(append([]float64(nil), x[m:]...))
+	lik.SetLogParams(append([]float64(nil), x[m:]...))
 	s := newScheduleState(phi, lik, p.prior, 1)
 	for i := range m {
 		s.alpha.bt[i] = at / math.Exp(x[i])
@@ -517,17 +517,21 @@ func checkFullModelBound(t *testing.T, solver Method, classify bool) {
 	var lik likelihood
 	if classify {
 		l := newLogitLik(tt, 1)
-		for i, xi := range cls.Xi() {
-			l.setXi(i, xi)
+		l.SetFactor(cls.Xi())
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = e[i] - act[i]*act[i]
 		}
-		copy(l.act, act)
-		copy(l.e, e)
+		l.Observe(&latent{Mean: act, Vars: v})
 		lik = l
 	} else {
 		ct, dt := reg.TauPosterior()
-		lik = &gaussLik{t: tt, n: len(tt), prior: p, ct: ct, dt: dt, ew: ew}
+		g := newGaussLikRows(nil, len(tt), p, 1)
+		g.SetFactor([]float64{ct, dt})
+		g.Observe(&latent{SqResid: ew}) // Σₙ⟨(tₙ − wᵀφₙ)²⟩
+		lik = g
 	}
-	want := bound(p, at, bt, w2, logDet, lik.terms())
+	want := bound(p, at, bt, w2, logDet, lik.Terms())
 	t.Logf("classify=%v: %d of %d functions active, reported %.12g, L(Q) %.12g", classify, len(cols), m, reported, want)
 	if relErr(reported, want) > denseAgreeTol {
 		t.Errorf("classify=%v: reported bound %.12g, L(Q) of the full model %.12g", classify, reported, want)

@@ -95,7 +95,7 @@ func TestRegressionBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.lik.update()
+				s.lik.Update()
 				checkStep(t, "tau", &l, s.bound())
 				if it%10 == 9 {
 					s.prune(1e3)
@@ -126,7 +126,7 @@ func TestClassificationBoundMonotone(t *testing.T) {
 			for it := range 40 {
 				s.updateAlpha()
 				checkStep(t, "alpha", &l, s.bound())
-				s.lik.update()
+				s.lik.Update()
 				checkStep(t, "xi", &l, s.bound())
 				if err := s.updateW(it + 2); err != nil {
 					t.Fatal(err)
@@ -156,7 +156,8 @@ func TestQwExactPosterior(t *testing.T) {
 			s.alpha.bt[i] = s.alpha.at / alpha[i]
 		}
 		tau := 3.7
-		lik.dt = lik.ct / tau
+		ct := lik.Factor(nil)[0]
+		lik.SetFactor([]float64{ct, ct / tau})
 		if err := s.updateW(1); err != nil {
 			t.Fatal(err)
 		}
@@ -200,8 +201,8 @@ func TestQwExactPosterior(t *testing.T) {
 			}
 			ew += (p.t[n]-m1)*(p.t[n]-m1) + v
 		}
-		if !scalar.EqualWithinRel(lik.ew, ew, 1e-7) {
-			t.Errorf("seed %d: expected squared error %g, want %g", seed, lik.ew, ew)
+		if !scalar.EqualWithinRel(lik.SqErr(), ew, 1e-7) {
+			t.Errorf("seed %d: expected squared error %g, want %g", seed, lik.SqErr(), ew)
 		}
 	}
 }
@@ -253,14 +254,15 @@ func TestBoundTermsIndependent(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.updateAlpha()
-		s.lik.update()
+		s.lik.Update()
 	}
 	got := termsOf(s, lik)
 	n := float64(len(f.T))
-	qTau := distuv.Gamma{Alpha: lik.ct, Beta: lik.dt}
+	qf := lik.Factor(nil) // c̃, d̃
+	qTau := distuv.Gamma{Alpha: qf[0], Beta: qf[1]}
 	// ⟨ln τ⟩ by quadrature over Q_τ.
 	lnTau := quad.Fixed(func(v float64) float64 { return math.Log(v) * qTau.Prob(v) }, 0, math.Inf(1), 2000, nil, 0)
-	want := n/2*lnTau - n/2*ln2Pi - qTau.Mean()/2*lik.ew
+	want := n/2*lnTau - n/2*ln2Pi - qTau.Mean()/2*lik.SqErr()
 	if !scalar.EqualWithinRel(got.LnPt, want, 1e-6) {
 		t.Errorf("<ln p(t|w,tau)> = %.12g, independent %.12g", got.LnPt, want)
 	}
@@ -351,6 +353,7 @@ type boundTerms struct {
 func termsOf(s *scheduleState, lik *gaussLik) boundTerms {
 	var b boundTerms
 	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.logDet)
-	b.LnPt, b.LnPtau, b.Htau = lik.termList()
+	tm := lik.Terms()
+	b.LnPt, b.LnPtau, b.Htau = tm[0], tm[1], tm[2]
 	return b
 }

@@ -276,9 +276,9 @@ func (r *Regressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, desig
 			return newGaussLik(t, s.prior, tau0), nil
 		})
 	if lik != nil {
-		g := lik.(*gaussLik)
-		r.ct, r.dt = g.ct, g.dt
-		r.noise = g.dt / g.ct
+		f := lik.Factor(nil) // c̃, d̃
+		r.ct, r.dt = f[0], f[1]
+		r.noise = r.dt / r.ct
 	}
 	return err
 }

@@ -410,7 +410,7 @@ func robustStarts(ctx context.Context, p robustProblem) (*robustState, *solution
 		}{{maxNu, true}, {maxNu, false}}
 	}
 	for _, c := range starts {
-		st := newRobustState(p.phi, p.t, p.set.prior, p.set.alpha0, g.tau(), c.nu, c.learn)
+		st := newRobustState(p.phi, p.t, p.set.prior, p.set.alpha0, g.Tau(), c.nu, c.learn)
 		st.phi, st.cols = selectCols(p.phi, warm.cols), append([]int(nil), warm.cols...)
 		st.alpha = gammaOf(p.set.prior, warm.alpha)
 		s, err := run(st)

@@ -55,7 +55,7 @@ func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood
 	n, m := phi.Dims()
 	s := &scheduleState{lik: lik, prior: p, full: phi, phi: phi, cols: seq(m)}
 	s.q.ctx = ctx
-	if beta, _ := lik.weights(); beta == nil {
+	if beta, _ := lik.Weights(); beta == nil {
 		s.gram = mat.NewSymDense(m, nil)
 		if n < blockedMin {
 			s.gram.SymOuterK(1, phi.T())
@@ -71,14 +71,14 @@ func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood
 			}
 		}
 	}
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	s.phiD = make([]float64, m)
 	mat.NewVecDense(m, s.phiD).MulVec(phi.T(), mat.NewVecDense(n, d))
 	// Initialisation: ⟨αₘ⟩ = alpha0 with ãₘ = a + ½.
 	s.alpha = gammaOf(p, constant(m, alpha0))
-	s.lat.mean = make([]float64, n)
-	if lik.rowVariances() {
-		s.lat.vars = make([]float64, n)
+	s.lat.Mean = make([]float64, n)
+	if lik.RowVariances() {
+		s.lat.Vars = make([]float64, n)
 	}
 	return s, nil
 }
@@ -88,7 +88,7 @@ func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood
 // its moments at the training inputs to the likelihood.
 func (s *scheduleState) updateW(iter int) error {
 	m := len(s.cols)
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	if s.work == nil || s.work.SymmetricDim() != m {
 		s.work = mat.NewSymDense(m, nil)
 	}
@@ -119,7 +119,7 @@ func (s *scheduleState) updateW(iter int) error {
 	for i := range m {
 		s.alphaW[i] += s.q.jitter
 	}
-	_, scale := s.lik.data()
+	_, scale := s.lik.Data()
 	h := make([]float64, m)
 	for i, v := range s.phiD {
 		h[i] = scale * v
@@ -128,18 +128,18 @@ func (s *scheduleState) updateW(iter int) error {
 		return err
 	}
 	if s.phi == nil {
-		s.lat.sqResid = s.statsResid()
+		s.lat.SqResid = s.statsResid()
 	} else {
 		n, _ := s.phi.Dims()
-		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.mean})
+		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
 	}
-	if s.lat.vars != nil {
-		s.qwork = s.q.quadForms(s.lat.vars, s.phi, s.qwork)
-		s.lat.sumVar = sum(s.lat.vars)
+	if s.lat.Vars != nil {
+		s.qwork = s.q.quadForms(s.lat.Vars, s.phi, s.qwork)
+		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
-		s.lat.sumVar = uniformSumVar(s.alphaW, s.q.diag, uni)
+		s.lat.SumVar = uniformSumVar(s.alphaW, s.q.diag, uni)
 	}
-	s.lik.observe(&s.lat)
+	s.lik.Observe(&s.lat)
 	return nil
 }
 
@@ -147,12 +147,12 @@ func (s *scheduleState) updateW(iter int) error {
 func (s *scheduleState) updateAlpha() { s.alpha.update(s.prior, &s.q) }
 
 // bound returns L of the active model.
-func (s *scheduleState) bound() float64 { return s.alpha.bound(s.prior, &s.q, s.lik.terms()) }
+func (s *scheduleState) bound() float64 { return s.alpha.bound(s.prior, &s.q, s.lik.Terms()) }
 
 // params lists the monitored parameters: ⟨αₘ⟩ of the active set, then
 // the likelihood's.
 func (s *scheduleState) params(dst []float64) []float64 {
-	return s.lik.params(append(dst[:0], s.alpha.means()...))
+	return s.lik.Params(append(dst[:0], s.alpha.means()...))
 }
 
 // prune removes the basis functions whose ⟨αₘ⟩ exceeds threshold.
@@ -199,7 +199,7 @@ func (s *scheduleState) run(ctx context.Context, c settings) (trace []float64, i
 // the likelihood's factor, Q_τ (26)–(27) or ξ (58).
 func (s *scheduleState) hyper(int, float64) error {
 	s.updateAlpha()
-	s.lik.update()
+	s.lik.Update()
 	return nil
 }
 
@@ -301,7 +301,7 @@ func (s *scheduleState) solution(trace []float64, iters int, status Status) *sol
 	if s.full != nil {
 		prec = likelihoodPrecisions(s.full, s.lik)
 	} else {
-		_, beta := s.lik.weights() // sₘ = ⟨τ⟩ φₘᵀφₘ
+		_, beta := s.lik.Weights() // sₘ = ⟨τ⟩ φₘᵀφₘ
 		prec = make([]float64, len(s.fullDiag))
 		for i, v := range s.fullDiag {
 			prec[i] = beta * v

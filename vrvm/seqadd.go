@@ -220,7 +220,7 @@ const seqVerify = 8
 // qₘ and the kept dₘ (dOld) of candidateStats, and whether it qualifies
 // for addition, as in bestAddition.
 func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g float64, ok bool) {
-	beta, _ := s.lik.weights()
+	beta, _ := s.lik.Weights()
 	_, r := s.f.bFull.Dims()
 	phi := make([]float64, s.n)
 	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
@@ -414,8 +414,8 @@ func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 		s.add(j, alpha)
 		return s.rebuild(iter)
 	}
-	_, uni := s.lik.weights()
-	_, scale := s.lik.data()
+	_, uni := s.lik.Weights()
+	_, scale := s.lik.Data()
 	m := len(s.act)
 	s.add(j, alpha)
 	c := make([]float64, m)

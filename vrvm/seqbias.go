@@ -94,7 +94,7 @@ func biasLik(p *problem, f *designFactor) likelihood {
 	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
 		return nil
 	}
-	return startLik(p.lik)
+	return p.lik.Start()
 }
 
 // biasFit fits p again, with the likelihood lik (biasLik), from the bias
@@ -106,11 +106,11 @@ func biasLik(p *problem, f *designFactor) likelihood {
 func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
 	pc, _ := f.bFull.Dims()
 	m := float64(len(sol.cols))
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
-	if l, cls := p.lik.(*logitLik); cls && !nearlyConstant(sol.cols) && !explainsLittle(l) {
+	if !p.lik.TakesBiasStart(nearlyConstant(sol.cols)) {
 		return sol // (S13): classification only after a nearly constant fit
 	}
 	s := newSeqFit(f, lik, p.set)
@@ -183,26 +183,4 @@ func nearlyConstant(cols []int) bool {
 		}
 	}
 	return n <= 1
-}
-
-// seqExplainsLittle is the fraction of the constant classifier's training
-// errors (the smaller class's rows) at or above which a fit has explained
-// too little of the labels to be left without the bias start (S13).
-const seqExplainsLittle = 0.5
-
-// explainsLittle reports whether the fitted likelihood l, at its final
-// activations, misclassifies at least seqExplainsLittle times as many
-// training rows as the constant classifier does (S13).
-func explainsLittle(l *logitLik) bool {
-	var n1, errs int
-	for i, t := range l.t {
-		if t == 1 {
-			n1++
-		}
-		if (l.act[i] > 0) != (t == 1) {
-			errs++
-		}
-	}
-	minority := min(n1, len(l.t)-n1)
-	return minority > 0 && float64(errs) >= seqExplainsLittle*float64(minority)
 }

@@ -266,7 +266,7 @@ func (s *seqFit) heldShares() {
 func (s *seqFit) extrapolationPoint() []float64 {
 	pt := logs(s.alpha)
 	if !s.uniform() && s.pruneAt <= s.cls.target*1.000001 {
-		pt = s.lik.logParams(pt)
+		pt = s.lik.LogParams(pt)
 	}
 	return pt
 }
@@ -292,12 +292,12 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	before, beforeFull := s.bound(), s.objective()
 	m := len(s.alpha)
 	oldA := append([]float64(nil), s.alpha...)
-	oldXi := s.lik.logParams(nil)
+	oldXi := s.lik.LogParams(nil)
 	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.pruneAt)) // (S5)
 	for i := range m {
 		s.alpha[i] = math.Exp(clampLog(x[i], hi))
 	}
-	s.lik.setLogParams(x[m:])
+	s.lik.SetLogParams(x[m:])
 	if err := s.rebuild(iter); err == nil && s.bound() >= before && s.objective() >= beforeFull {
 		if s.hook != nil {
 			s.hook("extrapolate")
@@ -305,7 +305,7 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 		return nil
 	}
 	copy(s.alpha, oldA)
-	s.lik.setLogParams(oldXi)
+	s.lik.SetLogParams(oldXi)
 	return s.rebuild(iter)
 }
 
@@ -381,7 +381,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 		for i := range m {
 			s.alpha[i] = math.Exp(clampLog(x[i], hi))
 		}
-		s.lik.setLogParams(x[m:])
+		s.lik.SetLogParams(x[m:])
 		if err := s.rebuild(iter); err != nil || !(s.bound() > before && s.objective() >= beforeFull) {
 			break
 		}
@@ -393,7 +393,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 	for i := range m {
 		s.alpha[i] = math.Exp(clampLog(best[i], hi))
 	}
-	s.lik.setLogParams(best[m:])
+	s.lik.SetLogParams(best[m:])
 	if err := s.rebuild(iter); err != nil {
 		return kept, err
 	}

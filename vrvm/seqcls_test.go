@@ -46,9 +46,9 @@ func TestClsCacheExact(t *testing.T) {
 				if err := s.rebuild(step); err != nil {
 					t.Fatal(err)
 				}
-				s.lik.update()
+				s.lik.Update()
 			}
-			beta, _ := s.lik.weights()
+			beta, _ := s.lik.Weights()
 			m := len(s.act)
 			got := mat.NewSymDense(m, nil)
 			s.weightedGramActive(got, beta)

@@ -12,66 +12,19 @@ import "math"
 //
 // so that Q_w (54)–(55) has precisions βₙ = 2cₙλ(ξₙ) and data
 // cₙ(tₙ − ½). The sequential solver fits the distinct rows so weighted
-// (countLik) when there are fewer of them than rows: a data set with every
-// row twice then costs what the distinct rows cost per iteration (its
-// posterior is a different one, the data counting twice). The basis is
-// unchanged (functions centred at duplicated inputs are identical, and
+// (likelihood.Count) when there are fewer of them than rows: a data set
+// with every row twice then costs what the distinct rows cost per
+// iteration (its posterior is a different one, the data counting twice).
+// The basis is unchanged (functions centred at duplicated inputs are identical, and
 // only one of each is ever added: twins).
-
-// countLik is the logistic likelihood of distinct rows with counts.
-type countLik struct {
-	*logitLik
-	count []float64 // cₙ
-	beta  []float64 // 2cₙλ(ξₙ)
-	half  []float64 // cₙ(tₙ − ½)
-}
-
-func newCountLik(l *logitLik, count []float64) *countLik {
-	c := &countLik{logitLik: l, count: count, beta: make([]float64, len(count)), half: make([]float64, len(count))}
-	for i, v := range count {
-		c.half[i] = v * l.half[i]
-	}
-	c.sync()
-	return c
-}
-
-// sync sets βₙ = 2cₙλ(ξₙ) from the current ξ.
-func (c *countLik) sync() {
-	for i, v := range c.count {
-		c.beta[i] = v * c.logitLik.beta[i]
-	}
-}
-
-func (c *countLik) weights() ([]float64, float64) { return c.beta, 0 }
-func (c *countLik) data() ([]float64, float64)    { return c.half, 1 }
-
-func (c *countLik) update() float64 {
-	ch := c.logitLik.update() // (58): ξₙ does not depend on cₙ
-	c.sync()
-	return ch
-}
-
-func (c *countLik) setLogParams(u []float64) {
-	c.logitLik.setLogParams(u)
-	c.sync()
-}
-
-// terms returns ⟨ln F⟩ (60) with each row's term counted cₙ times.
-func (c *countLik) terms() [3]float64 {
-	l := c.logitLik
-	var s float64
-	for i, xi := range l.xi {
-		s += c.count[i] * (LogSigmoid(xi) + l.half[i]*l.act[i] - xi/2 - l.lam[i]*(l.e[i]-xi*xi)) // (60)
-	}
-	return [3]float64{0, 0, s}
-}
 
 // collapsedRows is a problem over the distinct rows of another.
 type collapsedRows struct {
 	prob *problem
 	of   []int // of[n]: the distinct row of row n
-	orig *logitLik
-	lik  *countLik
+	// expand sets the factor of every row of the original likelihood to
+	// that of its distinct row, with the moments observed last.
+	expand func()
 	// With distinct centres (distinctCentres): cols[j] is the original
 	// basis function of function j, twins[j] the number of its copies
 	// left out; both nil otherwise.
@@ -83,13 +36,13 @@ type collapsedRows struct {
 // rows with counts, or nil if p is not a classification problem or has no
 // duplicated rows.
 func collapseRows(p *problem) *collapsedRows {
-	orig, ok := p.lik.(*logitLik)
-	if !ok || p.set.noCollapse {
+	t := p.lik.Labels()
+	if t == nil || p.set.noCollapse {
 		return nil
 	}
 	n, _ := p.x.Dims()
 	xd := denseOf(p.x)
-	of, first := distinctRows(xd, orig.t)
+	of, first := distinctRows(xd, t)
 	if len(first) == n {
 		return nil
 	}
@@ -98,15 +51,10 @@ func collapseRows(p *problem) *collapsedRows {
 	for _, u := range of {
 		count[u]++
 	}
-	tu := selectVec(orig.t, first)
-	lu := newLogitLik(tu, 1)
-	for u, i := range first {
-		lu.setXi(u, orig.xi[i]) // the factor starts where p.lik holds it
-	}
-	cl := newCountLik(lu, count)
+	cl, expand := p.lik.CountRows(of, first, count)
 	q := *p
 	q.x, q.lik = xu, cl
-	c := &collapsedRows{prob: &q, of: of, orig: orig, lik: cl}
+	c := &collapsedRows{prob: &q, of: of, expand: expand}
 	c.distinctCentres(p)
 	return c
 }
@@ -169,16 +117,6 @@ func (c *collapsedRows) columns(cols []int) []int {
 		return cols
 	}
 	return selectInts(c.cols, cols)
-}
-
-// expand sets the factor of every row of the original likelihood to that
-// of its distinct row, with the moments observed last.
-func (c *collapsedRows) expand() {
-	l := c.lik.logitLik
-	for n, u := range c.of {
-		c.orig.setXi(n, l.xi[u])
-		c.orig.act[n], c.orig.e[n] = l.act[u], l.e[u]
-	}
 }
 
 // holdTwins adds to the held terms of the excluded functions, (S4), those

@@ -117,8 +117,8 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 		}
 		_, _, c, x = s.plainS(j)
 	}
-	_, uni := s.lik.weights()
-	_, scale := s.lik.data()
+	_, uni := s.lik.Weights()
+	_, scale := s.lik.Data()
 	bj := s.f.bFull.RawRowView(j)
 	_, r := s.f.bFull.Dims()
 	res := append([]float64(nil), bj...)
@@ -142,7 +142,7 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 // c = βB_A bⱼ and x = Σc.
 func (s *seqFit) plainS(j int) (plain, abs float64, c, x []float64) {
 	m := len(s.act)
-	_, uni := s.lik.weights()
+	_, uni := s.lik.Weights()
 	col := make([]float64, m+1)
 	if !s.crossColumn(j, col) {
 		s.activeProducts(s.f.bFull.RawRowView(j), col)

@@ -13,14 +13,14 @@ import (
 // current factors (Q_w must be current: call rebuild first).
 func (s *seqFit) bound() float64 {
 	g := gammaOf(s.prior, s.alpha)
-	return g.bound(s.prior, &s.q, s.lik.terms())
+	return g.bound(s.prior, &s.q, s.lik.Terms())
 }
 
 // objective is the bound reported in the trace: the full model's, with
 // the excluded functions at the factors held since the last addition
 // round, (S4).
 func (s *seqFit) objective() float64 {
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	if beta == nil {
 		return s.bound() + s.exConst - 0.5*uni*s.exSum
 	}
@@ -297,7 +297,7 @@ func (s *seqFit) likelihoodStep(k int, maxDl float64, removed bool) (lch float64
 	if err := s.refresh(k); err != nil {
 		return lch, err
 	}
-	lch = s.lik.update()
+	lch = s.lik.Update()
 	if err := s.rebuild(k); err != nil {
 		return lch, err
 	}
@@ -542,7 +542,7 @@ type keptQ struct {
 // not two.
 func (s *seqFit) keepQ() *keptQ {
 	return &keptQ{sig: s.sig, mu: append([]float64(nil), s.q.mu...), diag: append([]float64(nil), s.q.diag...),
-		logDet: s.q.logDet, ldSwp: s.ldSweep, jitter: s.q.jitter, sqResid: s.lat.sqResid, sumVr: s.lat.sumVar, sigUpdates: s.sigUpdates}
+		logDet: s.q.logDet, ldSwp: s.ldSweep, jitter: s.q.jitter, sqResid: s.lat.SqResid, sumVr: s.lat.SumVar, sigUpdates: s.sigUpdates}
 }
 
 // restoreQ sets Q_w back to k (keepQ), O(M), instead of the O(M³) of
@@ -558,9 +558,9 @@ func (s *seqFit) restoreQ(k *keptQ) {
 	s.q.diag = append(s.q.diag[:0], k.diag...)
 	s.q.logDet, s.ldSweep, s.q.jitter = k.logDet, k.ldSwp, k.jitter
 	s.sigUpdates = k.sigUpdates
-	s.lat.mean = nil
-	s.lat.sqResid, s.lat.sumVar = k.sqResid, k.sumVr
-	s.lik.observe(&s.lat)
+	s.lat.Mean = nil
+	s.lat.SqResid, s.lat.SumVar = k.sqResid, k.sumVr
+	s.lik.Observe(&s.lat)
 }
 
 // squarem returns the SQUAREM point x0 − 2γr + γ²v from the sequence

@@ -52,9 +52,8 @@ func newtonAffordable(f *designFactor, n int) bool {
 // Gaussian likelihood, the low-rank factor within seqNewtonWork, and
 // from 1 to seqNewtonActive active functions.
 func (s *seqFit) newtonTakes() bool {
-	_, ok := s.lik.(*gaussLik)
 	m := len(s.act)
-	return !s.ctl.noNewton && ok && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+	return !s.ctl.noNewton && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
 }
 
 // newtonTail takes the joint steps of (S7) from the current state at
@@ -63,14 +62,12 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	if !s.newtonTakes() {
 		return false, nil
 	}
-	g := s.lik.(*gaussLik)
 	sub := &designFactor{u: s.f.u, b: selectRows(s.f.bFull, s.act), cols: append([]int(nil), s.act...)}
-	lc := *g
-	lc.resid = nil
+	lc := s.lik.NewtonCopy()
 	set := s.ctl
 	set.prune, set.pruneAt = false, s.pruneAt
-	fr := &newtonRun{model: newCollapsed(sub, &lc, s.prior), c: set}
-	if !fr.eval(append(logs(s.alpha), lc.logParams(nil)...)) {
+	fr := &newtonRun{model: newCollapsed(sub, lc, s.prior), c: set}
+	if !fr.eval(append(logs(s.alpha), lc.LogParams(nil)...)) {
 		return false, nil
 	}
 	f0 := fr.f

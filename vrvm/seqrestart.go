@@ -62,27 +62,11 @@ func restartLimit(uniform bool) float64 {
 // first fit, for the second start (S6), or nil if p does not get one.
 func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
-	b, _ := p.lik.weights()
-	if d, _ := p.lik.data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
+	b, _ := p.lik.Weights()
+	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
 		return nil
 	}
-	return startLik(p.lik)
-}
-
-// startLik returns a copy of the likelihood l at its current factor, for
-// a second start, or nil if l is of another kind.
-func startLik(l likelihood) likelihood {
-	switch l := l.(type) {
-	case *gaussLik:
-		return l.clone()
-	case *logitLik:
-		c := *l
-		for _, v := range []*[]float64{&c.xi, &c.lam, &c.beta, &c.act, &c.e} {
-			*v = append([]float64(nil), *v...)
-		}
-		return &c
-	}
-	return nil
+	return p.lik.Start()
 }
 
 // restartFit fits p again, with the likelihood lik (restartLik), from
@@ -146,8 +130,8 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // climb to a fit that spends one function on each row's noise.
 func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
-	if l, ok := lik.(*gaussLik); ok && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
-		if lim := widthCrowded * float64(len(l.t)); !(effectiveParameters(sol) > lim) {
+	if n := lik.GammaRows(); n > 0 && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
+		if lim := widthCrowded * float64(n); !(effectiveParameters(sol) > lim) {
 			s.ctl.gammaLimit = lim
 		}
 	}

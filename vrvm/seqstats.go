@@ -3,7 +3,7 @@ package vrvm
 import "math"
 
 // uniform reports whether the likelihood's precisions are all equal.
-func (s *seqFit) uniform() bool { b, _ := s.lik.weights(); return b == nil }
+func (s *seqFit) uniform() bool { b, _ := s.lik.Weights(); return b == nil }
 
 // weighted returns dⱼ = φⱼᵀBφⱼ for every candidate function and Uᵀy.
 // This is the O(P r²) part of the candidate statistics (O(P N) for the
@@ -22,20 +22,20 @@ func (s *seqFit) weighted(tol float64) (yv, dv []float64, fresh bool) {
 }
 
 func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
-	_, scale := s.lik.data()
+	_, scale := s.lik.Data()
 	s.wFresh = true
 	yv = make([]float64, len(s.ud))
 	for i, v := range s.ud {
 		yv[i] = scale * v
 	}
-	if beta, uni := s.lik.weights(); beta == nil {
+	if beta, uni := s.lik.Weights(); beta == nil {
 		dv = make([]float64, len(s.bnorm))
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
 		}
 		return yv, dv
 	}
-	beta, _ := s.lik.weights()
+	beta, _ := s.lik.Weights()
 	if !s.f.ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
 		s.wFresh = false
 		return yv, s.wDV
@@ -60,7 +60,7 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 
 // lazyDiag reports whether addition rounds compute dⱼ on demand.
 func (s *seqFit) lazyDiag() bool {
-	beta, _ := s.lik.weights()
+	beta, _ := s.lik.Weights()
 	return s.f.ident && beta != nil
 }
 
@@ -80,7 +80,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 	if !s.lazyDiag() {
 		return
 	}
-	beta, _ := s.lik.weights()
+	beta, _ := s.lik.Weights()
 	bf := s.f.bFull
 	_, n := bf.Dims()
 	var row []float64
@@ -135,7 +135,7 @@ const seqWeightTol = 1e-2
 // precisions cⱼ = β(B_A bⱼ), kept by add and remove in cross, so that a
 // round costs O(|idx| M²); otherwise C = B W̃ B_Aᵀ costs O(|idx| r M).
 func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
-	_, scale := s.lik.data()
+	_, scale := s.lik.Data()
 	p := len(dv)
 	if idx != nil {
 		p = len(idx)
@@ -163,7 +163,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	switch {
 	case s.uniform() && idx == nil:
 		s.completeCross()
-		_, uni := s.lik.weights()
+		_, uni := s.lik.Weights()
 		for i := range m {
 			src, dst := s.cross[i], ct.RawRowView(i)
 			for j, v := range src {
@@ -171,7 +171,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 			}
 		}
 	case s.uniform():
-		_, uni := s.lik.weights()
+		_, uni := s.lik.Weights()
 		for i := range m {
 			src, dst := s.cross[i], ct.RawRowView(i)
 			for j, c := range idx {
@@ -182,10 +182,10 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
 		// whether or not dⱼ were kept from an earlier round (weighted);
 		// rows kept while the precisions are unchanged (activeCross).
-		beta, _ := s.lik.weights()
+		beta, _ := s.lik.Weights()
 		ct = s.activeCross(beta, idx)
 	default:
-		beta, _ := s.lik.weights()
+		beta, _ := s.lik.Weights()
 		s.explicitCross(beta, idx, p, ct, dv)
 	}
 	s.fillDiag(dv, idx)

@@ -93,7 +93,7 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 
 // precisionOf returns dₘ = φₘᵀBφₘ of the active function at position i.
 func (s *seqFit) precisionOf(i int) float64 {
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	if beta == nil {
 		return uni * s.bnorm[s.act[i]]
 	}
@@ -111,7 +111,7 @@ func (s *seqFit) remove(i int) {
 	// Hold the removed function at its excluded optimum for the current
 	// precisions, (S4): dⱼ = β‖φⱼ‖², or from its column of Φ_A.
 	j := s.act[i]
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	d := uni * s.bnorm[j]
 	if beta != nil {
 		d = 0
@@ -200,12 +200,12 @@ func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
 	_, r := s.f.bFull.Dims()
 	h := make([]float64, m)
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	prec := workSym(&s.precBuf, m)
 	if beta != nil {
 		clear(prec.RawSymmetric().Data)
 	}
-	_, scale := s.lik.data()
+	_, scale := s.lik.Data()
 	if beta == nil {
 		// ΦᵀBΦ = βG and Φᵀy = scale·Φᵀd, from the kept G and Φᵀd.
 		pd, gd := prec.RawSymmetric().Data, s.gram.RawSymmetric().Data
@@ -236,19 +236,19 @@ func (s *seqFit) rebuild(iter int) error {
 	s.sig = s.q.sigmaTo(&s.sigBuf)
 	s.sigUpdates = 0
 	s.ldSweep = 0
-	if s.lat.vars != nil {
+	if s.lat.Vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
-		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.mean})
+		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
 		s.qbuf = growDense(&s.qData, s.n, m)
-		s.q.quadForms(s.lat.vars, s.phiA, s.qbuf)
-		s.lat.sumVar = sum(s.lat.vars)
+		s.q.quadForms(s.lat.Vars, s.phiA, s.qbuf)
+		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
-		s.lat.mean = nil
-		s.lat.sqResid = s.sqResid()
-		s.lat.sumVar = uniformSumVar(s.alpha, s.q.diag, uni)
+		s.lat.Mean = nil
+		s.lat.SqResid = s.sqResid()
+		s.lat.SumVar = uniformSumVar(s.alpha, s.q.diag, uni)
 	}
-	s.lik.observe(&s.lat)
+	s.lik.Observe(&s.lat)
 	return nil
 }
 
@@ -257,7 +257,7 @@ func (s *seqFit) rebuild(iter int) error {
 // by rank one, O(M²) (the likelihood's update that follows needs a new
 // factorisation anyway); otherwise Q_w is refactorised (rebuild).
 func (s *seqFit) refresh(iter int) error {
-	beta, uni := s.lik.weights()
+	beta, uni := s.lik.Weights()
 	if beta != nil {
 		if s.cls.current {
 			// extrapolate has just rebuilt Q_w for these ⟨α⟩.
@@ -271,10 +271,10 @@ func (s *seqFit) refresh(iter int) error {
 	for i, a := range s.alpha {
 		g += a * s.sig.At(i, i)
 	}
-	s.lat.mean = nil
-	s.lat.sqResid = s.sqResid()
-	s.lat.sumVar = math.Max(0, (float64(m)-g)/uni)
-	s.lik.observe(&s.lat)
+	s.lat.Mean = nil
+	s.lat.SqResid = s.sqResid()
+	s.lat.SumVar = math.Max(0, (float64(m)-g)/uni)
+	s.lik.Observe(&s.lat)
 	return nil
 }
 

@@ -355,7 +355,7 @@ type seqFit struct {
 }
 
 func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
-	d, _ := lik.data()
+	d, _ := lik.Data()
 	n := len(d)
 	_, r := f.bFull.Dims()
 	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
@@ -371,9 +371,9 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 		blas64.Gemv(blas.NoTrans, 1, f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
 	}
 	s.dperp = math.Max(0, s.dd-dot(s.ud, s.ud))
-	s.lat.mean = make([]float64, n)
-	if lik.rowVariances() {
-		s.lat.vars = make([]float64, n)
+	s.lat.Mean = make([]float64, n)
+	if lik.RowVariances() {
+		s.lat.Vars = make([]float64, n)
 	}
 	s.twin = f.twinMask()
 	s.cls.target = c.pruneAt

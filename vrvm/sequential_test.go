@@ -131,7 +131,7 @@ func TestSequentialFixedPoint(t *testing.T) {
 					e.alpha.bt[m] = e.alpha.at / s.pruneAt
 				}
 			}
-			e.lik.update()
+			e.lik.Update()
 			if err := e.updateW(2); err != nil {
 				t.Fatal(err)
 			}

@@ -228,7 +228,7 @@ func pruneSet(alphas []float64, threshold float64) (keep []int, pruned bool) {
 // precisions of the excluded functions' factors.
 func likelihoodPrecisions(phi *mat.Dense, lik likelihood) []float64 {
 	n, m := phi.Dims()
-	beta, uni := lik.weights()
+	beta, uni := lik.Weights()
 	s := make([]float64, m)
 	for i := range n {
 		row := phi.RawRowView(i)

@@ -317,11 +317,12 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 	if set.method == (PaperSchedule{}) {
 		sol, err = fitScheduleStats(ctx, st, p)
 	} else {
-		sol, err = fitPseudoRows(ctx, st, p) // (P1), statsrows.go
+		sol, err = fitPseudoRows(ctx, st, p, lik) // (P1), statsrows.go
 	}
 	if _, err = r.finish(p, sol, nil, variational{}, err); sol != nil {
-		r.ct, r.dt = lik.ct, lik.dt
-		r.noise = lik.dt / lik.ct
+		f := lik.Factor(nil) // c̃, d̃
+		r.ct, r.dt = f[0], f[1]
+		r.noise = r.dt / r.ct
 	}
 	return err
 }

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // A binary classifier on a fixed basis of C functions reads its rows, for
@@ -227,22 +229,9 @@ func (o PassOptions) resolve() (PassOptions, error) {
 	return o, nil
 }
 
-// passLik is the likelihood of a fit at fixed ξ from a pass's statistics:
-// uniform precision 1 on A in place of ΦᵀΦ, b in place of Φᵀd, and (60)
-// from K, ‖·‖ = μᵀAμ − 2μᵀb (statsResid, unclamped) and tr(AΣ).
-type passLik struct{ k, resid, sumVar float64 }
-
-func (l *passLik) weights() ([]float64, float64) { return nil, 1 }
-func (l *passLik) data() ([]float64, float64)    { return nil, 1 }
-func (l *passLik) rowVariances() bool            { return false }
-func (l *passLik) observe(q *latent)             { l.resid, l.sumVar = q.sqResid, q.sumVar }
-func (l *passLik) update() float64               { return 0 } // ξ is fixed between passes
-
-// terms returns (60), K + μᵀb − ½(μᵀAμ + tr(AΣ)).
-func (l *passLik) terms() [3]float64                 { return [3]float64{0, 0, l.k - (l.resid+l.sumVar)/2} }
-func (l *passLik) params(dst []float64) []float64    { return dst }
-func (l *passLik) logParams(dst []float64) []float64 { return dst }
-func (l *passLik) setLogParams([]float64)            {}
+// passLik is the likelihood of a fit at fixed ξ from a pass's statistics
+// (likelihood.Pass).
+type passLik = lh.Pass
 
 // FitPasses fits c on the fixed basis b from passes over its rows,
 // without holding them: pass must add every training row once (by
@@ -376,7 +365,7 @@ func (d *passDriver) next(ctx context.Context, st *ClassStats) (done bool, err e
 		d.o.Progress(PassProgress{Pass: 1, Rows: st.n})
 	}
 	s.gram, s.phiD = selectSym(st.a, s.cols), selectVec(st.b, s.cols)
-	d.lik.k = st.k
+	d.lik.SetK(st.k)
 	d.loadDiag(st)
 	if err := d.inner(ctx); err != nil {
 		if d.trace != nil {

@@ -74,14 +74,14 @@ func pseudoRows(st *Stats) (r *mat.Dense, z []float64, extra float64, err error)
 
 // fitPseudoRows runs the solver of p.set on the pseudo-rows of st (P1),
 // as a user design of C columns whose likelihood counts st's N rows; the
-// solution's columns are those of the statistics' basis.
-func fitPseudoRows(ctx context.Context, st *Stats, p *problem) (*solution, error) {
+// solution's columns are those of the statistics' basis; g is p's
+// likelihood.
+func fitPseudoRows(ctx context.Context, st *Stats, p *problem, g *gaussLik) (*solution, error) {
 	r, z, extra, err := pseudoRows(st)
 	if err != nil {
 		return nil, err
 	}
-	g := p.lik.(*gaussLik)
-	g.t, g.extra = z, extra // n stays N, (26) and (40)
+	g.SetPseudoRows(z, extra) // n stays N, (26) and (40)
 	q := &problem{basis: basis{dim: st.c}, x: r, lik: g, set: p.set}
 	return q.set.method.algorithm().fit(ctx, q)
 }
