@@ -110,11 +110,13 @@ type Regressor struct {
 	// relevance vectors instead of collapsing to the noise. The model
 	// then keeps a low-rank factor of the kernel matrix at the training
 	// inputs over r pivots ((A10)–(A13): the sd within about 1.5 % of the
-	// exact augmentation), and each prediction costs O(r(d + r + M)) more for
-	// d inputs and M active functions, whatever the number N of training
-	// rows; a kernel matrix that needs more than min(256, N/2) pivots
-	// keeps the training inputs instead, at O(N(d + M)) more per
-	// prediction. The paper's model is not augmented (NoAugment: true).
+	// exact augmentation; (A14): the fewest leading pivots whose
+	// predictions match all r at probe points), and each prediction
+	// costs O(r(d + r + M)) more for d inputs and M active functions,
+	// whatever the number N of training rows; a kernel matrix that needs
+	// more than min(256, N/2) pivots keeps the training inputs instead, at
+	// O(N(d + M)) more per prediction. The paper's model is not augmented
+	// (NoAugment: true).
 	// FitDesign, which has no kernel to centre at a test point, never
 	// augments, nor does a kernel whose K(x, x) varies over the training
 	// inputs, such as Polynomial and Linear ((A9): their variance grows

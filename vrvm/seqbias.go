@@ -36,56 +36,18 @@ import (
 // threshold, the bias's ⟨α₀⟩ is re-estimated with the rest; its weight
 // then cancels the kernel functions' common constant.
 //
-// Measured against the former bias start (the bias at Alpha0 after the
-// best function, re-estimated from the first sweep; only with the joint
-// steps of (S7), and only if the first fit did not start from the bias),
-// on the paper's 47 problems (go run ./internal/solvercmp): the full
-// bound is higher on 15 (up to 7.1 nats, Boston split 8, now 4.2 nats
-// above the schedule instead of 2.9 below) and lower on 2 (sinc sets 19
-// and 24, by 0.05 and 0.16); no problem is more than 0.1 nat below the
-// schedule (1 before); 8.9 s against 12.2 s for all 47 (noisy machine).
-// The 25 sinc sets of internal/learneval: mean RMS error 0.0376 against
-// 0.0385; Friedman #1 and diabetes unchanged. On 40 sinc sets of 100
-// points at width 3 it is kept on 19 (on 8 before).
-//
-// Measured when it was introduced (the former start), against the first fit: on
-// sinc at N = 4,000 (Gaussian width 3, seeds 1–5) the full bound is
-// 0.44–1.83 nats higher on every seed, RMS error against the true
-// function 0.00458 with 13.4 functions against 0.00533 with 11.8; with
-// the default kernel (its width by (W4)) 0.2–4.1 nats higher on every
-// seed, RMS 0.00550 with 19.4 functions against 0.00534 with 15.6
-// (seed 2: 0.00803 against 0.00605 at a bound 1.65 nats higher). On the
-// paper's 47 problems (go run ./internal/solvercmp) it is neither start
-// that is better: on the sinc sets of Table 1 higher on 4 (up to 1.27
-// nats), lower on 4 (up to 1.88); on the Boston splits higher on 5 (up
-// to 9.5), lower on 5 (up to 20.1). Hence both starts, and the higher
-// bound. As gated below, it is kept on sets 9, 12, 19 and 24 of Table 1
-// (up to 1.27 nats higher; mean RMS error 0.0354 with 5.40 vectors
-// against 0.0353 with 5.40) and the Boston splits (explicit design, no
-// (S7)) do not get it: the default solver ends more than 0.1 nats below
-// the schedule on 1 of 47 problems (Boston split 8), as before.
-//
-// Measured and not kept: a second start from the path of the type-II
-// RVM (one move a step, the largest gain among every addition,
-// re-estimate and deletion, β after each: bestMove of rvmseq.go), the
-// bias held at a flat prior, converged by this solver and kept if its
-// full bound is higher: at width 3 RMS 0.00483 with 12.6 functions
-// (higher bound on seeds 1, 2 and 5); with the default kernel 0.00585
-// with 15.4. Taking it whatever the bound gave 0.00450 at width 3 but
-// 0.00573 with the default kernel; comparing the bounds before the polish
-// (S5) chose the same fits.
+// Against the former bias start and against the first fit alone, on the
+// paper's 47 problems and sinc at N = 4,000, neither start is the better
+// one on every problem, hence both and the higher bound (records in
+// docs/benchmarks.md, "Measurements behind choices in the code", (S8)).
 //
 // seqBiasStartWork bounds the work of the second start, whose cost is
 // about that of the first fit: it runs only if P·M² is at most
 // seqBiasStartWork for the P candidates and the M functions of the first
 // fit (the statistics of every candidate in an addition round cost
-// O(P M²)). Sinc at N = 4,000 (11–20 functions, at most 1.6·10⁶), at
-// N = 50,000 (5,000 centres, 13 functions: 1.7 → 3.3–4.1 s CPU, the same
-// fit) get it; Friedman #1 at N = 1,000 (width 1, 158 functions,
-// 2.5·10⁷) does not. Nor does a fit with the low-rank factor without the
-// joint steps of (S7) (N·r above seqNewtonWork, as sinc at
-// N = 1,000,000, where it took 167 s CPU against 12 s); the explicit
-// design (the 50-input set above, Boston's polynomial kernel) gets it.
+// O(P M²)): sinc gets it, a fit with many functions or the low-rank
+// factor without (S7) does not, the explicit design does (the measured
+// sizes and costs in docs/benchmarks.md, (S8)).
 const seqBiasStartWork = 2e6
 
 // biasLik returns a copy of p's likelihood, at its factor before the

@@ -27,34 +27,22 @@ import (
 // δ in x changes it by δᵀΣ⁻¹δ only, second order (O(M r) for the one
 // candidate added). The candidate is then judged again with it (judge:
 // (S11), (S5), and seqLargeGain) and added at its optimal ⟨αⱼ⟩, or not
-// added and left out until the active set changes. Measured on Friedman
-// #1 (d = 10, noise sd 1, 3,000 rows, standardised, width 8, vrvm fit):
-// at an addition near iteration 115 the plain sⱼ was 0.00122, the
-// minimum 0.00422 (a Cholesky solve with a fresh factorisation: 0.00422),
-// with |c|ᵀ|Σ||c| = 1.1·10¹⁴ against dⱼ = 2.0·10⁴. The minimum is taken
+// added and left out until the active set changes. The minimum is taken
 // from a refactorised Σ (rebuild, O(M³/3), when Σ has been updated since
-// the last factorisation): the kept Σ after rank-one updates is accurate
-// to 10⁻⁸ relative at best there, and even (S14) was then off by 25 %.
-// The candidates are judged again best first (exactBest), in the round
-// itself: judged after being chosen, 255 of 1,855 were dropped, and
-// choosing again from scratch each time cost 87 s. Before, the fit
-// failed at iteration 119; with (S14) it converges after 582 iterations
-// (5.7 s) with 165 functions, noise sd 1.062 and, on the 1,286 test rows,
-// RMSE 1.088 and ±2σ coverage 0.956 (widths 7, 8.74 and 15, which failed
-// too, converge; width 10, which converged at noise sd 1.63, ends at
-// 1.08, RMSE 1.104; width 6 at a bound 3.2 nats lower, RMSE 1.103).
-// internal/learneval's sets are unchanged.
+// the last factorisation): the kept Σ after rank-one updates is not
+// accurate enough there. The candidates are judged again best first
+// (exactBest), in the round itself: judging them after they were chosen
+// dropped many, and choosing again from scratch each time was slow. It
+// was made for a Friedman #1 fit under a wide kernel that failed with an
+// indefinite Σ (the record in docs/benchmarks.md, "Measurements behind
+// choices in the code", (S14)).
 const seqRoundS = 1e-8
 
 // controls.noExact turns the minimum form of (S14) off, for measurements (the
 // sweep's refactorisation in place of a clamped sₘ is not switched; it
-// alone keeps TestWideKernelManyRows finite). On Friedman #1 with 3,000
-// rows (datasets.Friedman1 seed 1, standardised, width 8, MaxIter 1,500)
-// the fit with it converges after 907 iterations at a full bound of
-// −37959.25; without it the fit reaches the iteration limit still
-// climbing, at −37806.33, 153 nats higher: (S14) can stop at a lower
-// local maximum, which is not resolved (vrvm fit -width 8 on the sweep's
-// 3,000-row set: without it, not finished after 600 s).
+// alone keeps TestWideKernelManyRows finite). (S14) can stop at a lower
+// local maximum than the fit without it reaches, which is not resolved
+// (the record in docs/benchmarks.md, (S14) switched off).
 
 // exactCand is a candidate of bestAddition for exactBest: its function
 // j, ranking gain g and optimal ⟨αⱼ⟩, and its sⱼ by (S14) once judged

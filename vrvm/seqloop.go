@@ -430,29 +430,12 @@ const seqStallWindow = 100
 // limit first. Where the active set has not changed for seqCrawlWindow
 // iterations and the bound rose by at most seqCrawlGain·N nats over them,
 // an addition round computing every candidate's gain follows; if it adds
-// nothing the fit has converged. Measured with vrvm fit's defaults (8
-// standard normal inputs, t = sin x₀ + x₁x₂ + ½x₃² + 0.3ε, the default
-// width about 6 in standardised units; test RMSE against the noise-free
-// function on 5,000 rows; before → after):
-//
-//	N = 10,000 (TestCrawlStop, width 5.64)  1,702 → 672 iterations, the same bound to 10⁻⁴
-//	N = 20,000   2,404 → 1,365 iterations (51 → 34 s CPU with the width's search),
-//	             bound −63,175.2 both, RMSE 0.0815 both
-//	N = 40,000   iteration limit 10,000 (217 s, bound −61,909.9, RMSE 0.0653)
-//	             → converged after 2,213 (83 s, −61,997.6, 0.0672)
-//	N = 100,000  iteration limit 10,000 (282 s, 290 s CPU, −55,993.4, 0.0517)
-//	             → converged after 4,274 (251 s on a loaded machine, 178 s CPU,
-//	             −56,048.8, 0.0525; 8.5 GB either way)
-//
-// At N = 40,000 the crawl goes on adding functions worth a few nats every
-// few hundred iterations after flat stretches of up to 250 iterations
-// (window 100 stopped at −62,033.8, RMSE 0.0677): the stop trades 88
-// nats of the bound and 3 % of that RMSE (0.2 % of the RMSE on noisy
-// targets) for a converged fit in 40 % of the time (wall, 83 s against
-// 217 s). Friedman #1
-// (N = 1,000 and 4,000, width 1), the 40,000-row set of the README's scale
-// table (374 iterations), sinc, the paper's tables (fewer than 1,000
-// candidates) and classification are unchanged.
+// nothing the fit has converged. On large 8-input regressions it cut the
+// iterations by half or more at the same bound to 10⁻⁴, or turned an
+// iteration limit into a converged fit at a small cost in the bound;
+// Friedman #1, sinc, the paper's tables and classification are unchanged
+// (the record in docs/benchmarks.md, "Measurements behind choices in the
+// code", (S15)).
 const seqCrawlGain = 1e-6
 
 // seqCrawlWindow is the number of iterations over which (S15) judges the

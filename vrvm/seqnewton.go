@@ -17,10 +17,9 @@ import "math"
 // c̃ of (26)), holds each ⟨αₘ⟩ at PruneAlpha at most (S5), keeps Q_τ
 // (the excluded functions' terms of the trace depend on it), and keeps
 // the new ⟨α⟩ if the trace's bound does not decrease, as an accepted
-// extrapolation. Measured on sinc at N = 4,000 (width 3, seeds 1–5,
-// without (S8)): the same fits, seed 4 in 513 iterations against 3,544
-// (1.2 s CPU against 4.3 s); with the default kernel seeds 1, 4 and 5 in
-// 1,466, 1,605 and 2,052 iterations against 2,203, 2,397 and 2,073.
+// extrapolation. It shortens the crawling tails of sinc fits severalfold
+// at the same fits (the record in docs/benchmarks.md, "Measurements behind
+// choices in the code", (S7)).
 const (
 	seqNewtonAfter = 10
 	seqNewtonSteps = 20
