@@ -146,6 +146,13 @@ func Convert(key string, syms map[string]reflect.Value, prox, unnamed map[string
 			errs = append(errs, fmt.Errorf("%s: proxy for %s, which is not a type of the package", path, iface))
 			continue
 		}
+		if sealed(t) {
+			// No value made in the interpreter can implement an
+			// interface with unexported methods (vrvm.Method), so it
+			// needs no proxy; yaegi's wrapper, from which the proxy was
+			// generated, lists only the exported methods.
+			continue
+		}
 		if err := checkProxy(t, p); err != nil {
 			errs = append(errs, fmt.Errorf("%s.%s: %v", path, iface, err))
 			continue
@@ -198,6 +205,19 @@ func untypedKind(c constant.Value) (untyped.Kind, reflect.Value, bool) {
 		return untyped.Complex, reflect.ValueOf(complex(re, im)), true
 	}
 	return untyped.None, reflect.Value{}, false
+}
+
+// sealed reports whether interface type t has an unexported method.
+func sealed(t reflect.Type) bool {
+	if t.Kind() != reflect.Interface {
+		return false
+	}
+	for i := 0; i < t.NumMethod(); i++ {
+		if !t.Method(i).IsExported() {
+			return true
+		}
+	}
+	return false
 }
 
 // checkProxy verifies that proxy has the shape gomacro fills in for
