@@ -236,10 +236,7 @@ func (s *seqFit) start() error {
 				return err
 			}
 		}
-		j, a, _, ok, err := s.bestAddition(dv, true, true, 0)
-		if err != nil {
-			return err
-		}
+		j, a, ok := s.bestAddition(dv, true, true)
 		if !ok && len(s.act) == 0 {
 			return ErrZeroBasis
 		}
