@@ -54,6 +54,7 @@ var ablParts = []ablPart{
 	{"S8", "noBiasStart", tagReg | tagCls, func(c *controls) { c.noBiasStart = true }},
 	{"S7", "noNewton", tagReg, func(c *controls) { c.noNewton = true }},
 	{"S12", "noRelax", tagCls, func(c *controls) { c.noRelax = true }},
+	{"S14 min", "noExact", tagReg, func(c *controls) { c.noExact = true }},
 	{"S15", "noCrawlStop", tagReg | tagCls, func(c *controls) { c.noCrawlStop = true }},
 	{"collapse", "noCollapse", tagCls, func(c *controls) { c.noCollapse = true }},
 	{"M23", "noMCRestart", tagSoftmax, func(c *controls) { c.noMCRestart = true }},

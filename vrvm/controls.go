@@ -19,6 +19,7 @@ type controls struct {
 	noBiasStart bool // no second start from the bias alone (S8)
 	noNewton    bool // no joint Newton steps on the crawl (S7)
 	noRelax     bool // no overrelaxed steps (S12)
+	noExact     bool // no minimum form of (S14) in the ranking of additions
 	noCrawlStop bool // no stop on a crawling bound (S15)
 	noCollapse  bool // classification fits every row, duplicated rows not collapsed to counts (seqdup.go)
 

@@ -42,7 +42,8 @@ const (
 // false if there is none. With force, the best function is returned even
 // above the threshold (the first function of a fit). Unless full, the
 // candidates are those of the shortlist, if any (see seqShortlist).
-func (s *seqFit) bestAddition(dv []float64, force, full bool) (j int, alpha float64, ok bool) {
+func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
+	sj = math.NaN()
 	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
 	var idx []int
 	if !full {
@@ -59,6 +60,10 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool) (j int, alpha floa
 		minGain = seqLargeGain * float64(s.n) // see seqLargeGain
 	}
 	var all, elig []addCand
+	// (S14): the eligible candidates, best first, are judged again by
+	// exactAddition with the kept Σ.
+	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	var fine []exactCand
 	for k := range sv {
 		m := k
 		if idx != nil {
@@ -84,6 +89,12 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool) (j int, alpha floa
 			elig = append(elig, addCand{k, g})
 			continue
 		}
+		if exact {
+			if g > best {
+				fine = append(fine, exactCand{j: m, g: g, alpha: a, s: math.NaN()})
+			}
+			continue
+		}
 		if g > best {
 			best, j, alpha, ok = g, m, a, true
 		}
@@ -102,15 +113,20 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool) (j int, alpha floa
 			}
 		}
 	}
+	if exact {
+		if j, alpha, sj, ok, err = s.exactBest(fine, iter); err != nil {
+			return 0, 0, sj, false, err
+		}
+	}
 	if full {
 		s.setShortlist(all)
 	} else if !ok && (!s.uniform() || s.finalRound) {
 		// With uniform precisions, only a round that can end the fit
 		// falls back to every candidate (the others wait for the next
 		// full computation, seqFullEvery).
-		return s.bestAddition(dv, force, true)
+		return s.bestAddition(dv, force, true, iter)
 	}
-	return j, alpha, ok
+	return j, alpha, sj, ok, nil
 }
 
 // addCand is a candidate of bestAddition: its index and its ranking
@@ -272,11 +288,14 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	s.sinceFull++
 	s.finalRound = final
 	for k := range batch {
-		j, a, ok := s.bestAddition(dv, false, s.sinceFull >= seqFullEvery)
+		j, a, sj, ok, err := s.bestAddition(dv, false, s.sinceFull >= seqFullEvery, iter)
+		if err != nil {
+			return k, err
+		}
 		if !ok {
 			return k, nil
 		}
-		if err := s.addUpdate(j, a, iter); err != nil {
+		if err := s.addUpdate(j, a, sj, iter); err != nil {
 			return k + 1, err
 		}
 		if s.hook != nil {
@@ -388,8 +407,9 @@ func (s *seqFit) add(j int, alpha float64) {
 //	Σ' = [Σ + σ Σc cᵀΣ, −σ Σc; −σ cᵀΣ, σ],   μ' = [μ − σqⱼ Σc; σqⱼ],
 //
 // and ln|Σ'| = ln|Σ| + ln σ. The factorisation is refreshed by the next
-// rebuild, once per iteration.
-func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
+// rebuild, once per iteration. exact, unless NaN, is sⱼ by (S14)
+// (bestAddition), used instead of the plain form.
+func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	if !s.uniform() || s.sig == nil || len(s.act) == 0 {
 		s.add(j, alpha)
 		return s.rebuild(iter)
@@ -405,6 +425,9 @@ func (s *seqFit) addUpdate(j int, alpha float64, iter int) error {
 	sc := make([]float64, m)
 	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
 	sj := uni*s.bnorm[j] - dot(c, sc)
+	if !math.IsNaN(exact) {
+		sj = exact
+	}
 	qj := scale*s.bud0[j] - dot(c, s.q.mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
 		return s.rebuild(iter)

@@ -236,7 +236,10 @@ func (s *seqFit) start() error {
 				return err
 			}
 		}
-		j, a, ok := s.bestAddition(dv, true, true)
+		j, a, _, ok, err := s.bestAddition(dv, true, true, 0)
+		if err != nil {
+			return err
+		}
 		if !ok && len(s.act) == 0 {
 			return ErrZeroBasis
 		}

@@ -320,10 +320,9 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		sii := s.sig.At(i, i)
 		if !(sii > 0 && 1/sii > s.alpha[i]) {
 			// sₘ = 1/Σₘₘ − ⟨αₘ⟩ > 0 in exact arithmetic: the kept Σ has
-			// lost it to rounding (nearly collinear active functions
-			// under wide kernels, TestWideKernelManyRows). Refactorised,
-			// or, if that is what it is already, ⟨αₘ⟩ is left as it is:
-			// the clamped sₘ = 0 would drive ⟨αₘ⟩ to 0 and Σ indefinite.
+			// lost it to rounding (S14). Refactorised, or, if that is
+			// what it is already, ⟨αₘ⟩ is left as it is: the clamped
+			// sₘ = 0 would drive ⟨αₘ⟩ to 0 and Σ indefinite.
 			if s.sigUpdates == 0 {
 				i++
 				continue

@@ -191,8 +191,7 @@ const seqAddMargin = 2
 // a dip of the trace (secondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
 // The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
 // without cancellation; where it is not (nearly collinear active
-// functions), the kept Σ can lose sₘ to rounding, and the sweep
-// refactorises it (seqFit.sweep).
+// functions), (S14) takes over.
 const seqCollinear = 1e-8
 
 // seqMaxDeletions is the number of times a function may leave the active
@@ -266,7 +265,7 @@ type seqFit struct {
 	deleted   map[int]int
 	// sigUpdates counts the updates of the kept Σ (sig) since rebuild
 	// factorised the precision (rank one in sweep, the partitioned
-	// inverse in addUpdate and removeUpdate); see sweep.
+	// inverse in addUpdate and removeUpdate); see (S14).
 	sigUpdates int
 	// twin marks the candidates whose column equals, bit for bit or to
 	// within twinTol, that of

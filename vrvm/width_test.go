@@ -156,8 +156,8 @@ func linearTarget(seed uint64) (*mat.Dense, []float64) {
 
 // TestDefaultWidthLinearTarget: on a smooth target the default width is
 // wide, and the default fit finds the noise level. Seeds 1 and 3 ended at
-// 10–15 functions with noise sd 0.18–0.19 before (S11) and the sweep's
-// refactorisation; 12 is the original seed.
+// 10–15 functions with noise sd 0.18–0.19 before (S11) and (S14); 12 is
+// the original seed.
 func TestDefaultWidthLinearTarget(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 3, 12} {
@@ -182,7 +182,7 @@ func TestDefaultWidthLinearTarget(t *testing.T) {
 // TestLinearTargetSeed8: on seed 8 of linearTarget the default fit kept
 // 14 functions at a noise sd of 0.177 (full bound −3546.39) until the
 // sweep stopped clamping the sₘ that the kept Σ had lost to rounding
-// (seqFit.sweep); since then it finds the many-function fit (0.0953, −3304.77)
+// (S14); since then it finds the many-function fit (0.0953, −3304.77)
 // without a start annealed from a higher threshold (the former (S10),
 // removed by the ablation, docs/ablation.md).
 func TestLinearTargetSeed8(t *testing.T) {

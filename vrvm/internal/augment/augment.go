@@ -131,7 +131,7 @@ func Exact(k Kernel, phi Design, m int, x *mat.Dense, t Training, lats []Latent,
 // function that the active ones do not explain, is the difference of two
 // nearly equal numbers where they nearly do (kᵀBk about 10⁴, the
 // difference 10⁻³ on Friedman #1 with 3,000 rows: 38 % off); it is
-// evaluated as the minimum it is,
+// evaluated as the minimum it is, as (S14),
 //
 //	kᵀBk − gᵀΣg = Σₙ Bₙ(kₙ − φₙᵀu)² + Σₐ ⟨αₐ⟩uₐ²,  u = Σg,              (A8)
 //

@@ -7,14 +7,13 @@ import (
 	"github.com/vrvm/vrvm/vrvm/datasets"
 )
 
-// TestWideKernelManyRows: Friedman #1 (d = 10, noise sd 1, seed 1) on
-// 1,600 rows, inputs and targets standardised as vrvm fit does, under a
-// Gaussian of width 12, whose functions are nearly collinear. The kept Σ
-// lost the sweep's sₘ = 1/Σₘₘ − ⟨αₘ⟩ to rounding, the clamped sₘ = 0 made
-// Σ indefinite, and the fit failed at iteration 75 with a
-// NotPositiveDefiniteError (non-finite bound); the sweep now refactorises
-// instead (seqFit.sweep). It must converge to a finite bound, with a
-// noise level below the targets' spread.
+// TestWideKernelManyRows checks (S14): Friedman #1 (d = 10, noise sd 1,
+// seed 1) on 1,600 rows, inputs and targets standardised as vrvm fit
+// does, under a Gaussian of width 12, whose functions are nearly
+// collinear. The plain sⱼ of the additions was mostly rounding, Σ went
+// wrong along the added directions, and the fit failed at iteration 75
+// with a NotPositiveDefiniteError (non-finite bound). It must converge
+// to a finite bound, with a noise level below the targets' spread.
 func TestWideKernelManyRows(t *testing.T) {
 	t.Parallel()
 	tr, err := datasets.Friedman1(1600, 10, 1, 1)
