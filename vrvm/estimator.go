@@ -3,6 +3,7 @@ package vrvm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 
@@ -19,11 +20,16 @@ const (
 	Classification             // labels 0 and 1
 )
 
+// String returns "regression" or "classification", and Task(n) for a
+// value that is neither.
 func (t Task) String() string {
-	if t == Classification {
+	switch t {
+	case Regression:
+		return "regression"
+	case Classification:
 		return "classification"
 	}
-	return "regression"
+	return fmt.Sprintf("Task(%d)", int(t))
 }
 
 // Estimator is what the tools built on the binary estimators need of them

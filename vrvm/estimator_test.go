@@ -217,3 +217,14 @@ func TestSaveMeta(t *testing.T) {
 		t.Errorf("altered metadata: %v", err)
 	}
 }
+
+// TestTaskString checks that a Task that is neither regression nor
+// classification is not named as either.
+func TestTaskString(t *testing.T) {
+	t.Parallel()
+	for task, want := range map[vrvm.Task]string{vrvm.Regression: "regression", vrvm.Classification: "classification", vrvm.Task(7): "Task(7)"} {
+		if got := task.String(); got != want {
+			t.Errorf("Task(%d).String() = %q, want %q", int(task), got, want)
+		}
+	}
+}
