@@ -106,6 +106,18 @@ func (k ARDGaussian) AddLogGrad(dst, x, y []float64, kv, w float64) {
 // inputs' scale (startKernel).
 func (k ARDGaussian) unset() bool { return k.Scales == nil }
 
+// doubled returns the ARDGaussian with every length scale doubled (W5).
+func (k ARDGaussian) doubled() Kernel {
+	s := make([]float64, len(k.Scales))
+	for i, v := range k.Scales {
+		s[i] = 2 * v
+	}
+	return ARDGaussian{Scales: s}
+}
+
+// selfValue returns K(x, x) = 1, the same at every x (augment.Kernel).
+func (ARDGaussian) selfValue() (float64, bool) { return 1, true }
+
 // atScale returns the ARDGaussian with every one of d length scales m
 // (startKernel).
 func (ARDGaussian) atScale(m float64, d int) Learnable { return ARDGaussian{Scales: constant(d, m)} }

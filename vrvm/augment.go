@@ -188,18 +188,16 @@ func augKernel(k Kernel) augment.Kernel {
 }
 
 // selfValue returns K(x, x) and true for a kernel whose value there is
-// the same at every x (Gaussian and ARDGaussian: 1, divided by the scale
-// of (U1)), or false for another kernel, whose K(x, x) is evaluated at
-// each row.
+// the same at every x (its selfValue method: Gaussian and ARDGaussian,
+// 1; divided by the scale of (U1) for the library's scaled kernel), or
+// false for another kernel, whose K(x, x) is evaluated at each row.
 func selfValue(k Kernel) (float64, bool) {
-	switch k := k.(type) {
-	case Gaussian, ARDGaussian:
-		return 1, true
-	case scaledKernel:
-		v, ok := selfValue(k.K)
-		return v / k.S, ok
-	case namedKernel:
-		return selfValue(k.k)
+	if s, ok := k.(scaledKernel); ok {
+		v, ok := selfValue(s.K)
+		return v / s.S, ok
+	}
+	if c, ok := k.(interface{ selfValue() (float64, bool) }); ok {
+		return c.selfValue()
 	}
 	return 0, false
 }

@@ -103,16 +103,9 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 		return nil, err
 	}
 	_, ard := k0.(ARDGaussian)
-	var start Learnable // the user's start, if any
-	switch g := given.(type) {
-	case Gaussian:
-		if g.Width != 0 {
-			start = k0
-		}
-	case ARDGaussian:
-		if g.Scales != nil {
-			start = k0
-		}
+	var start Learnable // the user's start, if any: a width or scales given
+	if u, ok := given.(interface{ unset() bool }); ok && !u.unset() {
+		start = k0
 	}
 	if n := len(t); (lo.MaxRows < 0 || lo.MaxRows > evidenceRowsLimit) && n > evidenceRowsLimit {
 		return nil, &OptionError{Field: "Learning.MaxRows", Value: float64(lo.MaxRows),
@@ -204,17 +197,11 @@ func (ef *evidenceFit) penaltyText() string {
 	return ""
 }
 
-// doubledKernel returns k with its width or every length scale doubled (W5).
+// doubledKernel returns k with its width or every length scale doubled
+// (W5): its doubled method (Gaussian, ARDGaussian), or k itself.
 func doubledKernel(k Kernel) Kernel {
-	switch kk := k.(type) {
-	case ARDGaussian:
-		s := make([]float64, len(kk.Scales))
-		for i, v := range kk.Scales {
-			s[i] = 2 * v
-		}
-		return ARDGaussian{Scales: s}
-	case Gaussian:
-		return Gaussian{Width: 2 * kk.Width}
+	if d, ok := k.(interface{ doubled() Kernel }); ok {
+		return d.doubled()
 	}
 	return k
 }

@@ -76,6 +76,12 @@ func (k Gaussian) AddLogGrad(dst, x, y []float64, kv, w float64) {
 // scale (startKernel).
 func (k Gaussian) unset() bool { return k.Width == 0 }
 
+// doubled returns the Gaussian of twice the width (W5).
+func (k Gaussian) doubled() Kernel { return Gaussian{Width: 2 * k.Width} }
+
+// selfValue returns K(x, x) = 1, the same at every x (augment.Kernel).
+func (Gaussian) selfValue() (float64, bool) { return 1, true }
+
 // atScale returns the Gaussian of width m (startKernel).
 func (Gaussian) atScale(m float64, _ int) Learnable { return Gaussian{Width: m} }
 

@@ -171,6 +171,7 @@ func (n namedKernel) String() string              { return n.name }
 func (n namedKernel) spec() kernelSpec            { return kernelSpec{Type: "registered", Name: n.name} }
 func (n namedKernel) owned() Kernel               { return namedKernel{name: n.name, k: ownKernel(n.k)} }
 func (n namedKernel) Inner() design.Kernel        { return n.k } // design.BlockOf looks through it
+func (n namedKernel) selfValue() (float64, bool)  { return selfValue(n.k) }
 
 // namedLearnable is a named Learnable kernel: it is learned as its
 // kernel is, and its model file holds the learned parameters.
