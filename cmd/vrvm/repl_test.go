@@ -603,6 +603,18 @@ func (t *transcriptLines) ReadLine(prompt string) (string, error) {
 func (t *transcriptLines) AddHistory(string) {}
 func (t *transcriptLines) Close() error      { return nil }
 
+// TestREADMELength keeps the README to the 250 lines a first reading
+// takes; the rest belongs in docs/.
+func TestREADMELength(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(readme, []byte("\n")); n > 250 {
+		t.Errorf("README.md has %d lines, want at most 250", n)
+	}
+}
+
 // TestREADMESession replays the REPL session of the README (the text
 // block after "A session"): the README shows what the REPL prints. With
 // -update-readme it rewrites the block instead (after a change of the
