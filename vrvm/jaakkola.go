@@ -20,13 +20,7 @@ func Lambda(xi float64) float64 { return lh.Lambda(xi) }
 func LogSigmoid(z float64) float64 { return lh.LogSigmoid(z) }
 
 // Sigmoid returns the logistic function σ(z) = 1/(1 + e^(−z)).
-func Sigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
-}
+func Sigmoid(z float64) float64 { return lh.Sigmoid(z) }
 
 // JJBound returns the logarithm of the Jaakkola–Jordan lower bound (50)
 // on σ(z) with variational parameter ξ:

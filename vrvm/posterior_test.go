@@ -3,7 +3,6 @@ package vrvm
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -26,67 +25,6 @@ func randomPrecision(n int, seed uint64) *mat.SymDense {
 		a.SetSym(i, i, a.At(i, i)+0.1)
 	}
 	return a
-}
-
-// TestFactorBlocked checks the blocked factorisation (used with a context
-// for M ≥ blockedMin) against the unblocked one.
-func TestFactorBlocked(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{blockedMin, blockedMin + 77} {
-		a := randomPrecision(n, uint64(n))
-		var plain, blocked gaussQ
-		if err := plain.factor(symCopy(a), 1); err != nil {
-			t.Fatal(err)
-		}
-		blocked.ctx = context.Background()
-		if done, err := blocked.factorBlocked(symCopy(a)); !done || err != nil {
-			t.Fatalf("n=%d: blocked factorisation: %v %v", n, done, err)
-		}
-		if math.Abs(plain.logDet-blocked.logDet) > 1e-9*math.Abs(plain.logDet) {
-			t.Errorf("n=%d: ln|Σ| %v, blocked %v", n, plain.logDet, blocked.logDet)
-		}
-		for i := range n {
-			if math.Abs(plain.diag[i]-blocked.diag[i]) > 1e-9*plain.diag[i] {
-				t.Fatalf("n=%d: Σ[%d,%d] %v, blocked %v", n, i, i, plain.diag[i], blocked.diag[i])
-			}
-		}
-		h := make([]float64, n)
-		for i := range h {
-			h[i] = float64(i%7) - 3
-		}
-		if err := plain.solveMean(h); err != nil {
-			t.Fatal(err)
-		}
-		if err := blocked.solveMean(h); err != nil {
-			t.Fatal(err)
-		}
-		for i := range n {
-			if math.Abs(plain.mu[i]-blocked.mu[i]) > 1e-8*(1+math.Abs(plain.mu[i])) {
-				t.Fatalf("n=%d: μ[%d] %v, blocked %v", n, i, plain.mu[i], blocked.mu[i])
-			}
-		}
-		// Not positive definite: not done, nothing changed.
-		bad := symCopy(a)
-		bad.SetSym(n-1, n-1, -1)
-		var q gaussQ
-		q.ctx = context.Background()
-		if done, err := q.factorBlocked(bad); done || err != nil || q.diag != nil {
-			t.Errorf("n=%d: indefinite matrix: done %v, err %v", n, done, err)
-		}
-	}
-}
-
-// TestFactorCanceled checks that a cancelled context stops the blocked
-// factorisation with the context's error and leaves q as it was.
-func TestFactorCanceled(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	q := gaussQ{ctx: ctx, logDet: 7}
-	err := q.factor(randomPrecision(blockedMin, 1), 1)
-	if !errors.Is(err, context.Canceled) || q.logDet != 7 {
-		t.Errorf("error %v, ln|Σ| %v", err, q.logDet)
-	}
 }
 
 // TestScheduleInterrupt cancels a paper-schedule fit without pruning at

@@ -2,13 +2,14 @@ package vrvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	"github.com/vrvm/vrvm/vrvm/internal/rvm"
 )
 
 // RVMRegressor is the relevance vector machine of Tipping (2001) for
@@ -254,29 +255,13 @@ func (r *RVMRegressor) fitNew(ctx context.Context, x mat.Matrix, t []float64) er
 
 // fit fits the regression RVM with the settings set to the basis b.
 func (r *RVMRegressor) fit(ctx context.Context, set settings, b basis, x mat.Matrix, t []float64, beta float64) error {
-	if set.method == (Sequential{}) {
-		return r.fitSequential(ctx, set, b, x, t, beta)
-	}
-	phi, err := b.full(x)
+	lik := rvm.Likelihood{T: t, Beta0: beta}
+	res, err := fitRVM(ctx, set, b, x, lik)
 	if err != nil {
 		return err
 	}
-	n, m := phi.Dims()
-	g := &rvmGauss{phi: phi, t: t, beta: beta, betaMax: rvmBetaMax(t), resid: make([]float64, n)}
-	g.gram = mat.NewSymDense(m, nil)
-	g.gram.SymOuterK(1, phi.T())
-	g.phiT = make([]float64, m)
-	mat.NewVecDense(m, g.phiT).MulVec(phi.T(), mat.NewVecDense(n, t))
-	if err := stopped(ctx, 0); err != nil {
-		return err
-	}
-	q := gaussQ{ctx: ctx}
-	res, err := reestimate(ctx, set, g, &q)
-	if err != nil {
-		return err
-	}
-	r.noise = 1 / g.beta
-	return r.recordRVM(ctx, b, res, &q)
+	r.noise = 1 / res.Beta
+	return r.recordRVM(ctx, b, res)
 }
 
 // Fit fits the classifier to inputs x and labels t in {0, 1}.
@@ -297,379 +282,76 @@ func (c *RVMClassifier) fitNew(ctx context.Context, x mat.Matrix, t []float64) e
 	if err != nil {
 		return err
 	}
+	res, err := fitRVM(ctx, set, b, x, rvm.Likelihood{T: t, Logistic: true})
+	if err != nil {
+		return err
+	}
+	return c.recordRVM(ctx, b, res)
+}
+
+// fitRVM fits an RVM with the settings set to the basis b at the rows x
+// by the internal solver (vrvm/internal/rvm): by its sequential algorithm
+// on the design of the Sequential solver (R9), or, for PaperSchedule, by
+// the re-estimation on the full design. Its errors are this package's.
+func fitRVM(ctx context.Context, set settings, b basis, x mat.Matrix, lik rvm.Likelihood) (rvm.Result, error) {
+	s := rvm.Settings{Alpha0: set.alpha0, PruneAt: set.pruneAt, MaxIter: set.maxIter, Tol: set.tol,
+		GammaLimit: set.gammaLimit, Monitor: engineMonitor(set.monitor)}
+	var res rvm.Result
 	if set.method == (Sequential{}) {
-		if err := checkLabels(t); err != nil {
-			return err
+		if lik.Logistic {
+			if err := checkLabels(lik.T); err != nil {
+				return res, err
+			}
 		}
-		return c.fitSequential(ctx, set, b, x, t)
+		f, err := newSeqDesign(ctx, b, x) // (R9)
+		if err != nil {
+			return res, err
+		}
+		d := &rvm.Design{U: f.u, B: f.b, Cols: f.cols, Explicit: f.ident}
+		res, err = rvm.Sequential(ctx, d, lik, s)
+		return res, rvmError(err)
 	}
 	phi, err := b.full(x)
 	if err != nil {
-		return err
+		return res, err
 	}
-	if err := checkLabels(t); err != nil {
-		return err
-	}
-	if err := stopped(ctx, 0); err != nil {
-		return err
-	}
-	_, m := phi.Dims()
-	var q gaussQ
-	res, err := reestimate(ctx, set, &rvmLogistic{phi: phi, t: t, w: make([]float64, m)}, &q)
-	if err != nil {
-		return err
-	}
-	return c.recordRVM(ctx, b, res, &q)
-}
-
-// rvmModel is what the re-estimation algorithm (PaperSchedule) needs of
-// a likelihood: the posterior over the active weights given α, its
-// noise re-estimate, and the selection of its own per-function state.
-type rvmModel interface {
-	// size is the number of candidate functions.
-	size() int
-	// posterior sets q to the posterior (regression) or its Laplace
-	// approximation (classification) for precisions alpha and returns
-	// the log evidence (or its Laplace approximation).
-	posterior(q *gaussQ, alpha []float64, iter int) (float64, error)
-	// reestimateNoise re-estimates the noise given Σγₘ and returns
-	// |Δ ln β| (0 without a noise parameter).
-	reestimateNoise(gammaSum float64) float64
-	// keep restricts the model to the functions at positions keep; q
-	// holds the last posterior.
-	keep(keep []int, q *gaussQ)
-	// carry prepares the next iteration without pruning.
-	carry(q *gaussQ)
-}
-
-// rvmResult is the outcome of an RVM fit over the functions cols (indices
-// into the full basis).
-type rvmResult struct {
-	cols   []int
-	alpha  []float64
-	trace  []float64
-	iters  int
-	status Status
-}
-
-// reestimate runs the re-estimation of Tipping (2001) from all functions,
-// each αₘ = Alpha0: every iteration computes the posterior, records the
-// evidence, re-estimates every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (eq. 46), and
-// the noise (eq. 47), and removes the functions whose αₘ exceeds
-// PruneAlpha. It converges when no ln αₘ (nor ln β) changes by more than
-// Tol. q is left with the posterior of the final active set.
-func reestimate(ctx context.Context, set settings, model rvmModel, q *gaussQ) (rvmResult, error) {
-	m := model.size()
-	res := rvmResult{cols: seq(m), alpha: constant(m, set.alpha0), status: IterationLimit}
-	for k := 1; k <= set.maxIter; k++ {
-		if ctx.Err() != nil {
-			res.status = Canceled
-			break
-		}
-		res.iters = k
-		ev, err := model.posterior(q, res.alpha, k)
-		if err != nil {
-			if ctx.Err() != nil {
-				res.status, res.iters = Canceled, k-1
-				break
-			}
+	if lik.Logistic {
+		if err := checkLabels(lik.T); err != nil {
 			return res, err
 		}
-		res.trace = append(res.trace, ev)
-		change, gammaSum := reestimateAlpha(res.alpha, q.diag, q.mu)
-		change = math.Max(change, model.reestimateNoise(gammaSum))
-		if set.monitor != nil && set.monitor(Progress{Iteration: k, Bound: ev, Change: change, Active: len(res.cols)}) {
-			res.status = Stopped
-			break
-		}
-		if keep, pruned := pruneSet(res.alpha, set.pruneAt); pruned {
-			model.keep(keep, q)
-			res.alpha = selectVec(res.alpha, keep)
-			res.cols = selectInts(res.cols, keep)
-			continue
-		}
-		model.carry(q)
-		if change <= set.tol {
-			res.status = Converged
-			break
-		}
-	}
-	if q.mu == nil || len(q.mu) != len(res.cols) {
-		// The last iteration pruned (or the fit was cancelled before the
-		// first one): refresh the posterior for the final active set, in
-		// one piece (the context may be cancelled already).
-		q.ctx = nil
-		if _, err := model.posterior(q, res.alpha, res.iters); err != nil {
+		if err := stopped(ctx, 0); err != nil {
 			return res, err
 		}
 	}
-	return res, nil
+	res, err = rvm.Schedule(ctx, phi, lik, s)
+	return res, rvmError(err)
 }
 
-// reestimateAlpha sets every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (Tipping 2001,
-// eq. 46), ∞ where that is not positive and finite, and returns the
-// largest |Δ ln αₘ| and Σγₘ.
-func reestimateAlpha(alpha, diag, mu []float64) (change, gammaSum float64) {
-	for i, a := range alpha {
-		g := 1 - a*diag[i]
-		gammaSum += g
-		na := g / (mu[i] * mu[i])
-		if !(na > 0) || math.IsInf(na, 0) {
-			na = math.Inf(1)
-		}
-		change = math.Max(change, math.Abs(math.Log(na/a)))
-		alpha[i] = na
+// rvmError is an error of the internal solver as this package reports it.
+func rvmError(err error) error {
+	if errors.Is(err, rvm.ErrZeroBasis) {
+		return ErrZeroBasis
 	}
-	return change, gammaSum
+	return notPD(err)
 }
 
-// recordRVM stores the result of an RVM fit: the posterior q over the
-// functions res.cols of basis b. It returns the context's error if the
-// fit was cancelled, and the error of stopped if it ended before its
-// first iteration.
-func (f *fitted) recordRVM(ctx context.Context, b basis, res rvmResult, q *gaussQ) error {
-	if len(res.trace) == 0 {
+// recordRVM stores the result res of an RVM fit over the functions
+// res.Cols of basis b. It returns the error of stopped if the fit was
+// cancelled or ended before its first iteration.
+func (f *fitted) recordRVM(ctx context.Context, b basis, res rvm.Result) error {
+	if len(res.Trace) == 0 {
 		return stopped(ctx, 0)
 	}
-	dv := b.divisors(res.cols) // (U2)
-	f.setPosterior(b.unscaled(), res.cols, unscaleVec(append([]float64(nil), q.mu...), dv, unscaleMean), unscaleSym(q.sigma(), dv),
-		unscaleVec(res.alpha, dv, unscaleAlpha), dv)
-	f.trace, f.iters, f.status = res.trace, res.iters, res.status
-	f.full = res.trace[len(res.trace)-1]
+	dv := b.divisors(res.Cols) // (U2)
+	f.setPosterior(b.unscaled(), res.Cols, unscaleVec(res.Mu, dv, unscaleMean), unscaleSym(res.Sigma, dv),
+		unscaleVec(res.Alpha, dv, unscaleAlpha), dv)
+	f.trace, f.iters, f.status = res.Trace, res.Iters, engineStatus(res.Status)
+	f.full = res.Trace[len(res.Trace)-1]
 	f.checkRelevance()
-	if res.status == Canceled {
-		return stopped(ctx, res.iters)
+	if res.Status == engine.Canceled {
+		return stopped(ctx, res.Iters)
 	}
 	return nil
-}
-
-// rvmGauss is the Gaussian likelihood of the re-estimation algorithm:
-// the design of the active functions, its Gram matrix ΦᵀΦ and Φᵀt, and β.
-type rvmGauss struct {
-	phi  *mat.Dense
-	gram *mat.SymDense
-	phiT []float64
-	t    []float64
-	beta float64
-	// betaMax caps β (rvmBetaMax).
-	betaMax float64
-	resid   []float64
-	rss     float64
-}
-
-func (g *rvmGauss) size() int { _, m := g.phi.Dims(); return m }
-
-// posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt (Tipping 2001, eq. 45)
-// and returns the log evidence (rvmLogEvidence).
-func (g *rvmGauss) posterior(q *gaussQ, alpha []float64, iter int) (float64, error) {
-	n, m := g.phi.Dims()
-	a := mat.NewSymDense(m, nil)
-	a.ScaleSym(g.beta, g.gram)
-	for i := range m {
-		a.SetSym(i, i, a.At(i, i)+alpha[i])
-	}
-	if err := q.factor(a, iter); err != nil {
-		return 0, err
-	}
-	h := make([]float64, m)
-	for i, v := range g.phiT {
-		h[i] = g.beta * v
-	}
-	if err := q.solveMean(h); err != nil {
-		return 0, err
-	}
-	copy(g.resid, g.t)
-	blas64.Gemv(blas.NoTrans, -1, g.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: q.mu}, 1, blas64.Vector{N: n, Inc: 1, Data: g.resid})
-	g.rss = mat.Dot(mat.NewVecDense(n, g.resid), mat.NewVecDense(n, g.resid))
-	return rvmLogEvidence(n, g.beta, alpha, q.mu, q.logDet, g.rss), nil
-}
-
-// rvmBetaMaxFactor bounds the noise precision of the RVM estimators:
-// β ≤ rvmBetaMaxFactor/var(t), a noise variance at least a millionth of
-// the targets' (SparseBayes's BetaMaxFactor, its "work-around zero-noise
-// issue"). Where the basis can nearly interpolate the targets (a kernel
-// far narrower than the inputs' spacing) the evidence keeps rising as
-// β → ∞ and the sequential algorithm does not converge (docs/benchmarks.md,
-// "Measurements behind choices in the code").
-const rvmBetaMaxFactor = 1e6
-
-// rvmBetaMax returns rvmBetaMaxFactor/var(t) (+∞ for constant targets,
-// which the estimators reject before fitting).
-func rvmBetaMax(t []float64) float64 {
-	if v := variance(t); v > 0 {
-		return rvmBetaMaxFactor / v
-	}
-	return math.Inf(1)
-}
-
-// reestimateNoise sets β ← (N − Σγₘ)/‖t − Φμ‖² (Tipping 2001, eq. 47),
-// at most betaMax, when that is positive.
-func (g *rvmGauss) reestimateNoise(gammaSum float64) float64 {
-	n, _ := g.phi.Dims()
-	var d float64
-	g.beta, d = reestimateBeta(n, gammaSum, g.rss, g.beta, g.betaMax)
-	return d
-}
-
-// reestimateBeta returns β ← (N − γ)/rss (Tipping 2001, eq. 47) for n
-// rows, γ = Σγₘ and rss = ‖t − Φμ‖², at most betaMax, and |Δ ln β|; it
-// returns beta and 0 when the estimate is not positive.
-func reestimateBeta(n int, gamma, rss, beta, betaMax float64) (float64, float64) {
-	nb := (float64(n) - gamma) / rss
-	if !(nb > 0) || math.IsNaN(nb) {
-		return beta, 0
-	}
-	nb = math.Min(nb, betaMax)
-	return nb, math.Abs(math.Log(nb / beta))
-}
-
-func (g *rvmGauss) keep(keep []int, _ *gaussQ) {
-	g.phi = selectCols(g.phi, keep)
-	g.gram = selectSym(g.gram, keep)
-	g.phiT = selectVec(g.phiT, keep)
-}
-
-func (g *rvmGauss) carry(*gaussQ) {}
-
-// rvmLogistic is the logistic likelihood of the re-estimation algorithm,
-// with the Laplace approximation at the mode w.
-type rvmLogistic struct {
-	phi *mat.Dense
-	t   []float64
-	w   []float64 // the starting point of the next mode search
-}
-
-func (l *rvmLogistic) size() int { _, m := l.phi.Dims(); return m }
-
-// posterior finds the mode by IRLS from w (laplaceMode) and returns
-// Laplace's approximation of the log evidence,
-// ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ + ½ln|Σ|.
-func (l *rvmLogistic) posterior(q *gaussQ, alpha []float64, iter int) (float64, error) {
-	logp, err := laplaceMode(l.phi, l.t, alpha, l.w, q, iter)
-	if err != nil {
-		return 0, err
-	}
-	var sumLnA float64
-	for _, a := range alpha {
-		sumLnA += math.Log(a)
-	}
-	return logp + 0.5*sumLnA + 0.5*q.logDet, nil
-}
-
-func (l *rvmLogistic) reestimateNoise(float64) float64 { return 0 }
-
-func (l *rvmLogistic) keep(keep []int, q *gaussQ) {
-	l.phi = selectCols(l.phi, keep)
-	l.w = selectVec(q.mu, keep)
-}
-
-func (l *rvmLogistic) carry(q *gaussQ) { copy(l.w, q.mu) }
-
-// laplaceDecrement is the Newton decrement gᵀH⁻¹g, relative to
-// max(1, |log joint|), below which laplaceMode takes one last full Newton
-// step and stops: twice the rise a further step would give, below the
-// rounding of the log joint's N terms, where the step's error is the
-// square of the one before. Without it the mode search ends only when a
-// step fails to raise the log joint at every halving, which dominated the
-// fit of large problems (docs/benchmarks.md, "Measurements behind choices
-// in the code").
-const laplaceDecrement = 1e-14
-
-// laplaceMode finds the mode of ln p(t|w) + ln p(w|α) by Newton's method
-// (IRLS) from w, with step halving, and leaves in q the Gaussian with mean
-// at the mode and covariance (ΦᵀBΦ + A)⁻¹, B = diag(yₙ(1 − yₙ)). Once the
-// Newton decrement is below laplaceDecrement (relative) it takes a last
-// full step and stops. It returns the log joint ln p(t|w*) − ½w*ᵀAw* at
-// the mode.
-func laplaceMode(phi *mat.Dense, t, alpha, w []float64, q *gaussQ, iter int) (float64, error) {
-	n, m := phi.Dims()
-	y := make([]float64, n)
-	grad := make([]float64, m)
-	wphi := mat.NewDense(n, m, nil)
-	h := mat.NewSymDense(m, nil)
-	obj := func(w []float64) float64 {
-		act := mat.NewVecDense(n, nil)
-		act.MulVec(phi, mat.NewVecDense(m, w))
-		var s float64
-		for i := range n {
-			a := act.AtVec(i)
-			if t[i] == 1 {
-				s += LogSigmoid(a)
-			} else {
-				s += LogSigmoid(-a)
-			}
-		}
-		for i, v := range w {
-			s -= 0.5 * alpha[i] * v * v
-		}
-		return s
-	}
-	cur := obj(w)
-	step := make([]float64, m)
-	trial := make([]float64, m)
-	polished := false
-	for range 100 {
-		act := mat.NewVecDense(n, nil)
-		act.MulVec(phi, mat.NewVecDense(m, w))
-		resid := make([]float64, n)
-		for i := range n {
-			y[i] = Sigmoid(act.AtVec(i))
-			resid[i] = t[i] - y[i]
-			f := math.Sqrt(y[i] * (1 - y[i]))
-			src, dst := phi.RawRowView(i), wphi.RawRowView(i)
-			for j, v := range src {
-				dst[j] = f * v
-			}
-		}
-		mat.NewVecDense(m, grad).MulVec(phi.T(), mat.NewVecDense(n, resid))
-		var gnorm float64
-		for i := range m {
-			grad[i] -= alpha[i] * w[i]
-			gnorm = math.Max(gnorm, math.Abs(grad[i]))
-		}
-		blas64.Syrk(blas.Trans, 1, wphi.RawMatrix(), 0, h.RawSymmetric())
-		for i := range m {
-			h.SetSym(i, i, h.At(i, i)+alpha[i])
-		}
-		if err := q.factor(h, iter); err != nil {
-			return 0, err
-		}
-		if gnorm < 1e-9 {
-			break
-		}
-		if err := conditionOK(q.chol.SolveVecTo(mat.NewVecDense(m, step), mat.NewVecDense(m, grad))); err != nil {
-			return 0, err
-		}
-		if polished {
-			break
-		}
-		if dec := floats.Dot(grad, step); dec <= laplaceDecrement*math.Max(1, math.Abs(cur)) {
-			// Close enough for Newton's quadratic model to be exact to
-			// rounding: a last full step without the line search, whose
-			// Hessian is then factorised for q.
-			floats.Add(w, step)
-			cur = obj(w)
-			polished = true
-			continue
-		}
-		improved := false
-		for lr := 1.0; lr > 1e-8; lr /= 2 {
-			for i := range m {
-				trial[i] = w[i] + lr*step[i]
-			}
-			if v := obj(trial); v >= cur {
-				cur = v
-				copy(w, trial)
-				improved = true
-				break
-			}
-		}
-		if !improved {
-			break
-		}
-	}
-	q.mu = append(q.mu[:0], w...)
-	return cur, nil
 }
 
 // WithKernel returns an unfitted copy of r's configuration with kernel k

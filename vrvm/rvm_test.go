@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
+	"github.com/vrvm/vrvm/vrvm/internal/rvm"
 )
 
 // logEvidence computes ln p(t | α, β) = ln N(t | 0, β⁻¹I + Φ A⁻¹ Φᵀ)
@@ -272,7 +273,7 @@ func rvmMaximum(t *testing.T, f *fitted, x *mat.Dense, tv []float64, k Kernel, n
 		for a := range active {
 			ca := full.ColView(a)
 			cos := mat.Dot(phiM, ca) / math.Sqrt(mat.Dot(phiM, phiM)*mat.Dot(ca, ca))
-			aligned = aligned || cos > maxAlignment
+			aligned = aligned || cos > rvm.MaxAlignment
 		}
 		if !aligned {
 			worstTheta = math.Max(worstTheta, (bigQ*bigQ-bigS)/bigS)
@@ -582,15 +583,15 @@ func TestSequentialIterations(t *testing.T) {
 
 // TestRVMNoiseCap fits both RVM regression algorithms with a kernel far
 // narrower than the inputs' spacing, where the evidence keeps rising as
-// β → ∞: β must stop at rvmBetaMaxFactor/var(t) and the fit converge,
-// where uncapped it swung for minutes (rvmBetaMaxFactor).
+// β → ∞: β must stop at rvm.BetaMaxFactor/var(t) and the fit converge,
+// where uncapped it swung for minutes (rvm.BetaMaxFactor).
 func TestRVMNoiseCap(t *testing.T) {
 	t.Parallel()
 	tr, err := datasets.Friedman1(80, 5, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor := math.Sqrt(variance(tr.T) / rvmBetaMaxFactor)
+	floor := math.Sqrt(variance(tr.T) / rvm.BetaMaxFactor)
 	for _, solver := range []Method{Sequential{}, PaperSchedule{}} {
 		r := &RVMRegressor{Kernel: Gaussian{Width: 0.01}, Method: solver, MaxIter: 2000}
 		if err := r.Fit(tr.X, tr.T); err != nil {

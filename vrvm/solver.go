@@ -206,22 +206,9 @@ func maxRelChange(a, b []float64) float64 {
 func relChange(prev, l float64) float64 { return engine.RelChange(prev, l) }
 
 // pruneSet returns the positions to keep among alphas: those with ⟨αₘ⟩ at
-// most threshold. It never empties the set: if every function exceeds the
-// threshold, the one with the smallest ⟨αₘ⟩ stays.
+// most threshold, never none (engine.Prune).
 func pruneSet(alphas []float64, threshold float64) (keep []int, pruned bool) {
-	best := 0
-	for i, a := range alphas {
-		if a <= threshold {
-			keep = append(keep, i)
-		}
-		if a < alphas[best] {
-			best = i
-		}
-	}
-	if len(keep) == 0 {
-		keep = []int{best}
-	}
-	return keep, len(keep) < len(alphas)
+	return engine.Prune(alphas, threshold)
 }
 
 // likelihoodPrecisions returns sⱼ = φⱼᵀBφⱼ for every column of phi, the

@@ -1,8 +1,8 @@
 // Package dense holds the dense matrix products that dominate the solvers'
 // cost: a general product Gemm with the semantics of gonum's blas64.Gemm,
 // the Gram matrix Gram, aᵀa with both triangles filled, the matrix–vector
-// product Gemv (vectorised for aᵀx), and Dots4, four dot products against
-// one row.
+// product Gemv (vectorised for aᵀx), Dots4, four dot products against
+// one row, and Mul, gonum's dst.Mul through Gemm for *mat.Dense operands.
 //
 // # Why
 //

@@ -299,3 +299,22 @@ func Stalled(trace []float64, span, window int, tol float64) bool {
 	}
 	return down && top-w[0] <= tol*math.Max(1, math.Abs(w[0]))
 }
+
+// Prune returns the positions to keep among the precisions alphas: those
+// at most threshold. It never empties the set: if every function exceeds
+// the threshold, the one with the smallest precision stays.
+func Prune(alphas []float64, threshold float64) (keep []int, pruned bool) {
+	best := 0
+	for i, a := range alphas {
+		if a <= threshold {
+			keep = append(keep, i)
+		}
+		if a < alphas[best] {
+			best = i
+		}
+	}
+	if len(keep) == 0 {
+		keep = []int{best}
+	}
+	return keep, len(keep) < len(alphas)
+}

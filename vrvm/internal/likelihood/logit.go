@@ -39,6 +39,15 @@ func LogSigmoid(z float64) float64 {
 	return z - math.Log1p(math.Exp(z))
 }
 
+// Sigmoid returns the logistic function σ(z) = 1/(1 + e^(−z)).
+func Sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
 // Logit is the logistic likelihood of classification (8),
 // P(tₙ = 1 | w) = σ(wᵀφₙ), under the Jaakkola–Jordan bound (50) with one
 // variational parameter ξₙ per training point.

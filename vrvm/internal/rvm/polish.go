@@ -1,4 +1,4 @@
-package vrvm
+package rvm
 
 import (
 	"math"
@@ -42,8 +42,8 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 		// qₘ = μₘ/Σₘₘ (R5).
 		var free []int
 		for j, a := range st.alpha {
-			d := st.q.diag[j]
-			s, q := 1/d-a, st.q.mu[j]/d
+			d := st.q.Diag[j]
+			s, q := 1/d-a, st.q.Mu[j]/d
 			if theta := q*q - s; theta > 0 && s > 0 && s*s/theta <= prune {
 				free = append(free, j)
 			}
@@ -57,7 +57,7 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 			dir = make([]float64, len(free)+1)
 			for i, j := range free {
 				a := st.alpha[j]
-				dir[i] = math.Log((1 - a*st.q.diag[j]) / (st.q.mu[j] * st.q.mu[j]) / a) // eq. 46
+				dir[i] = math.Log((1 - a*st.q.Diag[j]) / (st.q.Mu[j] * st.q.Mu[j]) / a) // eq. 46
 			}
 			if st.updateBetaWith(oldAlpha) > 0 { // eq. 47
 				dir[len(free)] = math.Log(st.beta / oldBeta)
@@ -119,8 +119,8 @@ func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, beta
 		}
 		var change float64
 		for j, a := range st.alpha {
-			g := 1 - a*st.q.diag[j]
-			na := g / (st.q.mu[j] * st.q.mu[j])
+			g := 1 - a*st.q.Diag[j]
+			na := g / (st.q.Mu[j] * st.q.Mu[j])
 			if !(na > 0) || na > prune {
 				copy(st.alpha, oldAlpha)
 				return steps, betaChange, nil
@@ -163,8 +163,8 @@ func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, beta
 // With fixBeta the step leaves ln β out (its component is 0).
 func (st *rvmState) rvmNewton(free []int, fixBeta bool) (dir []float64, ok bool) {
 	k := len(st.alpha)
-	sig := st.q.sigma()
-	mu, alpha := st.q.mu, st.alpha
+	sig := st.q.Sigma()
+	mu, alpha := st.q.Mu, st.alpha
 	am := make([]float64, k) // Aμ
 	for i := range k {
 		am[i] = alpha[i] * mu[i]
