@@ -24,7 +24,7 @@ import (
 //	αₘ ← γₘ/μₘ²,       β ← (N − Σₘγₘ)/‖t − Φμ‖².
 //
 // Method chooses how the evidence is maximised: by default (Sequential)
-// the sequential algorithm of Tipping & Faul (2003) (rvmseq.go), which
+// the sequential algorithm of Tipping & Faul (2003), which
 // starts from one basis function and, one function per iteration, adds
 // the function, re-estimates its αₘ to the exact optimum given the
 // others, or deletes it, whichever raises the evidence most; it works on
