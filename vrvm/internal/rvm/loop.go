@@ -55,30 +55,30 @@ func bestMove(s, q []float64, pos []int, alpha []float64, prune float64) (best e
 	return best, change, structural
 }
 
-// rvmStall and rvmStallTol define the end of a classifier's fit by (R8):
-// rvmStall iterations whose Laplace evidence does not pass the best by
-// rvmStallTol·(1 + |best|) (engine.Controls.Stall).
+// stallIters and stallTol define the end of a classifier's fit by (R8):
+// stallIters iterations whose Laplace evidence does not pass the best by
+// stallTol·(1 + |best|) (engine.Controls.Stall).
 const (
-	rvmStall    = 200 // (R8)
-	rvmStallTol = 1e-9
+	stallIters = 200 // (R8)
+	stallTol   = 1e-9
 )
 
-// rvmSnapshot is a classifier's state at the start of an iteration: the
+// snapshot is a classifier's state at the start of an iteration: the
 // active set, its αₘ and Laplace's mode (R8).
-type rvmSnapshot struct {
+type snapshot struct {
 	iter   int
 	active []int
 	alpha  []float64
 	w      []float64
 }
 
-func (st *rvmState) snapshot(iter int) *rvmSnapshot {
-	return &rvmSnapshot{iter: iter, active: append([]int(nil), st.active...),
+func (st *state) snapshot(iter int) *snapshot {
+	return &snapshot{iter: iter, active: append([]int(nil), st.active...),
 		alpha: append([]float64(nil), st.alpha...), w: append([]float64(nil), st.logit.w...)}
 }
 
 // restore returns to the state of s and computes its posterior.
-func (st *rvmState) restore(s *rvmSnapshot) error {
+func (st *state) restore(s *snapshot) error {
 	st.active = append(st.active[:0], s.active...)
 	st.alpha = append(st.alpha[:0], s.alpha...)
 	st.logit.w = append(st.logit.w[:0], s.w...)
@@ -86,7 +86,7 @@ func (st *rvmState) restore(s *rvmSnapshot) error {
 }
 
 // apply makes the move m on the active set.
-func (st *rvmState) apply(mv engine.Move, pos []int) {
+func (st *state) apply(mv engine.Move, pos []int) {
 	switch mv.Kind {
 	case engine.Add:
 		st.active = append(st.active, mv.Index)
@@ -109,11 +109,11 @@ func (st *rvmState) apply(mv engine.Move, pos []int) {
 // updateBeta re-estimates β = (N − Σγₘ)/‖t − Φμ‖², γₘ = 1 − αₘΣₘₘ
 // (Tipping 2001, eq. 47), and returns |Δ ln β| (0 if the estimate is not
 // positive and finite, when β is kept).
-func (st *rvmState) updateBeta() float64 { return st.updateBetaWith(st.alpha) }
+func (st *state) updateBeta() float64 { return st.updateBetaWith(st.alpha) }
 
 // updateBetaWith is updateBeta with the γₘ of the posterior's αₘ, alpha
 // (when st.alpha has been re-estimated since).
-func (st *rvmState) updateBetaWith(alpha []float64) float64 {
+func (st *state) updateBetaWith(alpha []float64) float64 {
 	if st.logit != nil {
 		return 0 // no noise parameter
 	}
@@ -127,9 +127,9 @@ func (st *rvmState) updateBetaWith(alpha []float64) float64 {
 }
 
 // atBetaCap reports whether β is held at betaMax with the evidence rising
-// in β there, ∂L/∂ln β = ½(N − Σγₘ − β rss) > 0 (rvmNewton): the polish
+// in β there, ∂L/∂ln β = ½(N − Σγₘ − β rss) > 0 (newtonStep): the polish
 // then leaves ln β out of its step.
-func (st *rvmState) atBetaCap() bool {
+func (st *state) atBetaCap() bool {
 	if st.beta < st.betaMax {
 		return false
 	}
@@ -141,17 +141,17 @@ func (st *rvmState) atBetaCap() bool {
 }
 
 // run iterates the sequential algorithm from the state's active set
-// through engine.Run (rvmLoop) and leaves in q the posterior of the final
+// through engine.Run (loop) and leaves in q the posterior of the final
 // active set, ordered by candidate (bias first, kernel functions in
 // training order).
-func (st *rvmState) run(ctx context.Context, set Settings) (Result, error) {
-	lp := &rvmLoop{st: st, set: set, betaChange: math.Inf(1)}
+func (st *state) run(ctx context.Context, set Settings) (Result, error) {
+	lp := &loop{st: st, set: set, betaChange: math.Inf(1)}
 	c := engine.Controls{MaxIter: set.MaxIter, RecordFirst: true, Monitor: set.Monitor}
 	if st.logit != nil {
 		// (R8) Laplace's evidence at the new mode need not rise with a
-		// move: stop where it has not passed its best for rvmStall
+		// move: stop where it has not passed its best for stallIters
 		// iterations, with the best state.
-		c.Stall, c.StallTol = rvmStall, rvmStallTol
+		c.Stall, c.StallTol = stallIters, stallTol
 	}
 	res, err := engine.Run(ctx, lp, c)
 	status := res.Status
@@ -181,35 +181,35 @@ func (st *rvmState) run(ctx context.Context, set Settings) (Result, error) {
 	return Result{Cols: cols, Alpha: st.alpha, Trace: res.Trace, Iters: res.Iters, Status: status}, nil
 }
 
-// rvmLoop is the sequential type-II algorithm as an engine.Problem: each
+// loop is the sequential type-II algorithm as an engine.Problem: each
 // iteration computes the posterior (Tipping 2001, eq. 45) and the
 // evidence, every candidate's factors (R2), (R5), takes the move of the
 // largest gain (R4), or the polish of the active set's αₘ and β where
 // that move is a re-estimate, and re-estimates β (eq. 47).
-type rvmLoop struct {
-	st  *rvmState
+type loop struct {
+	st  *state
 	set Settings
 
 	pos        []int   // the candidates' positions in the active set (factors)
 	change     float64 // the largest |Δ ln αₘ| a re-estimate would make
 	betaChange float64 // the last |Δ ln β|
 	polished   int     // the polish steps of this iteration's move
-	best       *rvmSnapshot
+	best       *snapshot
 }
 
 // Statistics computes the posterior of the current α and β (eq. 45) or
 // Laplace's approximation at the mode.
-func (lp *rvmLoop) Statistics(k int) error { return lp.st.posterior(k) }
+func (lp *loop) Statistics(k int) error { return lp.st.posterior(k) }
 
 // Objective is the log evidence at the start of the iteration: at
 // convergence, that of the final α and β.
-func (lp *rvmLoop) Objective() (float64, error) { return lp.st.logEvidence(), nil }
+func (lp *loop) Objective() (float64, error) { return lp.st.logEvidence(), nil }
 
 // Decide computes sₘ, qₘ (R2) for every candidate by (R5) and takes the
 // move of the largest gain (R4); the fit has converged when no function
 // is to be added or deleted and no ln αₘ nor ln β would change by more
 // than Tol.
-func (lp *rvmLoop) Decide(int) (engine.Move, bool, error) {
+func (lp *loop) Decide(int) (engine.Move, bool, error) {
 	s, q, pos := lp.st.factors()
 	mv, change, structural := bestMove(s, q, pos, lp.st.alpha, lp.set.PruneAt)
 	lp.pos, lp.change = pos, change
@@ -219,7 +219,7 @@ func (lp *rvmLoop) Decide(int) (engine.Move, bool, error) {
 // Act makes the move. When it is a re-estimate, the active set's α and β
 // are converged jointly (polish) rather than one αₘ per iteration; if
 // that cannot make a step, the move is made.
-func (lp *rvmLoop) Act(k int, mv engine.Move) error {
+func (lp *loop) Act(k int, mv engine.Move) error {
 	lp.polished = 0
 	if mv.Kind == engine.Reestimate {
 		var err error
@@ -236,7 +236,7 @@ func (lp *rvmLoop) Act(k int, mv engine.Move) error {
 
 // Likelihood re-estimates β (Tipping 2001, eq. 47) at the posterior after
 // a single move (the polish has re-estimated it with the αₘ).
-func (lp *rvmLoop) Likelihood(k int) error {
+func (lp *loop) Likelihood(k int) error {
 	if lp.polished > 0 {
 		return nil
 	}
@@ -248,32 +248,32 @@ func (lp *rvmLoop) Likelihood(k int) error {
 }
 
 // Candidates does nothing: every candidate's move is in Decide's choice.
-func (lp *rvmLoop) Candidates(int) error { return nil }
+func (lp *loop) Candidates(int) error { return nil }
 
 // Change is the largest change of ln αₘ or ln β the iteration made.
-func (lp *rvmLoop) Change(float64) float64 { return math.Max(lp.change, lp.betaChange) }
+func (lp *loop) Change(float64) float64 { return math.Max(lp.change, lp.betaChange) }
 
 // Active is the number of active functions.
-func (lp *rvmLoop) Active() int { return len(lp.st.active) }
+func (lp *loop) Active() int { return len(lp.st.active) }
 
 // Limit stops a crowded fit ((W5), (R6)): the caller fits again at twice
 // the width.
-func (lp *rvmLoop) Limit() bool {
+func (lp *loop) Limit() bool {
 	lim := lp.set.GammaLimit
 	return lim > 0 && float64(len(lp.st.active)) > lim && lp.st.effective() > lim
 }
 
 // Settle goes on: the algorithm ends in Decide, or at (R8).
-func (lp *rvmLoop) Settle(int, []float64) (engine.Verdict, error) { return engine.Continue, nil }
+func (lp *loop) Settle(int, []float64) (engine.Verdict, error) { return engine.Continue, nil }
 
 // Polish does nothing: the polish of the active set is a move (Act).
-func (lp *rvmLoop) Polish(int) (bool, error) { return false, nil }
+func (lp *loop) Polish(int) (bool, error) { return false, nil }
 
 // Keep saves the classifier's state of iteration k (R8).
-func (lp *rvmLoop) Keep(k int) { lp.best = lp.st.snapshot(k) }
+func (lp *loop) Keep(k int) { lp.best = lp.st.snapshot(k) }
 
 // Restore returns a classifier to its best state (R8).
-func (lp *rvmLoop) Restore() (float64, error) {
+func (lp *loop) Restore() (float64, error) {
 	if err := lp.st.restore(lp.best); err != nil {
 		return 0, err
 	}

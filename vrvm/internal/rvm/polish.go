@@ -19,7 +19,7 @@ const maxPolish = 1000
 // every optimum and single re-estimates sweep the active set many times
 // (docs/benchmarks.md, "Measurements behind choices in the code"). A polish step costs
 // one posterior, O(k³): Newton's method on the evidence in ln αₘ and
-// ln β (rvmNewton), which converges quadratically where the αₘ are
+// ln β (newtonStep), which converges quadratically where the αₘ are
 // coupled, or, if that fails, the fixed-point step αₘ ← γₘ/μₘ², β by
 // eq. 47 (Tipping 2001, eqs. 46–47). Classification has its own polish
 // (polishLaplace). A step that would lower the evidence is
@@ -27,7 +27,7 @@ const maxPolish = 1000
 // the polish. The polish ends when no ln αₘ nor ln β changes by more than
 // tol, or after maxPolish steps. It returns the number of steps taken and
 // the last |Δ ln β|.
-func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
+func (st *state) polish(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
 	if st.logit != nil {
 		return st.polishLaplace(iter, tol, prune)
 	}
@@ -52,7 +52,7 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 			return steps, betaChange, nil
 		}
 		// The step in ln αₘ (free) and, last, ln β.
-		dir, ok := st.rvmNewton(free, st.atBetaCap())
+		dir, ok := st.newtonStep(free, st.atBetaCap())
 		if !ok {
 			dir = make([]float64, len(free)+1)
 			for i, j := range free {
@@ -109,7 +109,7 @@ func (st *rvmState) polish(iter int, tol, prune float64) (steps int, betaChange 
 // steps. Each step costs a search for the mode (laplaceMode), so a step
 // that would lower the evidence is not halved, as in polish: it is undone
 // and ends the polish. It returns the number of steps taken and 0.
-func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
+func (st *state) polishLaplace(iter int, tol, prune float64) (steps int, betaChange float64, err error) {
 	cur := st.logEvidence()
 	for ; steps < maxPolish; steps++ {
 		oldAlpha, oldBeta := append([]float64(nil), st.alpha...), st.beta
@@ -149,7 +149,7 @@ func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, beta
 	return steps, betaChange, nil
 }
 
-// rvmNewton returns Newton's step for the regression evidence
+// newtonStep returns Newton's step for the regression evidence
 // ln p(t | α, β) in ln αₘ for the active positions free and, last, ln β,
 // with the rest fixed, at the current posterior; ok is false if the
 // Hessian is not negative definite. With γₘ = 1 − αₘΣₘₘ, the rss
@@ -161,7 +161,7 @@ func (st *rvmState) polishLaplace(iter int, tol, prune float64) (steps int, beta
 //	∂²L/∂ln β² = ½[2(Aμ)ᵀΣAμ − β rss − Σₘ αₘ(Σ − ΣAΣ)ₘₘ].
 //
 // With fixBeta the step leaves ln β out (its component is 0).
-func (st *rvmState) rvmNewton(free []int, fixBeta bool) (dir []float64, ok bool) {
+func (st *state) newtonStep(free []int, fixBeta bool) (dir []float64, ok bool) {
 	k := len(st.alpha)
 	sig := st.q.Sigma()
 	mu, alpha := st.q.Mu, st.alpha

@@ -112,14 +112,14 @@ func Schedule(ctx context.Context, phi *mat.Dense, lik Likelihood, set Settings)
 	n, m := phi.Dims()
 	if lik.Logistic {
 		var q posterior.Gauss
-		res, err := reestimate(ctx, set, &rvmLogistic{phi: phi, t: lik.T, w: make([]float64, m)}, &q)
+		res, err := reestimate(ctx, set, &logisticModel{phi: phi, t: lik.T, w: make([]float64, m)}, &q)
 		if err != nil {
 			return res, err
 		}
 		res.finish(&q, 0)
 		return res, nil
 	}
-	g := &rvmGauss{phi: phi, t: lik.T, beta: lik.Beta0, betaMax: rvmBetaMax(lik.T), resid: make([]float64, n)}
+	g := &gaussModel{phi: phi, t: lik.T, beta: lik.Beta0, betaMax: betaCap(lik.T), resid: make([]float64, n)}
 	g.gram = mat.NewSymDense(m, nil)
 	g.gram.SymOuterK(1, phi.T())
 	g.phiT = make([]float64, m)
@@ -154,7 +154,7 @@ func Sequential(ctx context.Context, d *Design, lik Likelihood, set Settings) (R
 	}
 	a0 := set.Alpha0
 	if lik.Logistic {
-		st.logit = &rvmLogit{t: lik.T}
+		st.logit = &logitState{t: lik.T}
 		// Start from the function most aligned with 2t − 1, with
 		// αₘ = 1/w² for the least-squares weight w of the logits ±ln 9
 		// (probabilities 0.9 and 0.1) on it, within [10⁻³, 10³] (as
@@ -164,7 +164,7 @@ func Sequential(ctx context.Context, d *Design, lik Likelihood, set Settings) (R
 		}
 		st.logit.w = []float64{0}
 	} else {
-		st.beta, st.betaMax = lik.Beta0, rvmBetaMax(t)
+		st.beta, st.betaMax = lik.Beta0, betaCap(t)
 		// Start from the function most aligned with t, |φₘᵀt|/‖φₘ‖, with
 		// αₘ at its optimum (R3) for C = β⁻¹I, or Alpha0 if it has none
 		// (Tipping & Faul, section 4; SparseBayes).
@@ -184,10 +184,10 @@ func Sequential(ctx context.Context, d *Design, lik Likelihood, set Settings) (R
 
 // newState returns the state of the sequential algorithm on the design d
 // with nothing active, and φₘᵀt for every candidate.
-func newState(ctx context.Context, d *Design, t []float64) (*rvmState, []float64) {
+func newState(ctx context.Context, d *Design, t []float64) (*state, []float64) {
 	n := len(t)
 	m, rank := d.B.Dims()
-	st := &rvmState{d: d, n: n, q: posterior.Gauss{Ctx: ctx}, betaMax: math.Inf(1)}
+	st := &state{d: d, n: n, q: posterior.Gauss{Ctx: ctx}, betaMax: math.Inf(1)}
 	if d.Explicit {
 		st.z = append([]float64(nil), t...) // U = I
 	} else {

@@ -12,10 +12,10 @@ import (
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 )
 
-// rvmModel is what the re-estimation algorithm (Schedule) needs of
+// scheduleModel is what the re-estimation algorithm (Schedule) needs of
 // a likelihood: the posterior over the active weights given α, its
 // noise re-estimate, and the selection of its own per-function state.
-type rvmModel interface {
+type scheduleModel interface {
 	// size is the number of candidate functions.
 	size() int
 	// posterior sets q to the posterior (regression) or its Laplace
@@ -33,12 +33,12 @@ type rvmModel interface {
 }
 
 // reestimate runs the re-estimation of Tipping (2001) from all functions,
-// each αₘ = Alpha0: every iteration computes the posterior, records the
-// evidence, re-estimates every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (eq. 46), and
-// the noise (eq. 47), and removes the functions whose αₘ exceeds
-// PruneAlpha. It converges when no ln αₘ (nor ln β) changes by more than
-// Tol. q is left with the posterior of the final active set.
-func reestimate(ctx context.Context, set Settings, model rvmModel, q *posterior.Gauss) (Result, error) {
+// each αₘ = set.Alpha0: every iteration computes the posterior, records
+// the evidence, re-estimates every αₘ ← γₘ/μₘ², γₘ = 1 − αₘΣₘₘ (eq. 46),
+// and the noise (eq. 47), and removes the functions whose αₘ exceeds
+// set.PruneAt. It converges when no ln αₘ (nor ln β) changes by more than
+// set.Tol. q is left with the posterior of the final active set.
+func reestimate(ctx context.Context, set Settings, model scheduleModel, q *posterior.Gauss) (Result, error) {
 	m := model.size()
 	res := Result{Cols: seq(m), Alpha: constant(m, set.Alpha0), Status: engine.IterationLimit}
 	for k := 1; k <= set.MaxIter; k++ {
@@ -103,25 +103,25 @@ func reestimateAlpha(alpha, diag, mu []float64) (change, gammaSum float64) {
 	return change, gammaSum
 }
 
-// rvmGauss is the Gaussian likelihood of the re-estimation algorithm:
+// gaussModel is the Gaussian likelihood of the re-estimation algorithm:
 // the design of the active functions, its Gram matrix ΦᵀΦ and Φᵀt, and β.
-type rvmGauss struct {
+type gaussModel struct {
 	phi  *mat.Dense
 	gram *mat.SymDense
 	phiT []float64
 	t    []float64
 	beta float64
-	// betaMax caps β (rvmBetaMax).
+	// betaMax caps β (betaCap).
 	betaMax float64
 	resid   []float64
 	rss     float64
 }
 
-func (g *rvmGauss) size() int { _, m := g.phi.Dims(); return m }
+func (g *gaussModel) size() int { _, m := g.phi.Dims(); return m }
 
 // posterior sets q to Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀt (Tipping 2001, eq. 45)
-// and returns the log evidence (rvmLogEvidence).
-func (g *rvmGauss) posterior(q *posterior.Gauss, alpha []float64, iter int) (float64, error) {
+// and returns the log evidence (evidence).
+func (g *gaussModel) posterior(q *posterior.Gauss, alpha []float64, iter int) (float64, error) {
 	n, m := g.phi.Dims()
 	a := mat.NewSymDense(m, nil)
 	a.ScaleSym(g.beta, g.gram)
@@ -141,7 +141,7 @@ func (g *rvmGauss) posterior(q *posterior.Gauss, alpha []float64, iter int) (flo
 	copy(g.resid, g.t)
 	blas64.Gemv(blas.NoTrans, -1, g.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: q.Mu}, 1, blas64.Vector{N: n, Inc: 1, Data: g.resid})
 	g.rss = mat.Dot(mat.NewVecDense(n, g.resid), mat.NewVecDense(n, g.resid))
-	return rvmLogEvidence(n, g.beta, alpha, q.Mu, q.LogDet, g.rss), nil
+	return evidence(n, g.beta, alpha, q.Mu, q.LogDet, g.rss), nil
 }
 
 // BetaMaxFactor bounds the noise precision of the RVM estimators:
@@ -153,9 +153,9 @@ func (g *rvmGauss) posterior(q *posterior.Gauss, alpha []float64, iter int) (flo
 // "Measurements behind choices in the code").
 const BetaMaxFactor = 1e6
 
-// rvmBetaMax returns BetaMaxFactor/var(t) (+∞ for constant targets,
+// betaCap returns BetaMaxFactor/var(t) (+∞ for constant targets,
 // which the estimators reject before fitting).
-func rvmBetaMax(t []float64) float64 {
+func betaCap(t []float64) float64 {
 	if v := variance(t); v > 0 {
 		return BetaMaxFactor / v
 	}
@@ -164,7 +164,7 @@ func rvmBetaMax(t []float64) float64 {
 
 // reestimateNoise sets β ← (N − Σγₘ)/‖t − Φμ‖² (Tipping 2001, eq. 47),
 // at most betaMax, when that is positive.
-func (g *rvmGauss) reestimateNoise(gammaSum float64) float64 {
+func (g *gaussModel) reestimateNoise(gammaSum float64) float64 {
 	n, _ := g.phi.Dims()
 	var d float64
 	g.beta, d = reestimateBeta(n, gammaSum, g.rss, g.beta, g.betaMax)
@@ -183,28 +183,28 @@ func reestimateBeta(n int, gamma, rss, beta, betaMax float64) (float64, float64)
 	return nb, math.Abs(math.Log(nb / beta))
 }
 
-func (g *rvmGauss) keep(keep []int, _ *posterior.Gauss) {
+func (g *gaussModel) keep(keep []int, _ *posterior.Gauss) {
 	g.phi = selectCols(g.phi, keep)
 	g.gram = selectSym(g.gram, keep)
 	g.phiT = selectVec(g.phiT, keep)
 }
 
-func (g *rvmGauss) carry(*posterior.Gauss) {}
+func (g *gaussModel) carry(*posterior.Gauss) {}
 
-// rvmLogistic is the logistic likelihood of the re-estimation algorithm,
+// logisticModel is the logistic likelihood of the re-estimation algorithm,
 // with the Laplace approximation at the mode w.
-type rvmLogistic struct {
+type logisticModel struct {
 	phi *mat.Dense
 	t   []float64
 	w   []float64 // the starting point of the next mode search
 }
 
-func (l *rvmLogistic) size() int { _, m := l.phi.Dims(); return m }
+func (l *logisticModel) size() int { _, m := l.phi.Dims(); return m }
 
 // posterior finds the mode by IRLS from w (laplaceMode) and returns
 // Laplace's approximation of the log evidence,
 // ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ + ½ln|Σ|.
-func (l *rvmLogistic) posterior(q *posterior.Gauss, alpha []float64, iter int) (float64, error) {
+func (l *logisticModel) posterior(q *posterior.Gauss, alpha []float64, iter int) (float64, error) {
 	logp, err := laplaceMode(l.phi, l.t, alpha, l.w, q, iter)
 	if err != nil {
 		return 0, err
@@ -216,11 +216,11 @@ func (l *rvmLogistic) posterior(q *posterior.Gauss, alpha []float64, iter int) (
 	return logp + 0.5*sumLnA + 0.5*q.LogDet, nil
 }
 
-func (l *rvmLogistic) reestimateNoise(float64) float64 { return 0 }
+func (l *logisticModel) reestimateNoise(float64) float64 { return 0 }
 
-func (l *rvmLogistic) keep(keep []int, q *posterior.Gauss) {
+func (l *logisticModel) keep(keep []int, q *posterior.Gauss) {
 	l.phi = selectCols(l.phi, keep)
 	l.w = selectVec(q.Mu, keep)
 }
 
-func (l *rvmLogistic) carry(q *posterior.Gauss) { copy(l.w, q.Mu) }
+func (l *logisticModel) carry(q *posterior.Gauss) { copy(l.w, q.Mu) }

@@ -21,15 +21,16 @@ import (
 // φₘᵀφⱼ for every candidate and active pair: SparseBayes keeps ΦᵀΦ
 // (N × N for a kernel design) or recomputes columns; here they come from
 // the factorisation Φ = U Bᵀ of the design that the variational
-// Sequential solver uses (factor.go: pivoted Cholesky of the kernel
-// matrix, rank r, tens for a smooth kernel), so that ΦᵀΦ = BBᵀ and
+// Sequential solver uses (Design, from the facade's factor.go: pivoted
+// Cholesky of the kernel matrix, rank r, tens for a smooth kernel, or
+// the explicit design (R9)), so that ΦᵀΦ = BBᵀ and
 // Φᵀt = B Uᵀt, and all the sₘ, qₘ cost O(M r k) per iteration for k
 // active functions. Memory is O((N + M) r), no N × N matrix.
 
-// rvmState is the state of the sequential algorithm for regression: the
+// state is the state of the sequential algorithm for regression: the
 // factorisation of the candidates, the active set with its αₘ, β, and
 // the posterior over the active weights.
-type rvmState struct {
+type state struct {
 	d      *Design
 	n      int       // training rows
 	z      []float64 // Uᵀt
@@ -39,7 +40,7 @@ type rvmState struct {
 	active []int     // candidate indices, in the order added
 	alpha  []float64 // αₘ of the active functions
 	beta   float64
-	// betaMax caps β (rvmBetaMax for regression; +∞ for classification,
+	// betaMax caps β (betaCap for regression; +∞ for classification,
 	// which has no β).
 	betaMax float64
 	q       posterior.Gauss
@@ -54,17 +55,17 @@ type rvmState struct {
 
 	// logit, for classification, holds the labels and the Laplace
 	// approximation's state; nil for regression.
-	logit *rvmLogit
+	logit *logitState
 }
 
-// rvmLogit is the classification part of rvmState: the posterior over the
+// logitState is the classification part of state: the posterior over the
 // active weights is Laplace's approximation at the mode (laplaceMode),
 // whose Gaussian with the effective targets t̂ = Φμ + W⁻¹(t − y),
 // W = diag(yₙ(1 − yₙ)), makes (R1)–(R5) hold with β replaced by W
 // (Tipping & Faul 2003, section 5):
 //
 //	Sₘ = φₘᵀWφₘ − φₘᵀWΦΣΦᵀWφₘ,   Qₘ = φₘᵀ(t − y).
-type rvmLogit struct {
+type logitState struct {
 	t  []float64
 	w  []float64 // the mode of the active weights, the next search's start
 	y  []float64 // σ(Φμ) at the mode
@@ -73,7 +74,7 @@ type rvmLogit struct {
 
 // posterior sets Σ = (A + βΦᵀΦ)⁻¹ and μ = βΣΦᵀt for the active set
 // (Tipping 2001, eq. 45) and the residual ‖t − Φμ‖².
-func (st *rvmState) posterior(iter int) error {
+func (st *state) posterior(iter int) error {
 	k := len(st.active)
 	_, r := st.d.B.Dims()
 	st.ba = selectRows(st.d.B, st.active)
@@ -105,7 +106,7 @@ func (st *rvmState) posterior(iter int) error {
 // syncGram makes gram hold Φᵀφⱼ for the active functions, in the order
 // of active, keeping the columns already computed: O(M r) per function
 // added since the last call.
-func (st *rvmState) syncGram() {
+func (st *state) syncGram() {
 	have := make(map[int][]float64, len(st.gram))
 	for j, g := range st.gram {
 		if j < len(st.gramOf) {
@@ -130,7 +131,7 @@ func (st *rvmState) syncGram() {
 // classification, at the mode found by IRLS from the last one, and the
 // approximation of the log evidence, ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αₘ
 // + ½ln|Σ|.
-func (st *rvmState) laplace(iter int) error {
+func (st *state) laplace(iter int) error {
 	n := st.n
 	k := len(st.active)
 	phi := mat.NewDense(n, k, nil)
@@ -159,7 +160,7 @@ func (st *rvmState) laplace(iter int) error {
 }
 
 // residual returns Uᵀt − B_Aᵀμ, the residual t − Φμ in U's coordinates.
-func (st *rvmState) residual() []float64 {
+func (st *state) residual() []float64 {
 	k := len(st.active)
 	_, r := st.d.B.Dims()
 	e := append([]float64(nil), st.z...)
@@ -168,18 +169,18 @@ func (st *rvmState) residual() []float64 {
 }
 
 // logEvidence returns ln p(t | α, β) at the current posterior
-// (rvmLogEvidence).
-func (st *rvmState) logEvidence() float64 {
+// (evidence).
+func (st *state) logEvidence() float64 {
 	if st.logit != nil {
 		return st.logit.ev
 	}
-	return rvmLogEvidence(st.n, st.beta, st.alpha, st.q.Mu, st.q.LogDet, st.rss)
+	return evidence(st.n, st.beta, st.alpha, st.q.Mu, st.q.LogDet, st.rss)
 }
 
-// rvmLogEvidence is ln p(t | α, β) = ln N(t | 0, β⁻¹I + ΦA⁻¹Φᵀ) written
+// evidence is ln p(t | α, β) = ln N(t | 0, β⁻¹I + ΦA⁻¹Φᵀ) written
 // with the posterior's quantities: −½{N ln 2π − N ln β − Σ ln αₘ − ln|Σ|
 // + β‖t − Φμ‖² + μᵀAμ}.
-func rvmLogEvidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss float64) float64 {
+func evidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss float64) float64 {
 	var sumLnA, muAmu float64
 	for i, a := range alpha {
 		sumLnA += math.Log(a)
@@ -193,7 +194,7 @@ func rvmLogEvidence(n int, beta float64, alpha, mu []float64, logDetSigma, rss f
 // inactive). A candidate whose Sₘ is lost to rounding beside βφₘᵀφₘ (it
 // lies in the span of the active functions) gets sₘ = NaN: it cannot be
 // added.
-func (st *rvmState) factors() (s, q []float64, pos []int) {
+func (st *state) factors() (s, q []float64, pos []int) {
 	m, r := st.d.B.Dims()
 	k := len(st.active)
 	// φₘᵀφⱼ for the active j: for the alignment test, and (times β) the
@@ -288,7 +289,7 @@ const MaxAlignment = 1 - 1e-4
 // (B = Φᵀ, U = I), wDiag = φₘᵀWφₘ and x = ΦᵀWΦ_A for every candidate and
 // qv = t − y, W = diag(yₙ(1 − yₙ)): O(P N k) for k active functions,
 // where the factored design's UᵀWU costs O(N r²) with r = N.
-func (st *rvmState) explicitFactors(lg *rvmLogit, k int) (wDiag []float64, x *mat.Dense, qv []float64) {
+func (st *state) explicitFactors(lg *logitState, k int) (wDiag []float64, x *mat.Dense, qv []float64) {
 	b := st.d.B
 	m, n := b.Dims()
 	w := make([]float64, n)
@@ -330,7 +331,7 @@ func weightedSquares(w, v []float64) float64 {
 
 // mostAligned returns the candidate with the largest |φₘᵀt|/‖φₘ‖ for
 // proj = Φᵀt, or −1 if every candidate is zero.
-func (st *rvmState) mostAligned(proj []float64) int {
+func (st *state) mostAligned(proj []float64) int {
 	first := -1
 	for i, d := range st.diag {
 		if d > 0 && (first < 0 || proj[i]*proj[i]/d > proj[first]*proj[first]/st.diag[first]) {
@@ -343,7 +344,7 @@ func (st *rvmState) mostAligned(proj []float64) int {
 // effective returns γ = Σₘ(1 − αₘΣₘₘ) over the active functions, from
 // the last posterior computed (which the re-estimate of β after a move
 // leaves one β behind).
-func (st *rvmState) effective() float64 {
+func (st *state) effective() float64 {
 	if len(st.q.Diag) != len(st.alpha) {
 		return 0
 	}
