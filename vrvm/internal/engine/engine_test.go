@@ -175,3 +175,23 @@ func TestStalled(t *testing.T) {
 		}
 	}
 }
+
+// TestPrune checks that Prune keeps the precisions at most the threshold,
+// and the smallest one when every precision exceeds it.
+func TestPrune(t *testing.T) {
+	for _, c := range []struct {
+		alphas []float64
+		keep   []int
+		pruned bool
+	}{
+		{[]float64{1, 5, 2}, []int{0, 1, 2}, false},
+		{[]float64{1, 50, 2, 11}, []int{0, 2}, true},
+		{[]float64{30, 12, 40}, []int{1}, true},
+		{[]float64{10}, []int{0}, false},
+	} {
+		keep, pruned := Prune(c.alphas, 10)
+		if !slices.Equal(keep, c.keep) || pruned != c.pruned {
+			t.Errorf("Prune(%v, 10) = %v, %v; want %v, %v", c.alphas, keep, pruned, c.keep, c.pruned)
+		}
+	}
+}
