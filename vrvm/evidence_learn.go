@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
 	"gonum.org/v1/gonum/mat"
@@ -127,9 +128,60 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 	if err != nil {
 		return nil, fmt.Errorf("vrvm: kernel learning by the dense model's evidence: %w", err)
 	}
+	o0, doublings := o, f.widthDoublings // (W4)'s width, for (E8)
 	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, rows != lo.MaxRows, lo); err != nil {
 		return nil, err
 	}
+	lik, err := f.fitAt(ctx, o, x, t, v, newLik)
+	if err != nil || ef == nil || !ef.kept {
+		return lik, err
+	}
+	// (E8): the default's sparse fit too, and the one whose training
+	// rows held out one at a time are predicted better is kept.
+	l, err := f.regressionLOO(x, t, lik)
+	if err != nil {
+		return nil, err
+	}
+	learned := *f
+	def := *ef
+	def.kept = false
+	f.widthDoublings = doublings
+	if err := f.keepEvidence(ctx, &o0, x, t, &def, ard, rows != lo.MaxRows, lo); err != nil {
+		return nil, err
+	}
+	lik0, err := f.fitAt(ctx, o0, x, t, v, newLik)
+	if err != nil {
+		return nil, err
+	}
+	l0, err := f.regressionLOO(x, t, lik0)
+	if err != nil {
+		return nil, err
+	}
+	g := newLooGain(l, l0)
+	head, tail := cutKept(learned.evidenceNote)
+	if g.keep() {
+		*f = learned
+		f.evidenceNote = head + "; " + g.text() + tail
+		return lik, nil
+	}
+	f.evidenceNote = head + "; " + g.text() + "; kept the width of (W4)"
+	return lik0, nil
+}
+
+// cutKept splits the summary line of learning by the evidence before its
+// last "; kept".
+func cutKept(note string) (head, tail string) {
+	i := strings.LastIndex(note, "; kept ")
+	if i < 0 {
+		return note, ""
+	}
+	return note[:i], note[i:]
+}
+
+// fitAt fits the sparse model at o's kernel, doubled while crowded (W5),
+// keeping f's learning trace.
+func (f *fitted) fitAt(ctx context.Context, o options, x mat.Matrix, t []float64, v variational,
+	newLik func(settings, []float64) (likelihood, error)) (likelihood, error) {
 	s, b, err := prepare(o, x, t, false)
 	if err != nil {
 		return nil, err
