@@ -297,8 +297,22 @@ func (f *fitted) guardARD(ctx context.Context, s settings, b basis, xs mat.Matri
 	margin := guardMargin(ard.Scales, w.kernel.(Gaussian).Width)
 	va, vw := res.sol.full, w.sol.full
 	if va-vw > margin {
-		f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g; kept the length scales",
+		head := fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g",
 			va, margin, vw, w.kernel.(Gaussian).Width)
+		la, err := binaryLOO(res.prob, res.sol, xs)
+		if err != nil {
+			return nil, err
+		}
+		lw, err := binaryLOO(w.prob, w.sol, xs)
+		if err != nil {
+			return nil, err
+		}
+		g := newLooGain(la, lw)
+		if !g.keep() {
+			f.evidenceNote = head + "; " + g.text() + "; kept the width"
+			return w, nil
+		}
+		f.evidenceNote = head + "; " + g.text() + "; kept the length scales"
 		return res, nil
 	}
 	f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g at %v, not more than %.3g nats (E7) above %.6g at the learned width; kept the width",

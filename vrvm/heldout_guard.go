@@ -74,3 +74,88 @@ func (f *fitted) regressionLOO(x mat.Matrix, t []float64, lik likelihood) ([]flo
 	}
 	return out, nil
 }
+
+// binaryLOO returns the leave-one-out predictive log probability of each
+// row x of the binary fit sol of problem p (labels 0 or 1) under the
+// Jaakkola–Jordan bound (50): the bound makes row i's term a Gaussian
+// factor of its activation aᵢ = φᵢᵀw, of precision βᵢ = 2λ(ξᵢ) and
+// natural mean tᵢ − ½, so that removing it from the fit's marginal
+// N(mᵢ, vᵢ) of aᵢ leaves
+//
+//	v₋ᵢ = vᵢ/(1 − βᵢvᵢ),   m₋ᵢ = v₋ᵢ(mᵢ/vᵢ − (tᵢ − ½)),                     (E8)
+//
+// (the cavity of Opper & Winther 2000; for a Gaussian likelihood, the
+// rank-one downdate of the regression's (E8)), and the moderated
+// probability σ(κ(v₋ᵢ)m₋ᵢ) of the label. The active functions and
+// hyperparameters are held.
+func binaryLOO(p *problem, sol *solution, x mat.Matrix) ([]float64, error) {
+	var g fitted
+	g.record(p.basis, sol)
+	m, v, err := g.LatentPlain(x)
+	if err != nil {
+		return nil, err
+	}
+	withoutOwn(&g, x, m, v)
+	xi := p.lik.Factor(nil)
+	t := p.lik.Labels()
+	out := make([]float64, len(t))
+	for i := range t {
+		b := 2 * Lambda(xi[i])
+		vi := math.Max(v[i], 1e-300)
+		vc := vi / math.Max(1-b*vi, 1e-12)
+		mc := vc * (m[i]/vi - (t[i] - 0.5)) // (E8)
+		pr := Moderated(mc, vc)
+		if t[i] < 0.5 {
+			pr = 1 - pr
+		}
+		out[i] = math.Log(math.Max(pr, 1e-300))
+	}
+	return out, nil
+}
+
+// withoutOwn removes from the marginals m, v of the fit g at its training
+// rows x the kernel function centred at each row, where it is active:
+// the Gaussian posterior of the model without function j is that of the
+// full model conditioned on wⱼ = 0 (the priors of the weights are
+// independent), which changes row i's marginal by
+//
+//	mᵢ −= (Σφᵢ)ⱼ μⱼ/Σⱼⱼ,   vᵢ −= (Σφᵢ)ⱼ²/Σⱼⱼ,                              (E8)
+//
+// so that the row held out by (E8) is, as it would be in a fit without
+// it, no centre of the model.
+func withoutOwn(g *fitted, x mat.Matrix, m, v []float64) {
+	if len(g.rows) == 0 || g.b.kernel == nil {
+		return
+	}
+	sig := g.Covariance()
+	off := 0
+	if g.b.bias {
+		off = 1
+	}
+	xd := denseOf(x)
+	phi := make([]float64, len(g.mu))
+	for k, i := range g.rows {
+		if i < 0 || i >= len(m) {
+			continue
+		}
+		j := k + off
+		xi := xd.RawRowView(i)
+		for c := range phi {
+			if c < off {
+				phi[c] = 1
+				continue
+			}
+			phi[c] = g.b.kernel.Eval(xi, g.b.centers.RawRowView(c-off))
+		}
+		var sp float64 // (Σφᵢ)ⱼ
+		for c, p := range phi {
+			sp += sig.At(j, c) * p
+		}
+		sjj := sig.At(j, j)
+		if !(sjj > 0) {
+			continue
+		}
+		m[i] -= sp * g.mu[j] / sjj
+		v[i] = math.Max(v[i]-sp*sp/sjj, 0)
+	}
+}
