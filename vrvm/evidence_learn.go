@@ -129,43 +129,89 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 		return nil, fmt.Errorf("vrvm: kernel learning by the dense model's evidence: %w", err)
 	}
 	o0, doublings := o, f.widthDoublings // (W4)'s width, for (E8)
-	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, rows != lo.MaxRows, lo); err != nil {
+	n := len(t)
+	other := rows != lo.MaxRows && n > min(rows, lo.MaxRows) // (W4) on other rows than learning's
+	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, other, lo); err != nil {
 		return nil, err
 	}
-	lik, err := f.fitAt(ctx, o, x, t, v, newLik)
-	if err != nil || ef == nil || !ef.kept {
-		return lik, err
+	if ef == nil || !ef.kept {
+		return f.fitAt(ctx, o, x, t, v, newLik)
 	}
-	// (E8): the default's sparse fit too, and the one whose training
-	// rows held out one at a time are predicted better is kept.
-	l, err := f.regressionLOO(x, t, lik)
+	return f.guardHeldout(ctx, o, o0, x, t, xs, ts, v, newLik, ef, heldoutCase{ard: ard, other: other, lo: lo, doublings: doublings})
+}
+
+// heldoutCase holds what (E8) needs of fitByEvidence beyond its
+// arguments: ARD or a width, whether (W4) is computed again on other
+// rows for the default (keepEvidence), the resolved learning options and
+// the doublings (W5) before the fit.
+type heldoutCase struct {
+	ard, other bool
+	lo         KernelLearning
+	doublings  int
+}
+
+// guardHeldout is the held-out guard (E8) of fitByEvidence once (E6)
+// kept the learned kernel ef (o's; o0 holds (W4)'s width on the learning
+// rows xs, ts of the rows x, t): it fits the sparse model on xs at both,
+// keeps the learned kernel only if its leave-one-out log density there
+// is the higher by more than heldoutZ standard errors (looGain.keep), and
+// fits the kept kernel on x (or keeps its fit, if xs is x).
+func (f *fitted) guardHeldout(ctx context.Context, o, o0 options, x mat.Matrix, t []float64, xs mat.Matrix, ts []float64, v variational,
+	newLik func(settings, []float64) (likelihood, error), ef *evidenceFit, c heldoutCase) (likelihood, error) {
+	ard, other, lo, doublings := c.ard, c.other, c.lo, c.doublings
+	// (E8) on the learning rows: the sparse fits at the learned kernel
+	// and at (W4)'s width; the one whose rows held out one at a time are
+	// predicted better is kept. On every row, the kept fit is the model.
+	all := xs == x
+	va := v
+	va.augment = v.augment && all
+	learned, def := *f, *f
+	lik, err := learned.fitAt(ctx, o, xs, ts, va, newLik)
 	if err != nil {
 		return nil, err
 	}
-	learned := *f
-	def := *ef
-	def.kept = false
-	f.widthDoublings = doublings
-	if err := f.keepEvidence(ctx, &o0, x, t, &def, ard, rows != lo.MaxRows, lo); err != nil {
-		return nil, err
-	}
-	lik0, err := f.fitAt(ctx, o0, x, t, v, newLik)
+	l, err := learned.regressionLOO(xs, ts, lik)
 	if err != nil {
 		return nil, err
 	}
-	l0, err := f.regressionLOO(x, t, lik0)
+	def.widthDoublings = doublings
+	dn := *ef
+	dn.kept = false
+	od := o0
+	if err := def.keepEvidence(ctx, &od, xs, ts, &dn, ard, false, lo); err != nil {
+		return nil, err
+	}
+	lik0, err := def.fitAt(ctx, od, xs, ts, va, newLik)
+	if err != nil {
+		return nil, err
+	}
+	l0, err := def.regressionLOO(xs, ts, lik0)
 	if err != nil {
 		return nil, err
 	}
 	g := newLooGain(l, l0)
-	head, tail := cutKept(learned.evidenceNote)
+	head, tail := cutKept(f.evidenceNote)
 	if g.keep() {
-		*f = learned
 		f.evidenceNote = head + "; " + g.text() + tail
-		return lik, nil
+		if all {
+			learned.evidenceNote = f.evidenceNote
+			*f = learned
+			return lik, nil
+		}
+		return f.fitAt(ctx, o, x, t, v, newLik)
 	}
-	f.evidenceNote = head + "; " + g.text() + "; kept the width of (W4)"
-	return lik0, nil
+	note := head + "; " + g.text() + "; kept the width of (W4)"
+	if all {
+		def.evidenceNote = note
+		*f = def
+		return lik0, nil
+	}
+	f.widthDoublings = doublings
+	if err := f.keepEvidence(ctx, &o0, x, t, &dn, ard, other, lo); err != nil {
+		return nil, err
+	}
+	f.evidenceNote = note
+	return f.fitAt(ctx, o0, x, t, v, newLik)
 }
 
 // cutKept splits the summary line of learning by the evidence before its

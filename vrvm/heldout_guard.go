@@ -80,7 +80,7 @@ func (f *fitted) regressionLOO(x mat.Matrix, t []float64, lik likelihood) ([]flo
 // Jaakkola–Jordan bound (50): the bound makes row i's term a Gaussian
 // factor of its activation aᵢ = φᵢᵀw, of precision βᵢ = 2λ(ξᵢ) and
 // natural mean tᵢ − ½, so that removing it from the fit's marginal
-// N(mᵢ, vᵢ) of aᵢ leaves
+// N(mᵢ, vᵢ) of aᵢ (ξ held) leaves
 //
 //	v₋ᵢ = vᵢ/(1 − βᵢvᵢ),   m₋ᵢ = v₋ᵢ(mᵢ/vᵢ − (tᵢ − ½)),                     (E8)
 //
@@ -95,7 +95,6 @@ func binaryLOO(p *problem, sol *solution, x mat.Matrix) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	withoutOwn(&g, x, m, v)
 	xi := p.lik.Factor(nil)
 	t := p.lik.Labels()
 	out := make([]float64, len(t))
@@ -111,51 +110,4 @@ func binaryLOO(p *problem, sol *solution, x mat.Matrix) ([]float64, error) {
 		out[i] = math.Log(math.Max(pr, 1e-300))
 	}
 	return out, nil
-}
-
-// withoutOwn removes from the marginals m, v of the fit g at its training
-// rows x the kernel function centred at each row, where it is active:
-// the Gaussian posterior of the model without function j is that of the
-// full model conditioned on wⱼ = 0 (the priors of the weights are
-// independent), which changes row i's marginal by
-//
-//	mᵢ −= (Σφᵢ)ⱼ μⱼ/Σⱼⱼ,   vᵢ −= (Σφᵢ)ⱼ²/Σⱼⱼ,                              (E8)
-//
-// so that the row held out by (E8) is, as it would be in a fit without
-// it, no centre of the model.
-func withoutOwn(g *fitted, x mat.Matrix, m, v []float64) {
-	if len(g.rows) == 0 || g.b.kernel == nil {
-		return
-	}
-	sig := g.Covariance()
-	off := 0
-	if g.b.bias {
-		off = 1
-	}
-	xd := denseOf(x)
-	phi := make([]float64, len(g.mu))
-	for k, i := range g.rows {
-		if i < 0 || i >= len(m) {
-			continue
-		}
-		j := k + off
-		xi := xd.RawRowView(i)
-		for c := range phi {
-			if c < off {
-				phi[c] = 1
-				continue
-			}
-			phi[c] = g.b.kernel.Eval(xi, g.b.centers.RawRowView(c-off))
-		}
-		var sp float64 // (Σφᵢ)ⱼ
-		for c, p := range phi {
-			sp += sig.At(j, c) * p
-		}
-		sjj := sig.At(j, j)
-		if !(sjj > 0) {
-			continue
-		}
-		m[i] -= sp * g.mu[j] / sjj
-		v[i] = math.Max(v[i]-sp*sp/sjj, 0)
-	}
 }
