@@ -134,7 +134,7 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, other, lo); err != nil {
 		return nil, err
 	}
-	if ef == nil || !ef.kept {
+	if ef == nil || !ef.kept || o.ctl.noHeldout {
 		return f.fitAt(ctx, o, x, t, v, newLik)
 	}
 	return f.guardHeldout(ctx, o, o0, x, t, xs, ts, v, newLik, ef, heldoutCase{ard: ard, other: other, lo: lo, doublings: doublings})
@@ -342,6 +342,11 @@ func (f *fitted) guardARD(ctx context.Context, s settings, b basis, xs mat.Matri
 	}
 	margin := guardMargin(ard.Scales, w.kernel.(Gaussian).Width)
 	va, vw := res.sol.full, w.sol.full
+	if va-vw > margin && s.noHeldout {
+		f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g; kept the length scales",
+			va, margin, vw, w.kernel.(Gaussian).Width)
+		return res, nil
+	}
 	if va-vw > margin {
 		head := fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g",
 			va, margin, vw, w.kernel.(Gaussian).Width)
