@@ -68,6 +68,9 @@ func TestHeldoutLOO(t *testing.T) {
 		} else {
 			fc := p.lik.Factor(nil)
 			got, err = g.regressionLOO(x, lab, p.lik)
+			if err != nil {
+				t.Fatal(err)
+			}
 			noise := fc[1] / fc[0]
 			for i := range lab {
 				m, v := looBrute(t, &g, x, i, 1/noise, lab[i]/noise)
