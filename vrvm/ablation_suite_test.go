@@ -50,6 +50,7 @@ var ablParts = []ablPart{
 	{"C2", "noEvidenceStart", tagLearnReg, func(c *controls) { c.noEvidenceStart = true }},
 	{"W5", "noWiden", tagDefWidth, func(c *controls) { c.noWiden = true }},
 	{"C1, C3", "noCrowdLimit", tagReg | tagLearnReg | tagLearnCls, func(c *controls) { c.noCrowdLimit = true }},
+	{"E8", "noHeldout", tagLearnReg | tagLearnCls, func(c *controls) { c.noHeldout = true }},
 	{"S6", "noRestart", tagReg | tagCls, func(c *controls) { c.noRestart = true }},
 	{"S8", "noBiasStart", tagReg | tagCls, func(c *controls) { c.noBiasStart = true }},
 	{"S7", "noNewton", tagReg, func(c *controls) { c.noNewton = true }},

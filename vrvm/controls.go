@@ -12,6 +12,7 @@ type controls struct {
 	noEvidenceStart bool // no (C2): a regression's kernel learning starts at its k0, not at the width of the dense model's evidence (W4)
 	noWiden         bool // no (W5): the default width is (W4)'s, never doubled for a crowded fit
 	noCrowdLimit    bool // no (C1) nor (C3): kernel learning and second starts do not stop crowded fits
+	noHeldout       bool // no (E8): a learned kernel that (E6) or (E7) keeps is kept without the held-out guard
 	learnByBound    bool // a regression's LearnKernel learns by the full-model bound (K1)–(K8), not by the dense model's evidence (E2)–(E6), as KernelLearning.ByBound does
 
 	// The sequential solver.

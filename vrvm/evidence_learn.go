@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
 	"gonum.org/v1/gonum/mat"
@@ -127,9 +128,106 @@ func (f *fitted) fitByEvidence(ctx context.Context, o options, x mat.Matrix, t [
 	if err != nil {
 		return nil, fmt.Errorf("vrvm: kernel learning by the dense model's evidence: %w", err)
 	}
-	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, rows != lo.MaxRows, lo); err != nil {
+	o0, doublings := o, f.widthDoublings // (W4)'s width, for (E8)
+	n := len(t)
+	other := rows != lo.MaxRows && n > min(rows, lo.MaxRows) // (W4) on other rows than learning's
+	if err := f.keepEvidence(ctx, &o, x, t, ef, ard, other, lo); err != nil {
 		return nil, err
 	}
+	if ef == nil || !ef.kept || o.ctl.noHeldout {
+		return f.fitAt(ctx, o, x, t, v, newLik)
+	}
+	return f.guardHeldout(ctx, o, o0, x, t, xs, ts, v, newLik, ef, heldoutCase{ard: ard, other: other, lo: lo, doublings: doublings})
+}
+
+// heldoutCase holds what (E8) needs of fitByEvidence beyond its
+// arguments: ARD or a width, whether (W4) is computed again on other
+// rows for the default (keepEvidence), the resolved learning options and
+// the doublings (W5) before the fit.
+type heldoutCase struct {
+	ard, other bool
+	lo         KernelLearning
+	doublings  int
+}
+
+// guardHeldout is the held-out guard (E8) of fitByEvidence once (E6)
+// kept the learned kernel ef (o's; o0 holds (W4)'s width on the learning
+// rows xs, ts of the rows x, t): it fits the sparse model on xs at both,
+// keeps the learned kernel only if its leave-one-out log density there
+// is the higher by more than heldoutZ standard errors (looGain.keep), and
+// fits the kept kernel on x (or keeps its fit, if xs is x).
+func (f *fitted) guardHeldout(ctx context.Context, o, o0 options, x mat.Matrix, t []float64, xs mat.Matrix, ts []float64, v variational,
+	newLik func(settings, []float64) (likelihood, error), ef *evidenceFit, c heldoutCase) (likelihood, error) {
+	ard, other, lo, doublings := c.ard, c.other, c.lo, c.doublings
+	// (E8) on the learning rows: the sparse fits at the learned kernel
+	// and at (W4)'s width; the one whose rows held out one at a time are
+	// predicted better is kept. On every row, the kept fit is the model.
+	all := xs == x
+	va := v
+	va.augment = v.augment && all
+	learned, def := *f, *f
+	lik, err := learned.fitAt(ctx, o, xs, ts, va, newLik)
+	if err != nil {
+		return nil, err
+	}
+	l, err := learned.regressionLOO(xs, ts, lik)
+	if err != nil {
+		return nil, err
+	}
+	def.widthDoublings = doublings
+	dn := *ef
+	dn.kept = false
+	od := o0
+	if err := def.keepEvidence(ctx, &od, xs, ts, &dn, ard, false, lo); err != nil {
+		return nil, err
+	}
+	lik0, err := def.fitAt(ctx, od, xs, ts, va, newLik)
+	if err != nil {
+		return nil, err
+	}
+	l0, err := def.regressionLOO(xs, ts, lik0)
+	if err != nil {
+		return nil, err
+	}
+	g := newLooGain(l, l0)
+	head, tail := cutKept(f.evidenceNote)
+	if g.keep() {
+		f.evidenceNote = head + "; " + g.text() + tail
+		if all {
+			learned.evidenceNote = f.evidenceNote
+			*f = learned
+			return lik, nil
+		}
+		return f.fitAt(ctx, o, x, t, v, newLik)
+	}
+	note := head + "; " + g.text() + "; kept the width of (W4)"
+	if all {
+		def.evidenceNote = note
+		*f = def
+		return lik0, nil
+	}
+	f.widthDoublings = doublings
+	if err := f.keepEvidence(ctx, &o0, x, t, &dn, ard, other, lo); err != nil {
+		return nil, err
+	}
+	f.evidenceNote = note
+	return f.fitAt(ctx, o0, x, t, v, newLik)
+}
+
+// cutKept splits the summary line of learning by the evidence before its
+// last "; kept".
+func cutKept(note string) (head, tail string) {
+	i := strings.LastIndex(note, "; kept ")
+	if i < 0 {
+		return note, ""
+	}
+	return note[:i], note[i:]
+}
+
+// fitAt fits the sparse model at o's kernel, doubled while crowded (W5),
+// keeping f's learning trace.
+func (f *fitted) fitAt(ctx context.Context, o options, x mat.Matrix, t []float64, v variational,
+	newLik func(settings, []float64) (likelihood, error)) (likelihood, error) {
 	s, b, err := prepare(o, x, t, false)
 	if err != nil {
 		return nil, err
@@ -244,9 +342,28 @@ func (f *fitted) guardARD(ctx context.Context, s settings, b basis, xs mat.Matri
 	}
 	margin := guardMargin(ard.Scales, w.kernel.(Gaussian).Width)
 	va, vw := res.sol.full, w.sol.full
-	if va-vw > margin {
+	if va-vw > margin && s.noHeldout {
 		f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g; kept the length scales",
 			va, margin, vw, w.kernel.(Gaussian).Width)
+		return res, nil
+	}
+	if va-vw > margin {
+		head := fmt.Sprintf("length scales learned by the full-model bound: %.6g, more than %.3g nats (E7) above %.6g at the learned width %.4g",
+			va, margin, vw, w.kernel.(Gaussian).Width)
+		la, err := binaryLOO(res.prob, res.sol, xs)
+		if err != nil {
+			return nil, err
+		}
+		lw, err := binaryLOO(w.prob, w.sol, xs)
+		if err != nil {
+			return nil, err
+		}
+		g := newLooGain(la, lw)
+		if !g.keep() {
+			f.evidenceNote = head + "; " + g.text() + "; kept the width"
+			return w, nil
+		}
+		f.evidenceNote = head + "; " + g.text() + "; kept the length scales"
 		return res, nil
 	}
 	f.evidenceNote = fmt.Sprintf("length scales learned by the full-model bound: %.6g at %v, not more than %.3g nats (E7) above %.6g at the learned width; kept the width",

@@ -92,8 +92,11 @@ type Regressor struct {
 	// default does (W5). A guard keeps the default width instead unless
 	// the learned kernel raises the evidence by more than one nat per
 	// further length scale that does not switch its input off (at least
-	// half a nat); String reports both values and which was kept, and
-	// LearnTrace holds them (docs/kernel-learning.md, (E1)–(E6)).
+	// half a nat), and a second keeps it only if the sparse fit at it
+	// predicts the learning rows, each held out in turn, better than the
+	// fit at the default width by more than two standard errors; String
+	// reports the values and which was kept, and LearnTrace holds the
+	// first two (docs/kernel-learning.md, (E1)–(E6), (E8)).
 	// FittedKernel reports the kernel fitted (an ARDGaussian with equal
 	// scales where the guard kept the default width), which Save writes
 	// with the model. Other kernels, FitDesign and more than 2,000

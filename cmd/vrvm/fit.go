@@ -599,9 +599,9 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 		} else if s.Evidence {
 			say("kernel width chosen by the dense model's evidence: %s%s", s.Kernel, units)
 		} else if e := s.ByEvidence; e != nil {
-			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g (-kernel ard's length scales are kept only if more than one nat above per further scale that does not switch its input off); fitted: %s%s", e[1], e[0], s.Kernel, units)
+			say("kernel learned by the dense model's evidence (docs/kernel-learning.md (E2)–(E6)): %.6g, at the default width %.6g (-kernel ard's length scales are kept only if more than one nat above per further scale that does not switch its input off, and if their sparse fit predicts the learning rows, each held out in turn, better than the default width's by more than two standard errors (E8)); fitted: %s%s", e[1], e[0], s.Kernel, units)
 		} else if s.ARDGuarded {
-			say("-kernel ard's length scales not kept: their bound was not more than one nat per further scale that does not switch its input off above the width learned by the bound (%d fits), which is kept (docs/kernel-learning.md (E7)): %s%s", s.Fits, s.Kernel, units)
+			say("-kernel ard's length scales not kept: their bound was not more than one nat per further scale that does not switch its input off above the width learned by the bound (E7), or their fit did not predict the learning rows, each held out in turn, better than the width's by more than two standard errors (E8) (%d fits); the width is kept (docs/kernel-learning.md): %s%s", s.Fits, s.Kernel, units)
 		} else if s.RVMLearned {
 			say("kernel width learned by the variational classifier's bound (%d fits), as -model vrvm's default: %s%s", s.Fits, s.Kernel, units)
 		} else {
