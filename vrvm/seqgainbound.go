@@ -1,0 +1,190 @@
+package vrvm
+
+import (
+	"math"
+	"sort"
+)
+
+// A full addition round ranks thousands of candidates (the shortlist,
+// seqShortlist, is the 64 with the largest gains), and rankGain, whose
+// ⟨αₘ⟩ is the root of a cubic, was a third of the default fit. Most
+// candidates cannot enter the shortlist nor be added: gainBound bounds
+// their gain from above, at the cost of one square root and one
+// logarithm, and bestAddition computes the exact gain only of a
+// candidate whose bound reaches the least gain of the shortlist so far
+// (gainHeap) or the best addition so far. The bound is valid, so the
+// round ranks, keeps and adds the same candidates as with every gain
+// computed: the fit is the same to the bit. Where (S14) judges the
+// candidates again (exactBest), the ones passed over are kept with their
+// bounds (lazyCand) and computed should the best fall to their bound.
+
+// gainBound returns an upper bound on the gain g of rankGain for a
+// candidate with the factors sm > 0 and q2 = qₘ² of (S1):
+//
+//	g = f(a; s, q²) − f(α₀; s, 0),   α₀ = alphaRoot(s, 0),
+//
+// where a = additionAlpha's ⟨αₘ⟩ lies in (0, P], P = PruneAlpha (the
+// maximiser of (S1) only where it is at most P/seqAddMargin, otherwise
+// alphaRootUpTo's, at most P). By (S1), f(a; s, q²) = f(a; s, 0) +
+// ½q²/(a + s) ≤ f(a; s, 0) + ½q²/s, and f(·; s, 0) rises below its only
+// maximiser α₀ and falls above it (alphaRootQuiet), so that
+// f(a; s, 0) ≤ f(min(P, α₀); s, 0). Hence
+//
+//	g ≤ ½q²/s + [f(P; s, 0) − f(α₀; s, 0)]  if α₀ > P,  else ½q²/s,  (S15)
+//
+// and, for α₀ > P, f(P; s, 0) − f(α₀; s, 0) = (a+½) ln(P/α₀) − b(P − α₀)
+// − ½ ln((P + s)/(α₀ + s)) ≤ ½ ln(P(α₀ + s)/(α₀(P + s))) + b(α₀ − P),
+// as a ln(P/α₀) < 0 there. α₀ is the same computed value as rankGain's:
+// should the exact maximiser lie on the other side of P, the bound
+// changes by f's change over the rounding of α₀, second order in it. The
+// margin added covers the rounding of the gain's terms (S1), each at
+// most a few units in the last place of a magnitude below 745·(a + 1),
+// ½q²/s or b·α₀, a thousand times over.
+func (s *seqFit) gainBound(sm, q2 float64) (ub, a0 float64) {
+	a, b, p := s.prior.A, s.prior.B, s.pruneAt
+	q := 0.5 * q2 / sm
+	ub = q
+	a0 = alphaRootQuiet(a, b, sm)
+	if a0 > p {
+		ub += 0.5*math.Log(p*(a0+sm)/(a0*(p+sm))) + b*(a0-p)
+	}
+	ub += 1e-9 * (1 + a + q + b*a0)
+	if math.IsNaN(ub) {
+		ub = math.Inf(1) // never passed over
+	}
+	return ub, a0
+}
+
+// mayQualify reports whether a candidate with the factors sm, q2 and
+// dₘ = d of (S1), gain bound ub and α₀ = alphaRootQuiet(sm) of gainBound
+// could be strong (additionAlpha), false only where it cannot. Strong is
+// either (i) the maximiser of (S1) at most lim = P/seqAddMargin, whose
+// gain is then max f(·; s, q²) − max f(·; s, 0) ≥ 0 (the q² term of (S1)
+// is positive): not if ub < 0, nor if rootAbove shows the maximiser above
+// lim; or (ii) a contribution (S5) above keepGain, f(a; s, q²) − max
+// f(·; d, 0) = g + f(α₀; s, 0) − max f(·; d, 0) ≤ ub + f(α₀; s, 0) −
+// f(α₀; d, 0) = ub + ½ ln((α₀ + d)/(α₀ + s)) by (S1), with the margin of
+// gainBound.
+func (s *seqFit) mayQualify(sm, q2, d, ub, a0 float64) bool {
+	if !(ub < 0) && !rootAbove(s.prior.A, s.prior.B, sm, q2, s.pruneAt/seqAddMargin) {
+		return true
+	}
+	if math.IsInf(s.keepGain, 1) {
+		return false
+	}
+	return !(ub+0.5*math.Log((a0+d)/(a0+sm))+1e-9*(2+s.prior.A) <= s.keepGain)
+}
+
+// rootAbove reports whether every root of g = α f'(α) of (S1) (rootFn),
+// and so the maximiser, lies above lim, by a bound on g over (0, lim]:
+// with u = α + s, g = a − bα + ½(s² + α(s − q²))/u² ≥ a − b·lim +
+// ½N/(lim + s)² with N = s² + lim(s − q²), where N > 0 (the numerator
+// falls linearly in α where q² > s, and 1/u² falls); if that exceeds a
+// margin for the rounding of g (as in alphaRootAbove), g > 0 on (0, lim].
+func rootAbove(a, b, s, q2, lim float64) bool {
+	n := s*s + lim*(s-q2)
+	if !(n > 0) || !(lim > 0) || math.IsInf(lim, 1) {
+		return false
+	}
+	u := lim + s
+	scale := 1 + a + b*lim + 0.5*(s*s+lim*(s+q2))/(u*u)
+	return a-b*lim+0.5*n/(u*u) > 1e-9*scale
+}
+
+// gainHeap keeps the k candidates with the largest gains of those added
+// to it, as largestGains keeps them from the list of all: the first k in
+// a min-heap, built once a further candidate comes (admits), each later
+// one taking the least's place if its gain is larger. A candidate whose
+// gain bound (gainBound) is below the least cannot take its place, and
+// leaves the heap as it would have left it.
+type gainHeap struct {
+	cs     []addCand
+	k      int
+	heaped bool
+}
+
+// admits reports whether a candidate whose gain is at most ub could enter
+// the heap; called for each candidate in turn, before add.
+func (h *gainHeap) admits(ub float64) bool {
+	if len(h.cs) < h.k {
+		return true
+	}
+	if !h.heaped {
+		for i := h.k/2 - 1; i >= 0; i-- {
+			siftGain(h.cs, i)
+		}
+		h.heaped = true
+	}
+	return !(ub < h.cs[0].g)
+}
+
+// add offers candidate c (after admits).
+func (h *gainHeap) add(c addCand) {
+	if len(h.cs) < h.k {
+		h.cs = append(h.cs, c)
+		return
+	}
+	if c.g > h.cs[0].g {
+		h.cs[0] = c
+		siftGain(h.cs, 0)
+	}
+}
+
+// lazyCand is a candidate of an addition round judged again by (S14)
+// whose gain was not computed: k its index in the round's statistics, m
+// its function and ub its gain bound (gainBound).
+type lazyCand struct {
+	k, m int
+	ub   float64
+}
+
+// lazyRound holds what exactBest needs to compute the gains of the
+// candidates passed over (lazy): the round's statistics and the least
+// gain of seqLargeGain (0 where it does not apply).
+type lazyRound struct {
+	lazy    []lazyCand
+	sv, qv  []float64
+	dv      []float64
+	minGain float64
+	sorted  bool
+}
+
+// maxBound returns the largest gain bound of the candidates left, −Inf
+// if there are none. The first call orders them by their bounds, largest
+// first.
+func (l *lazyRound) maxBound() float64 {
+	if len(l.lazy) == 0 {
+		return math.Inf(-1)
+	}
+	if !l.sorted {
+		sort.Slice(l.lazy, func(a, b int) bool { return l.lazy[a].ub > l.lazy[b].ub })
+		l.sorted = true
+	}
+	return l.lazy[0].ub
+}
+
+// expand computes the gains of the candidates left, largest bound first,
+// while a bound is not below thr or the largest gain of a qualifying one
+// computed so far; appends those that qualify, as bestAddition would
+// have, to cs; and returns cs in the order of the round (by pos), as
+// bestAddition forms it (a NaN thr passes over none).
+func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
+	if math.IsNaN(thr) {
+		thr = math.Inf(-1)
+	}
+	l.maxBound()
+	for len(l.lazy) > 0 && !(l.lazy[0].ub < thr) {
+		c := l.lazy[0]
+		l.lazy = l.lazy[1:]
+		a, g, strong := s.rankGain(l.sv[c.k], l.qv[c.k], l.dv[c.m])
+		if l.minGain > 0 && g < l.minGain || !strong || s.maxActive > 0 && len(s.act) >= s.maxActive {
+			continue
+		}
+		if g > math.Inf(-1) {
+			cs = append(cs, exactCand{j: c.m, g: g, alpha: a, s: math.NaN(), pos: c.k})
+			thr = math.Max(thr, g)
+		}
+	}
+	sort.Slice(cs, func(a, b int) bool { return cs[a].pos < cs[b].pos })
+	return cs
+}
