@@ -121,8 +121,8 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 // addScan is the state of bestAddition's pass over the candidates: the
 // shortlist so far (top, nil unless the round forms it), the best
 // addition so far (j, alpha, its gain best; with (S14), the eligible
-// candidates fine and those passed over by their bounds, lazy), and the eligible candidates of a
-// round on kept dⱼ (elig).
+// candidates fine and those passed over by their bounds, lazy), and
+// the eligible candidates of a round on kept dⱼ (elig).
 type addScan struct {
 	exact, force bool
 	minGain      float64
@@ -131,7 +131,6 @@ type addScan struct {
 	alpha, best  float64
 	ok           bool
 	fine         []exactCand
-	bestFine     float64
 	lazy         lazyRound
 	elig         []addCand
 }
