@@ -141,36 +141,36 @@ type addScan struct {
 // so far; with (S14), a candidate that could qualify is otherwise kept
 // in r.lazy.
 func (s *seqFit) scanCandidate(r *addScan, k, m int, sm, qm, dm float64) {
-	ub, a0 := math.Inf(1), 0.0
+	ub, tight := math.Inf(1), true
+	var bd gainBnd
 	if !s.wStale {
-		ub, a0 = s.gainBound(sm, qm*qm)
+		bd = s.gainBound(sm, qm*qm)
+		ub, tight = bd.loose(), false
 	}
 	needTop := r.top != nil && r.top.admits(ub)
+	if needTop && !tight {
+		ub, tight = bd.tight(), true
+		needTop = r.top.admits(ub)
+	}
 	needBest := true
 	switch {
 	case s.wStale:
 	case r.minGain > 0 && ub < r.minGain:
 		needBest = false
-	case !r.force && !s.mayQualify(sm, qm*qm, dm, ub, a0):
+	case !r.force && !s.mayQualify(qm*qm, dm, ub, bd):
 		needBest = false
 	case r.exact:
 		needBest = false
 		if !needTop {
-			r.lazy.lazy = append(r.lazy.lazy, lazyCand{k: k, m: m, ub: ub})
+			r.lazy.add(lazyCand{k: k, m: m, ub: bd.tight()})
 		}
 	default:
 		needBest = !(ub < r.best)
-	}
-	if r.top == nil {
-	}
-	if needTop {
 	}
 	if !needTop && !needBest {
 		return
 	}
 	a, g, strong := s.rankGain(sm, qm, dm)
-	if strong {
-	}
 	if r.top != nil {
 		r.top.add(addCand{m, g})
 	}

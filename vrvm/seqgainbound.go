@@ -40,39 +40,63 @@ import (
 // margin added covers the rounding of the gain's terms (S1), each at
 // most a few units in the last place of a magnitude below 745·(a + 1),
 // ½q²/s or b·α₀, a thousand times over.
-func (s *seqFit) gainBound(sm, q2 float64) (ub, a0 float64) {
+//
+// gainBound returns (S15)'s terms; its bound is tight, and loose (the
+// same without its logarithm, by ln x ≤ x − 1) is cheaper.
+func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	a, b, p := s.prior.A, s.prior.B, s.pruneAt
 	q := 0.5 * q2 / sm
-	ub = q
-	a0 = alphaRootQuiet(a, b, sm)
-	if a0 > p {
-		ub += 0.5*math.Log(p*(a0+sm)/(a0*(p+sm))) + b*(a0-p)
+	r := gainBnd{a0: alphaRootQuiet(a, b, sm), x: 1, sm: sm}
+	r.base = q
+	if r.a0 > p {
+		r.x = p * (r.a0 + sm) / (r.a0 * (p + sm))
+		r.base += b * (r.a0 - p)
 	}
-	ub += 1e-9 * (1 + a + q + b*a0)
-	if math.IsNaN(ub) {
-		ub = math.Inf(1) // never passed over
-	}
-	return ub, a0
+	r.base += 1e-9 * (1 + a + q + b*r.a0)
+	return r
 }
 
-// mayQualify reports whether a candidate with the factors sm, q2 and
-// dₘ = d of (S1), gain bound ub and α₀ = alphaRootQuiet(sm) of gainBound
-// could be strong (additionAlpha), false only where it cannot. Strong is
-// either (i) the maximiser of (S1) at most lim = P/seqAddMargin, whose
-// gain is then max f(·; s, q²) − max f(·; s, 0) ≥ 0 (the q² term of (S1)
-// is positive): not if ub < 0, nor if rootAbove shows the maximiser above
-// lim; or (ii) a contribution (S5) above keepGain, f(a; s, q²) − max
-// f(·; d, 0) = g + f(α₀; s, 0) − max f(·; d, 0) ≤ ub + f(α₀; s, 0) −
-// f(α₀; d, 0) = ub + ½ ln((α₀ + d)/(α₀ + s)) by (S1), with the margin of
-// gainBound.
-func (s *seqFit) mayQualify(sm, q2, d, ub, a0 float64) bool {
-	if !(ub < 0) && !rootAbove(s.prior.A, s.prior.B, sm, q2, s.pruneAt/seqAddMargin) {
+// gainBnd holds the terms of (S15) for a candidate with sₘ = sm: α₀,
+// x = P(α₀ + s)/(α₀(P + s)) (1 where α₀ ≤ P) and the rest, base.
+type gainBnd struct{ a0, x, base, sm float64 }
+
+// tight returns the bound (S15), +Inf for NaN (never passed over).
+func (g gainBnd) tight() float64 { return notNaN(g.base + 0.5*math.Log(g.x)) }
+
+// loose returns (S15) with ln x ≤ x − 1, at least tight.
+func (g gainBnd) loose() float64 { return notNaN(g.base + 0.5*(g.x-1)) }
+
+// notNaN returns v, or +Inf for NaN.
+func notNaN(v float64) float64 {
+	if math.IsNaN(v) {
+		return math.Inf(1)
+	}
+	return v
+}
+
+// mayQualify reports whether a candidate with q2 = qₘ² and dₘ = d of
+// (S1), gain bound ub (either of bd's) could be strong (additionAlpha),
+// false only where it cannot. Strong is either (i) the maximiser of (S1)
+// at most lim = P/seqAddMargin, whose gain is then max f(·; s, q²) −
+// max f(·; s, 0) ≥ 0 (the q² term of (S1) is positive): not if ub < 0,
+// nor if rootAbove shows the maximiser above lim; or (ii) a contribution
+// (S5) above keepGain, f(a; s, q²) − max f(·; d, 0) = g + f(α₀; s, 0) −
+// max f(·; d, 0) ≤ g + f(α₀; s, 0) − f(α₀; d, 0), which is at most
+// base + ½ ln(x·y), y = (α₀ + d)/(α₀ + s), by (S15) and (S1), with the
+// margin of gainBound (and with ln ≤ x − 1 first).
+func (s *seqFit) mayQualify(q2, d, ub float64, bd gainBnd) bool {
+	if !(ub < 0) && !rootAbove(s.prior.A, s.prior.B, bd.sm, q2, s.pruneAt/seqAddMargin) {
 		return true
 	}
 	if math.IsInf(s.keepGain, 1) {
 		return false
 	}
-	return !(ub+0.5*math.Log((a0+d)/(a0+sm))+1e-9*(2+s.prior.A) <= s.keepGain)
+	xy := bd.x * (bd.a0 + d) / (bd.a0 + bd.sm)
+	m := 1e-9 * (2 + s.prior.A)
+	if bd.base+0.5*(xy-1)+m <= s.keepGain {
+		return false
+	}
+	return !(bd.base+0.5*math.Log(xy)+m <= s.keepGain)
 }
 
 // rootAbove reports whether every root of g = α f'(α) of (S1) (rootFn),
@@ -146,36 +170,42 @@ type lazyRound struct {
 	sv, qv  []float64
 	dv      []float64
 	minGain float64
-	sorted  bool
+	max     float64 // the largest ub of lazy
+}
+
+// add keeps candidate c for exactBest.
+func (l *lazyRound) add(c lazyCand) {
+	if len(l.lazy) == 0 || c.ub > l.max {
+		l.max = c.ub
+	}
+	l.lazy = append(l.lazy, c)
 }
 
 // maxBound returns the largest gain bound of the candidates left, −Inf
-// if there are none. The first call orders them by their bounds, largest
-// first.
+// if there are none.
 func (l *lazyRound) maxBound() float64 {
 	if len(l.lazy) == 0 {
 		return math.Inf(-1)
 	}
-	if !l.sorted {
-		sort.Slice(l.lazy, func(a, b int) bool { return l.lazy[a].ub > l.lazy[b].ub })
-		l.sorted = true
-	}
-	return l.lazy[0].ub
+	return l.max
 }
 
-// expand computes the gains of the candidates left, largest bound first,
-// while a bound is not below thr or the largest gain of a qualifying one
-// computed so far; appends those that qualify, as bestAddition would
-// have, to cs; and returns cs in the order of the round (by pos), as
-// bestAddition forms it (a NaN thr passes over none).
+// expand computes the gains of the candidates left whose bounds are not
+// below thr nor below the largest gain of a qualifying one computed so
+// far (largest bound first where no gain is known, thr −Inf or NaN);
+// appends those that qualify, as bestAddition would have, to cs; and
+// returns cs in the order of the round (by pos), as bestAddition forms it.
 func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
-	if math.IsNaN(thr) {
+	if !(thr > math.Inf(-1)) {
 		thr = math.Inf(-1)
+		sort.Slice(l.lazy, func(a, b int) bool { return l.lazy[a].ub > l.lazy[b].ub })
 	}
-	l.maxBound()
-	for len(l.lazy) > 0 && !(l.lazy[0].ub < thr) {
-		c := l.lazy[0]
-		l.lazy = l.lazy[1:]
+	left := l.lazy[:0]
+	for _, c := range l.lazy {
+		if c.ub < thr {
+			left = append(left, c)
+			continue
+		}
 		a, g, strong := s.rankGain(l.sv[c.k], l.qv[c.k], l.dv[c.m])
 		if l.minGain > 0 && g < l.minGain || !strong || s.maxActive > 0 && len(s.act) >= s.maxActive {
 			continue
@@ -184,6 +214,10 @@ func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
 			cs = append(cs, exactCand{j: c.m, g: g, alpha: a, s: math.NaN(), pos: c.k})
 			thr = math.Max(thr, g)
 		}
+	}
+	l.lazy, l.max = left, math.Inf(-1)
+	for _, c := range left {
+		l.max = math.Max(l.max, c.ub)
 	}
 	sort.Slice(cs, func(a, b int) bool { return cs[a].pos < cs[b].pos })
 	return cs

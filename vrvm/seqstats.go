@@ -147,7 +147,9 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		return idx[j]
 	}
 	m := len(s.act)
-	sv, qv = make([]float64, p), make([]float64, p)
+	// sv and qv are overwritten by the next call (bestAddition's).
+	s.svBuf, s.qvBuf = resize(s.svBuf, p), resize(s.qvBuf, p)
+	sv, qv = s.svBuf, s.qvBuf
 	init := func() {
 		for j := range p {
 			sv[j], qv[j] = dv[at(j)], scale*s.bud0[at(j)]
