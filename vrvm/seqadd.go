@@ -137,7 +137,7 @@ type addScan struct {
 
 // scanCandidate ranks candidate k (function m, with the factors sm and
 // qm of (S1) and dₘ = dm) in bestAddition's pass r. Its gain is computed
-// only if its bound (S15) lets it enter the shortlist or beat the best
+// only if its bound (S16) lets it enter the shortlist or beat the best
 // so far; with (S14), a candidate that could qualify is otherwise kept
 // in r.lazy.
 func (s *seqFit) scanCandidate(r *addScan, k, m int, sm, qm, dm float64) {

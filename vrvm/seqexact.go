@@ -59,7 +59,7 @@ type exactCand struct {
 // (S14): one whose plain sⱼ is trusted, or one judged again, its gain
 // then that of its sⱼ by (S14), returned as sj (NaN for the plain sⱼ).
 // The candidates that no longer qualify are passed over. Those of the
-// round whose gains were not computed (lazy, by their bounds (S15)) are
+// round whose gains were not computed (lazy, by their bounds (S16)) are
 // computed and join cs before a candidate is taken whose gain does not
 // exceed their bounds, so that the choice is that among all.
 func (s *seqFit) exactBest(cs []exactCand, lazy *lazyRound, iter int) (j int, alpha, sj float64, ok bool, err error) {

@@ -1,8 +1,9 @@
 package vrvm
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 )
 
 // A full addition round ranks thousands of candidates (the shortlist,
@@ -30,7 +31,7 @@ import (
 // maximiser α₀ and falls above it (alphaRootQuiet), so that
 // f(a; s, 0) ≤ f(min(P, α₀); s, 0). Hence
 //
-//	g ≤ ½q²/s + [f(P; s, 0) − f(α₀; s, 0)]  if α₀ > P,  else ½q²/s,  (S15)
+//	g ≤ ½q²/s + [f(P; s, 0) − f(α₀; s, 0)]  if α₀ > P,  else ½q²/s,  (S16)
 //
 // and, for α₀ > P, f(P; s, 0) − f(α₀; s, 0) = (a+½) ln(P/α₀) − b(P − α₀)
 // − ½ ln((P + s)/(α₀ + s)) ≤ ½ ln(P(α₀ + s)/(α₀(P + s))) + b(α₀ − P),
@@ -41,7 +42,7 @@ import (
 // most a few units in the last place of a magnitude below 745·(a + 1),
 // ½q²/s or b·α₀, a thousand times over.
 //
-// gainBound returns (S15)'s terms; its bound is tight, and loose (the
+// gainBound returns (S16)'s terms; its bound is tight, and loose (the
 // same without its logarithm, by ln x ≤ x − 1) is cheaper.
 func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	a, b, p := s.prior.A, s.prior.B, s.pruneAt
@@ -56,14 +57,14 @@ func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	return r
 }
 
-// gainBnd holds the terms of (S15) for a candidate with sₘ = sm: α₀,
+// gainBnd holds the terms of (S16) for a candidate with sₘ = sm: α₀,
 // x = P(α₀ + s)/(α₀(P + s)) (1 where α₀ ≤ P) and the rest, base.
 type gainBnd struct{ a0, x, base, sm float64 }
 
-// tight returns the bound (S15), +Inf for NaN (never passed over).
+// tight returns the bound (S16), +Inf for NaN (never passed over).
 func (g gainBnd) tight() float64 { return notNaN(g.base + 0.5*math.Log(g.x)) }
 
-// loose returns (S15) with ln x ≤ x − 1, at least tight.
+// loose returns (S16) with ln x ≤ x − 1, at least tight.
 func (g gainBnd) loose() float64 { return notNaN(g.base + 0.5*(g.x-1)) }
 
 // notNaN returns v, or +Inf for NaN.
@@ -82,7 +83,7 @@ func notNaN(v float64) float64 {
 // nor if rootAbove shows the maximiser above lim; or (ii) a contribution
 // (S5) above keepGain, f(a; s, q²) − max f(·; d, 0) = g + f(α₀; s, 0) −
 // max f(·; d, 0) ≤ g + f(α₀; s, 0) − f(α₀; d, 0), which is at most
-// base + ½ ln(x·y), y = (α₀ + d)/(α₀ + s), by (S15) and (S1), with the
+// base + ½ ln(x·y), y = (α₀ + d)/(α₀ + s), by (S16) and (S1), with the
 // margin of gainBound (and with ln ≤ x − 1 first).
 func (s *seqFit) mayQualify(q2, d, ub float64, bd gainBnd) bool {
 	if !(ub < 0) && !rootAbove(s.prior.A, s.prior.B, bd.sm, q2, s.pruneAt/seqAddMargin) {
@@ -198,8 +199,9 @@ func (l *lazyRound) maxBound() float64 {
 func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
 	if !(thr > math.Inf(-1)) {
 		thr = math.Inf(-1)
-		sort.Slice(l.lazy, func(a, b int) bool { return l.lazy[a].ub > l.lazy[b].ub })
+		slices.SortFunc(l.lazy, func(a, b lazyCand) int { return cmp.Compare(b.ub, a.ub) })
 	}
+	n := len(cs)
 	left := l.lazy[:0]
 	for _, c := range l.lazy {
 		if c.ub < thr {
@@ -219,6 +221,8 @@ func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
 	for _, c := range left {
 		l.max = math.Max(l.max, c.ub)
 	}
-	sort.Slice(cs, func(a, b int) bool { return cs[a].pos < cs[b].pos })
+	if len(cs) > n {
+		slices.SortFunc(cs, func(a, b exactCand) int { return cmp.Compare(a.pos, b.pos) })
+	}
 	return cs
 }
