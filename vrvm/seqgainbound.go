@@ -27,11 +27,14 @@ import (
 // where a = additionAlpha's ⟨αₘ⟩ lies in (0, P], P = PruneAlpha (the
 // maximiser of (S1) only where it is at most P/seqAddMargin, otherwise
 // alphaRootUpTo's, at most P). By (S1), f(a; s, q²) = f(a; s, 0) +
-// ½q²/(a + s) ≤ f(a; s, 0) + ½q²/s, and f(·; s, 0) rises below its only
+// ½q²/(a + s) ≤ f(a; s, 0) + ½q²/(s + l) for any l ≤ a (l = 0, or
+// l = min(P, α₀/2) where rootAbove shows every root of α f'(α) above l:
+// a is such a root or the end of its interval, min(P, ã/b) ≥ l; the
+// rounding of a is within the margin below), and f(·; s, 0) rises below its only
 // maximiser α₀ and falls above it (alphaRootQuiet), so that
 // f(a; s, 0) ≤ f(min(P, α₀); s, 0). Hence
 //
-//	g ≤ ½q²/s + [f(P; s, 0) − f(α₀; s, 0)]  if α₀ > P,  else ½q²/s,  (S16)
+//	g ≤ ½q²/(s + l) + [f(P; s, 0) − f(α₀; s, 0)]₍α₀ > P₎,          (S16)
 //
 // and, for α₀ > P, f(P; s, 0) − f(α₀; s, 0) = (a+½) ln(P/α₀) − b(P − α₀)
 // − ½ ln((P + s)/(α₀ + s)) ≤ ½ ln(P(α₀ + s)/(α₀(P + s))) + b(α₀ − P),
@@ -40,14 +43,17 @@ import (
 // changes by f's change over the rounding of α₀, second order in it. The
 // margin added covers the rounding of the gain's terms (S1), each at
 // most a few units in the last place of a magnitude below 745·(a + 1),
-// ½q²/s or b·α₀, a thousand times over.
+// ½q²/s or b·α₀, a thousand times over. (The bracket is 0 where α₀ ≤ P.)
 //
 // gainBound returns (S16)'s terms; its bound is tight, and loose (the
 // same without its logarithm, by ln x ≤ x − 1) is cheaper.
 func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	a, b, p := s.prior.A, s.prior.B, s.pruneAt
-	q := 0.5 * q2 / sm
 	r := gainBnd{a0: alphaRootQuiet(a, b, sm), x: 1, sm: sm}
+	q := 0.5 * q2 / sm
+	if l := math.Min(p, 0.5*r.a0); rootAbove(a, b, sm, q2, l) {
+		q = 0.5 * q2 / (sm + l) // a ≥ l
+	}
 	r.base = q
 	if r.a0 > p {
 		r.x = p * (r.a0 + sm) / (r.a0 * (p + sm))
@@ -102,9 +108,10 @@ func (s *seqFit) mayQualify(q2, d, ub float64, bd gainBnd) bool {
 
 // rootAbove reports whether every root of g = α f'(α) of (S1) (rootFn),
 // and so the maximiser, lies above lim, by a bound on g over (0, lim]:
-// with u = α + s, g = a − bα + ½(s² + α(s − q²))/u² ≥ a − b·lim +
-// ½N/(lim + s)² with N = s² + lim(s − q²), where N > 0 (the numerator
-// falls linearly in α where q² > s, and 1/u² falls); if that exceeds a
+// with u = α + s, g = a − bα + ½N(α)/u², N(α) = s² + α(s − q²), and
+// N(α)/u² falls with α where N(lim) > 0 (where q² ≤ s its derivative
+// has the sign of −s² − sq² − α(s − q²); where q² > s both N and 1/u²
+// fall), so that g ≥ a − b·lim + ½N(lim)/(lim + s)²; if that exceeds a
 // margin for the rounding of g (as in alphaRootAbove), g > 0 on (0, lim].
 func rootAbove(a, b, s, q2, lim float64) bool {
 	n := s*s + lim*(s-q2)
