@@ -149,6 +149,7 @@ func (s *seqFit) scanCandidate(r *addScan, k, m int, sm, qm, dm float64) {
 	}
 	needTop := r.top != nil && r.top.admits(ub)
 	if needTop && !tight {
+		s.sharpen(&bd)
 		ub, tight = bd.tight(), true
 		needTop = r.top.admits(ub)
 	}
@@ -162,6 +163,7 @@ func (s *seqFit) scanCandidate(r *addScan, k, m int, sm, qm, dm float64) {
 	case r.exact:
 		needBest = false
 		if !needTop {
+			s.sharpen(&bd)
 			r.lazy.add(lazyCand{k: k, m: m, ub: bd.tight()})
 		}
 	default:

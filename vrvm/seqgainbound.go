@@ -45,27 +45,37 @@ import (
 // most a few units in the last place of a magnitude below 745·(a + 1),
 // ½q²/s or b·α₀, a thousand times over. (The bracket is 0 where α₀ ≤ P.)
 //
-// gainBound returns (S16)'s terms; its bound is tight, and loose (the
-// same without its logarithm, by ln x ≤ x − 1) is cheaper.
+// gainBound returns (S16)'s terms, with l = 0; sharpen takes l =
+// min(P, α₀/2) where it can. Its bound is tight, and loose (the same
+// without its logarithm, by ln x ≤ x − 1) is cheaper.
 func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	a, b, p := s.prior.A, s.prior.B, s.pruneAt
-	r := gainBnd{a0: alphaRootQuiet(a, b, sm), x: 1, sm: sm}
-	q := 0.5 * q2 / sm
-	if l := math.Min(p, 0.5*r.a0); rootAbove(a, b, sm, q2, l) {
-		q = 0.5 * q2 / (sm + l) // a ≥ l
-	}
-	r.base = q
+	r := gainBnd{a0: alphaRootQuiet(a, b, sm), x: 1, sm: sm, q2: q2}
+	r.rest = 1e-9 * (1 + a + b*r.a0)
 	if r.a0 > p {
 		r.x = p * (r.a0 + sm) / (r.a0 * (p + sm))
-		r.base += b * (r.a0 - p)
+		r.rest += b * (r.a0 - p)
 	}
-	r.base += 1e-9 * (1 + a + q + b*r.a0)
+	r.setQ(0.5 * q2 / sm)
 	return r
 }
 
-// gainBnd holds the terms of (S16) for a candidate with sₘ = sm: α₀,
-// x = P(α₀ + s)/(α₀(P + s)) (1 where α₀ ≤ P) and the rest, base.
-type gainBnd struct{ a0, x, base, sm float64 }
+// sharpen replaces ½q²/s of (S16) by ½q²/(s + l), l = min(P, α₀/2), where
+// rootAbove shows every root of α f'(α) above l (a ≥ l).
+func (s *seqFit) sharpen(g *gainBnd) {
+	a, b := s.prior.A, s.prior.B
+	if l := math.Min(s.pruneAt, 0.5*g.a0); rootAbove(a, b, g.sm, g.q2, l) {
+		g.setQ(0.5 * g.q2 / (g.sm + l))
+	}
+}
+
+// setQ sets the q² term of (S16) to q (and its share of the margin).
+func (g *gainBnd) setQ(q float64) { g.base = q + g.rest + 1e-9*q }
+
+// gainBnd holds the terms of (S16) for a candidate with sₘ = sm and
+// q2 = qₘ²: α₀, x = P(α₀ + s)/(α₀(P + s)) (1 where α₀ ≤ P), the q² term
+// with the rest, base, and the rest alone (b(α₀ − P) and the margin).
+type gainBnd struct{ a0, x, base, rest, sm, q2 float64 }
 
 // tight returns the bound (S16), +Inf for NaN (never passed over).
 func (g gainBnd) tight() float64 { return notNaN(g.base + 0.5*math.Log(g.x)) }
