@@ -6,12 +6,14 @@ import (
 	"slices"
 )
 
-// A full addition round ranks thousands of candidates (the shortlist,
-// seqShortlist, is the 64 with the largest gains), and rankGain, whose
-// ⟨αₘ⟩ is the root of a cubic, was a third of the default fit. Most
-// candidates cannot enter the shortlist nor be added: gainBound bounds
-// their gain from above, at the cost of one square root and one
-// logarithm, and bestAddition computes the exact gain only of a
+// A full addition round ranks every candidate (the shortlist,
+// seqShortlist, is those with the largest gains), and rankGain, whose
+// ⟨αₘ⟩ is the root of a cubic, was the largest part of the default fit
+// (docs/benchmarks.md, "Issue 49, acceptance 3: the gain bound (S16)").
+// Most candidates cannot enter the shortlist nor be added: gainBound
+// bounds their gain from above, at the cost of a square root and a few
+// divisions (a logarithm where that is not enough), and bestAddition
+// computes the exact gain only of a
 // candidate whose bound reaches the least gain of the shortlist so far
 // (gainHeap) or the best addition so far. The bound is valid, so the
 // round ranks, keeps and adds the same candidates as with every gain
