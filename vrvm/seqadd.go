@@ -50,20 +50,21 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 		idx = s.short
 	}
 	sv, qv := s.candidateStats(dv, idx)
-	in := make(map[int]bool, len(s.act))
-	for _, a := range s.act {
-		in[a] = true
-	}
-	best := math.Inf(-1)
+	in := s.activeMask(len(dv))
+	defer s.clearMask(in)
 	minGain := 0.0
-	if s.largeSet() {
+	if s.largeSet() && !force && !s.annealing {
 		minGain = seqLargeGain * float64(s.n) // see seqLargeGain
 	}
-	var all, elig []addCand
+	var top *gainHeap
+	if full && len(dv) >= seqShortlistMin {
+		top = &gainHeap{cs: s.topBuf[:0], k: seqShortlist}
+	}
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
 	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
-	var fine []exactCand
+	r := addScan{exact: exact, force: force, minGain: minGain, top: top, best: math.Inf(-1)}
+	r.fine, r.lazy = s.fineBuf[:0], lazyRound{lazy: s.lazyBuf[:0], sv: sv, qv: qv, dv: dv, minGain: minGain}
 	for k := range sv {
 		m := k
 		if idx != nil {
@@ -75,33 +76,17 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 		if sv[k] <= seqCollinear*dv[m] {
 			continue
 		}
-		a, g, strong := s.rankGain(sv[k], qv[k], dv[m])
-		if full && len(dv) >= seqShortlistMin {
-			all = append(all, addCand{m, g})
-		}
-		if minGain > 0 && !force && !s.annealing && g < minGain {
-			continue
-		}
-		if !force && (!strong || s.maxActive > 0 && len(s.act) >= s.maxActive) {
-			continue
-		}
-		if s.wStale {
-			elig = append(elig, addCand{k, g})
-			continue
-		}
-		if exact {
-			if g > best {
-				fine = append(fine, exactCand{j: m, g: g, alpha: a, s: math.NaN()})
-			}
-			continue
-		}
-		if g > best {
-			best, j, alpha, ok = g, m, a, true
-		}
+		s.scanCandidate(&r, k, m, sv[k], qv[k], dv[m])
 	}
-	if s.wStale && len(elig) > 0 {
+	if top != nil {
+		s.topBuf = top.cs
+	}
+	s.fineBuf, s.lazyBuf = r.fine, r.lazy.lazy
+	j, alpha, ok = r.j, r.alpha, r.ok
+	if s.wStale && len(r.elig) > 0 {
 		// dⱼ kept from an earlier round: the seqVerify candidates with the
 		// largest gains are judged again with their exact dⱼ.
+		elig, best := r.elig, r.best
 		sort.Slice(elig, func(a, b int) bool { return elig[a].g > elig[b].g })
 		for _, c := range elig[:min(len(elig), seqVerify)] {
 			m := c.j
@@ -114,11 +99,15 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 		}
 	}
 	if exact {
-		if j, alpha, sj, ok, err = s.exactBest(fine, iter); err != nil {
+		if j, alpha, sj, ok, err = s.exactBest(r.fine, &r.lazy, iter); err != nil {
 			return 0, 0, sj, false, err
 		}
 	}
 	if full {
+		var all []addCand
+		if top != nil {
+			all = top.cs
+		}
 		s.setShortlist(all)
 	} else if !ok && (!s.uniform() || s.finalRound) {
 		// With uniform precisions, only a round that can end the fit
@@ -128,6 +117,98 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	}
 	return j, alpha, sj, ok, nil
 }
+
+// addScan is the state of bestAddition's pass over the candidates: the
+// shortlist so far (top, nil unless the round forms it), the best
+// addition so far (j, alpha, its gain best; with (S14), the eligible
+// candidates fine and those passed over by their bounds, lazy), and
+// the eligible candidates of a round on kept dⱼ (elig).
+type addScan struct {
+	exact, force bool
+	minGain      float64
+	top          *gainHeap
+	j            int
+	alpha, best  float64
+	ok           bool
+	fine         []exactCand
+	lazy         lazyRound
+	elig         []addCand
+}
+
+// scanCandidate ranks candidate k (function m, with the factors sm and
+// qm of (S1) and dₘ = dm) in bestAddition's pass r. Its gain is computed
+// only if its bound (S16) lets it enter the shortlist or beat the best
+// so far; with (S14), a candidate that could qualify is otherwise kept
+// in r.lazy.
+func (s *seqFit) scanCandidate(r *addScan, k, m int, sm, qm, dm float64) {
+	ub, tight := math.Inf(1), true
+	var bd gainBnd
+	if !s.wStale {
+		bd = s.gainBound(sm, qm*qm)
+		ub, tight = bd.loose(), false
+	}
+	needTop := r.top != nil && r.top.admits(ub)
+	if needTop && !tight {
+		s.sharpen(&bd)
+		ub, tight = bd.tight(), true
+		needTop = r.top.admits(ub)
+	}
+	needBest := true
+	switch {
+	case s.wStale:
+	case r.minGain > 0 && ub < r.minGain:
+		needBest = false
+	case !r.force && !s.mayQualify(qm*qm, dm, ub, bd):
+		needBest = false
+	case r.exact:
+		needBest = false
+		if !needTop {
+			s.sharpen(&bd)
+			r.lazy.add(lazyCand{k: k, m: m, ub: bd.tight()})
+		}
+	default:
+		needBest = !(ub < r.best)
+	}
+	if !needTop && !needBest {
+		return
+	}
+	a, g, strong := s.rankGain(sm, qm, dm)
+	if r.top != nil {
+		r.top.add(addCand{m, g})
+	}
+	if r.minGain > 0 && g < r.minGain {
+		return
+	}
+	if !r.force && (!strong || s.maxActive > 0 && len(s.act) >= s.maxActive) {
+		return
+	}
+	switch {
+	case s.wStale:
+		r.elig = append(r.elig, addCand{k, g})
+	case r.exact:
+		if g > math.Inf(-1) {
+			r.fine = append(r.fine, exactCand{j: m, g: g, alpha: a, s: math.NaN(), pos: k})
+		}
+	case g > r.best:
+		r.best, r.j, r.alpha, r.ok = g, m, a, true
+	}
+}
+
+// activeMask returns a mask of the active functions among p, from a
+// buffer kept between calls and cleared by clearMask.
+func (s *seqFit) activeMask(p int) []bool {
+	if len(s.inBuf) < p {
+		s.inBuf = make([]bool, p)
+	}
+	in := s.inBuf[:p]
+	for _, a := range s.act {
+		in[a] = true
+	}
+	return in
+}
+
+// clearMask clears the mask of activeMask.
+func (s *seqFit) clearMask(in []bool) { clear(in) }
 
 // addCand is a candidate of bestAddition: its index and its ranking
 // gain.

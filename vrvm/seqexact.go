@@ -48,7 +48,7 @@ const seqRoundS = 1e-8
 // j, ranking gain g and optimal ⟨αⱼ⟩, and its sⱼ by (S14) once judged
 // again (s is NaN before).
 type exactCand struct {
-	j        int
+	j, pos   int // pos: its index in the round's statistics
 	g, alpha float64
 	s        float64
 	dropped  bool
@@ -58,13 +58,26 @@ type exactCand struct {
 // judged again, best first, by exactAddition until the best needs no more
 // (S14): one whose plain sⱼ is trusted, or one judged again, its gain
 // then that of its sⱼ by (S14), returned as sj (NaN for the plain sⱼ).
-// The candidates that no longer qualify are passed over.
-func (s *seqFit) exactBest(cs []exactCand, iter int) (j int, alpha, sj float64, ok bool, err error) {
+// The candidates that no longer qualify are passed over. Those of the
+// round whose gains were not computed (lazy, by their bounds (S16)) are
+// computed and join cs before a candidate is taken whose gain does not
+// exceed their bounds, so that the choice is that among all.
+func (s *seqFit) exactBest(cs []exactCand, lazy *lazyRound, iter int) (j int, alpha, sj float64, ok bool, err error) {
 	for {
 		bi := -1
 		for i := range cs {
 			if !cs[i].dropped && (bi < 0 || cs[i].g > cs[bi].g) {
 				bi = i
+			}
+		}
+		if len(lazy.lazy) > 0 {
+			thr := math.Inf(-1)
+			if bi >= 0 {
+				thr = cs[bi].g
+			}
+			if !(thr > lazy.maxBound()) {
+				cs = s.expand(lazy, cs, thr)
+				continue
 			}
 		}
 		if bi < 0 {

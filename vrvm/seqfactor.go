@@ -108,11 +108,17 @@ func potrsVec(a []float64, m int, b []float64) {
 // (M × P at every full addition round) were most of the garbage of a
 // Friedman #1 fit, and garbage raises the peak memory: the collector lets
 // the heap grow to twice the live data (the N × P design) before it runs.
+// A buffer grows by a quarter more than asked: C gains a row with every
+// addition, and growing it to the size asked made a new M × P buffer at
+// every full round after one.
 func workDense(buf *[]float64, r, c int) *mat.Dense {
 	if r == 0 || c == 0 {
 		return &mat.Dense{}
 	}
-	*buf = resize(*buf, r*c)
+	if n := r * c; cap(*buf) < n {
+		*buf = make([]float64, n, n+n/4)
+	}
+	*buf = (*buf)[:r*c]
 	return mat.NewDense(r, c, *buf)
 }
 

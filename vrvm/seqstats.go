@@ -147,7 +147,9 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		return idx[j]
 	}
 	m := len(s.act)
-	sv, qv = make([]float64, p), make([]float64, p)
+	// sv and qv are overwritten by the next call (bestAddition's).
+	s.svBuf, s.qvBuf = resize(s.svBuf, p), resize(s.qvBuf, p)
+	sv, qv = s.svBuf, s.qvBuf
 	init := func() {
 		for j := range p {
 			sv[j], qv[j] = dv[at(j)], scale*s.bud0[at(j)]
@@ -160,22 +162,31 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
 	ct := workDense(&s.ctBuf, m, p)
+	// With uniform precisions qⱼ's products cᵢⱼμᵢ are taken as cⱼ is
+	// formed (fused, one pass over C), in the same order.
+	fused := s.uniform()
+	if fused {
+		s.fillDiag(dv, idx)
+		init()
+	}
 	switch {
 	case s.uniform() && idx == nil:
 		s.completeCross()
 		_, uni := s.lik.Weights()
 		for i := range m {
-			src, dst := s.cross[i], ct.RawRowView(i)
-			for j, v := range src {
+			src, dst, mu := s.cross[i], ct.RawRowView(i)[:len(qv)], s.q.mu[i]
+			for j, v := range src[:len(dst)] {
 				dst[j] = uni * v
+				qv[j] -= dst[j] * mu
 			}
 		}
 	case s.uniform():
 		_, uni := s.lik.Weights()
 		for i := range m {
-			src, dst := s.cross[i], ct.RawRowView(i)
+			src, dst, mu := s.cross[i], ct.RawRowView(i), s.q.mu[i]
 			for j, c := range idx {
 				dst[j] = uni * src[c]
+				qv[j] -= dst[j] * mu
 			}
 		}
 	case !s.f.ident:
@@ -188,16 +199,20 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		beta, _ := s.lik.Weights()
 		s.explicitCross(beta, idx, p, ct, dv)
 	}
-	s.fillDiag(dv, idx)
-	init()
+	if !fused {
+		s.fillDiag(dv, idx)
+		init()
+	}
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
 	s.csBuf = quad
 	quadForms(s.sig.RawSymmetric(), ct, quad)
-	for i := range m {
-		cr, mu := ct.RawRowView(i), s.q.mu[i]
-		for j := range p {
-			qv[j] -= cr[j] * mu
+	if !fused {
+		for i := range m {
+			cr, mu := ct.RawRowView(i), s.q.mu[i]
+			for j := range p {
+				qv[j] -= cr[j] * mu
+			}
 		}
 	}
 	for j, v := range quad {

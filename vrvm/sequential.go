@@ -347,6 +347,14 @@ type seqFit struct {
 	// ctBuf, csBuf and colBuf are work space of candidateStats
 	// and sweep, kept between calls (see workDense).
 	ctBuf, csBuf, colBuf []float64
+	// svBuf and qvBuf hold candidateStats' results, until its next call.
+	svBuf, qvBuf []float64
+	// topBuf, fineBuf, lazyBuf and inBuf are work space of
+	// bestAddition, kept between calls.
+	topBuf  []addCand
+	fineBuf []exactCand
+	lazyBuf []lazyCand
+	inBuf   []bool
 	// precBuf and sigBuf hold the precision and Σ of rebuild: Σ is
 	// written on the storage of the Σ before the last but one rebuild
 	// (see sigmaTo).
