@@ -24,9 +24,10 @@ import (
 // whatever N, and the model keeps the m pivots and one m × p matrix.
 
 const (
-	// FloorTol bounds the mean residual diagonal of the floor's factor,
-	// relative to K(x, x) = 1 (A16).
-	FloorTol = 1e-3
+	// FloorTol is κ of (A16): the factor stops once the trace of its
+	// residual is at most κσ²/v, v the targets' variance, so that the gap
+	// σ_f² tr(K₂ − GGᵀ)/(2σ²) of the bound (A17) is at most κ/2 at σ_f² = v.
+	FloorTol = 1e-2
 	// FloorRank caps the floor's pivots m (A16).
 	FloorRank = 512
 	// FloorDrop drops the directions of (A17) whose σ_f² − pᵢ is at most
@@ -55,16 +56,6 @@ func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, 
 	if n < 2 || !(tau > 0) || math.IsInf(tau, 0) {
 		return nil, nil
 	}
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = 1 / float64(n) // (A16): the mean residual diagonal
-	}
-	piv, gt, _, err := weightedCholesky(k, x, nil, w, FloorTol, min(n, FloorRank), true)
-	if err != nil || len(piv) == 0 {
-		return nil, err
-	}
-	m := len(piv)
-	g := gt.RawMatrix()
 	var mean float64
 	for _, v := range t {
 		mean += v
@@ -78,6 +69,20 @@ func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, 
 		xi := x.RawRowView(i)
 		trace += k.Eval(xi, xi)
 	}
+	if !(yy > 0) {
+		return nil, nil
+	}
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	tol := FloorTol / tau / (yy / float64(n)) // (A16): κσ²/v
+	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, min(n, FloorRank), true)
+	if err != nil || len(piv) == 0 {
+		return nil, err
+	}
+	m := len(piv)
+	g := gt.RawMatrix()
 	c := mat.NewSymDense(m, nil)
 	blas64.Syrk(blas.NoTrans, 1, g, 0, c.RawSymmetric()) // GᵀG
 	b := make([]float64, m)
