@@ -50,7 +50,8 @@ type Floor struct {
 // NewFloor returns the floor (A15)–(A18) for a regressor fitted at the
 // rows of x to the targets t with noise precision tau, for the widened
 // kernel k (K(x, x) = 1: the model's Gaussian of √2 times its width), or
-// nil where the data give no signal variance.
+// nil where the data give no signal variance. k must have K(x, x) = 1 at
+// every x.
 func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, error) {
 	n, _ := x.Dims()
 	if n < 2 || !(tau > 0) || math.IsInf(tau, 0) {
@@ -187,7 +188,7 @@ func signalVariance(lam, beta2 []float64, yy, trace, noise float64, n int) float
 }
 
 // Apply raises each latent variance at the rows of x to the floor's,
-// variance[i] = max(variance[i], s·K(x*, x*) − ‖Aᵀk_z‖²) (A18), by
+// variance[i] = max(variance[i], s − ‖Aᵀk_z‖²) (A18), K₂(x*, x*) = 1, by
 // blocks of rows over GOMAXPROCS workers.
 func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 	n, d := x.Dims()
@@ -211,8 +212,7 @@ func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), f.a, 0, out)
 		}
 		for i := range r {
-			xi := xb.RawRowView(i)
-			v := f.s * f.k.Eval(xi, xi)
+			v := f.s // K₂(x*, x*) = 1
 			for _, o := range out.Data[i*out.Stride : i*out.Stride+p] {
 				v -= o * o
 			}
