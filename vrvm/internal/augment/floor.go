@@ -236,7 +236,10 @@ func (f *Floor) Encode() *FloorFile {
 	out := &FloorFile{Signal: f.s, Pivots: make([][]float64, m), A: make([][]float64, m)}
 	for i := range m {
 		out.Pivots[i] = f.z.RawRowView(i)
-		out.A[i] = f.a.Data[i*f.a.Stride : i*f.a.Stride+p]
+		out.A[i] = []float64{}
+		if p > 0 {
+			out.A[i] = f.a.Data[i*f.a.Stride : i*f.a.Stride+p]
+		}
 	}
 	return out
 }
@@ -259,7 +262,9 @@ func (ff *FloorFile) Decode(k design.Kernel, dim int) (*Floor, error) {
 			return nil, err
 		}
 		f.z.SetRow(i, ff.Pivots[i])
-		copy(f.a.Data[i*f.a.Stride:], ff.A[i])
+		if p > 0 {
+			copy(f.a.Data[i*f.a.Stride:], ff.A[i])
+		}
 	}
 	return f, nil
 }
