@@ -30,6 +30,9 @@ const (
 	FloorTol = 1e-2
 	// FloorRank caps the floor's pivots m (A16).
 	FloorRank = 512
+	// floorCells caps the factor's m × N values at 2²⁵ (256 MB), so that
+	// m ≤ max(16, 2²⁵/N) (A16).
+	floorCells = 1 << 25
 	// FloorDrop drops the directions of (A17) whose σ_f² − pᵢ is at most
 	// FloorDrop·σ²: since ‖c‖² ≤ K(x*, x*) = 1, that raises v_GP by at
 	// most FloorDrop of the noise variance.
@@ -78,7 +81,7 @@ func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, 
 		w[i] = 1
 	}
 	tol := FloorTol / tau / (yy / float64(n)) // (A16): κσ²/v
-	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, min(n, FloorRank), true)
+	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, min(n, FloorRank, max(16, floorCells/n)), true)
 	if err != nil || len(piv) == 0 {
 		return nil, err
 	}
