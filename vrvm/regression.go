@@ -163,8 +163,7 @@ type regressionFit struct{ fitted }
 // Predict returns the predictive mean μᵀφ(x) and variance
 // noise + φ(x)ᵀΣφ(x) for each row of x: (37)–(38) with noise 1/⟨τ⟩ for
 // the VRVM, 1/β for the RVM; for a Regressor fitted without NoAugment,
-// those of the model augmented at the row, (A3)–(A4), the latent
-// variance held at least at the GP floor's (A18).
+// those of the model augmented at the row, (A3)–(A4), floored by (A18).
 func (f *regressionFit) Predict(x mat.Matrix) (mean, variance []float64, err error) {
 	mean, variance, err = f.Latent(x)
 	if err != nil {
