@@ -115,6 +115,16 @@ func (k ARDGaussian) doubled() Kernel {
 	return ARDGaussian{Scales: s}
 }
 
+// widened returns the ARDGaussian of length scales f·Scales
+// (floorKernel, (A15)).
+func (k ARDGaussian) widened(f float64) Kernel {
+	s := make([]float64, len(k.Scales))
+	for i, v := range k.Scales {
+		s[i] = f * v
+	}
+	return ARDGaussian{Scales: s}
+}
+
 // selfValue returns K(x, x) = 1, the same at every x (augment.Kernel).
 func (ARDGaussian) selfValue() (float64, bool) { return 1, true }
 

@@ -1,6 +1,7 @@
 package vrvm
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -8,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/augment"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // augmentation holds what predictions augmented at the test point need
@@ -35,6 +37,11 @@ type augmentation struct {
 	// resid, phi and bphi are released.
 	ny      *augment.LowRank
 	lowRank augment.Settings
+	// floor is the GP floor of a regressor's augmented latent variance
+	// (A15)–(A18), built by prepare from the targets and the noise
+	// precision tau (0 for another likelihood: no floor).
+	floor *augment.Floor
+	tau   float64
 }
 
 // newAugmentation records the augmentation state of a fit of problem p
@@ -47,11 +54,15 @@ func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
 	}
 	n, _ := p.x.Dims()
 	beta, uni := p.lik.Weights()
+	var tau float64
+	if _, ok := p.lik.(*lh.Gauss); ok && beta == nil {
+		tau = uni // (A18): Gaussian noise of precision ⟨τ⟩
+	}
 	if beta == nil {
 		beta = constant(n, uni)
 	}
 	d, scale := p.lik.Data()
-	a := &augmentation{x: mat.DenseCopyOf(p.x), beta: append([]float64(nil), beta...), data: make([]float64, n)}
+	a := &augmentation{x: mat.DenseCopyOf(p.x), beta: append([]float64(nil), beta...), data: make([]float64, n), tau: tau}
 	for i := range n {
 		a.data[i] = scale * d[i]
 	}
@@ -84,6 +95,9 @@ func (a *augmentation) prepare(f *fitted) error {
 			return
 		}
 		if a.resid == nil {
+			if a.err = a.newFloor(f); a.err != nil {
+				return
+			}
 			a.resid = make([]float64, len(a.data))
 			for i := range a.data {
 				m := blas64.Dot(blas64.Vector{N: len(f.mu), Inc: 1, Data: p.RawRowView(i)}, blas64.Vector{N: len(f.mu), Inc: 1, Data: f.mu})
@@ -106,6 +120,37 @@ func (a *augmentation) prepare(f *fitted) error {
 		}
 	})
 	return a.err
+}
+
+// newFloor builds the GP floor (A15)–(A18) of a fresh regression fit
+// from its targets tₙ = yₙ/⟨τ⟩ (a.data holds τtₙ), for a kernel that
+// has a widened form (floorKernel).
+func (a *augmentation) newFloor(f *fitted) error {
+	k, ok := floorKernel(f.b.kernel)
+	if !ok || !(a.tau > 0) {
+		return nil
+	}
+	t := make([]float64, len(a.data))
+	for i, v := range a.data {
+		t[i] = v / a.tau
+	}
+	fl, err := augment.NewFloor(k, a.x, t, a.tau)
+	a.floor = fl
+	return kernelErr(err)
+}
+
+// floorKernel returns the kernel of the floor's GP (A15): the model's
+// Gaussian or ARDGaussian with every width √2 times as large and
+// K(x, x) = 1 (the scale of (U1) left to the GP's signal variance), and
+// false for a kernel without a widened form.
+func floorKernel(k Kernel) (Kernel, bool) {
+	if s, ok := k.(scaledKernel); ok {
+		k = s.K
+	}
+	if w, ok := k.(interface{ widened(float64) Kernel }); ok {
+		return w.widened(math.Sqrt2), true
+	}
+	return nil, false
 }
 
 // latent is the fit's latent function for (A1)–(A4): Σ in full, ⟨α⟩,

@@ -260,6 +260,11 @@ func (f *fitted) latent(x mat.Matrix, augment bool) (mean, variance []float64, e
 				return nil, nil, err
 			}
 		}
+		if f.aug.floor != nil {
+			if err := kernelErr(f.aug.floor.Apply(xd, variance)); err != nil { // (A18)
+				return nil, nil, err
+			}
+		}
 		for i := range n {
 			if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || math.IsNaN(variance[i]) || math.IsInf(variance[i], 0) {
 				return nil, nil, &NonFiniteError{What: "augmented prediction", Row: i, Col: -1, Value: mean[i] + variance[i]}

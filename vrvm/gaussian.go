@@ -79,6 +79,9 @@ func (k Gaussian) unset() bool { return k.Width == 0 }
 // doubled returns the Gaussian of twice the width (W5).
 func (k Gaussian) doubled() Kernel { return Gaussian{Width: 2 * k.Width} }
 
+// widened returns the Gaussian of width f·Width (floorKernel, (A15)).
+func (k Gaussian) widened(f float64) Kernel { return Gaussian{Width: f * k.Width} }
+
 // selfValue returns K(x, x) = 1, the same at every x (augment.Kernel).
 func (Gaussian) selfValue() (float64, bool) { return 1, true }
 

@@ -112,6 +112,9 @@ type augmentFile struct {
 	Resid     []float64     `json:"resid,omitempty"`
 	AlphaStar float64       `json:"alpha_star"`
 	LowRank   *augment.File `json:"low_rank,omitempty"`
+	// Floor is the GP floor of the variance (A15)–(A18); files written
+	// before it have none and predict without it.
+	Floor *augment.FloorFile `json:"floor,omitempty"`
 }
 
 // encode builds the payload of a fitted result.
@@ -191,6 +194,9 @@ func (f *fitted) encode() (*payload, error) {
 			for i := range r {
 				a.X = append(a.X, f.aug.x.RawRowView(i))
 			}
+		}
+		if f.aug.floor != nil {
+			a.Floor = f.aug.floor.Encode()
 		}
 		p.Augment = a
 	}
@@ -553,6 +559,11 @@ func (p *payload) decodeBasis(f *fitted, k Kernel, m int) error {
 		}
 		if f.b.kernel != nil && augmentedConstantDiag(a.ny, a.x, f.b.kernel, f.b.centers) { // (A9)
 			f.aug = a
+		}
+		if k, ok := floorKernel(f.b.kernel); ok && p.Augment.Floor != nil && f.aug != nil {
+			if f.aug.floor, err = p.Augment.Floor.Decode(k, p.InputDim); err != nil {
+				return badModel("augment: %v", err)
+			}
 		}
 	}
 	return nil

@@ -118,8 +118,14 @@ type Regressor struct {
 	// costs O(r(d + r + M)) more for d inputs and M active functions,
 	// whatever the number N of training rows; a kernel matrix that needs
 	// more than min(256, N/2) pivots keeps the training inputs instead, at
-	// O(N(d + M)) more per prediction. The paper's model is not augmented
-	// (NoAugment: true).
+	// O(N(d + M)) more per prediction. With a Gaussian or ARDGaussian
+	// kernel the augmented latent variance is also held at least at that
+	// of the GP with the sparse model's continuum-limit prior, the kernel
+	// at √2 times its widths ((A15)–(A18): the sparse posterior is too
+	// confident where the data are dense but the relevance vectors few),
+	// through a pivoted Cholesky factor of at most 512 pivots, at O(m(d +
+	// m)) more per prediction for its m pivots. The paper's model is not
+	// augmented (NoAugment: true).
 	// FitDesign, which has no kernel to centre at a test point, never
 	// augments, nor does a kernel whose K(x, x) varies over the training
 	// inputs, such as Polynomial and Linear ((A9): their variance grows
@@ -160,7 +166,7 @@ type regressionFit struct{ fitted }
 // Predict returns the predictive mean μᵀφ(x) and variance
 // noise + φ(x)ᵀΣφ(x) for each row of x: (37)–(38) with noise 1/⟨τ⟩ for
 // the VRVM, 1/β for the RVM; for a Regressor fitted without NoAugment,
-// those of the model augmented at the row, (A3)–(A4).
+// those of the model augmented at the row, (A3)–(A4), floored by (A18).
 func (f *regressionFit) Predict(x mat.Matrix) (mean, variance []float64, err error) {
 	mean, variance, err = f.Latent(x)
 	if err != nil {

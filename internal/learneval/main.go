@@ -143,7 +143,22 @@ func describe(f fitter) string {
 	return fmt.Sprintf("%d RVs, %d fits, bound %.2f, %v", len(f.RelevanceVectors()), len(f.LearnTrace()), f.FullModelBound(), f.FittedKernel())
 }
 
-func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth []float64) {
+// targetCoverage returns the expected ±2σ coverage of noisy targets
+// f + ε, ε ~ N(0, noise²), for predictions m ± 2√v of the noise-free f:
+// the mean of Φ((2√v − e)/noise) − Φ((−2√v − e)/noise), e = m − f.
+func targetCoverage(m, v, f []float64, noise float64) float64 {
+	var c float64
+	for i := range m {
+		e, s := m[i]-f[i], 2*math.Sqrt(v[i])
+		c += 0.5 * (math.Erf((s-e)/(noise*math.Sqrt2)) - math.Erf((-s-e)/(noise*math.Sqrt2)))
+	}
+	return c / float64(len(m))
+}
+
+// regress fits and scores one regression set; noise > 0 is the sd of the
+// training noise when truth is the noise-free function (then the
+// expected coverage of noisy targets is printed too).
+func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth []float64, noise float64) {
 	r := regressor(xtr)
 	r.NoAugment = !*augment
 	c0 := cpu()
@@ -164,7 +179,11 @@ func regress(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, truth [
 			in++
 		}
 	}
-	fmt.Printf("%-10s RMSE %.4f  coverage %.3f  cpu %.1fs  %s\n", name, math.Sqrt(se/float64(len(m))), float64(in)/float64(len(m)), sec, describe(r))
+	tc := ""
+	if noise > 0 {
+		tc = fmt.Sprintf("  target coverage %.3f", targetCoverage(m, v, truth, noise))
+	}
+	fmt.Printf("%-10s RMSE %.4f  coverage %.3f%s  cpu %.1fs  %s\n", name, math.Sqrt(se/float64(len(m))), float64(in)/float64(len(m)), tc, sec, describe(r))
 }
 
 func classify(name string, xtr *mat.Dense, ttr []float64, xte *mat.Dense, tte []float64) {
@@ -214,10 +233,10 @@ func main() {
 				log.Fatal(err)
 			}
 			te, _ := datasets.Friedman1(nt, 10, 0, 2)
-			regress(set, tr.X, tr.T, te.X, te.T)
+			regress(set, tr.X, tr.T, te.X, te.T, 1)
 		case "diabetes":
 			xtr, ttr, xte, tte := realSplit(set)
-			regress(set, xtr, ttr, xte, tte)
+			regress(set, xtr, ttr, xte, tte, 0)
 		case "breast", "digits38":
 			xtr, ttr, xte, tte := realSplit(set)
 			classify(set, xtr, ttr, xte, tte)
@@ -233,7 +252,7 @@ func main() {
 				truth[i] = datasets.SincTrue(xs[i])
 			}
 			xt := mat.NewDense(len(xs), 1, xs)
-			var se, cov, sec float64
+			var se, cov, tcov, sec float64
 			var rvs int
 			for _, s := range sets {
 				r := regressor(s.X)
@@ -254,10 +273,11 @@ func main() {
 				}
 				se += math.Sqrt(e2 / float64(len(m)))
 				cov += float64(in) / float64(len(m))
+				tcov += targetCoverage(m, v, truth, 0.1)
 				rvs += len(r.RelevanceVectors())
 			}
 			k := float64(len(sets))
-			fmt.Printf("%-10s mean RMSE %.4f  coverage of f %.3f  %.1f RVs  cpu %.1fs (25 sets)\n", set, se/k, cov/k, float64(rvs)/k, sec)
+			fmt.Printf("%-10s mean RMSE %.4f  coverage of f %.3f  of targets %.3f  %.1f RVs  cpu %.1fs (25 sets)\n", set, se/k, cov/k, tcov/k, float64(rvs)/k, sec)
 		case "ripley":
 			tr, te, err := datasets.LoadRipley()
 			if err != nil {

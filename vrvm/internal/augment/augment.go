@@ -1,5 +1,5 @@
 // Package augment holds the numerics of predictions augmented at the
-// test point (docs/design.md, "Variance away from the data", (A1)–(A14);
+// test point (docs/design.md, "Variance away from the data", (A1)–(A18);
 // Rasmussen & Quiñonero-Candela 2005): a sparse kernel model's predictive
 // variance, which falls to the noise away from its relevance vectors, is
 // given back the prior variance of one more kernel function centred at

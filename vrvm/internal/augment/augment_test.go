@@ -119,3 +119,33 @@ func TestNewFewest(t *testing.T) {
 type lin struct{}
 
 func (lin) Eval(x, y []float64) float64 { return x[0] * y[0] }
+
+// TestFloorNoDirections checks that a floor whose directions (A17) are
+// all dropped (p = 0: the prior's variance everywhere) encodes, decodes
+// and applies.
+func TestFloorNoDirections(t *testing.T) {
+	f := &Floor{k: gaussK{1}, s: 0.5, z: mat.NewDense(3, 1, []float64{0, 1, 2}),
+		a: blas64.General{Rows: 3, Cols: 0, Stride: 1, Data: make([]float64, 1)}}
+	g, err := f.Encode().Decode(gaussK{1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := []float64{0.1, 0.9}
+	if err := g.Apply(mat.NewDense(2, 1, []float64{0.5, 7}), v); err != nil {
+		t.Fatal(err)
+	}
+	if v[0] != 0.5 || v[1] != 0.9 {
+		t.Fatalf("variances %v, want [0.5 0.9]", v)
+	}
+}
+
+type gaussK struct{ w float64 }
+
+func (k gaussK) Eval(x, y []float64) float64 {
+	var s float64
+	for i := range x {
+		d := (x[i] - y[i]) / k.w
+		s += d * d
+	}
+	return math.Exp(-s)
+}

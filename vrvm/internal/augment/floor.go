@@ -1,0 +1,273 @@
+package augment
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+)
+
+// The continuum-limit floor of the augmented variance (docs/design.md,
+// "Variance away from the data", (A15)–(A18)): the sparse model's prior
+// covariance Σₘ K(x, cₘ)K(cₘ, x')/αₘ tends, for centres spread through the
+// data, to a multiple of ∫K(x, c)K(c, x')dc, a Gaussian of √2 times the
+// kernel's width (A15); the GP with that prior, the model's noise 1/⟨τ⟩
+// and a signal variance by its evidence gives a latent variance that the
+// augmented one is not let fall below (A18). The GP goes through a
+// pivoted Cholesky factor of its kernel matrix at the training inputs
+// (A16), so a prediction costs O(m(d + m)) over m ≤ FloorRank pivots,
+// whatever N, and the model keeps the m pivots and one m × p matrix.
+
+const (
+	// FloorTol is κ of (A16): the factor stops once the trace of its
+	// residual is at most κσ²/v, v the targets' variance, so that the gap
+	// σ_f² tr(K₂ − GGᵀ)/(2σ²) of the bound (A17) is at most κ/2 at σ_f² = v.
+	FloorTol = 1e-2
+	// FloorRank caps the floor's pivots m (A16).
+	FloorRank = 512
+	// floorCells caps the factor's m × N values at 2²⁵ (256 MB), so that
+	// m ≤ max(16, 2²⁵/N) (A16).
+	floorCells = 1 << 25
+	// FloorDrop drops the directions of (A17) whose σ_f² − pᵢ is at most
+	// FloorDrop·σ²: since ‖c‖² ≤ K(x*, x*) = 1, that raises v_GP by at
+	// most FloorDrop of the noise variance.
+	FloorDrop = 1e-2
+)
+
+// Floor is the GP floor (A15)–(A18) of a regressor's augmented latent
+// variance: the widened kernel k (K(x, x) = 1), its m pivots z, the
+// signal variance s and the m × p matrix A = L⁻ᵀVD of (A17), with which
+// the GP's latent variance at x* is s·K(x*, x*) − ‖Aᵀk_z‖², k_z = K(z, x*).
+type Floor struct {
+	k design.Kernel
+	z *mat.Dense
+	a blas64.General
+	s float64
+}
+
+// NewFloor returns the floor (A15)–(A18) for a regressor fitted at the
+// rows of x to the targets t with noise precision tau, for the widened
+// kernel k (K(x, x) = 1: the model's Gaussian of √2 times its width), or
+// nil where the data give no signal variance. k must have K(x, x) = 1 at
+// every x.
+func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, error) {
+	n, _ := x.Dims()
+	if n < 2 || !(tau > 0) || math.IsInf(tau, 0) {
+		return nil, nil
+	}
+	var mean float64
+	for _, v := range t {
+		mean += v
+	}
+	mean /= float64(n)
+	y := make([]float64, n)
+	var yy, trace float64
+	for i, v := range t {
+		y[i] = v - mean
+		yy += y[i] * y[i]
+		xi := x.RawRowView(i)
+		trace += k.Eval(xi, xi)
+	}
+	if !(yy > 0) {
+		return nil, nil
+	}
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	tol := FloorTol / tau / (yy / float64(n)) // (A16): κσ²/v
+	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, min(n, FloorRank, max(16, floorCells/n)), true)
+	if err != nil || len(piv) == 0 {
+		return nil, err
+	}
+	m := len(piv)
+	g := gt.RawMatrix()
+	c := mat.NewSymDense(m, nil)
+	blas64.Syrk(blas.NoTrans, 1, g, 0, c.RawSymmetric()) // GᵀG
+	b := make([]float64, m)
+	blas64.Gemv(blas.NoTrans, 1, g, blas64.Vector{N: n, Inc: 1, Data: y}, 0, blas64.Vector{N: m, Inc: 1, Data: b})
+	for j := range m {
+		trace -= blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: g.Data[j*g.Stride : j*g.Stride+n]}, blas64.Vector{N: n, Inc: 1, Data: g.Data[j*g.Stride : j*g.Stride+n]})
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(c, true) {
+		return nil, nil
+	}
+	lam := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	beta2 := make([]float64, m) // (Vᵀb)ᵢ²/λᵢ, the squared projections of y (A17)
+	for i := range m {
+		if lam[i] > 1e-12*lam[m-1] {
+			v := blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: mat.Col(nil, i, &vecs)}, blas64.Vector{N: m, Inc: 1, Data: b})
+			beta2[i] = v * v / lam[i]
+		} else {
+			lam[i] = 0
+		}
+	}
+	s := signalVariance(lam, beta2, yy, max(0, trace), 1/tau, n)
+	if !(s > 0) {
+		return nil, nil
+	}
+	f := &Floor{k: k, s: s, z: mat.NewDense(m, x.RawMatrix().Cols, nil)}
+	for i, p := range piv {
+		f.z.SetRow(i, x.RawRowView(p))
+	}
+	f.a = floorMatrix(g, piv, &vecs, lam, s, 1/tau)
+	return f, nil
+}
+
+// floorMatrix returns A = L⁻ᵀV diag(√(s − pᵢ)) of (A17) over the
+// eigenvalues λᵢ > 0 of GᵀG = VΛVᵀ with s − pᵢ = s²λᵢ/(σ² + sλᵢ) above
+// FloorDrop·σ², L the factor Gᵀ (m × N, by rows) at the pivots.
+func floorMatrix(gt blas64.General, piv []int, vecs *mat.Dense, lam []float64, s, noise float64) blas64.General {
+	m := len(piv)
+	lt := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: m, Stride: m, Data: make([]float64, m*m)}
+	for i, p := range piv {
+		for j := 0; j <= i; j++ {
+			lt.Data[i*m+j] = gt.Data[j*gt.Stride+p]
+		}
+	}
+	var keep []int
+	for i, l := range lam {
+		if l > 0 && s*s*l/(noise+s*l) > FloorDrop*noise {
+			keep = append(keep, i)
+		}
+	}
+	p := len(keep)
+	a := blas64.General{Rows: m, Cols: p, Stride: max(1, p), Data: make([]float64, max(1, m*p))}
+	for c, i := range keep {
+		d := math.Sqrt(s * s * lam[i] / (noise + s*lam[i]))
+		for r := range m {
+			a.Data[r*a.Stride+c] = vecs.At(r, i) * d
+		}
+	}
+	if p > 0 {
+		blas64.Trsm(blas.Left, blas.Trans, 1, lt, a) // L⁻ᵀVD
+	}
+	return a
+}
+
+// signalVariance maximises over s the collapsed variational bound (A17)
+// of the GP y ~ N(0, sGGᵀ + σ²I) with GᵀG's eigenvalues lam, the squared
+// projections beta2 of y, yᵀy = yy and the factor's residual trace, by
+// golden section on ln s over twelve decades about yy/N.
+func signalVariance(lam, beta2 []float64, yy, trace, noise float64, n int) float64 {
+	neg := func(ls float64) float64 { // −2 ln p, up to a constant
+		s := math.Exp(ls)
+		v := yy
+		var ld float64
+		for i, l := range lam {
+			if l == 0 {
+				continue
+			}
+			ld += math.Log1p(s * l / noise)
+			v -= beta2[i] * s * l / (s*l + noise)
+		}
+		return ld + v/noise + s*trace/noise
+	}
+	c := math.Log(max(yy/float64(n), 1e-300))
+	lo, hi := c-14, c+14
+	const gr = 0.6180339887498949
+	a, b := hi-gr*(hi-lo), lo+gr*(hi-lo)
+	fa, fb := neg(a), neg(b)
+	for range 80 {
+		if fa < fb {
+			hi, b, fb = b, a, fa
+			a = hi - gr*(hi-lo)
+			fa = neg(a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + gr*(hi-lo)
+			fb = neg(b)
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// Apply raises each latent variance at the rows of x to the floor's,
+// variance[i] = max(variance[i], s − ‖Aᵀk_z‖²) (A18), K₂(x*, x*) = 1, by
+// blocks of rows over GOMAXPROCS workers.
+func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
+	n, d := x.Dims()
+	m, p := f.a.Rows, f.a.Cols
+	size := design.BlockRows(m + p)
+	kbufs := make([][]float64, runtime.GOMAXPROCS(0))
+	obufs := make([][]float64, len(kbufs))
+	centre := seq(m)
+	return design.Parallel(n, size, m+p, nil, func(lo, hi, w int) error {
+		r := hi - lo
+		if kbufs[w] == nil {
+			kbufs[w], obufs[w] = make([]float64, size*m), make([]float64, size*max(1, p))
+		}
+		xb := x.Slice(lo, hi, 0, d).(*mat.Dense)
+		kb := mat.NewDense(r, m, kbufs[w][:r*m])
+		if err := design.Fill(f.k, kb, xb, f.z, lo, centre, false); err != nil {
+			return err
+		}
+		out := blas64.General{Rows: r, Cols: p, Stride: max(1, p), Data: obufs[w][:r*max(1, p)]}
+		if p > 0 {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), f.a, 0, out)
+		}
+		for i := range r {
+			v := f.s // K₂(x*, x*) = 1
+			for _, o := range out.Data[i*out.Stride : i*out.Stride+p] {
+				v -= o * o
+			}
+			variance[lo+i] = max(variance[lo+i], v) // (A18)
+		}
+		return nil
+	})
+}
+
+// FloorFile is the floor (A15)–(A18) in a model file: the signal
+// variance, the m pivots and the m × p matrix A of (A17), by rows.
+type FloorFile struct {
+	Signal float64     `json:"signal"`
+	Pivots [][]float64 `json:"pivots"`
+	A      [][]float64 `json:"a"`
+}
+
+// Encode returns the file form of f.
+func (f *Floor) Encode() *FloorFile {
+	m, p := f.a.Rows, f.a.Cols
+	out := &FloorFile{Signal: f.s, Pivots: make([][]float64, m), A: make([][]float64, m)}
+	for i := range m {
+		out.Pivots[i] = f.z.RawRowView(i)
+		out.A[i] = []float64{}
+		if p > 0 {
+			out.A[i] = f.a.Data[i*f.a.Stride : i*f.a.Stride+p]
+		}
+	}
+	return out
+}
+
+// Decode validates the floor of a model file for inputs of dimension dim
+// and rebuilds it with the widened kernel k.
+func (ff *FloorFile) Decode(k design.Kernel, dim int) (*Floor, error) {
+	m := len(ff.Pivots)
+	if !(ff.Signal > 0) || math.IsInf(ff.Signal, 0) || m == 0 || len(ff.A) != m {
+		return nil, fmt.Errorf("floor: signal %v, %d pivots, %d rows of a", ff.Signal, m, len(ff.A))
+	}
+	p := len(ff.A[0])
+	f := &Floor{k: k, s: ff.Signal, z: mat.NewDense(m, dim, nil),
+		a: blas64.General{Rows: m, Cols: p, Stride: max(1, p), Data: make([]float64, max(1, m*p))}}
+	for i := range m {
+		if len(ff.Pivots[i]) != dim || len(ff.A[i]) != p {
+			return nil, fmt.Errorf("floor: row %d has %d inputs and %d entries, want %d and %d", i, len(ff.Pivots[i]), len(ff.A[i]), dim, p)
+		}
+		if err := finite("floor", append(append([]float64(nil), ff.Pivots[i]...), ff.A[i]...)); err != nil {
+			return nil, err
+		}
+		f.z.SetRow(i, ff.Pivots[i])
+		if p > 0 {
+			copy(f.a.Data[i*f.a.Stride:], ff.A[i])
+		}
+	}
+	return f, nil
+}
