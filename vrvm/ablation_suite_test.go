@@ -286,7 +286,8 @@ func ablPaperCases() ([]ablCase, error) {
 // 4,000 (noise 0.1, width 3, seeds 1–5), Friedman #1 (d = 10, noise sd 1,
 // default width; RMS error against the noise-free function at 1,000 test
 // points) at N = 1,000 and 4,000, its kernel learning at N = 1,000, and
-// Ripley's mixture at N = 4,000 (default width; error on synth.te).
+// Ripley's mixture at N = 4,000 (default width; error on synth.te), also
+// with its inputs rounded to one decimal.
 func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 	var cs []ablCase
 	grid := sincGrid(1000)
@@ -339,11 +340,23 @@ func ablLargeCases(tb testing.TB) ([]ablCase, error) {
 		return nil, err
 	}
 	cs = append(cs, ablClsCases("ripley 4000", "Ripley N=4000", tagCls|tagDefWidth|tagLearnCls, nil, false, rtr.X, rtr.T, rte.X, rte.T)...)
+	// The same rows and test set with inputs to one decimal, so that rows
+	// repeat (346 distinct (input, label) of 4,000), as the collapse of duplicated rows
+	// (seqdup.go) was made for.
+	xr, xrte := ablRound(rtr.X, 10), ablRound(rte.X, 10)
+	cs = append(cs, ablClsCases("ripley 4000 rounded", "Ripley N=4000, 1 decimal", tagCls, nil, false, xr, rtr.T, xrte, rte.T)...)
 	x3, l3, x3te, l3te, _ := ripley3Split(tb)
 	for _, lik := range []MultiLikelihood{Softmax, Probit} {
 		cs = append(cs, ablMultiCase("ripley3 "+lik.String(), "Ripley 3-class", lik, x3, l3, x3te, l3te))
 	}
 	return cs, nil
+}
+
+// ablRound returns x with every element rounded to a multiple of 1/scale.
+func ablRound(x *mat.Dense, scale float64) *mat.Dense {
+	r := mat.DenseCopyOf(x)
+	r.Apply(func(_, _ int, v float64) float64 { return math.Round(v*scale) / scale }, r)
+	return r
 }
 
 // ablCrowdedCases are the problems with many irrelevant inputs that (W5),
