@@ -109,7 +109,7 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 			all = top.cs
 		}
 		s.setShortlist(all)
-	} else if !ok && (!s.uniform() || s.finalRound) {
+	} else if !ok && (s.sched.fallbackAlways || s.finalRound) {
 		// With uniform precisions, only a round that can end the fit
 		// falls back to every candidate (the others wait for the next
 		// full computation, seqFullEvery).
@@ -349,14 +349,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	s.wStale = !fresh && !s.f.ident
 	defer func() { s.wStale = false }()
 	s.wHold = s.wHold || fresh
-	batch := seqAddBatch
-	if !s.uniform() {
-		batch = seqAddBatchCls
-	}
-	holdEvery := seqAddEvery
-	if !s.uniform() {
-		holdEvery = seqHoldEveryCls
-	}
+	batch, holdEvery := s.sched.addBatch, s.sched.holdEvery
 	if iter-s.held >= holdEvery && s.wHold {
 		// Kept factors (fresh false) were held when they were computed,
 		// or will be at the next round at least seqAddEvery iterations on.

@@ -265,7 +265,7 @@ func (s *seqFit) heldShares() {
 // precisions, ln ξ as well (extrapolateCls).
 func (s *seqFit) extrapolationPoint() []float64 {
 	pt := logs(s.alpha)
-	if !s.uniform() && s.pruneAt <= s.cls.target*1.000001 {
+	if s.sched.extrapolateFactor && s.pruneAt <= s.cls.target*1.000001 {
 		pt = s.lik.LogParams(pt)
 	}
 	return pt

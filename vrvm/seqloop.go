@@ -46,10 +46,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 	if err := s.rebuild(0); err != nil {
 		return nil, 0, NotFitted, err
 	}
-	lp := &seqLoop{s: s, target: target, lastAdded: true, every: 1, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
-	if !s.uniform() { // classification
-		lp.every = seqAddEvery
-	}
+	lp := &seqLoop{s: s, target: target, lastAdded: true, every: s.sched.addEvery, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
 	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: s.ctl.maxIter, Initial: true, Monitor: engineMonitor(s.ctl.monitor)})
 	if err != nil {
 		return res.Trace, res.Iters, NotFitted, err
@@ -214,10 +211,8 @@ func (s *seqFit) start() error {
 		s.setActive(s.act, s.alpha)
 	case s.warm != nil:
 		// From a previous fit's active set: no annealing.
-	case s.uniform():
-		s.pruneAt *= seqAnnealStart
 	default:
-		s.pruneAt *= seqAnnealStartCls
+		s.pruneAt *= s.sched.annealStart
 	}
 	if !s.ctl.prune {
 		return nil
@@ -334,7 +329,7 @@ func (s *seqFit) additionStep(lp *seqLoop, k int, settled, quiet, removed bool) 
 		return false, false, err
 	}
 	lp.lastAdded, noneToAdd, addedNow = added > 0, added == 0, added > 0
-	if added > 0 && s.uniform() && !removed && len(s.act) >= seqShortlistActive {
+	if added > 0 && s.sched.halveEvery && !removed && len(s.act) >= seqShortlistActive {
 		lp.every = max(1, lp.every/2)
 	}
 	if added > 0 {
@@ -344,17 +339,17 @@ func (s *seqFit) additionStep(lp *seqLoop, k int, settled, quiet, removed bool) 
 }
 
 // crawlStep takes the joint steps where coordinate ascent crawls (an
-// iteration that is settled but not quiet and added nothing counts):
-// Levenberg–Marquardt steps in ln⟨α⟩ for uniform precisions (S7), and
-// overrelaxed steps in (ln⟨α⟩, ln ξ) otherwise (S12), waiting twice as
-// long after each step refused.
+// iteration that is settled but not quiet and added nothing counts), of
+// the schedule's kind (seqSchedule.joint): Levenberg–Marquardt steps in
+// ln⟨α⟩ (S7, uniformSchedule), or overrelaxed steps in (ln⟨α⟩, ln ξ)
+// (S12, weightedSchedule), waiting twice as long after each step refused.
 func (s *seqFit) crawlStep(lp *seqLoop, k int, crawling bool) error {
 	if crawling {
 		lp.crawl++
 	} else {
 		lp.crawl = 0
 	}
-	if lp.crawl >= seqNewtonAfter && s.uniform() {
+	if lp.crawl >= seqNewtonAfter && s.sched.joint == jointNewton {
 		lp.crawl = 0
 		kept, err := s.newtonTail(k)
 		if err != nil {
@@ -363,7 +358,7 @@ func (s *seqFit) crawlStep(lp *seqLoop, k int, crawling bool) error {
 		if kept {
 			lp.hist = lp.hist[:0]
 		}
-	} else if lp.crawl >= lp.relaxAfter && !s.uniform() {
+	} else if lp.crawl >= lp.relaxAfter && s.sched.joint == jointRelax {
 		lp.crawl = 0
 		kept, err := s.overrelax(k, stepBetween(lp.prevPt, lp.lastPt))
 		if err != nil {

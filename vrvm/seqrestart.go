@@ -33,7 +33,7 @@ const (
 	// functions (BenchmarkSecondStart).
 	seqRestartFlops = 1e8
 	// seqRestartFlopsReg is the limit with uniform precisions
-	// (regression), about 460 functions.
+	// (regression, uniformSchedule's restartFlops), about 460 functions.
 	seqRestartFlopsReg = 1e9
 )
 
@@ -48,22 +48,12 @@ func restartCost(n, p int, uniform bool) float64 {
 	return seqRestartIter * c
 }
 
-// restartLimit is the largest cost (restartCost) of a second start (S6):
-// seqRestartFlopsReg with uniform precisions, seqRestartFlops
-// otherwise.
-func restartLimit(uniform bool) float64 {
-	if uniform {
-		return seqRestartFlopsReg
-	}
-	return seqRestartFlops
-}
-
 // restartLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the second start (S6), or nil if p does not get one.
 func restartLik(p *problem, f *designFactor) likelihood {
 	pc, _ := f.bFull.Dims()
 	b, _ := p.lik.Weights()
-	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > restartLimit(b == nil) {
+	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > newSeqSchedule(p.lik).restartFlops {
 		return nil
 	}
 	return p.lik.Start()

@@ -2,7 +2,16 @@ package vrvm
 
 import "math"
 
-// uniform reports whether the likelihood's precisions are all equal.
+// uniform reports whether the likelihood's precisions are all equal,
+// B = βI. It selects what can be computed, never how the fit proceeds
+// (that is the schedule's, seqSchedule): with B = βI, dⱼ = β‖bⱼ‖² and
+// no W̃ = UᵀWU is formed, the Gram matrix G = B_A B_Aᵀ, B_A Uᵀd and the
+// rows of B_A Bᵀ are kept by add and remove (and B_A is not kept when
+// rowsShared), Σ and μ follow additions and removals by the partitioned
+// inverse, a rejected extrapolation restores the kept Q_w (keepQ), the
+// excluded terms of the trace reduce to exSum, and (S14) has the kept Σ
+// and rows of B_A Bᵀ it needs; otherwise the active design Φ_A is
+// formed (setPhiA) and everything goes through it.
 func (s *seqFit) uniform() bool { b, _ := s.lik.Weights(); return b == nil }
 
 // weighted returns dⱼ = φⱼᵀBφⱼ for every candidate function and Uᵀy.

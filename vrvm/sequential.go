@@ -85,6 +85,13 @@ import (
 // with the active design that only the precisions and the active set
 // determine are kept between the rebuilds of Q_w (clsCache), and
 // duplicated rows are fitted once, with their counts (seqdup.go).
+//
+// The choices of how the fit proceeds that differ between the two kinds
+// of likelihood (the annealing's start, the interval and size of the
+// addition rounds, the joint step on the crawl, the rules of large sets,
+// ...) are the fit's schedule, a seqSchedule chosen once from the
+// likelihood (newSeqSchedule) and read by name; seqFit.uniform only
+// selects what can be computed.
 type sequential struct{}
 
 // seqAddEvery is the largest number of iterations between two addition
@@ -116,7 +123,7 @@ const seqLargeGain = 1e-5
 // largeSet reports whether the current fit is one of those of
 // seqLargeGain.
 func (s *seqFit) largeSet() bool {
-	return s.uniform() && len(s.bnorm) >= seqShortlistMin && len(s.act) >= seqShortlistActive
+	return s.sched.largeSets && len(s.bnorm) >= seqShortlistMin && len(s.act) >= seqShortlistActive
 }
 
 // Annealing of the pruning threshold: the solver first converges with the
@@ -161,7 +168,7 @@ const (
 // ln⟨αₘ⟩ by at most maxDl and removed a function if removed, leaves the
 // likelihood's factor as it is (see seqTauEvery).
 func (s *seqFit) deferLikelihood(k int, maxDl float64, removed bool) bool {
-	return s.uniform() && len(s.bnorm) >= seqShortlistMin && len(s.act) >= seqTauActive &&
+	return s.sched.deferUpdate && len(s.bnorm) >= seqShortlistMin && len(s.act) >= seqTauActive &&
 		k%seqTauEvery != 0 && (removed || maxDl > seqSettled)
 }
 
@@ -228,6 +235,7 @@ type seqFit struct {
 	lik   likelihood
 	prior Prior
 	ctl   settings
+	sched seqSchedule // the likelihood's schedule, chosen once (seqschedule.go)
 	n     int
 	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
 
@@ -329,8 +337,8 @@ type seqFit struct {
 	// fit (see bestAddition).
 	finalRound bool
 	// pruneAt is the current pruning threshold, annealed by run from
-	// seqAnnealStart·PruneAlpha (or seqAnnealStartCls·) down
-	// to ctl.pruneAt, the PruneAlpha of the resolved settings.
+	// sched.annealStart·PruneAlpha down to ctl.pruneAt, the PruneAlpha
+	// of the resolved settings.
 	pruneAt float64
 	// annealing reports whether the threshold is still above PruneAlpha
 	// (seqAnnealStart); ldSweep is the change of ln|Σ| by the rank-one
@@ -366,7 +374,7 @@ func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
 	d, _ := lik.Data()
 	n := len(d)
 	_, r := f.bFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
+	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
 	if f.ident {
 		copy(s.ud, d)
 	} else {
