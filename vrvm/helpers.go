@@ -1,16 +1,14 @@
 package vrvm
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+)
 
 // Small helpers on slices and matrices.
 
-func seq(n int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = i
-	}
-	return s
-}
+func seq(n int) []int { return subset.Seq(n) }
 
 func constant(n int, v float64) []float64 {
 	s := make([]float64, n)
@@ -43,65 +41,15 @@ func dims(a *mat.Dense) (r, c int) {
 	return a.Dims()
 }
 
-// selectCols returns the columns keep of a, in that order.
-//
-// The gather misses the cache once per element of a wide a, so large
-// selections run on all processors (parallelRange): the misses overlap.
-func selectCols(a *mat.Dense, keep []int) *mat.Dense {
-	n, _ := a.Dims()
-	out := mat.NewDense(n, len(keep), nil)
-	gather := func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			src, dst := a.RawRowView(i), out.RawRowView(i)
-			for j, k := range keep {
-				dst[j] = src[k]
-			}
-		}
-		return nil
-	}
-	if n*len(keep) < 1<<12 {
-		_ = gather(0, n)
-		return out
-	}
-	_ = parallelRange(n, gather)
-	return out
-}
+// selectCols, selectRows, selectSym, selectVec and selectInts are
+// subset's Cols, Rows, Sym, Vec and Ints.
+func selectCols(a *mat.Dense, keep []int) *mat.Dense      { return subset.Cols(a, keep) }
+func selectRows(a *mat.Dense, keep []int) *mat.Dense      { return subset.Rows(a, keep) }
+func selectSym(a *mat.SymDense, keep []int) *mat.SymDense { return subset.Sym(a, keep) }
+func selectVec(a []float64, keep []int) []float64         { return subset.Vec(a, keep) }
+func selectInts(a []int, keep []int) []int                { return subset.Ints(a, keep) }
 
-func selectRows(a *mat.Dense, keep []int) *mat.Dense {
-	_, c := a.Dims()
-	out := mat.NewDense(len(keep), c, nil)
-	for i, k := range keep {
-		copy(out.RawRowView(i), a.RawRowView(k))
-	}
-	return out
-}
-
-func selectSym(a *mat.SymDense, keep []int) *mat.SymDense {
-	out := mat.NewSymDense(len(keep), nil)
-	for i, ki := range keep {
-		for j := i; j < len(keep); j++ {
-			out.SetSym(i, j, a.At(ki, keep[j]))
-		}
-	}
-	return out
-}
-
-func selectVec(a []float64, keep []int) []float64 {
-	out := make([]float64, len(keep))
-	for j, k := range keep {
-		out[j] = a[k]
-	}
-	return out
-}
-
-func selectInts(a []int, keep []int) []int {
-	out := make([]int, len(keep))
-	for j, k := range keep {
-		out[j] = a[k]
-	}
-	return out
-}
-
+// variance returns the variance of t about its mean.
 func variance(t []float64) float64 {
 	mean := sum(t) / float64(len(t))
 	var s float64

@@ -165,11 +165,3 @@ func resize(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
-
-func selectVec(a []float64, keep []int) []float64 {
-	out := make([]float64, len(keep))
-	for j, k := range keep {
-		out[j] = a[k]
-	}
-	return out
-}

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // Lambda is the Jaakkola–Jordan coefficient λ(ξ) = tanh(ξ/2) / (4ξ) of the
@@ -151,7 +152,7 @@ func (l *Logit) TakesBiasStart(constant bool) bool { return constant || explains
 
 // CountRows returns the counted likelihood of the distinct rows (Count).
 func (l *Logit) CountRows(of, first []int, count []float64) (Likelihood, func()) {
-	lu := NewLogit(selectVec(l.t, first), 1)
+	lu := NewLogit(subset.Vec(l.t, first), 1)
 	for u, i := range first {
 		lu.setXi(u, l.xi[i]) // the factor starts where l holds it
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // bestMove returns the move with the largest gain (R4), the largest
@@ -164,11 +165,11 @@ func (st *state) run(ctx context.Context, set Settings) (Result, error) {
 	// The posterior of the final α and β, bias first and the kernel
 	// functions in training order, in one piece (the context may be
 	// cancelled already).
-	order := seq(len(st.active))
+	order := subset.Seq(len(st.active))
 	sort.Slice(order, func(i, j int) bool { return st.active[order[i]] < st.active[order[j]] })
-	st.active, st.alpha = selectInts(st.active, order), selectVec(st.alpha, order)
+	st.active, st.alpha = subset.Ints(st.active, order), subset.Vec(st.alpha, order)
 	if st.logit != nil {
-		st.logit.w = selectVec(st.logit.w, order)
+		st.logit.w = subset.Vec(st.logit.w, order)
 	}
 	st.q.Ctx = nil
 	if err := st.posterior(res.Iters); err != nil {

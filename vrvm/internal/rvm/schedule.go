@@ -10,6 +10,7 @@ import (
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // scheduleModel is what the re-estimation algorithm (Schedule) needs of
@@ -40,7 +41,7 @@ type scheduleModel interface {
 // set.Tol. q is left with the posterior of the final active set.
 func reestimate(ctx context.Context, set Settings, model scheduleModel, q *posterior.Gauss) (Result, error) {
 	m := model.size()
-	res := Result{Cols: seq(m), Alpha: constant(m, set.Alpha0), Status: engine.IterationLimit}
+	res := Result{Cols: subset.Seq(m), Alpha: constant(m, set.Alpha0), Status: engine.IterationLimit}
 	for k := 1; k <= set.MaxIter; k++ {
 		if ctx.Err() != nil {
 			res.Status = engine.Canceled
@@ -64,8 +65,8 @@ func reestimate(ctx context.Context, set Settings, model scheduleModel, q *poste
 		}
 		if keep, pruned := engine.Prune(res.Alpha, set.PruneAt); pruned {
 			model.keep(keep, q)
-			res.Alpha = selectVec(res.Alpha, keep)
-			res.Cols = selectInts(res.Cols, keep)
+			res.Alpha = subset.Vec(res.Alpha, keep)
+			res.Cols = subset.Ints(res.Cols, keep)
 			continue
 		}
 		model.carry(q)
@@ -184,9 +185,9 @@ func reestimateBeta(n int, gamma, rss, beta, betaMax float64) (float64, float64)
 }
 
 func (g *gaussModel) keep(keep []int, _ *posterior.Gauss) {
-	g.phi = selectCols(g.phi, keep)
-	g.gram = selectSym(g.gram, keep)
-	g.phiT = selectVec(g.phiT, keep)
+	g.phi = subset.Cols(g.phi, keep)
+	g.gram = subset.Sym(g.gram, keep)
+	g.phiT = subset.Vec(g.phiT, keep)
 }
 
 func (g *gaussModel) carry(*posterior.Gauss) {}
@@ -219,8 +220,8 @@ func (l *logisticModel) posterior(q *posterior.Gauss, alpha []float64, iter int)
 func (l *logisticModel) reestimateNoise(float64) float64 { return 0 }
 
 func (l *logisticModel) keep(keep []int, q *posterior.Gauss) {
-	l.phi = selectCols(l.phi, keep)
-	l.w = selectVec(q.Mu, keep)
+	l.phi = subset.Cols(l.phi, keep)
+	l.w = subset.Vec(q.Mu, keep)
 }
 
 func (l *logisticModel) carry(q *posterior.Gauss) { copy(l.w, q.Mu) }

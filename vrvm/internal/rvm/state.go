@@ -10,6 +10,7 @@ import (
 	"github.com/vrvm/vrvm/internal/dense"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // The sequential algorithm of Tipping & Faul (2003), "Fast marginal
@@ -77,7 +78,7 @@ type logitState struct {
 func (st *state) posterior(iter int) error {
 	k := len(st.active)
 	_, r := st.d.B.Dims()
-	st.ba = selectRows(st.d.B, st.active)
+	st.ba = subset.Rows(st.d.B, st.active)
 	if st.logit != nil {
 		return st.laplace(iter)
 	}
