@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 )
 
 // MultiClassifier is a native multi-class variational relevance vector
@@ -420,7 +421,7 @@ func (f *multiFit) ProbPlugin(x mat.Matrix) (*mat.Dense, error) {
 	n, k := ybar.Dims()
 	out := mat.NewDense(n, k, nil)
 	for i := range n {
-		softmaxTo(out.RawRowView(i), ybar.RawRowView(i))
+		multiclass.SoftmaxTo(out.RawRowView(i), ybar.RawRowView(i))
 	}
 	return out, nil
 }
@@ -463,7 +464,7 @@ func (f *multiFit) Prob(x mat.Matrix) (*mat.Dense, error) {
 		for j, a := range ybar.RawRowView(i) {
 			z[j] = kappa * a
 		}
-		softmaxTo(out.RawRowView(i), z)
+		multiclass.SoftmaxTo(out.RawRowView(i), z)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -145,7 +146,7 @@ func (l *jcLik) terms(ybar, v *mat.Dense) float64 {
 // less ½Σₖ Aₖₖvₖ (v nil for none); it sets g to softmax(ψ).
 func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
 	kk := len(psi)
-	s := y[t] - softmaxTo(g, psi)
+	s := y[t] - multiclass.SoftmaxTo(g, psi)
 	for r := range kk {
 		dr := y[r] - psi[r]
 		s -= g[r] * dr
@@ -266,7 +267,7 @@ func (l *jcLik) targets(k int) *mat.Dense {
 	g := make([]float64, kk)
 	for i := range n {
 		a := l.curvRow(i)[k*kk : (k+1)*kk]
-		softmaxTo(g, p.psi.RawRowView(i))
+		multiclass.SoftmaxTo(g, p.psi.RawRowView(i))
 		s := a[k]*p.psi.At(i, k) - g[k] // (M22)
 		for j, d := range diff.RawRowView(i) {
 			if j != k {

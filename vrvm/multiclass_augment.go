@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/augment"
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 )
 
 // mcAugmentation holds what MultiClassifier's predictions augmented at
@@ -111,7 +112,7 @@ func (a *mcAugmentation) residuals(f *fitted) {
 	p := make([]float64, k)
 	for i := range n {
 		row := a.resid.RawRowView(i)
-		softmaxTo(p, row)
+		multiclass.SoftmaxTo(p, row)
 		for c := range k {
 			row[c] = -p[c]
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
@@ -13,48 +14,6 @@ import (
 // docs/design.md ("Multi-class classification"): the softmax likelihood (M1)
 // under Böhning's bound (M3), or the adaptive bound (M19)
 // (multiclass_adaptive.go), one precision αₘₖ per weight.
-
-// logSumExp returns ln Σₖ exp(yₖ) without overflow.
-func logSumExp(y []float64) float64 {
-	hi := math.Inf(-1)
-	for _, v := range y {
-		hi = math.Max(hi, v)
-	}
-	if math.IsInf(hi, 0) {
-		return hi
-	}
-	var s float64
-	for _, v := range y {
-		s += math.Exp(v - hi)
-	}
-	return hi + math.Log(s)
-}
-
-// softmaxTo sets dst to the softmax of y, exp(yₖ)/Σⱼ exp(yⱼ), and returns
-// ln Σⱼ exp(yⱼ), with one exponential per element.
-func softmaxTo(dst, y []float64) float64 {
-	hi := math.Inf(-1)
-	for _, v := range y {
-		hi = math.Max(hi, v)
-	}
-	if math.IsInf(hi, 0) {
-		for k, v := range y {
-			dst[k] = math.Exp(v - hi)
-		}
-		return hi
-	}
-	var s float64
-	for k, v := range y {
-		e := math.Exp(v - hi)
-		dst[k] = e
-		s += e
-	}
-	inv := 1 / s
-	for k := range y {
-		dst[k] *= inv
-	}
-	return hi + math.Log(s)
-}
 
 // BohningBound returns the logarithm of Böhning's lower bound (M3) on the
 // softmax probability of class k at activations y, expanded at ψ:
@@ -69,21 +28,7 @@ func BohningBound(y, psi []float64, k int) float64 {
 	if len(y) != len(psi) || k < 0 || k >= len(y) {
 		panic("vrvm: BohningBound: bad lengths or class")
 	}
-	return bohning(make([]float64, len(psi)), y, psi, k)
-}
-
-// bohning is BohningBound with g, of the length of psi, as scratch space.
-func bohning(g, y, psi []float64, k int) float64 {
-	l := softmaxTo(g, psi)
-	var lin, d2, ds float64
-	for j := range y {
-		d := y[j] - psi[j]
-		lin += g[j] * d
-		d2 += d * d
-		ds += d
-	}
-	kk := float64(len(y))
-	return y[k] - l - lin - 0.25*(d2-ds*ds/kk) // (M3)
+	return multiclass.Bohning(make([]float64, len(psi)), y, psi, k)
 }
 
 // mcLikelihood is the likelihood side of the multi-class solver
@@ -198,7 +143,7 @@ func (l *bohningLik) softmaxPsi() *mat.Dense {
 		n, k := l.p.psi.Dims()
 		l.g = mat.NewDense(n, k, nil)
 		for i := range n {
-			softmaxTo(l.g.RawRowView(i), l.p.psi.RawRowView(i))
+			multiclass.SoftmaxTo(l.g.RawRowView(i), l.p.psi.RawRowView(i))
 		}
 	}
 	return l.g
@@ -251,7 +196,7 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 func (l *bohningLik) terms(ybar, v *mat.Dense) float64 {
 	p := l.p
 	s := rowSum(ybar, p.k, func(i int, g []float64) float64 {
-		return bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+		return multiclass.Bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
 	})
 	return s - 0.5*l.c0*mat.Sum(v) // (M9), the covariance part
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -147,7 +148,7 @@ func denseSoftmaxMAP(b testing.TB, k Kernel, alpha float64, xtr *mat.Dense, ltr 
 		act.Mul(phi, wm)
 		var f float64
 		for i := range n {
-			l := softmaxTo(prob, act.RawRowView(i))
+			l := multiclass.SoftmaxTo(prob, act.RawRowView(i))
 			f -= act.At(i, y[i]) - l
 			for c := range nk {
 				g := prob[c]
@@ -181,7 +182,7 @@ func denseSoftmaxMAP(b testing.TB, k Kernel, alpha float64, xtr *mat.Dense, ltr 
 	var errs int
 	var ll float64
 	for i := range nte {
-		softmaxTo(prob, out.RawRowView(i))
+		multiclass.SoftmaxTo(prob, out.RawRowView(i))
 		best := 0
 		for c := range nk {
 			if prob[c] > prob[best] {

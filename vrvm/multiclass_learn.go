@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -188,7 +189,7 @@ func (q *mcFixedQ) rowTerms(f float64, ybar, r *mat.Dense) float64 {
 			}
 			continue
 		}
-		f += bohning(g, yb, ps, q.y[i]) // (M9), (M3); g = softmax(ψₙ)
+		f += multiclass.Bohning(g, yb, ps, q.y[i]) // (M9), (M3); g = softmax(ψₙ)
 		var ds float64
 		for c := range nk {
 			ds += yb[c] - ps[c]

@@ -3,6 +3,7 @@ package vrvm
 import (
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -184,7 +185,7 @@ func (p *mcProblem) jointObjective(prob, y *mat.Dense, w [][]float64) float64 {
 	n, _ := y.Dims()
 	var s float64
 	for i := range n {
-		s += y.At(i, p.y[i]) - softmaxTo(prob.RawRowView(i), y.RawRowView(i))
+		s += y.At(i, p.y[i]) - multiclass.SoftmaxTo(prob.RawRowView(i), y.RawRowView(i))
 	}
 	for j, c := range p.cls {
 		for q, al := range c.alpha {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
@@ -199,7 +200,7 @@ func TestBohningBound(t *testing.T) {
 			y[j], psi[j] = 4*rnd.NormFloat64(), 4*rnd.NormFloat64()
 		}
 		c := rnd.IntN(k)
-		exact := y[c] - logSumExp(y)
+		exact := y[c] - multiclass.LogSumExp(y)
 		if b := BohningBound(y, psi, c); b > exact+1e-12 {
 			t.Fatalf("bound %v above ln softmax %v (y %v, ψ %v)", b, exact, y, psi)
 		}
@@ -207,7 +208,7 @@ func TestBohningBound(t *testing.T) {
 		for j := range shift {
 			shift[j] += 1.5
 		}
-		at := psi[c] - logSumExp(psi)
+		at := psi[c] - multiclass.LogSumExp(psi)
 		if b := BohningBound(psi, psi, c); !scalar.EqualWithinAbsOrRel(b, at, 1e-12, 1e-12) {
 			t.Fatalf("bound at y = ψ: %v, want %v", b, at)
 		}
@@ -381,8 +382,8 @@ func TestJCBound(t *testing.T) {
 			psi[1] = psi[0] // ties
 		}
 		c := rnd.IntN(k)
-		exact := y[c] - logSumExp(y)
-		at := psi[c] - logSumExp(psi)
+		exact := y[c] - multiclass.LogSumExp(y)
+		at := psi[c] - multiclass.LogSumExp(psi)
 		shift := append([]float64(nil), psi...)
 		for j := range shift {
 			shift[j] -= 2.5
@@ -688,7 +689,7 @@ func TestMultiModeration(t *testing.T) {
 			for j := range k {
 				z[j] = ybar.At(i, j) + math.Sqrt(v.At(i, j))*rnd.NormFloat64()
 			}
-			softmaxTo(g, z)
+			multiclass.SoftmaxTo(g, z)
 			for j := range k {
 				mc[j] += g[j] / draws
 			}
