@@ -60,15 +60,7 @@ func TestBreastBrierCeiling(t *testing.T) {
 			t.Fatal(err)
 		}
 		e, b := brierOf(pm, yt)
-		m, v, err := c.LatentPlain(xt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pn := make([]float64, len(m))
-		for i := range m {
-			pn[i] = Sigmoid(m[i] / math.Sqrt(1+math.Pi*v[i]/8))
-		}
-		_, bn := brierOf(pn, yt)
+		_, bn := brierOf(plainModerated(t, c, xt), yt)
 		_, bp := brierOf(pp, yt)
 		fmt.Printf("breast %-28s | %d | %.4f | %.4f | %.4f | %d | %.2f | %.1f | %s\n", what, e, b, bn, bp,
 			len(c.RelevanceVectors()), c.FullModelBound(), (c1 - c0).Seconds(),
