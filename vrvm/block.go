@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Kernels evaluated by blocks. Design matrices (for fits) and predictions
@@ -75,13 +76,7 @@ func innerBlock(dst, x, c *mat.Dense) {
 	}
 }
 
-func dot(x, y []float64) float64 {
-	var s float64
-	for i, xi := range x {
-		s += xi * y[i]
-	}
-	return s
-}
+func dot(x, y []float64) float64 { return vec.Dot(x, y) }
 
 // kernelBlock sets dst[i, j] = K(xᵢ, cⱼ) for the rows of x and c, or,
 // with byCols, dst[j, i] (the block transposed, as latentColumns reads

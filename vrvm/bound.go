@@ -1,19 +1,18 @@
 package vrvm
 
 import (
-	"math"
-
-	"gonum.org/v1/gonum/mathext"
-
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // The lower bound L (12): its terms (39)–(46) for regression and (59)–(64)
-// for classification, with the corrections of the errata (docs/ERRATA.md), as
-// plain functions of the moments of the factors. Every solver evaluates L
-// through these functions and nothing else; the likelihood's own terms
-// ((40), (43), (46) or (60)) are in package likelihood and call its
-// Gamma helpers, which those here wrap.
+// for classification, with the corrections of the errata (docs/ERRATA.md),
+// as plain functions of the moments of the factors. Every solver
+// evaluates L through these functions and nothing else: the weight terms,
+// (S1) and the excluded functions' terms are in package bound
+// (vrvm/internal/bound), the likelihood's own terms ((40), (43), (46) or
+// (60)) in package likelihood. The functions here call them with the
+// facade's Prior.
 
 const ln2Pi = lh.Ln2Pi // ln 2π
 
@@ -27,356 +26,63 @@ func expectedLogGamma(a, b, mean, logMean float64) float64 {
 	return lh.ExpectedLogGamma(a, b, mean, logMean)
 }
 
-// weightTerms returns the terms of L that belong to the weights, shared
-// by regression and classification, for Q_α = ∏ₘ Γ(αₘ | ã, b̃ₘ) and a Q_w
-// with second moments w2ₘ = ⟨wₘ²⟩ = μₘ² + Σₘₘ and ln|Σ| = logDet:
-//
-//	⟨ln p(w|α)⟩ = −M/2 ln 2π + ½ Σₘ⟨ln αₘ⟩ − ½ Σₘ⟨αₘ⟩⟨wₘ²⟩          (41), corrected sign; (61)
-//	⟨ln p(α)⟩   = Σₘ{a ln b + (a−1)⟨ln αₘ⟩ − b⟨αₘ⟩ − ln Γ(a)}          (42), (62)
-//	H[Q_w]      = M/2 (1 + ln 2π) + ½ ln|Σ|                           (44), (63)
-//	H[Q_α]      = Σₘ{ln Γ(ã) − (ã−1)ψ(ã) − ln b̃ₘ + ã}                  (45), corrected; (64)
+// weightPrior is the weight precisions' part of p, as package bound
+// takes it.
+func (p Prior) weightPrior() lb.Prior { return lb.Prior{A: p.A, B: p.B} }
+
+// weightTerms is bound.WeightTerms: (41*), (42), (44), (45*).
 func weightTerms(p Prior, at float64, bt, w2 []float64, logDet float64) (lnPw, lnPalpha, hw, halpha float64) {
-	m := len(bt)
-	psi := mathext.Digamma(at)
-	lgA, _ := math.Lgamma(p.A)
-	lgAt, _ := math.Lgamma(at)
-	lnB := math.Log(p.B)
-	var sumLog, sumAW, sumMean, sumLnBt float64
-	for i := range m {
-		lbt := math.Log(bt[i])
-		mean := at / bt[i]
-		sumLnBt += lbt
-		sumLog += psi - lbt
-		sumMean += mean
-		sumAW += mean * w2[i]
-	}
-	fm := float64(m)
-	lnPw = -fm/2*ln2Pi + sumLog/2 - sumAW/2                    // (41*)
-	lnPalpha = fm*(p.A*lnB-lgA) + (p.A-1)*sumLog - p.B*sumMean // (42)
-	hw = fm/2*(1+ln2Pi) + logDet/2                             // (44)
-	halpha = fm*(lgAt-(at-1)*psi+at) - sumLnBt                 // (45*)
-	return lnPw, lnPalpha, hw, halpha
+	return lb.WeightTerms(p.weightPrior(), at, bt, w2, logDet)
 }
 
-// bound returns L (39)/(59): the weight terms and the likelihood's terms
-// lik (see likelihood.terms), summed in the order of the paper's list,
-// (40) + (41) + (42) + (43) + (44) + (45) + (46), so that every solver
-// rounds L alike.
+// bound is bound.L: L (39)/(59) from the weight terms and the
+// likelihood's terms lik.
 func bound(p Prior, at float64, bt, w2 []float64, logDet float64, lik [3]float64) float64 {
-	lnPw, lnPalpha, hw, halpha := weightTerms(p, at, bt, w2, logDet)
-	return lik[0] + lnPw + lnPalpha + lik[1] + hw + halpha + lik[2]
+	return lb.L(p.weightPrior(), at, bt, w2, logDet, lik)
 }
 
-// One basis function at a time (Tipping & Faul 2003; Shutin et al. 2011,
-// here for the variational bound). With Q_w at its optimum for the other
-// factors, L depends on the factor Q_αₘ = Γ(ã, ã/α) of function m (of the
-// shape ã = a + ½ that (25)/(57) produce) through
-//
-//	f(α) = ã ln α − bα − ½ ln(α + sₘ) + ½ qₘ²/(α + sₘ) + const,     (S1)
-//
-// with α = ⟨αₘ⟩ and the sparsity and quality factors sₘ, qₘ of function m
-// computed without it: sₘ = φₘᵀBφₘ − φₘᵀBΦΣ₋ₘΦᵀBφₘ and
-// qₘ = φₘᵀy − φₘᵀBΦΣ₋ₘΦᵀy, where B and y are the likelihood's precisions
-// and data vector (τI and τt for regression, 2Λ(ξ) and t − ½ for
-// classification). (S1) is the collapsed form of the terms (40)–(42),
-// (44), (45) of m: ½⟨ln αₘ⟩ − ½ ln⟨αₘ⟩ from (41) and the entropy (45)
-// combine with (42) into ã ln α.
-//
-// A function outside the active set is held at the factor
-// Q(wₘ) = N(0, vₘ), independent of the other weights, with vₘ and Q_αₘ
-// at their optimum: its contribution to L is (S1) with qₘ = 0 and
-// sₘ = φₘᵀBφₘ, in closed form (excludedTerm). Every solver adds these
-// terms for its pruned functions to the bound of its active model: that is
-// L(Q) of the paper's full model for a valid Q, a true lower bound on its
-// log evidence (FullModelBound).
+// fval is bound.F, f(α) of (S1) without its constant.
+func fval(a, b, alpha, sm, q2 float64) float64 { return lb.F(a, b, alpha, sm, q2) }
 
-// fval is f(α) of (S1) without its constant, for the prior Γ(a, b).
-func fval(a, b, alpha, sm, q2 float64) float64 {
-	u := alpha + sm
-	return (a+0.5)*math.Log(alpha) - b*alpha - 0.5*math.Log(u) + 0.5*q2/u
-}
+// alphaRoot is bound.AlphaRoot, the maximiser of (S1) over α > 0.
+func alphaRoot(a, b, s, q2 float64) float64 { return lb.AlphaRoot(a, b, s, q2) }
 
-// alphaRoot returns the maximiser over α > 0 of (S1),
-// f(α) = (a+½) ln α − bα − ½ ln(α + s) + ½ q2/(α + s), for a, b > 0,
-// s ≥ 0 and q2 = q² ≥ 0. f → −∞ at both ends of (0, ∞), so the maximum is
-// at a root of the cubic
-//
-//	−bα³ + (a − 2bs)α² + (2ãs − bs² − s/2 − q²/2)α + ãs² = 0
-//
-// (α f'(α) multiplied by (α + s)²); alphaRoot finds every root in
-// (0, ã/b) and returns the one with the largest f.
-func alphaRoot(a, b, s, q2 float64) float64 {
-	return alphaRootUpTo(a, b, s, q2, math.Inf(1))
-}
-
-// alphaRootUpTo returns the maximiser of (S1) over 0 < α ≤ limit (the
-// active functions of the Sequential solver are held at ⟨αₘ⟩ ≤ PruneAlpha):
-// alphaRoot's roots below limit, and limit itself if f still rises there.
-// For q2 = 0 (a function held outside the active set, excludedTerm) the
-// cubic has the factor α + s and the root is that of a quadratic, in
-// closed form (alphaRootQuiet); f is compared between roots only where
-// there are several.
+// alphaRootUpTo is bound.AlphaRootUpTo, the maximiser of (S1) over
+// 0 < α ≤ limit.
 func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
-	at := a + 0.5
-	hi := at / b
-	capped := limit < hi
-	if capped {
-		hi = limit
-	}
-	if s < 0 {
-		s = 0
-	}
-	if q2 == 0 && s > 0 {
-		if r := alphaRootQuiet(a, b, s); r < hi || !capped {
-			return r
-		}
-		return hi // g > 0 below the only root: f still rises at the limit
-	}
-	g := rootFn{a: a, b: b, s: s, q2: q2}
-	// Where the Newton steps of bracketRoot start, if it lies in the
-	// interval: for q² > s the root of the limit a, b → 0 (Tipping & Faul
-	// 2003), s²/(q² − s); otherwise the root of g with α + s taken as α
-	// (α ≫ s), a + (s − q²)/(2α) − bα = 0.
-	var x0 float64
-	if q2 > s {
-		x0 = s * s / (q2 - s)
-	} else {
-		x0 = (a + math.Sqrt(a*a+2*b*(s-q2))) / (2 * b)
-	}
-	br, nr, glo := g.brackets(hi)
-	var roots [3]float64
-	for i, c := range br[:nr] {
-		roots[i] = bracketRoot(g, c[0], c[1], c[2] > 0, x0)
-	}
-	if nr == 0 {
-		return hi // f rises up to the limit (or rounding at the ends of the interval, below)
-	}
-	if nr == 1 && !(capped && glo > 0) {
-		return roots[0]
-	}
-	best, bestF := math.NaN(), math.Inf(-1)
-	for _, r := range roots[:nr] {
-		if v := fval(a, b, r, s, q2); v > bestF || math.IsNaN(best) {
-			best, bestF = r, v
-		}
-	}
-	if capped && glo > 0 {
-		// f still rises at the limit.
-		if v := fval(a, b, hi, s, q2); v > bestF || math.IsNaN(best) {
-			best = hi
-		}
-	}
-	if math.IsNaN(best) {
-		// Unreachable in exact arithmetic (g(0⁺) > 0 > g(ã/b)); guard
-		// against rounding at the ends of the interval.
-		return hi
-	}
-	return best
+	return lb.AlphaRootUpTo(a, b, s, q2, limit)
 }
 
-// brackets returns the intervals [lo, up] of (0, hi] on which g changes
-// sign, each with the sign of g at lo (glo > 0: g decreases through its
-// root there), nr of them, and the sign of g at hi. The critical points
-// of the cubic p(α) split (0, ã/b) into intervals on which p, and so g,
-// is monotone: each holds at most one root.
-func (f rootFn) brackets(hi float64) (br [3][3]float64, nr int, glo float64) {
-	a, b, s, q2 := f.a, f.b, f.s, f.q2
-	at := a + 0.5
-	bb := a - 2*b*s
-	c1 := 2*at*s - b*s*s - s/2 - q2/2
-	var buf [4]float64
-	pts := append(buf[:0], 0)
-	if disc := bb*bb + 3*b*c1; disc > 0 {
-		sq := math.Sqrt(disc)
-		qq := bb + math.Copysign(sq, bb)
-		r1, r2 := qq/(3*b), -c1/qq
-		if r1 > r2 {
-			r1, r2 = r2, r1
-		}
-		for _, r := range [2]float64{r1, r2} {
-			if r > 0 && r < hi && !math.IsNaN(r) {
-				pts = append(pts, r)
-			}
-		}
-	}
-	pts = append(pts, hi)
-	glo = at // g(0⁺) = ã
-	for i := 1; i < len(pts); i++ {
-		lo, up := pts[i-1], pts[i]
-		gup := f.g(up)
-		if (glo > 0) == (gup > 0) && gup != 0 {
-			glo = gup
-			continue
-		}
-		br[nr] = [3]float64{lo, up, glo}
-		nr++
-		glo = gup
-	}
-	return br, nr, glo
-}
-
-// alphaRootAbove reports whether alphaRoot(a, b, s, q2) is certainly
-// above limit, found without the Newton steps of its root: where g has
-// one root (bracketRoot returns a value in its bracket [lo, up]), if lo
-// lies above limit, or if g is still positive, by more than its rounding,
-// a little above limit. False means below limit or not known.
+// alphaRootAbove is bound.AlphaRootAbove.
 func alphaRootAbove(a, b, s, q2, limit float64) bool {
-	if s < 0 {
-		s = 0
-	}
-	if q2 == 0 && s > 0 {
-		return alphaRootQuiet(a, b, s) > limit
-	}
-	g := rootFn{a: a, b: b, s: s, q2: q2}
-	br, nr, _ := g.brackets((a + 0.5) / b)
-	if nr != 1 {
-		return false
-	}
-	lo, up := br[0][0], br[0][1]
-	if lo > limit {
-		return true
-	}
-	x := limit * (1 + 1e-9)
-	if !(x < up) {
-		return false
-	}
-	u := x + s
-	scale := math.Abs(a) + 0.5*s/u + b*x + 0.5*q2*x/(u*u)
-	return g.g(x) > 1e-12*scale
+	return lb.AlphaRootAbove(a, b, s, q2, limit)
 }
 
-// alphaRootQuiet is the maximiser of (S1) for q = 0 and s > 0: there
-// α f'(α) = ã − bα − ½α/(α + s), whose sign on α > 0 is that of the
-// quadratic −bα² + (a − bs)α + ãs (ã − ½ = a), with one positive root,
-// α = 2ãs / (√((a − bs)² + 4bãs) − (a − bs)), written without the
-// cancellation of the other form where a − bs > 0.
-func alphaRootQuiet(a, b, s float64) float64 {
-	at := a + 0.5
-	c := a - b*s
-	d := math.Sqrt(c*c + 4*b*at*s)
-	if c > 0 {
-		return (c + d) / (2 * b)
-	}
-	return 2 * at * s / (d - c)
-}
+// excludedTerm is bound.ExcludedTerm: the bound terms of a function held
+// outside the active set.
+func excludedTerm(p Prior, s float64) float64 { return lb.ExcludedTerm(p.weightPrior(), s) }
 
-// rootFn is g(α) = α f'(α) of (S1), whose roots alphaRootUpTo
-// brackets, and its derivative, with ã − ½α/(α + s) written as
-// a + ½s/(α + s), free of the cancellation of two terms near ½ where
-// α ≫ s.
-type rootFn struct{ a, b, s, q2 float64 }
-
-func (f rootFn) g(x float64) float64 {
-	u := x + f.s
-	return f.a + 0.5*f.s/u - f.b*x - 0.5*f.q2*x/(u*u)
-}
-
-func (f rootFn) dg(x float64) float64 {
-	u := x + f.s
-	return -f.b - 0.5*f.s/(u*u) - 0.5*f.q2*(f.s-x)/(u*u*u)
-}
-
-// bracketRoot finds the root of g in [lo, hi], where g changes sign and is
-// decreasing if dec, by Newton steps safeguarded with bisection, from x0
-// if it lies in (lo, hi).
-func bracketRoot(g rootFn, lo, hi float64, dec bool, x0 float64) float64 {
-	x := 0.5 * (lo + hi)
-	if lo > 0 {
-		x = math.Sqrt(lo * hi) // geometric midpoint: roots span many decades
-	}
-	if x0 > lo && x0 < hi {
-		x = x0
-	}
-	for range 200 {
-		v := g.g(x)
-		if v == 0 {
-			return x
-		}
-		if (v > 0) == dec {
-			lo = x
-		} else {
-			hi = x
-		}
-		if hi-lo <= 4e-16*hi {
-			return 0.5 * (lo + hi)
-		}
-		next := x - v/g.dg(x)
-		if next == x {
-			return x // converged, at an end of the bracket [lo, hi] that x has just become
-		}
-		if !(next > lo && next < hi) {
-			if lo > 0 && hi/lo > 4 {
-				next = math.Sqrt(lo * hi)
-			} else {
-				next = 0.5 * (lo + hi)
-			}
-		}
-		if next == x {
-			return x
-		}
-		x = next
-	}
-	return x
-}
-
-// excludedTerm returns the bound terms of a basis function held outside
-// the active set with the factor Q(wₘ) = N(0, vₘ), independent of the
-// other weights, and Q_αₘ, both at their optimum: with s = φₘᵀBφₘ and α
-// the maximiser of ã ln α − bα − ½ ln(α + s) (alphaRoot with q = 0),
-// vₘ = 1/(α + s) and
-//
-//	−ã ln(ã/α) − bα − ½ ln(α + s) + a ln b − ln Γ(a) + ln Γ(ã) + ã,
-//
-// the sum of the terms (41*), (42), (44) and (45*) of m and of the
-// likelihood term −½ s vₘ.
-func excludedTerm(p Prior, s float64) float64 {
-	return newExcludedTerms(p).term(s)
-}
-
-// excludedTerms evaluates excludedTerm for many functions under one
-// prior, with the prior's constants a ln b, ln Γ(a) and ln Γ(ã) computed
-// once.
-type excludedTerms struct {
-	p                   Prior
-	at, aLnB, lgA, lgAt float64
-}
+// excludedTerms is bound.ExcludedTerms: excludedTerm for many functions
+// under one prior.
+type excludedTerms struct{ e lb.ExcludedTerms }
 
 func newExcludedTerms(p Prior) excludedTerms {
-	e := excludedTerms{p: p, at: p.A + 0.5, aLnB: p.A * math.Log(p.B)}
-	e.lgA, _ = math.Lgamma(p.A)
-	e.lgAt, _ = math.Lgamma(e.at)
-	return e
+	return excludedTerms{lb.NewExcludedTerms(p.weightPrior())}
 }
 
 // term is excludedTerm(p, s).
-func (e excludedTerms) term(s float64) float64 {
-	return e.termAt(s, alphaRoot(e.p.A, e.p.B, s, 0))
-}
+func (e excludedTerms) term(s float64) float64 { return e.e.Term(s) }
 
 // termAt is excludedTerm(p, s) given its α = alphaRoot(a, b, s, 0).
-func (e excludedTerms) termAt(s, a float64) float64 {
-	return -e.at*math.Log(e.at/a) - e.p.B*a - 0.5*math.Log(a+s) + e.aLnB - e.lgA + e.lgAt + e.at
-}
+func (e excludedTerms) termAt(s, a float64) float64 { return e.e.TermAt(s, a) }
 
-// excludedBound returns the sum of excludedTerm over the functions with
-// sₘ = s[m] that are not in the active set act.
+// excludedBound is bound.ExcludedBound.
 func excludedBound(p Prior, s []float64, act []int) float64 {
-	in := memberOf(len(s), act)
-	e := newExcludedTerms(p)
-	var sum float64
-	for m, v := range s {
-		if !in[m] {
-			sum += e.term(math.Max(v, 0))
-		}
-	}
-	return sum
+	return lb.ExcludedBound(p.weightPrior(), s, act)
 }
 
-// memberOf returns the mask of the indices in set among 0, …, n−1.
-func memberOf(n int, set []int) []bool {
-	in := make([]bool, n)
-	for _, a := range set {
-		in[a] = true
-	}
-	return in
-}
+// memberOf is bound.MemberOf: the mask of the indices in set.
+func memberOf(n int, set []int) []bool { return lb.MemberOf(n, set) }
+
+// alphaRootQuiet is bound.AlphaRootQuiet, the maximiser of (S1) for q = 0.
+func alphaRootQuiet(a, b, s float64) float64 { return lb.AlphaRootQuiet(a, b, s) }

@@ -4,27 +4,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Small helpers on slices and matrices.
 
 func seq(n int) []int { return subset.Seq(n) }
 
-func constant(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
+func constant(n int, v float64) []float64 { return vec.Constant(n, v) }
 
-func sum(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s
-}
+func sum(v []float64) float64 { return vec.Sum(v) }
 
 func resize(s []float64, n int) []float64 {
 	if cap(s) < n {

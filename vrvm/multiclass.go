@@ -8,12 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/vrvm/vrvm/internal/dense"
 	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // MultiClassifier is a native multi-class variational relevance vector
@@ -689,14 +687,8 @@ func (c *MultiClassifier) summarise() summary {
 	return s
 }
 
-// gemvT sets dst = aᵀx (dense.Gemv: four rows per pass, AVX2, parallel).
-func gemvT(dst []float64, a *mat.Dense, x []float64) {
-	r, c := a.Dims()
-	dense.Gemv(blas.Trans, 1, a.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: x}, 0, blas64.Vector{N: c, Inc: 1, Data: dst})
-}
+// gemvT sets dst = aᵀx (vec.MulTVec).
+func gemvT(dst []float64, a *mat.Dense, x []float64) { vec.MulTVec(dst, a, x) }
 
-// gemv sets dst = ax.
-func gemv(dst []float64, a *mat.Dense, x []float64) {
-	r, c := a.Dims()
-	blas64.Gemv(blas.NoTrans, 1, a.RawMatrix(), blas64.Vector{N: c, Inc: 1, Data: x}, 0, blas64.Vector{N: r, Inc: 1, Data: dst})
-}
+// gemv sets dst = ax (vec.MulVec).
+func gemv(dst []float64, a *mat.Dense, x []float64) { vec.MulVec(dst, a, x) }

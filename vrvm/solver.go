@@ -3,11 +3,11 @@ package vrvm
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Method is the algorithm that maximises the lower bound L: one of the
@@ -187,20 +187,7 @@ func stopped(ctx context.Context, iters int) error {
 
 // maxRelChange returns maxᵢ |aᵢ − bᵢ| / |aᵢ|, or +Inf when the lengths
 // differ (the active set changed).
-func maxRelChange(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return math.Inf(1)
-	}
-	var m float64
-	for i, v := range a {
-		d := math.Abs(b[i] - v)
-		if v != 0 {
-			d /= math.Abs(v)
-		}
-		m = math.Max(m, d)
-	}
-	return m
-}
+func maxRelChange(a, b []float64) float64 { return vec.MaxRelChange(a, b) }
 
 // relChange is the change from prev to l relative to max(1, |l|).
 func relChange(prev, l float64) float64 { return engine.RelChange(prev, l) }
