@@ -1,4 +1,4 @@
-package vrvm
+package bound
 
 import (
 	"math"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestAlphaRootPrecise: the maximiser of (S1) that alphaRootUpTo returns
+// TestAlphaRootPrecise: the maximiser of (S1) that AlphaRootUpTo returns
 // is a root of g(α) = α f'(α) to 10⁻¹² relative, g evaluated in 256-bit
 // arithmetic (g changes sign between α(1 − 10⁻¹²) and α(1 + 10⁻¹²)),
 // unless it is the limit, over priors, sparsity and quality factors
-// spanning many decades, q = 0 (the closed form of alphaRootQuiet)
+// spanning many decades, q = 0 (the closed form of AlphaRootQuiet)
 // among them. Evaluated in float64 as ã − ½α/(α + s) − …, g loses the
 // digits of its two terms near ½ where α ≫ s, and such a root was off by
 // up to 10⁻⁹.
@@ -40,7 +40,7 @@ func TestAlphaRootPrecise(t *testing.T) {
 		if i%3 == 0 {
 			limit = math.Pow(10, -2+8*rnd.Float64())
 		}
-		r := alphaRootUpTo(a, b, s, q2, limit)
+		r := AlphaRootUpTo(a, b, s, q2, limit)
 		if r == limit {
 			if g(a, b, s, q2, r) < 0 && q2 == 0 {
 				t.Errorf("a %g b %g s %g q² 0: the limit %g returned where g < 0", a, b, s, limit)
@@ -61,8 +61,8 @@ func TestAlphaRootPrecise(t *testing.T) {
 	}
 }
 
-// TestAlphaRootAbove checks that alphaRootAbove claims a root above the
-// limit only where alphaRoot finds it there, and that it tells most of
+// TestAlphaRootAbove checks that AlphaRootAbove claims a root above the
+// limit only where AlphaRoot finds it there, and that it tells most of
 // them, over factors and limits spanning many decades.
 func TestAlphaRootAbove(t *testing.T) {
 	t.Parallel()
@@ -74,18 +74,49 @@ func TestAlphaRootAbove(t *testing.T) {
 		s := math.Pow(10, -3+8*rng.Float64())
 		q2 := s * math.Pow(10, -3+5*rng.Float64())
 		lim := math.Pow(10, -2+10*rng.Float64())
-		r := alphaRoot(a, b, s, q2)
+		r := AlphaRoot(a, b, s, q2)
 		if r > lim {
 			above++
 		}
-		if alphaRootAbove(a, b, s, q2, lim) {
+		if AlphaRootAbove(a, b, s, q2, lim) {
 			told++
 			if !(r > lim) {
-				t.Errorf("alphaRootAbove(%g, %g, %g, %g, %g): the root is %g", a, b, s, q2, lim, r)
+				t.Errorf("AlphaRootAbove(%g, %g, %g, %g, %g): the root is %g", a, b, s, q2, lim, r)
 			}
 		}
 	}
 	if told < above*9/10 {
 		t.Errorf("told %d of %d roots above the limit", told, above)
+	}
+}
+
+// TestExcludedTermIsMaximum: ExcludedTerm is the largest value over α of
+// the excluded function's terms (41*), (42), (44), (45*) and −½ s vₘ,
+// written out here with vₘ = 1/(α + s), checked on a grid of α.
+func TestExcludedTermIsMaximum(t *testing.T) {
+	t.Parallel()
+	terms := func(p Prior, s, alpha float64) float64 {
+		at := p.A + 0.5
+		lgA, _ := math.Lgamma(p.A)
+		lgAt, _ := math.Lgamma(at)
+		return -at*math.Log(at/alpha) - p.B*alpha - 0.5*math.Log(alpha+s) + p.A*math.Log(p.B) - lgA + lgAt + at
+	}
+	for _, p := range []Prior{{A: 1e-6, B: 1e-6}, {A: 0.5, B: 2}, {A: 3, B: 0.01}} {
+		for _, s := range []float64{1e-4, 0.3, 10, 1e4} {
+			got := ExcludedTerm(p, s)
+			e := NewExcludedTerms(p)
+			if d := math.Abs(e.Term(s) - got); d > 1e-12*math.Max(1, math.Abs(got)) {
+				t.Errorf("prior %v s %g: ExcludedTerms.Term %g, ExcludedTerm %g", p, s, e.Term(s), got)
+			}
+			for k := -40; k <= 40; k++ {
+				alpha := AlphaRoot(p.A, p.B, s, 0) * math.Pow(10, float64(k)/10)
+				if v := terms(p, s, alpha); v > got+1e-9*math.Max(1, math.Abs(got)) {
+					t.Errorf("prior %v s %g: the terms at α = %g are %.12g, above ExcludedTerm %.12g", p, s, alpha, v, got)
+				}
+			}
+			if m := MemberOf(4, []int{1, 3}); m[0] || !m[1] || m[2] || !m[3] {
+				t.Errorf("MemberOf(4, {1, 3}) = %v", m)
+			}
+		}
 	}
 }
