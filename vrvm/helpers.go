@@ -15,12 +15,7 @@ func constant(n int, v float64) []float64 { return vec.Constant(n, v) }
 
 func sum(v []float64) float64 { return vec.Sum(v) }
 
-func resize(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
+func resize(s []float64, n int) []float64 { return vec.Resize(s, n) }
 
 // dims returns the dimensions of a, 0 × 0 for nil.
 func dims(a *mat.Dense) (r, c int) {

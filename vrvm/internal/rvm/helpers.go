@@ -1,21 +1,12 @@
 package rvm
 
+import "github.com/vrvm/vrvm/vrvm/internal/vec"
+
 // Small helpers on slices and matrices (as the facade's helpers.go).
 
-func constant(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
+func constant(n int, v float64) []float64 { return vec.Constant(n, v) }
 
-func resize(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
+func resize(s []float64, n int) []float64 { return vec.Resize(s, n) }
 
 // variance returns the variance of t about its mean.
 func variance(t []float64) float64 {

@@ -68,3 +68,12 @@ func MulVec(dst []float64, a *mat.Dense, x []float64) {
 	r, c := a.Dims()
 	blas64.Gemv(blas.NoTrans, 1, a.RawMatrix(), blas64.Vector{N: c, Inc: 1, Data: x}, 0, blas64.Vector{N: r, Inc: 1, Data: dst})
 }
+
+// Resize returns s with length n, reusing its storage where its capacity
+// allows (the contents are then s's, not zero).
+func Resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
