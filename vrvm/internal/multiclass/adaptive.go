@@ -41,7 +41,8 @@ func (l *jcLik) hold() *Held {
 
 // JCCurvature sets a (K × K, row-major) to the curvature of the bound
 // (M19) on lse expanded at psi, and returns ln Σₖ exp(ψₖ): with the
-// classes taken in the order of decreasing ψₖ (ties by index), z ← 0⁺,
+// classes taken in the order of decreasing ψₖ (ties by index; the reverse
+// order if asc), z ← 0⁺,
 // m ← 0, A ← 0, then for each class j
 //
 //	ρ = ln(e^{ψⱼ}/z),  l = eⱼ − m,  A ← A + 2λ(ρ) llᵀ,  m ← m + e^{ψⱼ}/(z + e^{ψⱼ}) l,  z ← z + e^{ψⱼ}
@@ -91,7 +92,8 @@ func JCCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
 
 // JCRow returns (M20) for one row: the bound (M19) at the mean
 // activations y less ½Σₖ Aₖₖvₖ for the activations' variances v (nil for
-// none); it sets a to A(ψ) and g to softmax(ψ).
+// none), for the label t and the order asc of JCCurvature; it sets a to
+// A(ψ) and g to softmax(ψ), with order scratch of length K.
 func JCRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, asc bool) float64 {
 	JCCurvature(a, order, psi, asc)
 	return AdaptiveRow(a, g, y, psi, t, v)

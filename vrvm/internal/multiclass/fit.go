@@ -91,6 +91,7 @@ type Result struct {
 // move (K9)–(K10): what the terms of the full-model bound that depend on
 // the design need.
 type Held struct {
+	// Y are the training rows' classes; Probit marks the probit's Q.
 	Y      []int
 	Probit bool
 	// C is the curvature of each class's activation: Böhning's

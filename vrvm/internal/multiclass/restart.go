@@ -98,7 +98,7 @@ func keepHigher(p *mcProblem, s Settings, sol, alt *Result, iters int) *Result {
 // The same restart follows a fit that leaves some class, not every one,
 // with the bias alone: that class's probability is flat in x, two such
 // classes are tied everywhere, and one of them is never predicted.
-// TestHeldRestart and TestHeldRestartEmptyClass have seeded cases; the
+// The facade's TestHeldRestart and TestHeldRestartEmptyClass have seeded cases; the
 // measurements are in docs/benchmarks.md ("Measurements behind choices in
 // the code"). The shared splits and the other generated sets end with a
 // function in every class and are unchanged. A fit that keeps one or two
