@@ -467,11 +467,11 @@ func (p *mcProblem) solve(ctx context.Context) (*Result, error) {
 
 // startBlocks sets up the blocks' first active sets and ⟨α⟩ (startSet;
 // for the held start (M24) at the annealed threshold), unless a warm start
-// (mcSecondStart) set them, and their Q(W) (M4), (P3).
+// (SecondStart) set them, and their Q(W) (M4), (P3).
 func (p *mcProblem) startBlocks(paper bool) error {
 	q := p.lik.outputs()
 	p.thr = p.set.PruneAt
-	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (mcSecondStart)
+	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (SecondStart)
 		p.cls = make([]*mcBlock, p.k/q)
 		if p.heldStart {
 			p.thr *= annealStartCls // (M24)
