@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // MultiClassifier is a native multi-class variational relevance vector
@@ -243,7 +242,7 @@ func (c *MultiClassifier) fitNew(ctx context.Context, x mat.Matrix, labels []str
 	if err := stopped(ctx, 0); err != nil {
 		return err
 	}
-	var sol *mcSolution
+	var sol *multiclass.Result
 	var learned []float64
 	if k0 != nil {
 		lo, err := c.Learning.resolve(k0)
@@ -299,34 +298,34 @@ func (c *MultiClassifier) fitNew(ctx context.Context, x mat.Matrix, labels []str
 
 // record sets the fitted state from the solution sol on basis b, fitted
 // to inputs x with classes y; err is the solver's, returned.
-func (c *MultiClassifier) record(b basis, sol *mcSolution, classes []string, lik MultiLikelihood, learned []float64, x mat.Matrix, y []int, err error) error {
-	dv := b.divisors(sol.cols)
+func (c *MultiClassifier) record(b basis, sol *multiclass.Result, classes []string, lik MultiLikelihood, learned []float64, x mat.Matrix, y []int, err error) error {
+	dv := b.divisors(sol.Cols)
 	if dv != nil { // (U2)
-		sol.mu, sol.alphaK = unscaleMean(sol.mu, dv), unscaleAlpha(sol.alphaK, dv)
-		sigmas := make([]*mat.SymDense, len(sol.sigmas))
-		for i, s := range sol.sigmas {
+		sol.Mu, sol.AlphaK = unscaleMean(sol.Mu, dv), unscaleAlpha(sol.AlphaK, dv)
+		sigmas := make([]*mat.SymDense, len(sol.Sigmas))
+		for i, s := range sol.Sigmas {
 			sigmas[i] = unscaleSym(s, dv)
 		}
-		sol.sigmas = sigmas
+		sol.Sigmas = sigmas
 		b = b.unscaled()
 	}
-	m := len(sol.cols)
-	sol.alpha = make([]float64, m)
+	m := len(sol.Cols)
+	alpha := make([]float64, m)
 	for i := range m {
-		sol.alpha[i] = math.Inf(1)
-		for _, a := range sol.alphaK.RawRowView(i) {
+		alpha[i] = math.Inf(1)
+		for _, a := range sol.AlphaK.RawRowView(i) {
 			if a > 0 {
-				sol.alpha[i] = math.Min(sol.alpha[i], a)
+				alpha[i] = math.Min(alpha[i], a)
 			}
 		}
 	}
-	sol.sigma = sol.sigmas[0]
-	f := fitted{status: sol.status, classes: classes, w: sol.mu, trace: sol.trace, iters: sol.iters, full: sol.trace[len(sol.trace)-1],
+	sigma := sol.Sigmas[0]
+	f := fitted{status: engineStatus(sol.Status), classes: classes, w: sol.Mu, trace: sol.Trace, iters: sol.Iters, full: sol.Trace[len(sol.Trace)-1],
 		task: "multiclass", estimator: "vrvm", learnTrace: learned}
-	f.setPosterior(b, sol.cols, nil, sol.sigma, sol.alpha, dv)
-	f.sigmas, f.alphaK, f.multiLik = sol.sigmas, sol.alphaK, lik
+	f.setPosterior(b, sol.Cols, nil, sigma, alpha, dv)
+	f.sigmas, f.alphaK, f.multiLik = sol.Sigmas, sol.AlphaK, lik
 	if !c.NoAugment && lik == Softmax && b.kernel != nil && constantDiagonal(b.kernel, x) { // (A9)
-		f.mcAug = newMCAugmentation(x, y, sol.alphaK, b.bias && len(sol.cols) > 0 && sol.cols[0] == 0) // (A7)
+		f.mcAug = newMCAugmentation(x, y, sol.AlphaK, b.bias && len(sol.Cols) > 0 && sol.Cols[0] == 0) // (A7)
 	}
 	c.multiFit = multiFit{f}
 	if c.status == Converged && len(c.RelevanceVectors()) == 0 {
@@ -431,7 +430,7 @@ func (f *multiFit) probitProbs(ybar, v *mat.Dense) *mat.Dense {
 	out := mat.NewDense(n, k, nil)
 	d, a := make([]float64, k-1), make([]float64, k-1)
 	for i := range n {
-		probitProb(out.RawRowView(i), ybar.RawRowView(i), v.RawRowView(i), d, a)
+		multiclass.ProbitProb(out.RawRowView(i), ybar.RawRowView(i), v.RawRowView(i), d, a)
 	}
 	return out
 }
@@ -686,9 +685,3 @@ func (c *MultiClassifier) summarise() summary {
 		row("relevance vectors", rv), row("bound", fmt.Sprintf("%.6g", c.LowerBound()))}
 	return s
 }
-
-// gemvT sets dst = aᵀx (vec.MulTVec).
-func gemvT(dst []float64, a *mat.Dense, x []float64) { vec.MulTVec(dst, a, x) }
-
-// gemv sets dst = ax (vec.MulVec).
-func gemv(dst []float64, a *mat.Dense, x []float64) { vec.MulVec(dst, a, x) }

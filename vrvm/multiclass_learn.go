@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
 	"gonum.org/v1/gonum/mat"
 )
@@ -52,28 +53,13 @@ type mcFixedClass struct {
 	sig *mat.Dense
 }
 
-// newMCFixedQ holds the state of the softmax problem p fixed, with the
-// curvature c (Böhning's c₀) or, if curv is not nil, the curvatures Aₙ
-// of the bound (M19); b is its basis.
-func newMCFixedQ(b *basis, p *mcProblem, c float64, curv []float64) *mcFixedQ {
-	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, c: c, prior: p.prior, psi: mat.DenseCopyOf(p.psi), curv: curv}
-	for _, c := range p.cls {
-		q.cls = append(q.cls, mcFixedClass{act: append([]int(nil), c.act...), mu: c.vec(), sig: mat.DenseCopyOf(c.sig)})
-	}
-	return q
-}
-
-// newSPFixedQ holds the state of the probit problem of l fixed; b is its
-// basis.
-func newSPFixedQ(b *basis, l *probitLik) *mcFixedQ {
-	p := l.p
-	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: p.y, probit: true, c: 1, prior: p.prior,
-		psi: mat.DenseCopyOf(p.psi), ytil: mat.DenseCopyOf(l.ytil), lnZ: append([]float64(nil), l.lnZ...)}
-	c := p.cls[0]
-	mu := c.mean()
-	act, sig := append([]int(nil), c.act...), mat.DenseCopyOf(c.sig)
-	for k := range p.k {
-		q.cls = append(q.cls, mcFixedClass{act: act, mu: mat.Col(nil, k, mu), sig: sig})
+// newMCFixedQ returns the fitted Q h of the solver held fixed, on basis
+// b with the prior pr.
+func newMCFixedQ(b *basis, pr Prior, h *multiclass.Held) *mcFixedQ {
+	q := &mcFixedQ{rows: rowsOf(b.centers), off: b.offset(), y: h.Y, probit: h.Probit, c: h.C, prior: pr,
+		psi: h.Psi, ytil: h.Ytil, lnZ: h.LnZ, curv: h.Curv}
+	for _, c := range h.Classes {
+		q.cls = append(q.cls, mcFixedClass{act: c.Act, mu: c.Mu, sig: c.Sig})
 	}
 	return q
 }
@@ -175,7 +161,7 @@ func (q *mcFixedQ) rowTerms(f float64, ybar, r *mat.Dense) float64 {
 		}
 		if q.curv != nil {
 			a := q.curv[i*nk*nk : (i+1)*nk*nk]
-			f += adaptiveRowAt(a, g, yb, ps, q.y[i], make([]float64, nk)) // (M20) without the covariance part
+			f += multiclass.AdaptiveRow(a, g, yb, ps, q.y[i], make([]float64, nk)) // (M20) without the covariance part
 			for c := range nk {
 				// ∂(M20)/∂ȳₙc = [tₙ = c] − g_c(ψₙ) − (Aₙ(ȳₙ − ψₙ))_c
 				var s float64
@@ -312,7 +298,7 @@ func (q *mcFixedQ) excludedTerm(s float64) float64 {
 	if !q.probit {
 		return excludedTerm(q.prior, s)
 	}
-	return probitExcluded(q.prior, len(q.cls), s)
+	return multiclass.ProbitExcluded(q.prior.weightPrior(), len(q.cls), s)
 }
 
 // excludedSlope returns e with ∂excludedTerm/∂φⱼ = −eφⱼ (K10): by the
@@ -325,9 +311,6 @@ func (q *mcFixedQ) excludedSlope(s float64) float64 {
 	kk := float64(len(q.cls))
 	return kk * q.c / (alphaRoot(q.prior.A/kk, q.prior.B/kk, s, 0) + s)
 }
-
-// errBoundNaN is the error of a multi-class fit whose bound became NaN.
-var errBoundNaN = errors.New("vrvm: the multi-class lower bound became NaN (a numerical failure; a wider kernel may help)")
 
 // mcTarget is the learnTarget of MultiClassifier: every fit starts from
 // an empty model (its solvers take no warm start).
@@ -343,21 +326,21 @@ type mcTarget struct {
 // mcFit is a fit of mcTarget.
 type mcFit struct {
 	b   basis
-	sol *mcSolution
+	sol *multiclass.Result
 	q   *mcFixedQ
 	ab  *abandonment
 }
 
 func (f *mcFit) full() float64 {
-	if v := f.sol.trace[len(f.sol.trace)-1]; !math.IsNaN(v) {
+	if v := f.sol.Trace[len(f.sol.Trace)-1]; !math.IsNaN(v) {
 		return v
 	}
 	return math.Inf(-1)
 }
-func (f *mcFit) halted() bool                      { return f.sol.status == Stopped && !f.ab.done }
+func (f *mcFit) halted() bool                      { return f.sol.Status == engine.Stopped && !f.ab.done }
 func (f *mcFit) abandoned() bool                   { return f.ab.done }
 func (f *mcFit) crowded() bool                     { return false }
-func (f *mcFit) iters() int                        { return f.sol.iters }
+func (f *mcFit) iters() int                        { return f.sol.Iters }
 func (f *mcFit) gradient(k Learnable, g []float64) { f.q.eval(k, g) }
 
 func (t *mcTarget) check(k Learnable) error {
@@ -386,31 +369,4 @@ func (t *mcTarget) fit(ctx context.Context, k Learnable, _ learnFit, abandon fun
 		return nil, err
 	}
 	return &mcFit{b: bb, sol: sol, q: q, ab: ab}, err
-}
-
-// solveMulti fits the multi-class model on basis b to inputs x and classes
-// y, and returns the solution and, with hold, its Q held fixed (for
-// kernel learning).
-func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, lik MultiLikelihood, hold bool,
-	hook func(step string, bound func() float64)) (*mcSolution, *mcFixedQ, error) {
-	phi, err := b.fullCtx(ctx, x)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, stopped(ctx, 0)
-		}
-		return nil, nil, err
-	}
-	p := newMCProblem(phi, y, nk, s, lik)
-	p.hook = hook
-	sol, err := p.solve(ctx)
-	if err == nil && p.biasOnly() {
-		if p2, alt := heldRestart(ctx, phi, y, nk, s, lik, hook, sol); alt != nil {
-			p, sol = p2, alt
-		}
-	}
-	var q *mcFixedQ
-	if sol != nil && hold {
-		q = p.lik.hold(b)
-	}
-	return sol, q, err
 }

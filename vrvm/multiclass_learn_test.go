@@ -75,8 +75,8 @@ func TestMultiLearnGradient(t *testing.T) {
 
 // TestMultiLearnObjectiveIsBound checks (K9) against the solver's own
 // bound: at the fitted Q held fixed, F(θ) differs from the full-model
-// bound that mcProblem.bound computes with the design
-// at θ by a constant, at the fitted θ and at two others.
+// bound that the solver computes with the design at θ (multiclass.Held.Bound)
+// by a constant, at the fitted θ and at two others.
 func TestMultiLearnObjectiveIsBound(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -85,24 +85,18 @@ func TestMultiLearnObjectiveIsBound(t *testing.T) {
 				k := Gaussian{Width: 1.2}
 				x, labels, _, prior, bias := multiProblem(seed)
 				c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias, Likelihood: lik}
-				// Capture the solver's problem at the end of the fit.
+				// Fit, holding the solver's Q at the end of the fit.
 				s, b, classes, y := mcPrepared(t, c.options(), x, labels)
 				nk := len(classes)
-				phi, _ := b.full(x)
-				p := newMCProblem(phi, y, nk, s, lik)
-				if _, err := p.solve(context.Background()); err != nil {
+				sol, q, err := solveMulti(context.Background(), &b, x, y, nk, s, lik, true, nil)
+				if err != nil {
 					t.Fatal(err)
-				}
-				q := p.lik.hold(&b)
-				for _, cl := range p.cls {
-					cl.fixed = cl.mean()
 				}
 				boundAt := func(kk Kernel) float64 {
 					bb := b
 					bb.kernel = kk
 					ph, _ := bb.full(x)
-					setDesign(p, ph)
-					return p.bound()
+					return sol.Held.Bound(ph, s.prior.weightPrior())
 				}
 				c0 := boundAt(k) - q.eval(k, nil)
 				for _, w := range []float64{0.8, 1.7} {
@@ -190,24 +184,6 @@ func TestMultiLearnKernel(t *testing.T) {
 	}
 	if err := (&MultiClassifier{Kernel: Linear{}, LearnKernel: true}).Fit(x, labels); err == nil {
 		t.Error("learning a linear kernel: no error")
-	}
-}
-
-// setDesign replaces the design of p by phi, with every block's dₘ and,
-// for the bound (M19), the cached excluded terms for it.
-func setDesign(p *mcProblem, phi *mat.Dense) {
-	_, np := phi.Dims()
-	p.setDesign(phi)
-	for k, c := range p.cls {
-		if b, ok := p.lik.uniform(); ok {
-			c.d = p.uniformD(b)
-			continue
-		}
-		c.d = make([]float64, np)
-		gemvT(c.d, p.square(), p.lik.curvature(k))
-	}
-	if l, ok := p.lik.(*jcLik); ok {
-		l.curvVer++ // the cached excluded terms of (M19) are stale
 	}
 }
 

@@ -108,9 +108,6 @@ func TestMultiBoundMonotone(t *testing.T) {
 	}
 }
 
-// TestMultiAdditionGain checks that the gain (M16) of adding a function to
-// a class is the change of the full-model bound that the addition makes,
-// and that the rank-one state agrees with a fresh factorisation.
 // mcPrepared prepares the problem (x, labels) under the options o as
 // MultiClassifier.fit does (ParamTol at the multi-class default): the
 // settings, the basis, the classes and each row's class index.
@@ -129,63 +126,6 @@ func mcPrepared(t *testing.T, o options, x *mat.Dense, labels []string) (setting
 		t.Fatal(err)
 	}
 	return s, b, classes, y
-}
-
-func TestMultiAdditionGain(t *testing.T) {
-	t.Parallel()
-	checked := 0
-	for seed := range uint64(20) {
-		x, labels, k, prior, bias := multiProblem(seed)
-		c := &MultiClassifier{Kernel: k, Prior: prior, NoBias: !bias}
-		s, b, classes, y := mcPrepared(t, c.options(), x, labels)
-		phi, err := b.full(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newMCProblem(phi, y, len(classes), s, Softmax)
-		p.thr = math.Inf(1)
-		for kc := range p.k {
-			p.cls = append(p.cls, &mcBlock{mcActive: mcActive{act: []int{kc % 2}, alpha: []float64{1}, del: map[int]int{}}, q: 1})
-		}
-		for kc := range p.k {
-			if err := p.fresh(kc, 0, true); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for kc := range p.k {
-			for range 2 {
-				// Q(w_kc) for the other classes' current means, as the solver does.
-				if err := p.fresh(kc, 0, true); err != nil {
-					t.Fatal(err)
-				}
-				before := p.bound()
-				j, a := p.bestAddition(kc)
-				if j < 0 {
-					break
-				}
-				cl := p.cls[kc]
-				r := cl.at[j]
-				q2 := cl.qsq(r)
-				d := math.Max(cl.d[j], 0)
-				gain := fval(p.prior.A, p.prior.B, a, cl.ss[r], q2) - fval(p.prior.A, p.prior.B, alphaRoot(p.prior.A, p.prior.B, d, 0), d, 0)
-				p.add(kc, j, a)
-				checked++
-				after := p.bound()
-				if !scalar.EqualWithinAbsOrRel(after-before, gain, 1e-7, 1e-6) {
-					t.Errorf("seed %d class %d: adding %d changed L by %.10g, gain (M16) %.10g", seed, kc, j, after-before, gain)
-				}
-				if err := p.fresh(kc, 0, true); err != nil {
-					t.Fatal(err)
-				}
-				if l := p.bound(); !scalar.EqualWithinAbsOrRel(l, after, 1e-8, 1e-8) {
-					t.Errorf("seed %d: bound after add %.12g, recomputed %.12g", seed, after, l)
-				}
-			}
-		}
-	}
-	if checked == 0 {
-		t.Error("no addition checked")
-	}
 }
 
 // TestBohningBound checks (M3) against the exact log-softmax: below it
@@ -218,150 +158,11 @@ func TestBohningBound(t *testing.T) {
 	}
 }
 
-// tinyMultiDesign returns an n × m design of standard normal entries,
-// drawn row by row from rnd, and the labels yₙ = n mod k: the tiny
-// problems of the Monte Carlo checks.
-func tinyMultiDesign(rnd *rand.Rand, n, k, m int) (*mat.Dense, []int) {
-	phi := mat.NewDense(n, m, nil)
-	y := make([]int, n)
-	for i := range n {
-		for j := range m {
-			phi.Set(i, j, rnd.NormFloat64())
-		}
-		y[i] = i % k
-	}
-	return phi, y
-}
-
-// randomCov returns the random covariance LLᵀ + ridge·I, L an m × m
-// matrix of N(0, ¼) entries drawn row by row from rnd.
-func randomCov(rnd *rand.Rand, m int, ridge float64) *mat.SymDense {
-	var lm mat.Dense
-	lm.Apply(func(i, j int, v float64) float64 { return 0.5 * rnd.NormFloat64() }, mat.NewDense(m, m, nil))
-	sigma := mat.NewSymDense(m, nil)
-	sigma.SymOuterK(1, &lm)
-	for i := range m {
-		sigma.SetSym(i, i, sigma.At(i, i)+ridge)
-	}
-	return sigma
-}
-
-// TestMultiBoundMonteCarlo checks the expectations of the bound (M9)–(M13)
-// by Monte Carlo, independently of the implementation's algebra: each
-// wₖ is drawn from N(μₖ, Σₖ), independently of the other classes, α
-// from Q_α, and every term is averaged from densities and the bound (M3)
-// (BohningBound) at the samples.
-//
-// With the adaptive bound (M19) the same check uses JCBound at the
-// samples, each row's curvature Aₙ taken in either order at random.
-func TestMultiBoundMonteCarlo(t *testing.T) {
-	t.Parallel()
-	for _, adapt := range []bool{false, true} {
-		t.Run(fmt.Sprintf("adaptive=%v", adapt), func(t *testing.T) { multiBoundMonteCarlo(t, adapt) })
-	}
-}
-
-func multiBoundMonteCarlo(t *testing.T, adapt bool) {
-	rnd := rand.New(rand.NewPCG(11, 18))
-	const n, k, m, samples = 6, 3, 3, 200000
-	phi, y := tinyMultiDesign(rnd, n, k, m)
-	prior := Prior{A: 1.5, B: 0.7}
-	lik := Softmax
-	if adapt {
-		lik = SoftmaxAdaptive
-	}
-	p := newMCProblem(phi, y, k, settings{prior: prior}, lik)
-	for i := range n {
-		for j := range k {
-			p.psi.Set(i, j, rnd.NormFloat64())
-		}
-	}
-	asc := make([]bool, n)
-	if l, ok := p.lik.(*jcLik); ok {
-		l.setCurv()
-		order := make([]int, k)
-		for i := range n {
-			asc[i] = rnd.IntN(2) == 1
-			jcCurvature(l.curvRow(i), order, p.psi.RawRowView(i), asc[i])
-		}
-	}
-	// Each class: every function active, random Σₖ, ⟨α⟩ and μₖ (via h = Σₖ⁻¹μₖ).
-	mus := make([]*mat.VecDense, k)
-	chols := make([]mat.Cholesky, k)
-	for c := range k {
-		sigma := randomCov(rnd, m, 0.3)
-		if !chols[c].Factorize(sigma) {
-			t.Fatal("Σ not positive definite")
-		}
-		mu := mat.NewVecDense(m, nil)
-		for i := range m {
-			mu.SetVec(i, rnd.NormFloat64())
-		}
-		mus[c] = mu
-		var h mat.VecDense
-		if err := chols[c].SolveVecTo(&h, mu); err != nil {
-			t.Fatal(err)
-		}
-		cl := &mcBlock{mcActive: mcActive{act: seq(m), alpha: make([]float64, m), sig: mat.DenseCopyOf(sigma), logDet: chols[c].LogDet(), h: mat.NewDense(m, 1, h.RawVector().Data)}, q: 1, d: make([]float64, m)}
-		for i := range m {
-			cl.alpha[i] = 0.5 + rnd.Float64()
-		}
-		p.cls = append(p.cls, cl)
-	}
-	analytic := p.bound()
-
-	act := make([]float64, k)
-	w := make([]*mat.VecDense, k)
-	z := mat.NewVecDense(m, nil)
-	var sumL, sumL2 float64
-	for range samples {
-		var l float64
-		for c := range k {
-			var lc mat.TriDense
-			chols[c].LTo(&lc)
-			for i := range m {
-				z.SetVec(i, rnd.NormFloat64())
-			}
-			var d mat.VecDense
-			d.MulVec(&lc, z)
-			// − ln Q(wₖ)
-			l += 0.5*float64(m)*ln2Pi + 0.5*chols[c].LogDet() + 0.5*mat.Dot(z, z)
-			w[c] = mat.NewVecDense(m, nil)
-			w[c].AddVec(mus[c], &d)
-			for i := range m {
-				al := gammaSample(rnd, p.aTil(1), p.aTil(1)/p.cls[c].alpha[i])
-				v := w[c].AtVec(i)
-				// ln p(wₘₖ|α) + ln p(α) − ln Q_α(α)
-				l += -0.5*ln2Pi + 0.5*math.Log(al) - 0.5*al*v*v
-				l += gammaLogPDF(al, prior.A, prior.B) - gammaLogPDF(al, p.aTil(1), p.aTil(1)/p.cls[c].alpha[i])
-			}
-		}
-		for i := range n {
-			for c := range k {
-				act[c] = mat.Dot(phi.RowView(i), w[c])
-			}
-			if adapt {
-				l += jcBoundOrder(act, p.psi.RawRowView(i), y[i], asc[i])
-			} else {
-				l += BohningBound(act, p.psi.RawRowView(i), y[i])
-			}
-		}
-		sumL += l
-		sumL2 += l * l
-	}
-	mean := sumL / samples
-	se := math.Sqrt((sumL2/samples - mean*mean) / samples)
-	if math.Abs(mean-analytic) > 4*se {
-		t.Errorf("Monte Carlo bound %.5f ± %.5f, analytic (M9)–(M13) %.5f", mean, se, analytic)
-	}
-	t.Logf("Monte Carlo %.5f ± %.5f, analytic %.5f", mean, se, analytic)
-}
-
 // jcBoundOrder is JCBound with the classes taken in increasing order of
 // ψₖ if asc.
 func jcBoundOrder(y, psi []float64, k int, asc bool) float64 {
 	kk := len(psi)
-	return jcRow(make([]float64, kk*kk), make([]int, kk), make([]float64, kk), y, psi, k, nil, asc)
+	return multiclass.JCRow(make([]float64, kk*kk), make([]int, kk), make([]float64, kk), y, psi, k, nil, asc)
 }
 
 // TestJCBound checks (M19) against the exact log-softmax, for both
@@ -407,35 +208,12 @@ func TestJCBound(t *testing.T) {
 	// at ξ = ψ₁ − ψ₂.
 	for _, d := range []float64{0, 1e-6, 0.3, 2, 9} {
 		a := make([]float64, 4)
-		jcCurvature(a, make([]int, 2), []float64{d, 0}, false)
+		multiclass.JCCurvature(a, make([]int, 2), []float64{d, 0}, false)
 		want := 2 * Lambda(d)
 		for i, v := range []float64{want, -want, -want, want} {
 			if !scalar.EqualWithinAbsOrRel(a[i], v, 1e-14, 1e-12) {
 				t.Fatalf("ψ₁ − ψ₂ = %v: A %v, want ±%v", d, a, want)
 			}
-		}
-	}
-}
-
-func gammaLogPDF(x, a, b float64) float64 {
-	lg, _ := math.Lgamma(a)
-	return a*math.Log(b) + (a-1)*math.Log(x) - b*x - lg
-}
-
-// gammaSample draws from Γ(shape a ≥ 1, rate b) by Marsaglia and Tsang.
-func gammaSample(rnd *rand.Rand, a, b float64) float64 {
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := rnd.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		u := rnd.Float64()
-		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
-			return d * v / b
 		}
 	}
 }
@@ -703,37 +481,4 @@ func TestMultiModeration(t *testing.T) {
 		t.Errorf("moderated probabilities are %g from Monte Carlo, plug-in %g", dMod/float64(n*k), dPlug/float64(n*k))
 	}
 	t.Logf("mean |p − p_MC|: moderated %.4f, plug-in %.4f (largest v %.3g)", dMod/float64(n*k), dPlug/float64(n*k), mat.Max(v))
-}
-
-// TestMaxBelow checks the screen of bestAddition: whenever maxBelow says
-// the maximiser of (S1) is above t, alphaRoot finds it above t; and the
-// screen keeps the candidates at or below t, on random priors, s, q² and t
-// spanning many decades, and on the exact boundary of the prior-free
-// case.
-func TestMaxBelow(t *testing.T) {
-	t.Parallel()
-	rnd := rand.New(rand.NewPCG(7, 8))
-	screened := 0
-	for range 200000 {
-		a, b := math.Pow(10, -8+6*rnd.Float64()), math.Pow(10, -8+6*rnd.Float64())
-		s := math.Pow(10, -3+6*rnd.Float64())
-		q2 := s * math.Pow(10, -3+6*rnd.Float64())
-		th := math.Pow(10, -2+4*rnd.Float64())
-		alpha := alphaRoot(a, b, s, q2)
-		if !maxBelow(a, b, s, q2, th) {
-			screened++
-			if alpha <= th {
-				t.Fatalf("a=%g b=%g s=%g q²=%g t=%g: screened out, but α = %g ≤ t", a, b, s, q2, th, alpha)
-			}
-		}
-	}
-	if screened == 0 {
-		t.Fatal("nothing screened out: the test does not exercise the screen")
-	}
-	// s > t, no prior to speak of: the screen is exact up to rounding,
-	// α = s²/(q² − s) = t at q² = s(t + s)/t.
-	s, th := 20.0, 5.0
-	if q2 := s * (th + s) / th; !maxBelow(1e-12, 1e-12, s, q2*(1+1e-9), th) || maxBelow(1e-12, 1e-12, s, q2*(1-1e-6), th) {
-		t.Errorf("maxBelow is not sharp at q² = s(t + s)/t")
-	}
 }

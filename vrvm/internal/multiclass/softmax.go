@@ -1,7 +1,17 @@
-// Package multiclass holds the numerical layer of the multi-class VRVM's
-// softmax likelihood: a stable log-sum-exp and softmax, and Böhning's
-// quadratic lower bound (M3) of docs/design.md ("Multi-class
-// classification") on the log softmax probability.
+// Package multiclass is the solver of the multi-class variational
+// relevance vector machine (docs/design.md, "Multi-class classification",
+// (M1)–(M24), and "Multi-class probit", (P1)–(P13)): one weight vector
+// per class over a shared basis, the softmax likelihood under Böhning's
+// bound (M3) or the adaptive bound (M19), or the multinomial probit (P1),
+// fitted by the sequential solver or the paper's schedule through
+// engine.Run, with the second start (M23) and the restart from the held
+// bias (M24); and its numerics (a stable log-sum-exp and softmax, the
+// bounds (M3) and (M19), the probit's quadrature (P4)–(P9)).
+//
+// The facade (package vrvm, whose MultiClassifier calls it) builds the
+// design of every candidate function and Settings, calls Fit (and
+// SecondStart) and reads back a Result. The package imports nothing of
+// the library it serves.
 package multiclass
 
 import "math"

@@ -1,53 +1,24 @@
-package vrvm
+package multiclass
 
 import (
 	"math"
-	"strconv"
 
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 )
 
-// The multinomial probit likelihood of MultiClassifier, (P1)–(P9) of
+// The multinomial probit likelihood of the multi-class model, (P1)–(P9) of
 // docs/design.md ("Multi-class probit"): auxiliary variables
 // yₙ ~ N(Wᵀφₙ, I) with tₙ = argmaxₖ yₙₖ (Girolami & Rogers 2006), so that
 // Q(Y) is a product of truncated Gaussians whose moments are
 // one-dimensional integrals, and each class's Q(wₖ) is the posterior of a
 // regression on the targets ⟨yₖ⟩ with unit noise precision (P3); the
-// solver is mcProblem.solve (multiclass_solve.go), with probitLik.
-
-// MultiLikelihood selects the likelihood of a MultiClassifier.
-type MultiLikelihood int
-
-const (
-	// Softmax (the zero value, the default) is the softmax likelihood
-	// (M1) under Böhning's bound (M3), with the means at the posterior
-	// mode (M18).
-	Softmax MultiLikelihood = iota
-	// Probit is the multinomial probit with auxiliary variables (P1):
-	// every factor update is closed-form and the bound is exact up to
-	// one-dimensional quadrature (P4).
-	Probit
-	// SoftmaxAdaptive is the softmax likelihood (M1) under the
-	// adaptive-curvature bound of Jebara & Choromanska (M19), tight at
-	// the expansion points as Böhning's but with a curvature that is
-	// small where the softmax is confident, with the means at the
-	// posterior mode (M18) when that raises the bound (M21).
-	SoftmaxAdaptive
-)
-
-// String returns "probit", "softmax" or "softmax-adaptive".
-func (l MultiLikelihood) String() string {
-	switch l {
-	case Probit:
-		return "probit"
-	case SoftmaxAdaptive:
-		return "softmax-adaptive"
-	case Softmax:
-		return "softmax"
-	}
-	return "MultiLikelihood(" + strconv.Itoa(int(l)) + ")"
-}
+// solver is mcProblem.solve (solve.go), with probitLik.
 
 // probitNodes is the number of Gauss–Hermite nodes of the adaptive
 // quadrature (P4): the integrands are smooth and log-concave, and 16
@@ -72,7 +43,7 @@ var hermite = func() (h struct{ x, lw []float64 }) {
 // below by the continued fraction of Mills' ratio Φ(z)/N(z) =
 // 1/(x + 1/(x + 2/(x + 3/(x + …)))), x = −z.
 func lnPhiRatio(z float64) (lnPhi, lambda float64) {
-	lnN := -0.5*z*z - 0.5*ln2Pi
+	lnN := -0.5*z*z - 0.5*likelihood.Ln2Pi
 	if z > -5 {
 		p := 0.5 * math.Erfc(-z/math.Sqrt2)
 		if z > 0 {
@@ -159,7 +130,7 @@ func probitQuad(d, a []float64, us, pis, lams []float64) float64 {
 	for i := range pis {
 		pis[i] /= s
 	}
-	return hi + math.Log(s) + math.Log(sd) - 0.5*ln2Pi // (P4)
+	return hi + math.Log(s) + math.Log(sd) - 0.5*likelihood.Ln2Pi // (P4)
 }
 
 // probitMoments is probitIntegral that also, if vv is not nil (and a is
@@ -313,13 +284,13 @@ func (l *probitLik) uniform() (float64, bool) { return 1, true }
 
 func (l *probitLik) curvature(int) []float64 {
 	n, _ := l.p.phi.Dims()
-	return constant(n, 1) // (P3)
+	return vec.Constant(n, 1) // (P3)
 }
 
 func (l *probitLik) targets(int) *mat.Dense { return l.ytil }
 
 // excluded returns the terms of the functions outside the shared active
-// set (P13), each excludedTerm for K outputs with shared α:
+// set (P13), each bound.ExcludedTerm for K outputs with shared α:
 // −ã ln(ã/α) − bα − (K/2)ln(α + s) + a ln b − ln Γ(a) + ln Γ(ã) + ã, α the
 // maximiser of ã ln α − bα − (K/2)ln(α + s), s = φₘᵀφₘ.
 func (l *probitLik) excluded(k int) float64 {
@@ -327,11 +298,11 @@ func (l *probitLik) excluded(k int) float64 {
 	return excludedSum(l.p.uniformExcluded(1).term, l.p.cls[k].act)
 }
 
-// probitExcluded is excludedTerm for k outputs sharing α (P13).
-func probitExcluded(pr Prior, k int, s float64) float64 {
+// ProbitExcluded is bound.ExcludedTerm for k outputs sharing α (P13).
+func ProbitExcluded(pr bound.Prior, k int, s float64) float64 {
 	kk := float64(k)
 	at := pr.A + kk/2
-	a := alphaRoot(pr.A/kk, pr.B/kk, s, 0)
+	a := bound.AlphaRoot(pr.A/kk, pr.B/kk, s, 0)
 	lgA, _ := math.Lgamma(pr.A)
 	lgAt, _ := math.Lgamma(at)
 	return -at*math.Log(at/a) - pr.B*a - kk/2*math.Log(a+s) + pr.A*math.Log(pr.B) - lgA + lgAt + at
@@ -342,12 +313,24 @@ func probitExcluded(pr Prior, k int, s float64) float64 {
 func (l *probitLik) means(rounds int) float64 {
 	c := l.p.cls[0]
 	mu := c.mean()
-	dpsi := l.newtonMeans(selectCols(l.p.phi, c.act), c.alpha, mu, rounds)
+	dpsi := l.newtonMeans(subset.Cols(l.p.phi, c.act), c.alpha, mu, rounds)
 	c.fixed = mu
 	return dpsi
 }
 
-func (l *probitLik) hold(b *basis) *mcFixedQ { return newSPFixedQ(b, l) }
+// hold returns the probit problem's Q held fixed: one shared active set
+// and Σ, one column of the means per class.
+func (l *probitLik) hold() *Held {
+	p := l.p
+	h := &Held{Y: p.y, Probit: true, C: 1, Psi: mat.DenseCopyOf(p.psi), Ytil: mat.DenseCopyOf(l.ytil), LnZ: append([]float64(nil), l.lnZ...)}
+	c := p.cls[0]
+	mu := c.mean()
+	act, sig, alpha := append([]int(nil), c.act...), mat.DenseCopyOf(c.sig), append([]float64(nil), c.alpha...)
+	for k := range p.k {
+		h.Classes = append(h.Classes, HeldClass{Act: act, Mu: mat.Col(nil, k, mu), Sig: sig, LogDet: c.logDet, Alpha: alpha})
+	}
+	return h
+}
 
 // setY computes ỹ and ln Zₙ of Q(Y) (P4)–(P5) at the means ψ.
 func (l *probitLik) setY() {
@@ -383,14 +366,14 @@ func (pl *probitLik) terms(ybar, v *mat.Dense) float64 {
 	return l - 0.5*mat.Sum(v) // (P6), the covariance part
 }
 
-// probitProb sets dst to the predictive class probabilities of a point
+// ProbitProb sets dst to the predictive class probabilities of a point
 // whose activations have means m and independent variances v (P9):
 //
 //	P(t = k) = E_u[∏_{j≠k} Φ((u√(1 + vₖ) + mₖ − mⱼ)/√(1 + vⱼ))],  u ~ N(0, 1),
 //
 // normalised to sum to one (they do up to the quadrature's error); v = 0
 // gives the plug-in probabilities. d and a are scratch of length K − 1.
-func probitProb(dst, m, v []float64, d, a []float64) {
+func ProbitProb(dst, m, v []float64, d, a []float64) {
 	hi := math.Inf(-1)
 	for k := range m {
 		sk := math.Sqrt(1 + v[k])
@@ -452,7 +435,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	n, m := phiA.Dims()
 	k := p.k
 	ybar := mat.NewDense(n, k, nil)
-	mul(ybar, phiA, mu)
+	dense.Mul(ybar, phiA, mu)
 	prior := func(w *mat.Dense) float64 {
 		var s float64
 		for i, al := range alpha {
@@ -470,14 +453,14 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 	r := mat.NewDense(n, k, nil)
 	grad := mat.NewDense(m, k, nil)
 	wphi := mat.NewDense(n, m, nil)
-	joint := m*k <= probitJointMax && !l.p.set.probitBlockStep
+	joint := m*k <= probitJointMax && !l.p.set.ProbitBlockStep
 	var hess *mat.SymDense
 	if joint {
 		hess = mat.NewSymDense(m*k, nil)
 	}
 	for range rounds {
 		r.Sub(ytil, ybar)
-		mul(grad, phiA.T(), r)
+		dense.Mul(grad, phiA.T(), r)
 		for i, al := range alpha {
 			g := grad.RawRowView(i)
 			for c := range k {
@@ -499,7 +482,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 		if step == nil {
 			break
 		}
-		if dot(g, step) <= 1e-12*math.Max(1, math.Abs(f0)) {
+		if vec.Dot(g, step) <= 1e-12*math.Max(1, math.Abs(f0)) {
 			break
 		}
 		accepted := false
@@ -509,7 +492,7 @@ func (l *probitLik) newtonMeans(phiA *mat.Dense, alpha []float64, mu *mat.Dense,
 					trial.Set(q, c, mu.At(q, c)+t*step[c*m+q])
 				}
 			}
-			mul(tYbar, phiA, trial)
+			dense.Mul(tYbar, phiA, trial)
 			f := l.probitPass(tYbar, tYtil, tH, tLnZ) + prior(trial)
 			if f > f0 {
 				f0 = f
@@ -584,7 +567,7 @@ func weightedCross(dst, phiA, h *mat.Dense, col int, wphi *mat.Dense) {
 			out[q] = w * v
 		}
 	}
-	mul(dst, phiA.T(), wphi)
+	dense.Mul(dst, phiA.T(), wphi)
 }
 
 // blockStep returns the Newton step of (P8) with each class's diagonal

@@ -1,10 +1,22 @@
-package vrvm
+package multiclass
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+)
+
+// The annealing of the held start (M24), as the binary models' sequential
+// solver's (S8): the threshold starts at annealStartCls·PruneAt (at most
+// phaseIter iterations at each threshold) and is divided by annealStep
+// until it reaches PruneAt; the bias is held at ⟨α₀⟩ = biasHold·d₀
+// through the first phase. The values are those of the binary models.
+const (
+	annealStartCls = 10
+	annealStep     = 10
+	phaseIter      = 100
+	biasHold       = 1e-8
 )
 
 // mcLoop is the multi-class VRVM as an engine.Problem: each iteration
@@ -36,7 +48,7 @@ func (lp *mcLoop) Statistics(int) error { return nil }
 func (lp *mcLoop) Decide(it int) (engine.Move, bool, error) {
 	p := lp.p
 	lp.it = it
-	lp.full = !lp.paper && p.set.prune && (lp.pending || it%mcbFullEvery == 1)
+	lp.full = !lp.paper && !p.set.NoPrune && (lp.pending || it%mcbFullEvery == 1)
 	return engine.Move{Kind: engine.Sweep, Full: lp.full}, false, nil
 }
 
@@ -58,12 +70,12 @@ func (lp *mcLoop) Likelihood(it int) error {
 func (lp *mcLoop) Candidates(int) error { return nil }
 
 // Objective is the full-model bound, (M9)–(M15) or (P6), (P11), (P13); after an iteration,
-// NaN is a numerical failure (errBoundNaN).
+// NaN is a numerical failure (ErrBoundNaN).
 func (lp *mcLoop) Objective() (float64, error) {
 	l := lp.p.bound()
 	if lp.it > 0 && math.IsNaN(l) {
 		lp.bad = l
-		return l, fmt.Errorf("%w (iteration %d)", errBoundNaN, lp.it)
+		return l, fmt.Errorf("%w (iteration %d)", ErrBoundNaN, lp.it)
 	}
 	return l, nil
 }
@@ -84,7 +96,7 @@ func (lp *mcLoop) Active() int {
 func (lp *mcLoop) Limit() bool { return false }
 
 // Settle anneals the threshold of the held start (M24): it is lowered
-// when the phase has settled or run seqPhaseIter iterations, and the fit
+// when the phase has settled or run phaseIter iterations, and the fit
 // never converges above it. The sequential solver converges only after an
 // iteration that tried additions.
 func (lp *mcLoop) Settle(_ int, trace []float64) (engine.Verdict, error) {
@@ -92,10 +104,10 @@ func (lp *mcLoop) Settle(_ int, trace []float64) (engine.Verdict, error) {
 	change := engine.RelChange(trace[len(trace)-2], trace[len(trace)-1])
 	lp.pending = false
 	lp.phaseIter++
-	settled := !lp.changed && change <= p.set.tol && lp.dAlpha <= p.set.paramTol && lp.dxi <= p.set.paramTol
-	if p.thr > p.set.pruneAt*1.000001 { // annealing; the hold ends with the first phase
-		if lp.phaseIter >= seqPhaseIter || settled && lp.full {
-			p.thr = math.Max(p.set.pruneAt, p.thr/seqAnnealStep)
+	settled := !lp.changed && change <= p.set.Tol && lp.dAlpha <= p.set.ParamTol && lp.dxi <= p.set.ParamTol
+	if p.thr > p.set.PruneAt*1.000001 { // annealing; the hold ends with the first phase
+		if lp.phaseIter >= phaseIter || settled && lp.full {
+			p.thr = math.Max(p.set.PruneAt, p.thr/annealStep)
 			p.holdBias = false
 			lp.phaseIter = 0
 			lp.pending = true
@@ -103,7 +115,7 @@ func (lp *mcLoop) Settle(_ int, trace []float64) (engine.Verdict, error) {
 		return engine.Continue, nil
 	}
 	if settled {
-		if lp.paper || !p.set.prune || lp.full {
+		if lp.paper || p.set.NoPrune || lp.full {
 			return engine.Final, nil
 		}
 		lp.pending = true

@@ -1,11 +1,13 @@
-package vrvm
+package multiclass
 
 import (
 	"math"
 	"slices"
 	"sort"
 
-	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
+	"github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -23,7 +25,7 @@ type jcLik struct {
 	p    *mcProblem
 	curv []float64
 	// curvVer counts the changes of curv; exK caches, per class, dₘ and
-	// excludedTerm(dₘ) of every function at version exVer[k].
+	// bound.ExcludedTerm(dₘ) of every function at version exVer[k].
 	curvVer int
 	exK     [][2][]float64
 	exVer   []int
@@ -33,20 +35,21 @@ func (l *jcLik) outputs() int { return 1 }
 
 func (l *jcLik) uniform() (float64, bool) { return 0, false }
 
-func (l *jcLik) hold(b *basis) *mcFixedQ {
-	return newMCFixedQ(b, l.p, 0.5*(1-1/float64(l.p.k)), append([]float64(nil), l.curv...))
+func (l *jcLik) hold() *Held {
+	return l.p.held(0.5*(1-1/float64(l.p.k)), append([]float64(nil), l.curv...))
 }
 
-// jcCurvature sets a (K × K, row-major) to the curvature of the bound
+// JCCurvature sets a (K × K, row-major) to the curvature of the bound
 // (M19) on lse expanded at psi, and returns ln Σₖ exp(ψₖ): with the
-// classes taken in the order of decreasing ψₖ (ties by index), z ← 0⁺,
+// classes taken in the order of decreasing ψₖ (ties by index; the reverse
+// order if asc), z ← 0⁺,
 // m ← 0, A ← 0, then for each class j
 //
 //	ρ = ln(e^{ψⱼ}/z),  l = eⱼ − m,  A ← A + 2λ(ρ) llᵀ,  m ← m + e^{ψⱼ}/(z + e^{ψⱼ}) l,  z ← z + e^{ψⱼ}
 //
 // with 2λ(ρ) = tanh(ρ/2)/(2ρ) (the first class, ρ = +∞, adds nothing);
 // m ends as softmax(ψ) and z as Σₖ e^{ψₖ}. order is scratch of length K.
-func jcCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
+func JCCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
 	k := len(psi)
 	for j := range order {
 		order[j] = j
@@ -67,7 +70,7 @@ func jcCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
 		}
 		l[j]++
 		if n > 0 {
-			c := 2 * Lambda(math.Log(e/z)) // (M19)
+			c := 2 * likelihood.Lambda(math.Log(e/z)) // (M19)
 			for r, lr := range l {
 				if lr == 0 {
 					continue
@@ -87,29 +90,13 @@ func jcCurvature(a []float64, order []int, psi []float64, asc bool) float64 {
 	return hi + math.Log(z)
 }
 
-// JCBound returns the logarithm of the adaptive-curvature lower bound
-// (M19) on the softmax probability of class k at activations y, expanded
-// at ψ (Jebara & Choromanska 2012):
-//
-//	ln softmaxₖ(y) ≥ yₖ − lse(ψ) − g(ψ)ᵀ(y − ψ) − ½(y − ψ)ᵀA(ψ)(y − ψ)
-//
-// with A(ψ) of jcCurvature, with equality at y = ψ. It panics if the
-// lengths of y and psi differ or k is out of range.
-func JCBound(y, psi []float64, k int) float64 {
-	if len(y) != len(psi) || k < 0 || k >= len(y) {
-		panic("vrvm: JCBound: bad lengths or class")
-	}
-	kk := len(psi)
-	a := make([]float64, kk*kk)
-	return jcRow(a, make([]int, kk), make([]float64, kk), y, psi, k, nil, false)
-}
-
-// jcRow returns (M20) for one row: the bound (M19) at the mean
+// JCRow returns (M20) for one row: the bound (M19) at the mean
 // activations y less ½Σₖ Aₖₖvₖ for the activations' variances v (nil for
-// none); it sets a to A(ψ) and g to softmax(ψ).
-func jcRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, asc bool) float64 {
-	jcCurvature(a, order, psi, asc)
-	return adaptiveRowAt(a, g, y, psi, t, v)
+// none), for the label t and the order asc of JCCurvature; it sets a to
+// A(ψ) and g to softmax(ψ), with order scratch of length K.
+func JCRow(a []float64, order []int, g, y, psi []float64, t int, v []float64, asc bool) float64 {
+	JCCurvature(a, order, psi, asc)
+	return AdaptiveRow(a, g, y, psi, t, v)
 }
 
 // setCurv sets the curvatures Aₙ (M19) of every row at the current ψ.
@@ -122,7 +109,7 @@ func (l *jcLik) setCurv() {
 	}
 	order := make([]int, kk)
 	for i := range n {
-		jcCurvature(l.curv[i*kk*kk:(i+1)*kk*kk], order, p.psi.RawRowView(i), false)
+		JCCurvature(l.curv[i*kk*kk:(i+1)*kk*kk], order, p.psi.RawRowView(i), false)
 	}
 	l.curvVer++
 }
@@ -138,15 +125,15 @@ func (l *jcLik) curvRow(i int) []float64 {
 func (l *jcLik) terms(ybar, v *mat.Dense) float64 {
 	p := l.p
 	return rowSum(ybar, p.k, func(i int, g []float64) float64 {
-		return adaptiveRowAt(l.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i)) // (M20)
+		return AdaptiveRow(l.curvRow(i), g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i], v.RawRowView(i)) // (M20)
 	})
 }
 
-// adaptiveRowAt is (M20) for one row with A given: the bound (M19) at y
+// AdaptiveRow is (M20) for one row with A given: the bound (M19) at y
 // less ½Σₖ Aₖₖvₖ (v nil for none); it sets g to softmax(ψ).
-func adaptiveRowAt(a, g, y, psi []float64, t int, v []float64) float64 {
+func AdaptiveRow(a, g, y, psi []float64, t int, v []float64) float64 {
 	kk := len(psi)
-	s := y[t] - multiclass.SoftmaxTo(g, psi)
+	s := y[t] - SoftmaxTo(g, psi)
 	for r := range kk {
 		dr := y[r] - psi[r]
 		s -= g[r] * dr
@@ -182,9 +169,9 @@ func (l *jcLik) adaptivePsi(ybar, v *mat.Dense) float64 {
 	}()
 	for i := range n {
 		yr, vr := ybar.RawRowView(i), v.RawRowView(i)
-		cur := adaptiveRowAt(l.curvRow(i), g, yr, p.psi.RawRowView(i), p.y[i], vr)
+		cur := AdaptiveRow(l.curvRow(i), g, yr, p.psi.RawRowView(i), p.y[i], vr)
 		for _, asc := range []bool{false, true} {
-			if v := jcRow(a, order, g, yr, yr, p.y[i], vr, asc); v > cur { // (M21)
+			if v := JCRow(a, order, g, yr, yr, p.y[i], vr, asc); v > cur { // (M21)
 				p.psi.SetRow(i, yr)
 				copy(l.curvRow(i), a)
 				cur = v
@@ -207,7 +194,7 @@ func (l *jcLik) curvature(k int) []float64 {
 }
 
 // excluded returns (M15) of class k for the bound (M19): the sum
-// of excludedTerm(dₘ) over the functions outside its active set, with
+// of bound.ExcludedTerm(dₘ) over the functions outside its active set, with
 // dₘ = φₘᵀBₖφₘ, Bₖ = diag(Aₙ,ₖₖ); the terms are cached until the
 // curvatures change.
 func (l *jcLik) excluded(k int) float64 {
@@ -221,10 +208,10 @@ func (l *jcLik) excluded(k int) float64 {
 	if l.exVer[k] != l.curvVer {
 		_, np := p.phi.Dims()
 		d, term := make([]float64, np), make([]float64, np)
-		gemvT(d, p.square(), l.curvature(k))
-		e := newExcludedTerms(p.prior)
+		vec.MulTVec(d, p.square(), l.curvature(k))
+		e := bound.NewExcludedTerms(p.prior)
 		for m, v := range d {
-			term[m] = e.term(math.Max(v, 0))
+			term[m] = e.Term(math.Max(v, 0))
 		}
 		l.exK[k], l.exVer[k] = [2][]float64{d, term}, l.curvVer
 	}
@@ -267,7 +254,7 @@ func (l *jcLik) targets(k int) *mat.Dense {
 	g := make([]float64, kk)
 	for i := range n {
 		a := l.curvRow(i)[k*kk : (k+1)*kk]
-		multiclass.SoftmaxTo(g, p.psi.RawRowView(i))
+		SoftmaxTo(g, p.psi.RawRowView(i))
 		s := a[k]*p.psi.At(i, k) - g[k] // (M22)
 		for j, d := range diff.RawRowView(i) {
 			if j != k {

@@ -1,9 +1,10 @@
-package vrvm
+package multiclass
 
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -84,7 +85,7 @@ func (p *mcProblem) activeRows() (xa []*mat.Dense, x *mat.Dense, mus [][]float64
 		for q, a := range c.act {
 			copy(xa[j].RawRowView(q), p.tphi.RawRowView(a))
 		}
-		gemvT(col, xa[j], mus[j]) // Φ_act μ
+		vec.MulTVec(col, xa[j], mus[j]) // Φ_act μ
 		ybar.SetCol(j, col)
 	}
 	return xa, x, mus, ybar
@@ -131,7 +132,7 @@ func (p *mcProblem) classMeans(j int, xa *mat.Dense, mu []float64, ybar *mat.Den
 	}
 	g0 := p.meansObjective(rest, ybar, j, y, mu)
 	grad := make([]float64, m)
-	gemv(grad, xa, r)
+	vec.MulVec(grad, xa, r)
 	for i, al := range c.alpha {
 		grad[i] -= al * mu[i]
 	}
@@ -140,7 +141,7 @@ func (p *mcProblem) classMeans(j int, xa *mat.Dense, mu []float64, ybar *mat.Den
 		floats.Mul(wx.RawRowView(q), w)
 	}
 	var hh mat.Dense
-	mul(&hh, xa, wx.T())
+	dense.Mul(&hh, xa, wx.T())
 	hess := mat.NewSymDense(m, nil)
 	for q := range m {
 		for t := q; t < m; t++ {
@@ -156,7 +157,7 @@ func (p *mcProblem) classMeans(j int, xa *mat.Dense, mu []float64, ybar *mat.Den
 	if err := chol.SolveVecTo(&step, mat.NewVecDense(m, grad)); err != nil {
 		return 0
 	}
-	if dot(grad, step.RawVector().Data) <= 1e-12*math.Max(1, math.Abs(g0)) {
+	if vec.Dot(grad, step.RawVector().Data) <= 1e-12*math.Max(1, math.Abs(g0)) {
 		return 0
 	}
 	trial := make([]float64, m)
@@ -165,7 +166,7 @@ func (p *mcProblem) classMeans(j int, xa *mat.Dense, mu []float64, ybar *mat.Den
 		for q := range m {
 			trial[q] = mu[q] + t*step.AtVec(q)
 		}
-		gemvT(yt, xa, trial)
+		vec.MulTVec(yt, xa, trial)
 		if p.meansObjective(rest, ybar, j, yt, trial) > g0 {
 			for q := range m {
 				dmu = math.Max(dmu, math.Abs(trial[q]-mu[q])/math.Max(1, math.Abs(trial[q])))
@@ -185,7 +186,7 @@ func (p *mcProblem) jointObjective(prob, y *mat.Dense, w [][]float64) float64 {
 	n, _ := y.Dims()
 	var s float64
 	for i := range n {
-		s += y.At(i, p.y[i]) - multiclass.SoftmaxTo(prob.RawRowView(i), y.RawRowView(i))
+		s += y.At(i, p.y[i]) - SoftmaxTo(prob.RawRowView(i), y.RawRowView(i))
 	}
 	for j, c := range p.cls {
 		for q, al := range c.alpha {
@@ -211,7 +212,7 @@ func (p *mcProblem) jointGradient(grad, r []float64, xa []*mat.Dense, mus [][]fl
 			}
 		}
 		ga := grad[off[a]:off[a+1]]
-		gemv(ga, xa[a], r)
+		vec.MulVec(ga, xa[a], r)
 		for q, al := range p.cls[a].alpha {
 			ga[q] -= al * mus[a][q]
 			dec += ga[q] * ga[q] / al
@@ -245,7 +246,7 @@ func (p *mcProblem) jointHessian(hess *mat.SymDense, v, blk *mat.Dense, pa []flo
 			continue
 		}
 		blk.Reset()
-		mul(blk, xa[a], v.Slice(off[a], off[a+1], 0, n).T())
+		dense.Mul(blk, xa[a], v.Slice(off[a], off[a+1], 0, n).T())
 		for q := range m {
 			for t := q; t < m; t++ {
 				hess.SetSym(off[a]+q, off[a]+t, hess.At(off[a]+q, off[a]+t)+blk.At(q, t))
@@ -393,7 +394,7 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 			return false, prob
 		}
 		step := st.RawVector().Data
-		if dot(grad, step) <= 1e-12*math.Max(1, math.Abs(g0)) {
+		if vec.Dot(grad, step) <= 1e-12*math.Max(1, math.Abs(g0)) {
 			return true, prob
 		}
 		accepted := false
@@ -404,7 +405,7 @@ func (p *mcProblem) jointMeans(xa []*mat.Dense, x *mat.Dense, mus [][]float64, y
 				}
 				clear(col)
 				if xa[a] != nil {
-					gemvT(col, xa[a], trial[a])
+					vec.MulTVec(col, xa[a], trial[a])
 				}
 				ty.SetCol(a, col)
 			}

@@ -1,10 +1,14 @@
-package vrvm
+package multiclass
 
 import (
 	"math"
 	"slices"
 
-	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
@@ -13,23 +17,7 @@ import (
 // The multi-class model's likelihood bound and lower bound, (M1)–(M15) of
 // docs/design.md ("Multi-class classification"): the softmax likelihood (M1)
 // under Böhning's bound (M3), or the adaptive bound (M19)
-// (multiclass_adaptive.go), one precision αₘₖ per weight.
-
-// BohningBound returns the logarithm of Böhning's lower bound (M3) on the
-// softmax probability of class k at activations y, expanded at ψ:
-//
-//	ln softmaxₖ(y) ≥ yₖ − lse(ψ) − g(ψ)ᵀ(y − ψ) − ½(y − ψ)ᵀA(y − ψ),
-//	A = ½(I − 11ᵀ/K),
-//
-// with g the softmax, with equality at y = ψ (and at y = ψ + c1 for any
-// scalar c). It panics if the lengths of y and psi differ or k is out of
-// range.
-func BohningBound(y, psi []float64, k int) float64 {
-	if len(y) != len(psi) || k < 0 || k >= len(y) {
-		panic("vrvm: BohningBound: bad lengths or class")
-	}
-	return multiclass.Bohning(make([]float64, len(psi)), y, psi, k)
-}
+// (adaptive.go), one precision αₘₖ per weight.
 
 // mcLikelihood is the likelihood side of the multi-class solver
 // (mcProblem.solve): what the solver needs of Böhning's bound
@@ -56,9 +44,8 @@ type mcLikelihood interface {
 	// ((M18) with (M8) or (M21), (P8) with (P5)); it sets the blocks'
 	// fixed means and returns the largest relative change of ψ.
 	means(rounds int) float64
-	// hold returns the fitted Q held fixed for kernel learning (K9) on
-	// basis b.
-	hold(b *basis) *mcFixedQ
+	// hold returns the fitted Q held fixed for kernel learning (K9).
+	hold() *Held
 	// uniform returns the curvature b and true if every row and block
 	// has the same constant curvature b (Böhning's c₀ (M4), the probit's
 	// 1 (P3)), else false.
@@ -67,13 +54,13 @@ type mcLikelihood interface {
 
 // newMCLikelihood returns the likelihood lik of problem p with its
 // variational parameters at ψ = 0.
-func newMCLikelihood(lik MultiLikelihood, p *mcProblem) mcLikelihood {
+func newMCLikelihood(lik Likelihood, p *mcProblem) mcLikelihood {
 	switch lik {
 	case Probit:
 		l := &probitLik{p: p}
 		l.setY() // Q(Y) at ψ = 0
 		return l
-	case SoftmaxAdaptive:
+	case Adaptive:
 		l := &jcLik{p: p}
 		l.setCurv() // (M19) at ψ = 0
 		return l
@@ -133,7 +120,7 @@ func (l *bohningLik) uniform() (float64, bool) { return l.c0, true }
 
 func (l *bohningLik) curvature(int) []float64 {
 	n, _ := l.p.phi.Dims()
-	return constant(n, l.c0)
+	return vec.Constant(n, l.c0)
 }
 
 // softmaxPsi returns softmax(ψₙ) of every row (N × K), cached until ψ
@@ -143,7 +130,7 @@ func (l *bohningLik) softmaxPsi() *mat.Dense {
 		n, k := l.p.psi.Dims()
 		l.g = mat.NewDense(n, k, nil)
 		for i := range n {
-			multiclass.SoftmaxTo(l.g.RawRowView(i), l.p.psi.RawRowView(i))
+			SoftmaxTo(l.g.RawRowView(i), l.p.psi.RawRowView(i))
 		}
 	}
 	return l.g
@@ -196,7 +183,7 @@ func (l *bohningLik) targets(k int) *mat.Dense {
 func (l *bohningLik) terms(ybar, v *mat.Dense) float64 {
 	p := l.p
 	s := rowSum(ybar, p.k, func(i int, g []float64) float64 {
-		return multiclass.Bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
+		return Bohning(g, ybar.RawRowView(i), p.psi.RawRowView(i), p.y[i]) // (M9), (M3) at each row
 	})
 	return s - 0.5*l.c0*mat.Sum(v) // (M9), the covariance part
 }
@@ -233,7 +220,7 @@ func (l *bohningLik) means(rounds int) float64 {
 	return dpsi
 }
 
-func (l *bohningLik) hold(b *basis) *mcFixedQ { return newMCFixedQ(b, l.p, l.c0, nil) }
+func (l *bohningLik) hold() *Held { return l.p.held(l.c0, nil) }
 
 // moments returns the mean activations ȳ (N × K) and the variances
 // vₙₖ = φₙᵀΣₖφₙ of the active weights, with each block's means (M × q),
@@ -255,7 +242,7 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 			k += c.q
 			continue
 		}
-		a := selectRows(p.tphi, c.act)
+		a := subset.Rows(p.tphi, c.act)
 		w.Reset()
 		w.Mul(c.sig, a)
 		clear(vi)
@@ -266,10 +253,10 @@ func (p *mcProblem) moments() (ybar, v *mat.Dense, mus []*mat.Dense) {
 			}
 		}
 		if c.q == 1 {
-			gemvT(yb, a, mu.RawMatrix().Data[:m])
+			vec.MulTVec(yb, a, mu.RawMatrix().Data[:m])
 		} else {
 			ybq.Reset()
-			mul(&ybq, a.T(), mu)
+			dense.Mul(&ybq, a.T(), mu)
 		}
 		for i := range n {
 			vv := math.Max(0, vi[i])
@@ -312,7 +299,7 @@ func (p *mcProblem) weightBound(l float64, c *mcBlock, mu *mat.Dense) float64 {
 			bt[i] = at / a
 			w2[i] = mu.At(i, 0)*mu.At(i, 0) + c.sig.At(i, i)
 		}
-		lnPw, lnPa, hw, ha := weightTerms(p.prior, at, bt, w2, c.logDet) // (M10)–(M13)
+		lnPw, lnPa, hw, ha := bound.WeightTerms(p.prior, at, bt, w2, c.logDet) // (M10)–(M13)
 		return l + lnPw + lnPa + hw + ha
 	}
 	kk := float64(c.q)
@@ -327,9 +314,9 @@ func (p *mcProblem) weightBound(l float64, c *mcBlock, mu *mat.Dense) float64 {
 		for _, v := range mu.RawRowView(i) {
 			w2 += v*v + c.sig.At(i, i)
 		}
-		l += -kk/2*ln2Pi + kk/2*lnA - 0.5*a*w2                     // (P11) ⟨ln p(wₘ|αₘ)⟩
+		l += -kk/2*likelihood.Ln2Pi + kk/2*lnA - 0.5*a*w2          // (P11) ⟨ln p(wₘ|αₘ)⟩
 		l += p.prior.A*lnB - lgA + (p.prior.A-1)*lnA - p.prior.B*a // ⟨ln p(αₘ)⟩
 		l += lgAt - (at-1)*psi - math.Log(bt) + at                 // H[Q(αₘ)]
 	}
-	return l + kk*(float64(m)/2*(1+ln2Pi)+c.logDet/2) // H[Q(W)]
+	return l + kk*(float64(m)/2*(1+likelihood.Ln2Pi)+c.logDet/2) // H[Q(W)]
 }

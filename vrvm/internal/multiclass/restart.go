@@ -1,9 +1,11 @@
-package vrvm
+package multiclass
 
 import (
 	"context"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // A second start for small multi-class problems (docs/design.md, "Multi-class
@@ -12,66 +14,40 @@ import (
 // maximum of the full-model bound than the paper's schedule, which starts
 // every class from every function (on wine the two keep different
 // prototypes: docs/benchmarks.md, "Measurements behind choices in the
-// code"). When mcRestartIter iterations of the
-// schedule cost at most seqRestartFlops per class (up to about 245 rows),
-// the fit of the default softmax model is therefore repeated from the
-// schedule's state after mcRestartIter iterations (every class from every
-// function, ⟨αₘₖ⟩ = Alpha0; pruned at PruneAlpha), converged by the
-// sequential solver, and the fit with the higher full-model bound is
-// kept. It runs once, after the kernel is learned (the width is chosen by
-// the first start's bound).
+// code"). The caller decides when it is cheap enough (the facade: up to
+// about 245 rows); SecondStart fits the default softmax model again from
+// the schedule's state after RestartIter iterations (every class from
+// every function, ⟨αₘₖ⟩ = Alpha0; pruned at PruneAt), converged by the
+// sequential solver, and keeps the fit with the higher full-model bound.
 
-// mcRestartIter is the number of the schedule's iterations before the
+// RestartIter is the number of the schedule's iterations before the
 // sequential solver takes over: more iterations of the schedule cost more
 // and did not end at higher bounds on the shared multi-class splits
 // (docs/benchmarks.md, "Measurements behind choices in the code").
-const mcRestartIter = 5
+const RestartIter = 5
 
-// secondStart returns the second start (M23) of the converged solution
-// sol on basis b if it is cheap and ends with a higher full-model bound,
-// else sol. It applies to the softmax model under Böhning's bound.
-func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, sol *mcSolution) (*mcSolution, error) {
-	if c.Likelihood != Softmax || s.noMCRestart || !s.prune || s.method == (PaperSchedule{}) || sol.status != Converged {
-		return sol, nil
-	}
-	n, _ := x.Dims()
-	np := n
-	if b.bias {
-		np++
-	}
-	if float64(mcRestartIter)/seqRestartIter*restartCost(n, np, false) > seqRestartFlops {
-		return sol, nil
-	}
-	phi, err := b.fullCtx(ctx, x)
-	if err != nil {
-		if ctx.Err() != nil {
-			return sol, stopped(ctx, sol.iters)
-		}
-		return sol, nil
-	}
-	return mcSecondStart(ctx, phi, y, nk, s, c.Likelihood, sol), stopped(ctx, sol.iters)
-}
-
-// mcSecondStart fits the problem again from seqRestartIter iterations of
-// the paper's schedule, converged by the sequential solver, and returns
-// that fit if its full-model bound is higher than sol's, with sol's trace
-// extended by that bound (reported to the Monitor as one more
-// iteration); otherwise sol.
-func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s settings, lik MultiLikelihood, sol *mcSolution) *mcSolution {
+// SecondStart fits the problem of sol (the converged Result of Fit on
+// the design phi with the classes y and the settings s) again from
+// RestartIter iterations of the paper's schedule, converged by the
+// sequential solver, and returns that fit if its full-model bound is
+// higher than sol's, with sol's trace extended by that bound (reported to
+// the Monitor as one more iteration); otherwise sol. It ends early,
+// returning sol, once ctx is done.
+func SecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s Settings, lik Likelihood, sol *Result) *Result {
 	ss := s
-	ss.method, ss.maxIter, ss.monitor = PaperSchedule{}, mcRestartIter, nil
+	ss.Paper, ss.MaxIter, ss.Monitor, ss.Hook = true, RestartIter, nil, nil
 	p := newMCProblem(phi, y, nk, ss, lik)
-	if _, err := p.solve(ctx); err != nil {
+	if r, err := p.solve(ctx); err != nil || r.Interrupted {
 		return sol
 	}
 	// A second start that has not converged in several times the first
 	// fit's iterations is abandoned, as (S6).
-	p.set.method, p.set.maxIter = Sequential{}, min(s.maxIter, 4*sol.iters+200)
+	p.set.Paper, p.set.MaxIter = false, min(s.MaxIter, 4*sol.Iters+200)
 	alt, err := p.solve(ctx)
-	if err != nil || alt.status != Converged {
+	if err != nil || alt.Interrupted || alt.Status != engine.Done {
 		return sol
 	}
-	if kept := keepHigher(p, s, sol, alt, sol.iters+1); kept != nil {
+	if kept := keepHigher(p, s, sol, alt, sol.Iters+1); kept != nil {
 		return kept
 	}
 	return sol
@@ -81,8 +57,8 @@ func mcSecondStart(ctx context.Context, phi *mat.Dense, y []int, nk int, s setti
 // higher than sol's, with sol's trace extended by that bound (reported
 // to s's Monitor as one more iteration) and iters as its iterations;
 // otherwise nil.
-func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSolution {
-	prev, full := sol.trace[len(sol.trace)-1], alt.trace[len(alt.trace)-1]
+func keepHigher(p *mcProblem, s Settings, sol, alt *Result, iters int) *Result {
+	prev, full := sol.Trace[len(sol.Trace)-1], alt.Trace[len(alt.Trace)-1]
 	if !(full > prev) {
 		return nil
 	}
@@ -90,11 +66,11 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 	for _, c := range p.cls {
 		active += len(c.act)
 	}
-	if s.monitor != nil {
-		s.monitor(Progress{Iteration: sol.iters + 1, Bound: full, Change: relChange(prev, full), Active: active})
+	if s.Monitor != nil {
+		s.Monitor(engine.Progress{Iteration: sol.Iters + 1, Bound: full, Change: engine.RelChange(prev, full), Active: active})
 	}
-	alt.trace = append(append([]float64(nil), sol.trace...), full)
-	alt.iters = iters
+	alt.Trace = append(append([]float64(nil), sol.Trace...), full)
+	alt.Iters = iters
 	return alt
 }
 
@@ -109,8 +85,8 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // fit ends at the bias alone, a constant model, as the binary models'
 // fits did before the bias start (S8). When the sequential fit ends with
 // no function but the bias, the problem is fitted again as (S8) does:
-// the bias held at ⟨α₀⟩ = seqBiasHold·d₀ in every class, the threshold
-// annealed from seqAnnealStartCls·PruneAlpha, the bias released at its
+// the bias held at ⟨α₀⟩ = biasHold·d₀ in every class, the threshold
+// annealed from annealStartCls·PruneAt, the bias released at its
 // first lowering, and the fit with the higher full-model bound is kept.
 //
 // It was made for many inputs of which few carry the classes, where the
@@ -122,7 +98,7 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // The same restart follows a fit that leaves some class, not every one,
 // with the bias alone: that class's probability is flat in x, two such
 // classes are tied everywhere, and one of them is never predicted.
-// TestHeldRestart and TestHeldRestartEmptyClass have seeded cases; the
+// The facade's TestHeldRestart and TestHeldRestartEmptyClass have seeded cases; the
 // measurements are in docs/benchmarks.md ("Measurements behind choices in
 // the code"). The shared splits and the other generated sets end with a
 // function in every class and are unchanged. A fit that keeps one or two
@@ -134,7 +110,7 @@ func keepHigher(p *mcProblem, s settings, sol, alt *mcSolution, iters int) *mcSo
 // with no kernel function, whose probability is flat in x (two such
 // classes are tied everywhere, and one of them is never predicted).
 func (p *mcProblem) biasOnly() bool {
-	if p.set.noMCHeldRestart || p.heldStart || !p.set.bias || !p.set.prune || p.set.method == (PaperSchedule{}) {
+	if p.set.NoHeldRestart || p.heldStart || !p.set.Bias || p.set.NoPrune || p.set.Paper {
 		return false
 	}
 	for _, c := range p.cls {
@@ -149,24 +125,22 @@ func (p *mcProblem) biasOnly() bool {
 // that problem and its solution if its full-model bound is higher than
 // sol's, with sol's trace extended by that bound (reported to the Monitor
 // as one more iteration, as (M23)); otherwise nil.
-func heldRestart(ctx context.Context, phi *mat.Dense, y []int, nk int, s settings, lik MultiLikelihood,
-	hook func(step string, bound func() float64), sol *mcSolution) (*mcProblem, *mcSolution) {
+func heldRestart(ctx context.Context, phi *mat.Dense, y []int, nk int, s Settings, lik Likelihood, sol *Result) (*mcProblem, *Result) {
 	ss := s
-	ss.monitor = nil
+	ss.Monitor = nil
 	p := newMCProblem(phi, y, nk, ss, lik)
 	p.heldStart = true
-	if hook != nil {
-		hook("restart", func() float64 { return sol.trace[len(sol.trace)-1] })
+	if s.Hook != nil {
+		s.Hook("restart", func() float64 { return sol.Trace[len(sol.Trace)-1] })
 	}
-	p.hook = hook
 	alt, err := p.solve(ctx)
-	if err != nil || alt.status == Canceled {
+	if err != nil || alt.Interrupted || alt.Status == engine.Canceled {
 		return nil, nil
 	}
-	kept := keepHigher(p, s, sol, alt, sol.iters+alt.iters)
+	kept := keepHigher(p, s, sol, alt, sol.Iters+alt.Iters)
 	if kept == nil {
 		return nil, nil
 	}
-	p.set.monitor = s.monitor
+	p.set.Monitor = s.Monitor
 	return p, kept
 }

@@ -1,4 +1,4 @@
-package vrvm
+package multiclass
 
 import (
 	"context"
@@ -8,7 +8,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // The solvers of the multi-class model (docs/design.md, "Multi-class
@@ -17,8 +22,7 @@ import (
 // problem with its own precisions, the curvatures Bₙ and the targets z of
 // the likelihood (mcLikelihood: c₀ and (M5) for Böhning's bound, Aₙ,ₖₖ and
 // (M22) for the adaptive bound, 1 and ⟨y⟩ (P3) for the probit). The
-// blocks are in multiclass_active.go, the step on the means in
-// multiclass_means.go.
+// blocks are in active.go, the step on the means in means.go.
 
 // Constants of the sequential solver.
 const (
@@ -29,22 +33,6 @@ const (
 	// active set before it is no longer added (against cycling).
 	mcMaxDeletions = 2
 )
-
-// mcSolution is a solver's result, over the active functions cols in
-// basis order.
-type mcSolution struct {
-	cols   []int
-	mu     *mat.Dense
-	sigma  *mat.SymDense
-	alpha  []float64
-	trace  []float64
-	iters  int
-	status Status
-	// The per-class model: ⟨αₘₖ⟩ (0 where m is not active in class k)
-	// and each class's Σₖ over cols (zero rows and columns there).
-	alphaK *mat.Dense
-	sigmas []*mat.SymDense
-}
 
 // psiChange is the largest change of ψ relative to max(1, |ψ|).
 func psiChange(old, new *mat.Dense) float64 {
@@ -88,8 +76,8 @@ type mcProblem struct {
 	xbuf, vbuf []float64
 	y          []int
 	k          int
-	set        settings
-	prior      Prior
+	set        Settings
+	prior      bound.Prior
 	lik        mcLikelihood
 	psi        *mat.Dense // ψ (N × K): the expansion points (M8), (M21) or Q(Y)'s means (P5)
 	cls        []*mcBlock // the Q(W) blocks: K of one class each, or one of every class
@@ -99,9 +87,9 @@ type mcProblem struct {
 	hook       func(step string, bound func() float64)
 }
 
-func newMCProblem(phi *mat.Dense, y []int, k int, s settings, lik MultiLikelihood) *mcProblem {
+func newMCProblem(phi *mat.Dense, y []int, k int, s Settings, lik Likelihood) *mcProblem {
 	n, _ := phi.Dims()
-	pr := &mcProblem{y: y, k: k, set: s, prior: s.prior, psi: mat.NewDense(n, k, nil)}
+	pr := &mcProblem{y: y, k: k, set: s, prior: s.Prior, psi: mat.NewDense(n, k, nil), hook: s.Hook}
 	pr.setDesign(phi)
 	pr.lik = newMCLikelihood(lik, pr)
 	return pr
@@ -117,9 +105,9 @@ func (p *mcProblem) setDesign(phi *mat.Dense) {
 	p.tphi.Copy(phi.T())
 	p.sq = make([]float64, np)
 	for m := range np {
-		p.sq[m] = dot(p.tphi.RawRowView(m), p.tphi.RawRowView(m))
+		p.sq[m] = vec.Dot(p.tphi.RawRowView(m), p.tphi.RawRowView(m))
 	}
-	p.twin = twins(p.tphi)
+	p.twin = design.Twins(p.tphi)
 	p.gram, p.ud, p.ex = map[int][]float64{}, nil, nil
 }
 
@@ -148,7 +136,7 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 	} else {
 		n, np := p.phi.Dims()
 		bw := p.lik.curvature(k)
-		phiA := selectCols(p.phi, c.act)
+		phiA := subset.Cols(p.phi, c.act)
 		bphi := mat.DenseCopyOf(phiA) // B Φ_act
 		for i := range n {
 			row := bphi.RawRowView(i)
@@ -159,7 +147,7 @@ func (p *mcProblem) fresh(k int, iter int, all bool) error {
 		c.hold(p.phi, phiA, bphi, all)
 		c.h = phiT(p.phi, z)
 		c.d = make([]float64, np)
-		gemvT(c.d, p.square(), bw)
+		vec.MulTVec(c.d, p.square(), bw)
 	}
 	c.fixed = nil
 	return c.factor(iter, c.d)
@@ -178,7 +166,7 @@ func (p *mcProblem) freshUniform(c *mcBlock, b float64, z *mat.Dense, all bool) 
 		c.at[j] = -1
 	}
 	if all {
-		c.rows = seq(np)
+		c.rows = subset.Seq(np)
 	} else {
 		c.rows = append([]int(nil), c.act...)
 	}
@@ -200,11 +188,11 @@ func (p *mcProblem) freshUniform(c *mcBlock, b float64, z *mat.Dense, all bool) 
 		if nq == 1 {
 			zc := z.RawMatrix().Data[:n]
 			for _, a := range c.act {
-				c.h.Set(a, 0, dot(p.tphi.RawRowView(a), zc))
+				c.h.Set(a, 0, vec.Dot(p.tphi.RawRowView(a), zc))
 			}
 		} else {
 			for _, a := range c.act {
-				gemvT(c.h.RawRowView(a), z, p.tphi.RawRowView(a))
+				vec.MulTVec(c.h.RawRowView(a), z, p.tphi.RawRowView(a))
 			}
 		}
 	}
@@ -265,15 +253,15 @@ func (p *mcProblem) uniformExcluded(b float64) *mcExcluded {
 	q := p.lik.outputs()
 	ka, kb, _ := p.blockPrior(q)
 	ex := &mcExcluded{b: b, term: make([]float64, len(d)), f0: make([]float64, len(d))}
-	e := newExcludedTerms(p.prior)
+	e := bound.NewExcludedTerms(p.prior)
 	for m, v := range d {
 		v = math.Max(v, 0)
 		if q == 1 {
-			ex.term[m] = e.term(v) // (M15)
+			ex.term[m] = e.Term(v) // (M15)
 		} else {
-			ex.term[m] = probitExcluded(p.prior, q, v) // (P13)
+			ex.term[m] = ProbitExcluded(p.prior, q, v) // (P13)
 		}
-		ex.f0[m] = fval(ka, kb, alphaRoot(ka, kb, v, 0), v, 0)
+		ex.f0[m] = bound.F(ka, kb, bound.AlphaRoot(ka, kb, v, 0), v, 0)
 	}
 	p.ex = ex
 	return ex
@@ -281,7 +269,7 @@ func (p *mcProblem) uniformExcluded(b float64) *mcExcluded {
 
 // excludedSum returns the sum of term over the functions not in act.
 func excludedSum(term []float64, act []int) float64 {
-	in := memberOf(len(term), act)
+	in := bound.MemberOf(len(term), act)
 	var sum float64
 	for m, v := range term {
 		if !in[m] {
@@ -307,12 +295,12 @@ func (p *mcProblem) cacheGram(act []int) {
 	case 1:
 		np, _ := p.tphi.Dims()
 		g := make([]float64, np)
-		gemvT(g, p.phi, p.tphi.RawRowView(miss[0]))
+		vec.MulTVec(g, p.phi, p.tphi.RawRowView(miss[0]))
 		p.gram[miss[0]] = g
 		return
 	}
 	g := mat.NewDense(len(miss), len(p.sq), nil)
-	mul(g, selectRows(p.tphi, miss), p.phi) // row i: φᵀΦ of miss[i]
+	dense.Mul(g, subset.Rows(p.tphi, miss), p.phi) // row i: φᵀΦ of miss[i]
 	for i, a := range miss {
 		p.gram[a] = g.RawRowView(i)
 	}
@@ -324,9 +312,9 @@ func phiT(phi, z *mat.Dense) *mat.Dense {
 	_, q := z.Dims()
 	h := mat.NewDense(np, q, nil)
 	if q == 1 {
-		gemvT(h.RawMatrix().Data, phi, z.RawMatrix().Data)
+		vec.MulTVec(h.RawMatrix().Data, phi, z.RawMatrix().Data)
 	} else {
-		mul(h, phi.T(), z)
+		dense.Mul(h, phi.T(), z)
 	}
 	return h
 }
@@ -349,7 +337,7 @@ func (p *mcProblem) add(k, j int, a float64) {
 	for r, v := range p.tphi.RawRowView(j) {
 		col[r] = v * bw[r]
 	}
-	gemvT(cn, p.phi, col) // ΦᵀBφⱼ
+	vec.MulTVec(cn, p.phi, col) // ΦᵀBφⱼ
 	p.cls[k].add(j, a, cn)
 }
 
@@ -363,7 +351,7 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 	if b, ok := p.lik.uniform(); ok {
 		base = p.uniformExcluded(b).f0
 	}
-	in := memberOf(len(c.d), c.act)
+	in := bound.MemberOf(len(c.d), c.act)
 	best, bestA, bestGain := -1, 0.0, 0.0
 	for r, j := range c.rows {
 		if in[j] || p.twin[j] || c.del[j] >= mcMaxDeletions || c.ss[r] <= 0 {
@@ -373,7 +361,7 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 		if !maxBelow(ka, kb, c.ss[r], q2, p.thr/2) {
 			continue // its optimal ⟨α⟩ is above thr/2
 		}
-		a := alphaRoot(ka, kb, c.ss[r], q2)
+		a := bound.AlphaRoot(ka, kb, c.ss[r], q2)
 		if a > p.thr/2 {
 			continue
 		}
@@ -382,9 +370,9 @@ func (p *mcProblem) bestAddition(k int) (int, float64) {
 			f0 = base[j]
 		} else {
 			d := math.Max(c.d[j], 0)
-			f0 = fval(ka, kb, alphaRoot(ka, kb, d, 0), d, 0)
+			f0 = bound.F(ka, kb, bound.AlphaRoot(ka, kb, d, 0), d, 0)
 		}
-		gain := fval(ka, kb, a, c.ss[r], q2) - f0 // (M16), (P13) divided by q
+		gain := bound.F(ka, kb, a, c.ss[r], q2) - f0 // (M16), (P13) divided by q
 		if gain > bestGain {
 			best, bestA, bestGain = j, a, gain
 		}
@@ -421,9 +409,9 @@ func (p *mcProblem) step(name string) {
 func (p *mcProblem) startSet(k int, paper bool) []int {
 	_, np := p.phi.Dims()
 	switch {
-	case paper || !p.set.prune:
-		return seq(np)
-	case p.set.bias:
+	case paper || p.set.NoPrune:
+		return subset.Seq(np)
+	case p.set.Bias:
 		return []int{0}
 	}
 	h := phiT(p.phi, p.lik.targets(k))
@@ -432,7 +420,7 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 		d = p.uniformD(b)
 	} else {
 		d = make([]float64, np)
-		gemvT(d, p.square(), p.lik.curvature(k))
+		vec.MulTVec(d, p.square(), p.lik.curvature(k))
 	}
 	best, bestV := 0, -1.0
 	for j := range np {
@@ -453,38 +441,40 @@ func (p *mcProblem) startSet(k int, paper bool) []int {
 	return []int{best}
 }
 
-// solve runs the sequential solver or, for PaperSchedule, the paper's
+// solve runs the sequential solver or, for Settings.Paper, the paper's
 // schedule, for any likelihood, through engine.Run (mcLoop): each
 // iteration updates every block's Q(W) (M4), (P3) and its ⟨α⟩ ((M6),
 // (P11) in the schedule; the maximisers of (S1), (P12), removals and
 // additions (M16), (P13) in the sequential solver), then the means and the
 // likelihood's variational parameters (mcLikelihood.means), then Q(W)
 // again.
-func (p *mcProblem) solve(ctx context.Context) (*mcSolution, error) {
-	lp := &mcLoop{p: p, paper: p.set.method == (PaperSchedule{})}
+func (p *mcProblem) solve(ctx context.Context) (*Result, error) {
+	lp := &mcLoop{p: p, paper: p.set.Paper}
 	if err := p.startBlocks(lp.paper); err != nil {
 		return nil, err
 	}
-	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: p.set.maxIter, Initial: true, Monitor: engineMonitor(p.set.monitor)})
-	if errors.Is(err, errBoundNaN) {
-		return p.solution(append(res.Trace, lp.bad), res.Iters, IterationLimit), err
+	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: p.set.MaxIter, Initial: true, Monitor: p.set.Monitor})
+	if errors.Is(err, ErrBoundNaN) {
+		return p.solution(append(res.Trace, lp.bad), res.Iters, engine.IterationLimit), err
 	}
 	if err != nil {
 		return nil, err
 	}
-	return p.solution(res.Trace, res.Iters, engineStatus(res.Status)), stopped(ctx, res.Iters)
+	sol := p.solution(res.Trace, res.Iters, res.Status)
+	sol.Interrupted = ctx.Err() != nil
+	return sol, nil
 }
 
 // startBlocks sets up the blocks' first active sets and ⟨α⟩ (startSet;
 // for the held start (M24) at the annealed threshold), unless a warm start
-// (mcSecondStart) set them, and their Q(W) (M4), (P3).
+// (SecondStart) set them, and their Q(W) (M4), (P3).
 func (p *mcProblem) startBlocks(paper bool) error {
 	q := p.lik.outputs()
-	p.thr = p.set.pruneAt
-	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (mcSecondStart)
+	p.thr = p.set.PruneAt
+	if p.cls == nil { // else a warm start from the blocks' active sets and ⟨α⟩ (SecondStart)
 		p.cls = make([]*mcBlock, p.k/q)
 		if p.heldStart {
-			p.thr *= seqAnnealStartCls // (M24)
+			p.thr *= annealStartCls // (M24)
 			p.holdBias = true
 		}
 	}
@@ -492,10 +482,10 @@ func (p *mcProblem) startBlocks(paper bool) error {
 		if c == nil {
 			c = &mcBlock{mcActive: mcActive{del: map[int]int{}}, q: q}
 			c.act = p.startSet(k, paper)
-			c.alpha = constant(len(c.act), p.set.alpha0)
+			c.alpha = vec.Constant(len(c.act), p.set.Alpha0)
 			p.cls[k] = c
 		}
-		if err := p.fresh(k, 0, !paper && p.set.prune); err != nil {
+		if err := p.fresh(k, 0, !paper && !p.set.NoPrune); err != nil {
 			return err
 		}
 	}
@@ -518,13 +508,13 @@ func (p *mcProblem) blocksStep(it int, full, paper bool) (changed bool, dAlpha f
 		prev := append([]float64(nil), c.alpha...)
 		if paper {
 			p.scheduleAlpha(c)
-			dAlpha = math.Max(dAlpha, maxRelChange(prev, c.alpha))
+			dAlpha = math.Max(dAlpha, vec.MaxRelChange(prev, c.alpha))
 			continue
 		}
 		if p.sweepBlock(k, c, full) {
 			changed = true
 		} else {
-			dAlpha = math.Max(dAlpha, maxRelChange(prev, c.alpha))
+			dAlpha = math.Max(dAlpha, vec.MaxRelChange(prev, c.alpha))
 		}
 	}
 	if paper {
@@ -556,13 +546,13 @@ func (p *mcProblem) sweepBlock(k int, c *mcBlock, full bool) (moved bool) {
 	ka, kb, div := p.blockPrior(p.lik.outputs())
 	for i := 0; i < len(c.act); i++ {
 		if p.holdBias && c.act[i] == 0 {
-			c.setAlpha(i, seqBiasHold*c.d[0]) // (M24)
+			c.setAlpha(i, biasHold*c.d[0]) // (M24)
 			p.step("hold")
 			continue
 		}
 		sv, q2 := c.stats(i)
-		a := alphaRoot(ka, kb, sv, q2/div) // (S1), (P12)
-		if p.set.prune && a > p.thr && len(c.act) > 1 {
+		a := bound.AlphaRoot(ka, kb, sv, q2/div) // (S1), (P12)
+		if !p.set.NoPrune && a > p.thr && len(c.act) > 1 {
 			c.remove(i)
 			i--
 			moved = true
@@ -608,15 +598,15 @@ func (p *mcProblem) meansStep(it int, paper bool) (dxi float64, pruned bool, err
 	if !paper {
 		return dxi, false, nil
 	}
-	if p.set.prune {
+	if !p.set.NoPrune {
 		for _, c := range p.cls {
-			keep, did := pruneSet(c.alpha, p.set.pruneAt)
+			keep, did := engine.Prune(c.alpha, p.set.PruneAt)
 			if did && len(keep) > 0 {
 				pruned = true
-				c.act, c.alpha = selectInts(c.act, keep), selectVec(c.alpha, keep)
-				c.sig = selectCols(selectRows(c.sig, keep), keep)
+				c.act, c.alpha = subset.Ints(c.act, keep), subset.Vec(c.alpha, keep)
+				c.sig = subset.Cols(subset.Rows(c.sig, keep), keep)
 				if c.fixed != nil {
-					c.fixed = selectRows(c.fixed, keep)
+					c.fixed = subset.Rows(c.fixed, keep)
 				}
 			}
 		}
@@ -632,7 +622,7 @@ func (p *mcProblem) meansStep(it int, paper bool) (dxi float64, pruned bool, err
 
 // solution gathers the classes' posteriors over the union of the blocks'
 // active sets, in basis order; class k is output k mod q of block k/q.
-func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolution {
+func (p *mcProblem) solution(trace []float64, iters int, status engine.Status) *Result {
 	in := map[int]bool{}
 	for _, c := range p.cls {
 		for _, a := range c.act {
@@ -649,7 +639,7 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 		pos[a] = i
 	}
 	m := len(cols)
-	sol := &mcSolution{cols: cols, mu: mat.NewDense(m, p.k, nil), alphaK: mat.NewDense(m, p.k, nil), trace: trace, iters: iters, status: status}
+	sol := &Result{Cols: cols, Mu: mat.NewDense(m, p.k, nil), AlphaK: mat.NewDense(m, p.k, nil), Trace: trace, Iters: iters, Status: status}
 	for _, c := range p.cls {
 		mu := c.mean()
 		s := mat.NewSymDense(m, nil)
@@ -661,12 +651,12 @@ func (p *mcProblem) solution(trace []float64, iters int, status Status) *mcSolut
 			}
 		}
 		for o := range c.q {
-			k := len(sol.sigmas)
+			k := len(sol.Sigmas)
 			for i, a := range c.act {
-				sol.mu.Set(pos[a], k, mu.At(i, o))
-				sol.alphaK.Set(pos[a], k, c.alpha[i])
+				sol.Mu.Set(pos[a], k, mu.At(i, o))
+				sol.AlphaK.Set(pos[a], k, c.alpha[i])
 			}
-			sol.sigmas = append(sol.sigmas, s)
+			sol.Sigmas = append(sol.Sigmas, s)
 		}
 	}
 	return sol

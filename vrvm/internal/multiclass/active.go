@@ -1,8 +1,12 @@
-package vrvm
+package multiclass
 
 import (
 	"math"
 
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -83,13 +87,13 @@ func (s *mcActive) hold(phi, phiA, bphiA *mat.Dense, all bool) {
 		s.at[j] = -1
 	}
 	if all {
-		s.rows = seq(np)
+		s.rows = subset.Seq(np)
 		s.c = mat.NewDense(np, m, nil)
-		mul(s.c, phi.T(), bphiA)
+		dense.Mul(s.c, phi.T(), bphiA)
 	} else {
 		s.rows = append([]int(nil), s.act...)
 		s.c = mat.NewDense(m, m, nil)
-		mul(s.c, phiA.T(), bphiA)
+		dense.Mul(s.c, phiA.T(), bphiA)
 	}
 	for r, j := range s.rows {
 		s.at[j] = r
@@ -108,23 +112,23 @@ func (s *mcActive) factor(iter int, d []float64) error {
 		}
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
-	var q gaussQ
-	if err := q.factor(prec, iter); err != nil {
+	var q posterior.Gauss
+	if err := q.Factor(prec, iter); err != nil {
 		return err
 	}
-	s.sig = mat.DenseCopyOf(q.sigma())
-	s.logDet = q.logDet
+	s.sig = mat.DenseCopyOf(q.Sigma())
+	s.logDet = q.LogDet
 	nr := len(s.rows)
 	_, nq := s.h.Dims()
 	s.e = mat.NewDense(nr, m, nil)
 	s.qq = mat.NewDense(nr, nq, nil)
 	if m > 0 {
-		mul(s.e, s.c, s.sig)
-		mul(s.qq, s.e, selectRows(s.h, s.act))
+		dense.Mul(s.e, s.c, s.sig)
+		dense.Mul(s.qq, s.e, subset.Rows(s.h, s.act))
 	}
 	s.ss = make([]float64, nr)
 	for r, j := range s.rows {
-		s.ss[r] = d[j] - dot(s.c.RawRowView(r), s.e.RawRowView(r))
+		s.ss[r] = d[j] - vec.Dot(s.c.RawRowView(r), s.e.RawRowView(r))
 		qr := s.qq.RawRowView(r)
 		for k := range qr {
 			qr[k] = s.h.At(j, k) - qr[k]
@@ -141,7 +145,7 @@ func (s *mcActive) meanAct() *mat.Dense {
 	if m == 0 {
 		return mu
 	}
-	mul(mu, s.sig, selectRows(s.h, s.act))
+	dense.Mul(mu, s.sig, subset.Rows(s.h, s.act))
 	return mu
 }
 
@@ -229,11 +233,11 @@ func (s *mcActive) remove(i int) {
 		}
 	}
 	s.del[s.act[i]]++
-	s.sig = selectCols(selectRows(s.sig, keep), keep)
-	s.e = selectCols(s.e, keep)
-	s.c = selectCols(s.c, keep)
-	s.act = selectInts(s.act, keep)
-	s.alpha = selectVec(s.alpha, keep)
+	s.sig = subset.Cols(subset.Rows(s.sig, keep), keep)
+	s.e = subset.Cols(s.e, keep)
+	s.c = subset.Cols(s.c, keep)
+	s.act = subset.Ints(s.act, keep)
+	s.alpha = subset.Vec(s.alpha, keep)
 }
 
 // add puts candidate j into the active set with ⟨α⟩ = a, given
@@ -241,7 +245,7 @@ func (s *mcActive) remove(i int) {
 func (s *mcActive) add(j int, a float64, cn []float64) {
 	np := len(cn)
 	if len(s.rows) != np {
-		panic("vrvm: mcActive.add without every candidate's statistics")
+		panic("multiclass: mcActive.add without every candidate's statistics")
 	}
 	m := len(s.act)
 	_, nq := s.h.Dims()
