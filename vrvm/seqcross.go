@@ -195,6 +195,7 @@ const quadBlock = 256
 // 64, was slower (docs/benchmarks.md, "Measurements behind choices in the code")).
 func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
+	cr := c.RawMatrix()
 	// The range is of 256 per block, so that parallelRange (at most one
 	// worker per 256) may split the blocks among the processors.
 	blocks := (p + quadBlock - 1) / quadBlock
@@ -202,22 +203,74 @@ func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 		t := make([]float64, quadBlock)
 		for b := blo / 256; b < bhi/256; b++ {
 			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
-			o := out[lo:hi]
-			clear(o)
+			quadTile(sig, m, cr.Data[lo:], cr.Stride, hi-lo, out[lo:hi], t)
+		}
+		return nil
+	})
+}
+
+// quadTile sets o[j] = cⱼᵀΣcⱼ for the n columns of a block of C whose row
+// k is c[k·stride : k·stride+n], as quadFormsAxpy computes them
+// (Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ), tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ, in that order, each tᵢ
+// by dense.SumRows, the values of one Axpy per k); t is work space of at
+// least n.
+func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []float64) {
+	clear(o)
+	ws, offs := make([]float64, 0, m), make([]int, 0, m)
+	for i := range m {
+		ti := t[:n]
+		row := sig.Data[i*sig.Stride : i*sig.Stride+m]
+		ws, offs = ws[:0], offs[:0]
+		for k := i + 1; k < m; k++ {
+			if w := row[k]; w != 0 {
+				ws, offs = append(ws, w), append(offs, k*stride)
+			}
+		}
+		dense.SumRows(ti, ws, offs, c)
+		ci, d := c[i*stride:i*stride+n], row[i]
+		for j, v := range ci {
+			o[j] += v * (d*v + 2*ti[j])
+		}
+	}
+}
+
+// uniformStats is candidateStats with uniform precisions (B = βI) and
+// fewer than quadGemmMin active functions: for the candidates idx (every
+// one if nil), it subtracts qⱼ's products cᵢⱼμᵢ from qv and sets quad to
+// cⱼᵀΣcⱼ, with cⱼ = β(B_A bⱼ) from the kept rows of cross. It forms C
+// block by block, quadBlock candidates at a time, each block used by
+// quadTile while it is in cache, in parallel over the blocks: the same
+// products and sums, in the same order, as forming all of C (M × P) and
+// then quadFormsAxpy, which streamed C through memory twice (the
+// measurement in docs/benchmarks.md, "Issue 49, acceptance 3: the fit's
+// inner loops").
+func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
+	m, p := len(s.act), len(qv)
+	_, uni := s.lik.Weights()
+	sig := s.sig.RawSymmetric()
+	blocks := (p + quadBlock - 1) / quadBlock
+	buf := workDense(&s.ctBuf, blocks, m*quadBlock).RawMatrix().Data
+	_ = parallelRange(blocks*256, func(blo, bhi int) error {
+		t := make([]float64, quadBlock)
+		for b := blo / 256; b < bhi/256; b++ {
+			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
+			n := hi - lo
+			cb, q := buf[b*m*quadBlock:b*m*quadBlock+m*n], qv[lo:hi]
 			for i := range m {
-				ti := t[:hi-lo]
-				clear(ti)
-				row := sig.Data[i*sig.Stride : i*sig.Stride+m]
-				for k := i + 1; k < m; k++ {
-					if w := row[k]; w != 0 {
-						blas64.Axpy(w, blas64.Vector{N: hi - lo, Inc: 1, Data: c.RawRowView(k)[lo:hi]}, blas64.Vector{N: hi - lo, Inc: 1, Data: ti})
+				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.mu[i]
+				if idx == nil {
+					for j, v := range src[lo:hi] {
+						dst[j] = uni * v
+						q[j] -= dst[j] * mu
 					}
+					continue
 				}
-				ci, d := c.RawRowView(i)[lo:hi], row[i]
-				for j, v := range ci {
-					o[j] += v * (d*v + 2*ti[j])
+				for j, c := range idx[lo:hi] {
+					dst[j] = uni * src[c]
+					q[j] -= dst[j] * mu
 				}
 			}
+			quadTile(sig, m, cb, n, n, quad[lo:hi], t)
 		}
 		return nil
 	})

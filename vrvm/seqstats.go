@@ -169,6 +169,17 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 		return sv, qv
 	}
+	if s.uniform() && m < quadGemmMin {
+		s.fillDiag(dv, idx)
+		init()
+		if idx == nil {
+			s.completeCross()
+		}
+		quad := resize(s.csBuf, p)
+		s.csBuf = quad
+		s.uniformStats(idx, qv, quad)
+		return s.clampStats(sv, qv, quad)
+	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
 	ct := workDense(&s.ctBuf, m, p)
 	// With uniform precisions qⱼ's products cᵢⱼμᵢ are taken as cⱼ is
@@ -224,6 +235,12 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 			}
 		}
 	}
+	return s.clampStats(sv, qv, quad)
+}
+
+// clampStats subtracts quad (cⱼᵀΣcⱼ) from sv (dⱼ), keeps the result in
+// svRaw and returns sv clamped at 0, with qv.
+func (s *seqFit) clampStats(sv, qv, quad []float64) ([]float64, []float64) {
 	for j, v := range quad {
 		sv[j] -= v
 	}

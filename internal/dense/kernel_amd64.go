@@ -82,3 +82,10 @@ func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
 //
 //go:noescape
 func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)
+
+// sumRows32 sets t[j] = Σₖ w[k]·c[offs[k]+j] for j < n, n a positive
+// multiple of 32 and nk > 0, products and sums rounded one at a time in the
+// order of k (VMULPD, VADDPD: no fused multiply–add).
+//
+//go:noescape
+func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)

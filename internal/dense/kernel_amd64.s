@@ -200,3 +200,62 @@ dotloop:
 	VMOVUPD    Y3, (AX)
 	VZEROUPPER
 	RET
+
+// One row k of SumRows' tile: Y8 = w[k]; R11 = &c[offs[k] + j0]; the
+// tile's 32 sums in Y0..Y7 each gain the rounded product w[k]·c, rounded.
+#define SUMROW(off, acc) \
+	VMULPD off(R11), Y8, Y9 \
+	VADDPD Y9, acc, acc
+
+// func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)
+TEXT ·sumRows32(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ offs+16(FP), R8
+	MOVQ nk+24(FP), R9
+	MOVQ c+32(FP), R10
+	MOVQ t+40(FP), DI
+	SHRQ $5, CX
+
+tileloop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   BX, BX
+
+rowloop:
+	VBROADCASTSD (SI)(BX*8), Y8
+	MOVQ         (R8)(BX*8), R11
+	LEAQ         (R10)(R11*8), R11
+	SUMROW(0, Y0)
+	SUMROW(32, Y1)
+	SUMROW(64, Y2)
+	SUMROW(96, Y3)
+	SUMROW(128, Y4)
+	SUMROW(160, Y5)
+	SUMROW(192, Y6)
+	SUMROW(224, Y7)
+	INCQ         BX
+	CMPQ         BX, R9
+	JLT          rowloop
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ    $256, R10
+	ADDQ    $256, DI
+	DECQ    CX
+	JNZ     tileloop
+
+	VZEROUPPER
+	RET

@@ -30,3 +30,8 @@ func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64) {
 func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64) {
 	panic("dense: no dot kernel on this platform")
 }
+
+// sumRows32 is never called without the assembly kernels.
+func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64) {
+	panic("dense: no SumRows kernel on this platform")
+}

@@ -1,0 +1,46 @@
+package dense
+
+// SumRows sets t[j] = Σₖ w[k]·c[offs[k]+j] for every j < len(t): each
+// product rounded, then added to the sum so far, in the order of k, from
+// t[j] = 0, without fused multiply–add. These are the values of clearing
+// t and calling blas64.Axpy(w[k], c[offs[k]:offs[k]+len(t)], t) for each
+// k in turn (gonum's SSE2 AxpyUnitary rounds the product and the sum
+// separately as well), bit for bit, but with AVX2 the sums of 32 columns
+// stay in registers over every k instead of t being read and written once
+// per k. It panics if w and offs differ in length or a row overhangs c.
+func SumRows(t, w []float64, offs []int, c []float64) {
+	host.sumRows(t, w, offs, c)
+}
+
+// sumRowsTile is the number of columns the assembly kernel takes at a
+// time (eight ymm accumulators).
+const sumRowsTile = 32
+
+// sumRows is SumRows with the kernels of e.
+func (e products) sumRows(t, w []float64, offs []int, c []float64) {
+	n := len(t)
+	if len(w) != len(offs) {
+		panic("dense: SumRows: w and offs differ in length")
+	}
+	for _, o := range offs {
+		if o < 0 || o+n > len(c) {
+			panic("dense: SumRows: a row overhangs c")
+		}
+	}
+	body := 0
+	if e.level != portable && n >= sumRowsTile && len(w) > 0 {
+		body = n &^ (sumRowsTile - 1)
+		sumRows32(body, &w[0], &offs[0], len(w), &c[0], &t[0])
+	}
+	if body == n {
+		return
+	}
+	rest := t[body:]
+	clear(rest)
+	for k, wk := range w {
+		row := c[offs[k]+body : offs[k]+n]
+		for j, v := range row {
+			rest[j] += wk * v
+		}
+	}
+}
