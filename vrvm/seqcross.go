@@ -92,7 +92,9 @@ const crossChunk = 4096
 // products remain to be computed.
 func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	p := len(s.bnorm)
-	known := make([]bool, p)
+	s.knownBuf = resizeBool(s.knownBuf, p)
+	known := s.knownBuf
+	clear(known)
 	set := func(j int, row []float64) {
 		known[j] = true
 		for k, i := range rows {
@@ -107,13 +109,23 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	for j, row := range s.crossKept {
 		set(j, row)
 	}
-	var rest []int
+	rest := s.restBuf[:0]
 	for j, kn := range known {
 		if !kn {
 			rest = append(rest, j)
 		}
 	}
+	s.restBuf = rest
 	return rest
+}
+
+// resizeBool returns b with length n, reallocated only if its capacity is
+// short (the values are not kept).
+func resizeBool(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	return b[:n]
 }
 
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
@@ -156,7 +168,9 @@ const quadGemmMin = 64
 // the Axpy loop over the upper triangle it replaces, but faster on many
 // active functions. Below quadGemmMin active functions it calls
 // quadFormsAxpy, which costs less there (docs/benchmarks.md, "Measurements behind choices in the code").
-func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
+// Σ filled and ΣC are written on work, kept by the caller between calls
+// (every value of both is written before it is read).
+func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64, work *[]float64) {
 	m, p := c.Dims()
 	if m < quadGemmMin {
 		quadFormsAxpy(sig, c, out)
@@ -166,7 +180,8 @@ func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	if m == 0 || p == 0 {
 		return
 	}
-	full := mat.NewDense(m, m, nil)
+	wd := workDense(work, m, m+p).RawMatrix().Data
+	full := mat.NewDense(m, m, wd[:m*m])
 	fd := full.RawMatrix().Data
 	for i := range m {
 		copy(fd[i*m+i:(i+1)*m], sig.Data[i*sig.Stride+i:i*sig.Stride+m])
@@ -174,7 +189,7 @@ func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 			fd[k*m+i] = fd[i*m+k]
 		}
 	}
-	t := mat.NewDense(m, p, nil)
+	t := mat.NewDense(m, p, wd[m*m:])
 	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, full.RawMatrix(), c.RawMatrix(), 0, t.RawMatrix())
 	for i := range m {
 		ci, ti := c.RawRowView(i), t.RawRowView(i)
@@ -238,7 +253,8 @@ func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []fl
 // fewer than quadGemmMin active functions: for the candidates idx (every
 // one if nil), it subtracts qⱼ's products cᵢⱼμᵢ from qv and sets quad to
 // cⱼᵀΣcⱼ, with cⱼ = β(B_A bⱼ) from the kept rows of cross. It forms C
-// block by block, quadBlock candidates at a time, each block used by
+// block by block, quadBlock candidates at a time (dense.ScaleSub: the
+// values of the loop dst = β·cross, q −= μᵢ·dst), each block used by
 // quadTile while it is in cache, in parallel over the blocks: the same
 // products and sums, in the same order, as forming all of C (M × P) and
 // then quadFormsAxpy, which streamed C through memory twice (the
@@ -259,10 +275,7 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 			for i := range m {
 				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.mu[i]
 				if idx == nil {
-					for j, v := range src[lo:hi] {
-						dst[j] = uni * v
-						q[j] -= dst[j] * mu
-					}
+					dense.ScaleSub(dst, q, src[lo:hi], uni, mu)
 					continue
 				}
 				for j, c := range idx[lo:hi] {

@@ -226,7 +226,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
 	s.csBuf = quad
-	quadForms(s.sig.RawSymmetric(), ct, quad)
+	quadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {
 		for i := range m {
 			cr, mu := ct.RawRowView(i), s.q.mu[i]

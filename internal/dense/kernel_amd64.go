@@ -89,3 +89,9 @@ func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)
 //
 //go:noescape
 func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)
+
+// scaleSub16 sets dst[j] = a·src[j], q[j] −= b·dst[j] for j < n, n a
+// positive multiple of 16 (VMULPD, VSUBPD: no fused multiply–add).
+//
+//go:noescape
+func scaleSub16(n int, a, b float64, src, dst, q *float64)

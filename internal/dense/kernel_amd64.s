@@ -259,3 +259,35 @@ rowloop:
 
 	VZEROUPPER
 	RET
+
+// Four values at off: dst = a·src (Y0 = a), q = q − b·dst (Y1 = b).
+#define SCALESUB(off) \
+	VMULPD  off(SI)(BX*8), Y0, Y2 \
+	VMOVUPD Y2, off(DI)(BX*8)     \
+	VMULPD  Y2, Y1, Y3            \
+	VMOVUPD off(DX)(BX*8), Y4     \
+	VSUBPD  Y3, Y4, Y4            \
+	VMOVUPD Y4, off(DX)(BX*8)
+
+// func scaleSub16(n int, a, b float64, src, dst, q *float64)
+TEXT ·scaleSub16(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), CX
+	VBROADCASTSD a+8(FP), Y0
+	VBROADCASTSD b+16(FP), Y1
+	MOVQ         src+24(FP), SI
+	MOVQ         dst+32(FP), DI
+	MOVQ         q+40(FP), DX
+	XORQ         BX, BX
+	SHRQ         $4, CX
+
+scaleloop:
+	SCALESUB(0)
+	SCALESUB(32)
+	SCALESUB(64)
+	SCALESUB(96)
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  scaleloop
+
+	VZEROUPPER
+	RET

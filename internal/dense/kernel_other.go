@@ -35,3 +35,8 @@ func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64) {
 func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64) {
 	panic("dense: no SumRows kernel on this platform")
 }
+
+// scaleSub16 is never called without the assembly kernels.
+func scaleSub16(n int, a, b float64, src, dst, q *float64) {
+	panic("dense: no ScaleSub kernel on this platform")
+}

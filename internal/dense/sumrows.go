@@ -44,3 +44,30 @@ func (e products) sumRows(t, w []float64, offs []int, c []float64) {
 		}
 	}
 }
+
+// ScaleSub sets dst[j] = a·src[j] and then q[j] −= b·dst[j] for every
+// j < len(dst), each product and difference rounded (no fused
+// multiply–add), as the loop of that statement computes them, bit for
+// bit; with AVX2 four values per instruction. It panics if src or q is
+// shorter than dst.
+func ScaleSub(dst, q, src []float64, a, b float64) {
+	host.scaleSub(dst, q, src, a, b)
+}
+
+// scaleSub is ScaleSub with the kernels of e.
+func (e products) scaleSub(dst, q, src []float64, a, b float64) {
+	n := len(dst)
+	if len(src) < n || len(q) < n {
+		panic("dense: ScaleSub: src or q is shorter than dst")
+	}
+	body := 0
+	if e.level != portable && n >= 16 {
+		body = n &^ 15
+		scaleSub16(body, a, b, &src[0], &dst[0], &q[0])
+	}
+	src, q = src[:n], q[:n]
+	for j := body; j < n; j++ {
+		dst[j] = a * src[j]
+		q[j] -= dst[j] * b
+	}
+}

@@ -48,3 +48,36 @@ func TestSumRows(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleSub checks ScaleSub, with the processor's kernels and the
+// portable loop, against the loop of its statement, bit for bit.
+func TestScaleSub(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 9))
+	for _, e := range []products{host, {level: portable}} {
+		for _, n := range []int{0, 1, 15, 16, 17, 64, 161, 256} {
+			src, q := make([]float64, n+3), make([]float64, n+2)
+			for i := range src {
+				src[i] = rnd.NormFloat64() * math.Exp(8*rnd.NormFloat64())
+			}
+			for i := range q {
+				q[i] = rnd.NormFloat64()
+			}
+			a, b := rnd.NormFloat64(), rnd.NormFloat64()
+			wantD, wantQ := make([]float64, n), append([]float64(nil), q...)
+			for j := range wantD {
+				wantD[j] = a * src[j]
+				wantQ[j] -= wantD[j] * b
+			}
+			dst := make([]float64, n)
+			e.scaleSub(dst, q, src, a, b)
+			for j := range dst {
+				if math.Float64bits(dst[j]) != math.Float64bits(wantD[j]) || math.Float64bits(q[j]) != math.Float64bits(wantQ[j]) {
+					t.Fatalf("level %v, n %d, value %d: (%v, %v), want (%v, %v)", e.level, n, j, dst[j], q[j], wantD[j], wantQ[j])
+				}
+			}
+			if q[n] != wantQ[n] || q[n+1] != wantQ[n+1] {
+				t.Fatalf("level %v, n %d: q changed beyond dst", e.level, n)
+			}
+		}
+	}
+}
