@@ -226,9 +226,9 @@ func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 
 // quadTile sets o[j] = cⱼᵀΣcⱼ for the n columns of a block of C whose row
 // k is c[k·stride : k·stride+n], as quadFormsAxpy computes them
-// (Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ), tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ, in that order, each tᵢ
-// by dense.SumRows, the values of one Axpy per k); t is work space of at
-// least n.
+// (Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ), tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ, in that order: each
+// row's terms by dense.QuadRow, whose tᵢ are the values of one Axpy per
+// k); t is work space of at least n.
 func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []float64) {
 	clear(o)
 	ws, offs := make([]float64, 0, m), make([]int, 0, m)
@@ -241,11 +241,7 @@ func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []fl
 				ws, offs = append(ws, w), append(offs, k*stride)
 			}
 		}
-		dense.SumRows(ti, ws, offs, c)
-		ci, d := c[i*stride:i*stride+n], row[i]
-		for j, v := range ci {
-			o[j] += v * (d*v + 2*ti[j])
-		}
+		dense.QuadRow(o, c[i*stride:i*stride+n], ti, ws, offs, c, row[i])
 	}
 }
 

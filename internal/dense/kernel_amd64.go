@@ -95,3 +95,10 @@ func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)
 //
 //go:noescape
 func scaleSub16(n int, a, b float64, src, dst, q *float64)
+
+// quadRow32 adds ci[j]·(d·ci[j] + 2tⱼ) to o[j], tⱼ = Σₖ w[k]·c[offs[k]+j]
+// in the order of k (zero if nk is 0), for j < n, n a positive multiple
+// of 32, every product and sum rounded (no fused multiply–add).
+//
+//go:noescape
+func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64)

@@ -291,3 +291,73 @@ scaleloop:
 
 	VZEROUPPER
 	RET
+
+// Four columns at off of QuadRow's tile: o += ci·(d·ci + (t + t)), t in
+// acc, Y10 = d; AX = &ci[j0], DX = &o[j0].
+#define QUADACC(off, acc) \
+	VMOVUPD off(AX), Y11   \
+	VMULPD  Y11, Y10, Y12  \
+	VADDPD  acc, acc, acc  \
+	VADDPD  acc, Y12, Y12  \
+	VMULPD  Y12, Y11, Y12  \
+	VADDPD  off(DX), Y12, Y12 \
+	VMOVUPD Y12, off(DX)
+
+// func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64)
+TEXT ·quadRow32(SB), NOSPLIT, $0-64
+	MOVQ         n+0(FP), CX
+	MOVQ         w+8(FP), SI
+	MOVQ         offs+16(FP), R8
+	MOVQ         nk+24(FP), R9
+	MOVQ         c+32(FP), R10
+	MOVQ         ci+40(FP), AX
+	VBROADCASTSD d+48(FP), Y10
+	MOVQ         o+56(FP), DX
+	SHRQ         $5, CX
+
+qtileloop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   BX, BX
+	CMPQ   BX, R9
+	JGE    qacc
+
+qrowloop:
+	VBROADCASTSD (SI)(BX*8), Y8
+	MOVQ         (R8)(BX*8), R11
+	LEAQ         (R10)(R11*8), R11
+	SUMROW(0, Y0)
+	SUMROW(32, Y1)
+	SUMROW(64, Y2)
+	SUMROW(96, Y3)
+	SUMROW(128, Y4)
+	SUMROW(160, Y5)
+	SUMROW(192, Y6)
+	SUMROW(224, Y7)
+	INCQ         BX
+	CMPQ         BX, R9
+	JLT          qrowloop
+
+qacc:
+	QUADACC(0, Y0)
+	QUADACC(32, Y1)
+	QUADACC(64, Y2)
+	QUADACC(96, Y3)
+	QUADACC(128, Y4)
+	QUADACC(160, Y5)
+	QUADACC(192, Y6)
+	QUADACC(224, Y7)
+	ADDQ $256, R10
+	ADDQ $256, AX
+	ADDQ $256, DX
+	DECQ CX
+	JNZ  qtileloop
+
+	VZEROUPPER
+	RET

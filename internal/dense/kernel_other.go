@@ -40,3 +40,8 @@ func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64) {
 func scaleSub16(n int, a, b float64, src, dst, q *float64) {
 	panic("dense: no ScaleSub kernel on this platform")
 }
+
+// quadRow32 is never called without the assembly kernels.
+func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64) {
+	panic("dense: no QuadRow kernel on this platform")
+}

@@ -71,3 +71,50 @@ func (e products) scaleSub(dst, q, src []float64, a, b float64) {
 		q[j] -= dst[j] * b
 	}
 }
+
+// QuadRow adds ci[j]·(d·ci[j] + 2tⱼ) to o[j] for every j < len(o), where
+// tⱼ = Σₖ w[k]·c[offs[k]+j] as SumRows computes it: the values of
+// SumRows(t, w, offs, c) followed by the loop o[j] += ci[j]*(d*ci[j] +
+// 2*t[j]), bit for bit (each product and sum rounded, no fused
+// multiply–add), with AVX2 without storing t. t is work space of at
+// least len(o). It panics as SumRows does, or if ci is shorter than o.
+func QuadRow(o, ci, t, w []float64, offs []int, c []float64, d float64) {
+	host.quadRow(o, ci, t, w, offs, c, d)
+}
+
+// quadRow is QuadRow with the kernels of e.
+func (e products) quadRow(o, ci, t, w []float64, offs []int, c []float64, d float64) {
+	n := len(o)
+	if len(ci) < n || len(t) < n || len(w) != len(offs) {
+		panic("dense: QuadRow: ci or t is shorter than o, or w and offs differ in length")
+	}
+	for _, of := range offs {
+		if of < 0 || of+n > len(c) {
+			panic("dense: QuadRow: a row overhangs c")
+		}
+	}
+	body := 0
+	if e.level != portable && n >= sumRowsTile {
+		body = n &^ (sumRowsTile - 1)
+		var w0 *float64
+		var o0 *int
+		if len(w) > 0 {
+			w0, o0 = &w[0], &offs[0]
+		}
+		quadRow32(body, w0, o0, len(w), &c[0], &ci[0], d, &o[0])
+	}
+	if body == n {
+		return
+	}
+	rest := t[body:n]
+	clear(rest)
+	for k, wk := range w {
+		row := c[offs[k]+body : offs[k]+n]
+		for j, v := range row {
+			rest[j] += wk * v
+		}
+	}
+	for j, v := range ci[body:n] {
+		o[body+j] += v * (d*v + 2*rest[j])
+	}
+}

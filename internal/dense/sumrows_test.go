@@ -81,3 +81,43 @@ func TestScaleSub(t *testing.T) {
 		}
 	}
 }
+
+// TestQuadRow checks QuadRow, with the processor's kernels and the
+// portable loop, against SumRows and the loop of its statement, bit for
+// bit.
+func TestQuadRow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 13))
+	for _, e := range []products{host, {level: portable}} {
+		for _, n := range []int{0, 1, 31, 32, 33, 64, 161, 256} {
+			for _, nk := range []int{0, 1, 5, 40} {
+				c := make([]float64, 50*n+nk+5)
+				for i := range c {
+					c[i] = rnd.NormFloat64() * math.Exp(4*rnd.NormFloat64())
+				}
+				w, offs := make([]float64, nk), make([]int, nk)
+				for k := range w {
+					w[k] = rnd.NormFloat64()
+					offs[k] = rnd.IntN(len(c) - n + 1)
+				}
+				ci, o := make([]float64, n), make([]float64, n)
+				for j := range ci {
+					ci[j], o[j] = rnd.NormFloat64(), rnd.NormFloat64()
+				}
+				d := rnd.ExpFloat64()
+				tw := make([]float64, n)
+				portableSum := products{level: portable}
+				portableSum.sumRows(tw, w, offs, c)
+				want := append([]float64(nil), o...)
+				for j, v := range ci {
+					want[j] += v * (d*v + 2*tw[j])
+				}
+				e.quadRow(o, ci, make([]float64, n), w, offs, c, d)
+				for j := range o {
+					if math.Float64bits(o[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("level %v, n %d, nk %d, column %d: %v, want %v", e.level, n, nk, j, o[j], want[j])
+					}
+				}
+			}
+		}
+	}
+}
