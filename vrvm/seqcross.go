@@ -261,7 +261,9 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 	_, uni := s.lik.Weights()
 	sig := s.sig.RawSymmetric()
 	blocks := (p + quadBlock - 1) / quadBlock
-	buf := workDense(&s.ctBuf, blocks, m*quadBlock).RawMatrix().Data
+	// Room for half of quadGemmMin functions from the first call, so that
+	// the buffer is not reallocated at every few additions.
+	buf := workDense(&s.ctBuf, blocks, max(m, quadGemmMin/2)*quadBlock).RawMatrix().Data
 	_ = parallelRange(blocks*256, func(blo, bhi int) error {
 		t := make([]float64, quadBlock)
 		for b := blo / 256; b < bhi/256; b++ {

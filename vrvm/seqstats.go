@@ -38,7 +38,10 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 		yv[i] = scale * v
 	}
 	if beta, uni := s.lik.Weights(); beta == nil {
-		dv = make([]float64, len(s.bnorm))
+		// dv is used by the caller before the next call (the round, the
+		// bound), so that its storage is kept.
+		s.dvBuf = resize(s.dvBuf, len(s.bnorm))
+		dv = s.dvBuf
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
 		}

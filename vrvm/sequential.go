@@ -358,6 +358,7 @@ type seqFit struct {
 	// quadBuf is quadForms' work space (Σ filled and ΣC); knownBuf and
 	// restBuf are knownCross's.
 	quadBuf  []float64
+	dvBuf    []float64 // dⱼ of weighted with uniform precisions
 	knownBuf []bool
 	restBuf  []int
 	// svBuf and qvBuf hold candidateStats' results, until its next call.
