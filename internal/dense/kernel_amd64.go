@@ -102,3 +102,9 @@ func scaleSub16(n int, a, b float64, src, dst, q *float64)
 //
 //go:noescape
 func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64)
+
+// axpy8 adds a·x[j] to y[j] for j < n, n a positive multiple of 8
+// (VMULPD, VADDPD: no fused multiply–add).
+//
+//go:noescape
+func axpy8(n int, a float64, x, y *float64)

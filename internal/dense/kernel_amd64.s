@@ -361,3 +361,26 @@ qacc:
 
 	VZEROUPPER
 	RET
+
+// func axpy8(n int, a float64, x, y *float64)
+TEXT ·axpy8(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), CX
+	VBROADCASTSD a+8(FP), Y0
+	MOVQ         x+16(FP), SI
+	MOVQ         y+24(FP), DI
+	XORQ         BX, BX
+	SHRQ         $3, CX
+
+axpyloop:
+	VMULPD  (SI)(BX*8), Y0, Y1
+	VMULPD  32(SI)(BX*8), Y0, Y2
+	VADDPD  (DI)(BX*8), Y1, Y1
+	VADDPD  32(DI)(BX*8), Y2, Y2
+	VMOVUPD Y1, (DI)(BX*8)
+	VMOVUPD Y2, 32(DI)(BX*8)
+	ADDQ    $8, BX
+	DECQ    CX
+	JNZ     axpyloop
+
+	VZEROUPPER
+	RET

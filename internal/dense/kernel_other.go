@@ -45,3 +45,8 @@ func scaleSub16(n int, a, b float64, src, dst, q *float64) {
 func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64) {
 	panic("dense: no QuadRow kernel on this platform")
 }
+
+// axpy8 is never called without the assembly kernels.
+func axpy8(n int, a float64, x, y *float64) {
+	panic("dense: no Axpy kernel on this platform")
+}

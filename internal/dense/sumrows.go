@@ -118,3 +118,34 @@ func (e products) quadRow(o, ci, t, w []float64, offs []int, c []float64, d floa
 		o[body+j] += v * (d*v + 2*rest[j])
 	}
 }
+
+// Axpy adds a·x[j] to y[j] for every j < len(y), the product rounded and
+// then the sum (no fused multiply–add): the values of blas64.Axpy with
+// unit increments (gonum's SSE2 AxpyUnitary, which rounds both as well,
+// and returns at once for a = 0), bit for bit, without its checks and
+// calls, which cost more than the work on the short rows of a rank-one
+// update; with AVX2 four values per instruction. It panics if x is
+// shorter than y.
+func Axpy(a float64, x, y []float64) {
+	host.axpy(a, x, y)
+}
+
+// axpy is Axpy with the kernels of e.
+func (e products) axpy(a float64, x, y []float64) {
+	n := len(y)
+	if len(x) < n {
+		panic("dense: Axpy: x is shorter than y")
+	}
+	if a == 0 {
+		return
+	}
+	body := 0
+	if e.level != portable && n >= 8 {
+		body = n &^ 7
+		axpy8(body, a, &x[0], &y[0])
+	}
+	x = x[:n]
+	for j := body; j < n; j++ {
+		y[j] += a * x[j]
+	}
+}

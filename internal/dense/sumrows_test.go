@@ -121,3 +121,30 @@ func TestQuadRow(t *testing.T) {
 		}
 	}
 }
+
+// TestAxpy checks Axpy, with the processor's kernels and the portable
+// loop, against blas64.Axpy, bit for bit.
+func TestAxpy(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(17, 19))
+	for _, e := range []products{host, {level: portable}} {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 31, 64, 100} {
+			for _, a := range []float64{0, rnd.NormFloat64(), -3.5e-7} {
+				x, y := make([]float64, n+2), make([]float64, n+1)
+				for i := range x {
+					x[i] = rnd.NormFloat64() * math.Exp(8*rnd.NormFloat64())
+				}
+				for i := range y {
+					y[i] = rnd.NormFloat64()
+				}
+				want := append([]float64(nil), y...)
+				blas64.Axpy(a, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: 1, Data: want})
+				e.axpy(a, x, y[:n])
+				for j := range y {
+					if math.Float64bits(y[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("level %v, n %d, a %v, value %d: %v, want %v", e.level, n, a, j, y[j], want[j])
+					}
+				}
+			}
+		}
+	}
+}
