@@ -58,7 +58,10 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	}
 	var top *gainHeap
 	if full && len(dv) >= seqShortlistMin {
-		top = &gainHeap{cs: s.topBuf[:0], k: seqShortlist}
+		top = &gainHeap{cs: s.topBuf[:0], k: seqShortlist, floor: math.Inf(-1)}
+		if !s.wStale {
+			top.floor = s.gainFloor(sv, qv, dv, in)
+		}
 	}
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
