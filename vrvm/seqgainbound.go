@@ -256,7 +256,8 @@ func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
 
 // gainFloor returns a lower bound on the k-th largest ranking gain of a
 // full round (k = seqShortlist, the shortlist's size), from the round's
-// statistics sv, qv and dv and the mask of the active functions in: the
+// statistics sv, qv and dv and bestAddition's mask in (the active
+// functions and those removed seqMaxDeletions times): the
 // least gain of k candidates that bestAddition ranks, those of the last
 // shortlist first (most of them are among the largest again) and then the
 // first others; −Inf if there are fewer than k or a gain is NaN. The
@@ -270,7 +271,7 @@ func (s *seqFit) gainFloor(sv, qv, dv []float64, in []bool) float64 {
 	k := seqShortlist
 	floor, n := math.Inf(1), 0
 	take := func(m int) bool {
-		if in[m] || s.twin[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) || sv[m] <= seqCollinear*dv[m] {
+		if in[m] || s.twin[m] || !(dv[m] > 0) || sv[m] <= seqCollinear*dv[m] {
 			return true
 		}
 		_, g, _ := s.rankGain(sv[m], qv[m], dv[m])
