@@ -52,13 +52,23 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	sv, qv := s.candidateStats(dv, idx)
 	in := s.activeMask(len(dv))
 	defer s.clearMask(in)
+	for m, n := range s.deleted {
+		// Removed too often to be added again (seqMaxDeletions): passed
+		// over as the active ones are, without a look-up per candidate.
+		if n >= seqMaxDeletions {
+			in[m] = true
+		}
+	}
 	minGain := 0.0
 	if s.largeSet() && !force && !s.annealing {
 		minGain = seqLargeGain * float64(s.n) // see seqLargeGain
 	}
 	var top *gainHeap
 	if full && len(dv) >= seqShortlistMin {
-		top = &gainHeap{cs: s.topBuf[:0], k: seqShortlist}
+		top = &gainHeap{cs: s.topBuf[:0], k: seqShortlist, floor: math.Inf(-1)}
+		if !s.wStale {
+			top.floor = s.gainFloor(sv, qv, dv, in)
+		}
 	}
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
@@ -70,7 +80,7 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 		if idx != nil {
 			m = idx[k]
 		}
-		if in[m] || s.twin[m] || s.deleted[m] >= seqMaxDeletions || !(dv[m] > 0) {
+		if in[m] || s.twin[m] || !(dv[m] > 0) {
 			continue
 		}
 		if sv[k] <= seqCollinear*dv[m] {

@@ -92,7 +92,9 @@ const crossChunk = 4096
 // products remain to be computed.
 func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	p := len(s.bnorm)
-	known := make([]bool, p)
+	s.knownBuf = resizeBool(s.knownBuf, p)
+	known := s.knownBuf
+	clear(known)
 	set := func(j int, row []float64) {
 		known[j] = true
 		for k, i := range rows {
@@ -107,13 +109,23 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	for j, row := range s.crossKept {
 		set(j, row)
 	}
-	var rest []int
+	rest := s.restBuf[:0]
 	for j, kn := range known {
 		if !kn {
 			rest = append(rest, j)
 		}
 	}
+	s.restBuf = rest
 	return rest
+}
+
+// resizeBool returns b with length n, reallocated only if its capacity is
+// short (the values are not kept).
+func resizeBool(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	return b[:n]
 }
 
 // crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
@@ -156,7 +168,9 @@ const quadGemmMin = 64
 // the Axpy loop over the upper triangle it replaces, but faster on many
 // active functions. Below quadGemmMin active functions it calls
 // quadFormsAxpy, which costs less there (docs/benchmarks.md, "Measurements behind choices in the code").
-func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
+// Σ filled and ΣC are written on work, kept by the caller between calls
+// (every value of both is written before it is read).
+func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64, work *[]float64) {
 	m, p := c.Dims()
 	if m < quadGemmMin {
 		quadFormsAxpy(sig, c, out)
@@ -166,7 +180,8 @@ func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	if m == 0 || p == 0 {
 		return
 	}
-	full := mat.NewDense(m, m, nil)
+	wd := workDense(work, m, m+p).RawMatrix().Data
+	full := mat.NewDense(m, m, wd[:m*m])
 	fd := full.RawMatrix().Data
 	for i := range m {
 		copy(fd[i*m+i:(i+1)*m], sig.Data[i*sig.Stride+i:i*sig.Stride+m])
@@ -174,7 +189,7 @@ func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 			fd[k*m+i] = fd[i*m+k]
 		}
 	}
-	t := mat.NewDense(m, p, nil)
+	t := mat.NewDense(m, p, wd[m*m:])
 	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, full.RawMatrix(), c.RawMatrix(), 0, t.RawMatrix())
 	for i := range m {
 		ci, ti := c.RawRowView(i), t.RawRowView(i)
@@ -195,6 +210,7 @@ const quadBlock = 256
 // 64, was slower (docs/benchmarks.md, "Measurements behind choices in the code")).
 func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 	m, p := c.Dims()
+	cr := c.RawMatrix()
 	// The range is of 256 per block, so that parallelRange (at most one
 	// worker per 256) may split the blocks among the processors.
 	blocks := (p + quadBlock - 1) / quadBlock
@@ -202,22 +218,70 @@ func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
 		t := make([]float64, quadBlock)
 		for b := blo / 256; b < bhi/256; b++ {
 			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
-			o := out[lo:hi]
-			clear(o)
+			quadTile(sig, m, cr.Data[lo:], cr.Stride, hi-lo, out[lo:hi], t)
+		}
+		return nil
+	})
+}
+
+// quadTile sets o[j] = cⱼᵀΣcⱼ for the n columns of a block of C whose row
+// k is c[k·stride : k·stride+n], as quadFormsAxpy computes them
+// (Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ), tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ, in that order: each
+// row's terms by dense.QuadRow, whose tᵢ are the values of one Axpy per
+// k); t is work space of at least n.
+func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []float64) {
+	clear(o)
+	ws, offs := make([]float64, 0, m), make([]int, 0, m)
+	for i := range m {
+		ti := t[:n]
+		row := sig.Data[i*sig.Stride : i*sig.Stride+m]
+		ws, offs = ws[:0], offs[:0]
+		for k := i + 1; k < m; k++ {
+			if w := row[k]; w != 0 {
+				ws, offs = append(ws, w), append(offs, k*stride)
+			}
+		}
+		dense.QuadRow(o, c[i*stride:i*stride+n], ti, ws, offs, c, row[i])
+	}
+}
+
+// uniformStats is candidateStats with uniform precisions (B = βI) and
+// fewer than quadGemmMin active functions: for the candidates idx (every
+// one if nil), it subtracts qⱼ's products cᵢⱼμᵢ from qv and sets quad to
+// cⱼᵀΣcⱼ, with cⱼ = β(B_A bⱼ) from the kept rows of cross. It forms C
+// block by block, quadBlock candidates at a time (dense.ScaleSub: the
+// values of the loop dst = β·cross, q −= μᵢ·dst), each block used by
+// quadTile while it is in cache, in parallel over the blocks: the same
+// products and sums, in the same order, as forming all of C (M × P) and
+// then quadFormsAxpy, which streamed C through memory twice (the
+// measurement in docs/benchmarks.md, "Issue 49, acceptance 3: the fit's
+// inner loops").
+func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
+	m, p := len(s.act), len(qv)
+	_, uni := s.lik.Weights()
+	sig := s.sig.RawSymmetric()
+	blocks := (p + quadBlock - 1) / quadBlock
+	// Room for half of quadGemmMin functions from the first call, so that
+	// the buffer is not reallocated at every few additions.
+	buf := workDense(&s.ctBuf, blocks, max(m, quadGemmMin/2)*quadBlock).RawMatrix().Data
+	_ = parallelRange(blocks*256, func(blo, bhi int) error {
+		t := make([]float64, quadBlock)
+		for b := blo / 256; b < bhi/256; b++ {
+			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
+			n := hi - lo
+			cb, q := buf[b*m*quadBlock:b*m*quadBlock+m*n], qv[lo:hi]
 			for i := range m {
-				ti := t[:hi-lo]
-				clear(ti)
-				row := sig.Data[i*sig.Stride : i*sig.Stride+m]
-				for k := i + 1; k < m; k++ {
-					if w := row[k]; w != 0 {
-						blas64.Axpy(w, blas64.Vector{N: hi - lo, Inc: 1, Data: c.RawRowView(k)[lo:hi]}, blas64.Vector{N: hi - lo, Inc: 1, Data: ti})
-					}
+				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.mu[i]
+				if idx == nil {
+					dense.ScaleSub(dst, q, src[lo:hi], uni, mu)
+					continue
 				}
-				ci, d := c.RawRowView(i)[lo:hi], row[i]
-				for j, v := range ci {
-					o[j] += v * (d*v + 2*ti[j])
+				for j, c := range idx[lo:hi] {
+					dst[j] = uni * src[c]
+					q[j] -= dst[j] * mu
 				}
 			}
+			quadTile(sig, m, cb, n, n, quad[lo:hi], t)
 		}
 		return nil
 	})

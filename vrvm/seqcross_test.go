@@ -54,7 +54,8 @@ func TestCrossKernels(t *testing.T) {
 			for i := range out {
 				out[i] = 99 // overwritten
 			}
-			quadForms(sig.RawSymmetric(), c, out)
+			var work []float64
+			quadForms(sig.RawSymmetric(), c, out, &work)
 			for j, v := range out {
 				w := mat.Inner(c.ColView(j), &sig, c.ColView(j))
 				if !scalar.EqualWithinAbsOrRel(v, w, tol, tol) {

@@ -145,11 +145,19 @@ type gainHeap struct {
 	cs     []addCand
 	k      int
 	heaped bool
+	// floor is a lower bound on the k-th largest gain of the round
+	// (gainFloor), −Inf where none is known: a candidate whose bound is
+	// below it cannot be among the k largest, even before the heap is
+	// full.
+	floor float64
 }
 
 // admits reports whether a candidate whose gain is at most ub could enter
 // the heap; called for each candidate in turn, before add.
 func (h *gainHeap) admits(ub float64) bool {
+	if ub < h.floor {
+		return false
+	}
 	if len(h.cs) < h.k {
 		return true
 	}
@@ -244,4 +252,47 @@ func (s *seqFit) expand(l *lazyRound, cs []exactCand, thr float64) []exactCand {
 		slices.SortFunc(cs, func(a, b exactCand) int { return cmp.Compare(a.pos, b.pos) })
 	}
 	return cs
+}
+
+// gainFloor returns a lower bound on the k-th largest ranking gain of a
+// full round (k = seqShortlist, the shortlist's size), from the round's
+// statistics sv, qv and dv and bestAddition's mask in (the active
+// functions and those removed seqMaxDeletions times): the
+// least gain of k candidates that bestAddition ranks, those of the last
+// shortlist first (most of them are among the largest again) and then the
+// first others; −Inf if there are fewer than k or a gain is NaN. The
+// first candidates of a round otherwise enter the heap whatever their
+// bounds, until it is full, and its least gain rises slowly from theirs:
+// with the floor, gainHeap admits only candidates whose bound reaches it,
+// and keeps the same k candidates (those of the k largest gains; should
+// two gains be equal at the k-th, the one kept may differ). The floor's
+// gains cost k rankGain more per round.
+func (s *seqFit) gainFloor(sv, qv, dv []float64, in []bool) float64 {
+	k := seqShortlist
+	floor, n := math.Inf(1), 0
+	take := func(m int) bool {
+		if in[m] || s.twin[m] || !(dv[m] > 0) || sv[m] <= seqCollinear*dv[m] {
+			return true
+		}
+		_, g, _ := s.rankGain(sv[m], qv[m], dv[m])
+		if math.IsNaN(g) {
+			return false
+		}
+		floor, n = math.Min(floor, g), n+1
+		return true
+	}
+	for _, m := range s.short {
+		if !take(m) {
+			return math.Inf(-1)
+		}
+	}
+	for m := 0; n < k && m < len(sv); m++ {
+		if !slices.Contains(s.short, m) && !take(m) {
+			return math.Inf(-1)
+		}
+	}
+	if n < k {
+		return math.Inf(-1)
+	}
+	return floor
 }

@@ -38,7 +38,10 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 		yv[i] = scale * v
 	}
 	if beta, uni := s.lik.Weights(); beta == nil {
-		dv = make([]float64, len(s.bnorm))
+		// dv is used by the caller before the next call (the round, the
+		// bound), so that its storage is kept.
+		s.dvBuf = resize(s.dvBuf, len(s.bnorm))
+		dv = s.dvBuf
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
 		}
@@ -169,6 +172,17 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 		return sv, qv
 	}
+	if s.uniform() && m < quadGemmMin {
+		s.fillDiag(dv, idx)
+		init()
+		if idx == nil {
+			s.completeCross()
+		}
+		quad := resize(s.csBuf, p)
+		s.csBuf = quad
+		s.uniformStats(idx, qv, quad)
+		return s.clampStats(sv, qv, quad)
+	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
 	ct := workDense(&s.ctBuf, m, p)
 	// With uniform precisions qⱼ's products cᵢⱼμᵢ are taken as cⱼ is
@@ -215,7 +229,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
 	s.csBuf = quad
-	quadForms(s.sig.RawSymmetric(), ct, quad)
+	quadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {
 		for i := range m {
 			cr, mu := ct.RawRowView(i), s.q.mu[i]
@@ -224,6 +238,12 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 			}
 		}
 	}
+	return s.clampStats(sv, qv, quad)
+}
+
+// clampStats subtracts quad (cⱼᵀΣcⱼ) from sv (dⱼ), keeps the result in
+// svRaw and returns sv clamped at 0, with qv.
+func (s *seqFit) clampStats(sv, qv, quad []float64) ([]float64, []float64) {
 	for j, v := range quad {
 		sv[j] -= v
 	}

@@ -388,12 +388,13 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 
 // syrUpper is blas64.Syr on the upper triangle of a, a ← a + alpha·x xᵀ,
 // one Axpy per row: the same products and sums as gonum's Dsyr, in half
-// its time (its inner loop is not vectorised) (docs/benchmarks.md, "Measurements behind choices in the code").
+// its time (its inner loop is not vectorised) (docs/benchmarks.md, "Measurements behind choices in the code"),
+// by dense.Axpy (the values of blas64.Axpy, without its checks and calls).
 func syrUpper(alpha float64, x []float64, a blas64.Symmetric) {
 	n := a.N
 	for i := range n {
 		if t := x[i] * alpha; t != 0 {
-			blas64.Axpy(t, blas64.Vector{N: n - i, Inc: 1, Data: x[i:n]}, blas64.Vector{N: n - i, Inc: 1, Data: a.Data[i*a.Stride+i : i*a.Stride+n]})
+			dense.Axpy(t, x[i:n], a.Data[i*a.Stride+i:i*a.Stride+n])
 		}
 	}
 }

@@ -355,6 +355,12 @@ type seqFit struct {
 	// ctBuf, csBuf and colBuf are work space of candidateStats
 	// and sweep, kept between calls (see workDense).
 	ctBuf, csBuf, colBuf []float64
+	// quadBuf is quadForms' work space (Σ filled and ΣC); knownBuf and
+	// restBuf are knownCross's.
+	quadBuf  []float64
+	dvBuf    []float64 // dⱼ of weighted with uniform precisions
+	knownBuf []bool
+	restBuf  []int
 	// svBuf and qvBuf hold candidateStats' results, until its next call.
 	svBuf, qvBuf []float64
 	// topBuf, fineBuf, lazyBuf and inBuf are work space of

@@ -57,6 +57,16 @@
 // four dot products, with two ymm accumulators per row. Both are bound by
 // memory on large operands, so they gain less than the matrix product.
 //
+// # Loops that keep gonum's rounding
+//
+// SumRows (a sum of weighted rows, the values of one Axpy per row into a
+// cleared vector), QuadRow (SumRows and the terms of a quadratic form that
+// follow it), ScaleSub (a scaled copy and a product subtracted) and Axpy
+// run in ymm registers with VMULPD and VADDPD, never fused, in the order
+// of the loops they replace, so that their results are those loops' (and
+// gonum's AxpyUnitary's) bit for bit: the sequential solver's candidate
+// statistics and rank-one updates use them without changing a fit.
+//
 // # Parallelism
 //
 // Products of more than about a million multiply–adds split C among
@@ -67,7 +77,8 @@
 //
 // # Rounding
 //
-// The fused multiply–add rounds once where gonum rounds twice, and the
-// sums are taken in a different order, so results agree with gonum's to
-// a few units in the last place of the sizes involved, not bit for bit.
+// In the products the fused multiply–add rounds once where gonum rounds
+// twice, and the sums are taken in a different order, so results agree
+// with gonum's to a few units in the last place of the sizes involved, not
+// bit for bit (the loops above excepted).
 package dense

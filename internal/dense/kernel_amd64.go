@@ -82,3 +82,29 @@ func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64)
 //
 //go:noescape
 func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64)
+
+// sumRows32 sets t[j] = Σₖ w[k]·c[offs[k]+j] for j < n, n a positive
+// multiple of 32 and nk > 0, products and sums rounded one at a time in the
+// order of k (VMULPD, VADDPD: no fused multiply–add).
+//
+//go:noescape
+func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)
+
+// scaleSub16 sets dst[j] = a·src[j], q[j] −= b·dst[j] for j < n, n a
+// positive multiple of 16 (VMULPD, VSUBPD: no fused multiply–add).
+//
+//go:noescape
+func scaleSub16(n int, a, b float64, src, dst, q *float64)
+
+// quadRow32 adds ci[j]·(d·ci[j] + 2tⱼ) to o[j], tⱼ = Σₖ w[k]·c[offs[k]+j]
+// in the order of k (zero if nk is 0), for j < n, n a positive multiple
+// of 32, every product and sum rounded (no fused multiply–add).
+//
+//go:noescape
+func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64)
+
+// axpy8 adds a·x[j] to y[j] for j < n, n a positive multiple of 8
+// (VMULPD, VADDPD: no fused multiply–add).
+//
+//go:noescape
+func axpy8(n int, a float64, x, y *float64)

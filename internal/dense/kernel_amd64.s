@@ -200,3 +200,187 @@ dotloop:
 	VMOVUPD    Y3, (AX)
 	VZEROUPPER
 	RET
+
+// One row k of SumRows' tile: Y8 = w[k]; R11 = &c[offs[k] + j0]; the
+// tile's 32 sums in Y0..Y7 each gain the rounded product w[k]·c, rounded.
+#define SUMROW(off, acc) \
+	VMULPD off(R11), Y8, Y9 \
+	VADDPD Y9, acc, acc
+
+// func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64)
+TEXT ·sumRows32(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ offs+16(FP), R8
+	MOVQ nk+24(FP), R9
+	MOVQ c+32(FP), R10
+	MOVQ t+40(FP), DI
+	SHRQ $5, CX
+
+tileloop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   BX, BX
+
+rowloop:
+	VBROADCASTSD (SI)(BX*8), Y8
+	MOVQ         (R8)(BX*8), R11
+	LEAQ         (R10)(R11*8), R11
+	SUMROW(0, Y0)
+	SUMROW(32, Y1)
+	SUMROW(64, Y2)
+	SUMROW(96, Y3)
+	SUMROW(128, Y4)
+	SUMROW(160, Y5)
+	SUMROW(192, Y6)
+	SUMROW(224, Y7)
+	INCQ         BX
+	CMPQ         BX, R9
+	JLT          rowloop
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ    $256, R10
+	ADDQ    $256, DI
+	DECQ    CX
+	JNZ     tileloop
+
+	VZEROUPPER
+	RET
+
+// Four values at off: dst = a·src (Y0 = a), q = q − b·dst (Y1 = b).
+#define SCALESUB(off) \
+	VMULPD  off(SI)(BX*8), Y0, Y2 \
+	VMOVUPD Y2, off(DI)(BX*8)     \
+	VMULPD  Y2, Y1, Y3            \
+	VMOVUPD off(DX)(BX*8), Y4     \
+	VSUBPD  Y3, Y4, Y4            \
+	VMOVUPD Y4, off(DX)(BX*8)
+
+// func scaleSub16(n int, a, b float64, src, dst, q *float64)
+TEXT ·scaleSub16(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), CX
+	VBROADCASTSD a+8(FP), Y0
+	VBROADCASTSD b+16(FP), Y1
+	MOVQ         src+24(FP), SI
+	MOVQ         dst+32(FP), DI
+	MOVQ         q+40(FP), DX
+	XORQ         BX, BX
+	SHRQ         $4, CX
+
+scaleloop:
+	SCALESUB(0)
+	SCALESUB(32)
+	SCALESUB(64)
+	SCALESUB(96)
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  scaleloop
+
+	VZEROUPPER
+	RET
+
+// Four columns at off of QuadRow's tile: o += ci·(d·ci + (t + t)), t in
+// acc, Y10 = d; AX = &ci[j0], DX = &o[j0].
+#define QUADACC(off, acc) \
+	VMOVUPD off(AX), Y11   \
+	VMULPD  Y11, Y10, Y12  \
+	VADDPD  acc, acc, acc  \
+	VADDPD  acc, Y12, Y12  \
+	VMULPD  Y12, Y11, Y12  \
+	VADDPD  off(DX), Y12, Y12 \
+	VMOVUPD Y12, off(DX)
+
+// func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64)
+TEXT ·quadRow32(SB), NOSPLIT, $0-64
+	MOVQ         n+0(FP), CX
+	MOVQ         w+8(FP), SI
+	MOVQ         offs+16(FP), R8
+	MOVQ         nk+24(FP), R9
+	MOVQ         c+32(FP), R10
+	MOVQ         ci+40(FP), AX
+	VBROADCASTSD d+48(FP), Y10
+	MOVQ         o+56(FP), DX
+	SHRQ         $5, CX
+
+qtileloop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   BX, BX
+	CMPQ   BX, R9
+	JGE    qacc
+
+qrowloop:
+	VBROADCASTSD (SI)(BX*8), Y8
+	MOVQ         (R8)(BX*8), R11
+	LEAQ         (R10)(R11*8), R11
+	SUMROW(0, Y0)
+	SUMROW(32, Y1)
+	SUMROW(64, Y2)
+	SUMROW(96, Y3)
+	SUMROW(128, Y4)
+	SUMROW(160, Y5)
+	SUMROW(192, Y6)
+	SUMROW(224, Y7)
+	INCQ         BX
+	CMPQ         BX, R9
+	JLT          qrowloop
+
+qacc:
+	QUADACC(0, Y0)
+	QUADACC(32, Y1)
+	QUADACC(64, Y2)
+	QUADACC(96, Y3)
+	QUADACC(128, Y4)
+	QUADACC(160, Y5)
+	QUADACC(192, Y6)
+	QUADACC(224, Y7)
+	ADDQ $256, R10
+	ADDQ $256, AX
+	ADDQ $256, DX
+	DECQ CX
+	JNZ  qtileloop
+
+	VZEROUPPER
+	RET
+
+// func axpy8(n int, a float64, x, y *float64)
+TEXT ·axpy8(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), CX
+	VBROADCASTSD a+8(FP), Y0
+	MOVQ         x+16(FP), SI
+	MOVQ         y+24(FP), DI
+	XORQ         BX, BX
+	SHRQ         $3, CX
+
+axpyloop:
+	VMULPD  (SI)(BX*8), Y0, Y1
+	VMULPD  32(SI)(BX*8), Y0, Y2
+	VADDPD  (DI)(BX*8), Y1, Y1
+	VADDPD  32(DI)(BX*8), Y2, Y2
+	VMOVUPD Y1, (DI)(BX*8)
+	VMOVUPD Y2, 32(DI)(BX*8)
+	ADDQ    $8, BX
+	DECQ    CX
+	JNZ     axpyloop
+
+	VZEROUPPER
+	RET

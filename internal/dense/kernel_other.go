@@ -30,3 +30,23 @@ func gemvT4(n int, a *float64, lda int, x *[4]float64, y *float64) {
 func dots4(n int, a0, a1, a2, a3, b *float64, s *[4]float64) {
 	panic("dense: no dot kernel on this platform")
 }
+
+// sumRows32 is never called without the assembly kernels.
+func sumRows32(n int, w *float64, offs *int, nk int, c, t *float64) {
+	panic("dense: no SumRows kernel on this platform")
+}
+
+// scaleSub16 is never called without the assembly kernels.
+func scaleSub16(n int, a, b float64, src, dst, q *float64) {
+	panic("dense: no ScaleSub kernel on this platform")
+}
+
+// quadRow32 is never called without the assembly kernels.
+func quadRow32(n int, w *float64, offs *int, nk int, c, ci *float64, d float64, o *float64) {
+	panic("dense: no QuadRow kernel on this platform")
+}
+
+// axpy8 is never called without the assembly kernels.
+func axpy8(n int, a float64, x, y *float64) {
+	panic("dense: no Axpy kernel on this platform")
+}
