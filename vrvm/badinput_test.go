@@ -187,8 +187,8 @@ func TestNotPositiveDefinite(t *testing.T) {
 	}
 	// A nearly singular one is rescued by jitter.
 	b := mat.NewSymDense(2, []float64{1, 1, 1, 1 - 1e-17})
-	if err := q.factor(b, 1); err != nil || q.jitter == 0 {
-		t.Fatalf("jitter retry: err %v, jitter %g", err, q.jitter)
+	if err := q.factor(b, 1); err != nil || q.Jitter == 0 {
+		t.Fatalf("jitter retry: err %v, jitter %g", err, q.Jitter)
 	}
 }
 

@@ -1,7 +1,6 @@
 package vrvm
 
 import (
-	"context"
 	"errors"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -18,24 +17,14 @@ import (
 // solver.
 
 // gaussQ is the Gaussian factor Q_w(w) = N(w | μ, Σ) (20), held through the
-// Cholesky factor of its precision Σ⁻¹ = UᵀU. Σ itself is not formed by
-// factor: diag Σ comes from U⁻¹ (Σ = U⁻¹U⁻ᵀ). Its fields are those of a
-// posterior.Gauss (vrvm/internal/posterior, shared with the internal
-// solvers), whose methods factor, solveMean and sigma call; ufac is the
-// sequential solver's own (seqfactor.go).
+// Cholesky factor of its precision Σ⁻¹ = UᵀU: a posterior.Gauss
+// (vrvm/internal/posterior, shared with the internal solvers), whose
+// Factor, SolveMean and Sigma it calls, with the sequential solver's own
+// U (seqfactor.go). Σ itself is not formed by factor: diag Σ comes from
+// U⁻¹ (Σ = U⁻¹U⁻ᵀ).
 type gaussQ struct {
-	// ctx, if not nil, is checked between the blocks of the O(M³)
-	// factorisations of a large precision (M ≥ blockedMin), so that a
-	// cancellation does not wait for a whole factorisation; factor then
-	// returns the context's error and leaves q as it was.
-	ctx    context.Context
-	chol   mat.Cholesky
-	uinv   mat.TriDense // U⁻¹, upper triangular
-	mu     []float64
-	diag   []float64 // diag Σ
-	logDet float64   // ln|Σ|
-	jitter float64   // diagonal jitter added to the precision, 0 normally
-	ufac   []float64 // U of the last factorInv (q.chol is then empty)
+	posterior.Gauss
+	ufac []float64 // U of the last factorInv (q.Chol is then empty)
 }
 
 // blockedMin and blockSize are posterior.BlockedMin and
@@ -50,15 +39,7 @@ const (
 // and computes ln|Σ|, U⁻¹ and diag Σ, by posterior.Gauss.Factor. iter is
 // used in error messages.
 func (q *gaussQ) factor(a *mat.SymDense, iter int) error {
-	p := q.shared()
-	err := p.Factor(a, iter)
-	q.chol, q.uinv, q.diag, q.logDet, q.jitter = p.Chol, p.Uinv, p.Diag, p.LogDet, p.Jitter
-	return notPD(err)
-}
-
-// shared returns q as a posterior.Gauss (sharing its storage).
-func (q *gaussQ) shared() posterior.Gauss {
-	return posterior.Gauss{Ctx: q.ctx, Chol: q.chol, Uinv: q.uinv, Mu: q.mu, Diag: q.diag, LogDet: q.logDet, Jitter: q.jitter}
+	return notPD(q.Factor(a, iter))
 }
 
 // notPD returns a *posterior.NotPDError as a *NotPositiveDefiniteError,
@@ -72,12 +53,7 @@ func notPD(err error) error {
 }
 
 // solveMean sets μ = Σ h.
-func (q *gaussQ) solveMean(h []float64) error {
-	p := q.shared()
-	err := p.SolveMean(h)
-	q.mu = p.Mu
-	return err
-}
+func (q *gaussQ) solveMean(h []float64) error { return q.SolveMean(h) }
 
 // quadForms sets out[n] = φₙᵀ Σ φₙ for the rows φₙ of phi, using
 // ‖φₙᵀ U⁻¹‖². work must be a scratch matrix of phi's shape (or nil).
@@ -89,7 +65,7 @@ func (q *gaussQ) quadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.
 		}
 		return work
 	}
-	work = mulTri(work, phi, q.uinv.RawTriangular())
+	work = mulTri(work, phi, q.Uinv.RawTriangular())
 	for i := range n {
 		row := work.RawRowView(i)
 		out[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: row}, blas64.Vector{N: m, Inc: 1, Data: row})
@@ -98,17 +74,14 @@ func (q *gaussQ) quadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.
 }
 
 // sigma returns Σ = U⁻¹U⁻ᵀ (posterior.Gauss.Sigma).
-func (q *gaussQ) sigma() *mat.SymDense {
-	p := q.shared()
-	return p.Sigma()
-}
+func (q *gaussQ) sigma() *mat.SymDense { return q.Sigma() }
 
 // secondMoment returns ⟨wₘ²⟩ = μₘ² + Σₘₘ.
-func (q *gaussQ) secondMoment(m int) float64 { return q.mu[m]*q.mu[m] + q.diag[m] }
+func (q *gaussQ) secondMoment(m int) float64 { return q.Mu[m]*q.Mu[m] + q.Diag[m] }
 
 // secondMoments returns ⟨wₘ²⟩ = μₘ² + Σₘₘ for every m.
 func (q *gaussQ) secondMoments() []float64 {
-	w2 := make([]float64, len(q.mu))
+	w2 := make([]float64, len(q.Mu))
 	for m := range w2 {
 		w2[m] = q.secondMoment(m)
 	}
@@ -152,5 +125,5 @@ func (g *gammaQ) update(p Prior, q *gaussQ) {
 
 // bound returns L for Q_α = g, Q_w = q and the likelihood's terms lik.
 func (g *gammaQ) bound(p Prior, q *gaussQ, lik [3]float64) float64 {
-	return bound(p, g.at, g.bt, q.secondMoments(), q.logDet, lik)
+	return bound(p, g.at, g.bt, q.secondMoments(), q.LogDet, lik)
 }

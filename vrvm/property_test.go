@@ -178,8 +178,8 @@ func TestQwExactPosterior(t *testing.T) {
 		mu.ScaleVec(tau, &mu)
 		got := s.q.sigma()
 		for i := range m {
-			if !scalar.EqualWithinAbsOrRel(s.q.mu[i], mu.AtVec(i), 1e-8, 1e-6) {
-				t.Errorf("seed %d: mu[%d] = %g, want %g", seed, i, s.q.mu[i], mu.AtVec(i))
+			if !scalar.EqualWithinAbsOrRel(s.q.Mu[i], mu.AtVec(i), 1e-8, 1e-6) {
+				t.Errorf("seed %d: mu[%d] = %g, want %g", seed, i, s.q.Mu[i], mu.AtVec(i))
 			}
 			for j := range m {
 				if !scalar.EqualWithinAbsOrRel(got.At(i, j), sigma.At(i, j), 1e-8, 1e-6) {
@@ -291,7 +291,7 @@ func TestBoundTermsIndependent(t *testing.T) {
 		lnA := mathext.Digamma(s.alpha.at) - math.Log(s.alpha.bt[m])
 		hAlpha -= qa.LogProb(qa.Mean()) + (qa.Alpha-1)*(lnA-math.Log(qa.Mean()))
 		lnPalpha += pa.LogProb(qa.Mean()) + (pr.A-1)*(lnA-math.Log(qa.Mean()))
-		w2 := s.q.mu[m]*s.q.mu[m] + sigma.At(m, m)
+		w2 := s.q.Mu[m]*s.q.Mu[m] + sigma.At(m, m)
 		lnPw += -0.5*ln2Pi + 0.5*lnA - 0.5*qa.Mean()*w2
 	}
 	if !scalar.EqualWithinRel(got.Halpha, hAlpha, 1e-10) {
@@ -312,7 +312,7 @@ func TestBoundTermsIndependent(t *testing.T) {
 	for _, v := range eig.Values(nil) {
 		logDet += math.Log(v)
 	}
-	m := float64(len(s.q.mu))
+	m := float64(len(s.q.Mu))
 	if want := m/2*(1+ln2Pi) + logDet/2; !scalar.EqualWithinRel(got.Hw, want, 1e-8) {
 		t.Errorf("H[Q_w] = %.12g, from eigenvalues %.12g", got.Hw, want)
 	}
@@ -352,7 +352,7 @@ type boundTerms struct {
 // termsOf returns the terms of the bound of a regression schedule state.
 func termsOf(s *scheduleState, lik *gaussLik) boundTerms {
 	var b boundTerms
-	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.logDet)
+	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.LogDet)
 	tm := lik.Terms()
 	b.LnPt, b.LnPtau, b.Htau = tm[0], tm[1], tm[2]
 	return b

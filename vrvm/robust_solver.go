@@ -104,7 +104,7 @@ func (s *robustState) updateW(iter int) error {
 	if err := s.q.solveMean(s.h); err != nil {
 		return err
 	}
-	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.mean})
+	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.mean})
 	s.qwork = s.q.quadForms(s.vars, s.phi, s.qwork)
 	for i, v := range s.mean {
 		r := s.t[i] - v
@@ -142,7 +142,7 @@ func (s *robustState) updateAlphaCollapsed(iter int) error {
 	k := mat.NewSymDense(m, nil)
 	blas64.Syrk(blas.Trans, 1, s.wphi.RawMatrix(), 0, k.RawSymmetric()) // ΦᵀBΦ
 	sig := symFull(s.q.sigma())
-	mu := append([]float64(nil), s.q.mu...)
+	mu := append([]float64(nil), s.q.Mu...)
 	col := make([]float64, m)
 	kRow := make([]float64, m)
 	changed := false
@@ -307,7 +307,7 @@ func (s *robustState) solution(trace []float64, iters int, status Status) *solut
 		}
 	}
 	l := trace[len(trace)-1]
-	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigma: s.q.sigma(), alpha: s.alpha.means(),
+	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.Mu...), sigma: s.q.sigma(), alpha: s.alpha.means(),
 		trace: trace, iters: iters, status: status, full: l + excludedBound(s.prior, sm, s.cols)}
 }
 

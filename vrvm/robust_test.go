@@ -222,7 +222,7 @@ func robustMonteCarlo(s *robustState, phi *mat.Dense, y []float64, p Prior, draw
 			zz += z[i] * z[i]
 		}
 		for i := range m {
-			w[i] = s.q.mu[i]
+			w[i] = s.q.Mu[i]
 			for j := 0; j <= i; j++ {
 				w[i] += l.At(i, j) * z[j]
 			}

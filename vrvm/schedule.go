@@ -54,7 +54,7 @@ func newScheduleState(phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) *
 func newScheduleStateContext(ctx context.Context, phi *mat.Dense, lik likelihood, p Prior, alpha0 float64) (*scheduleState, error) {
 	n, m := phi.Dims()
 	s := &scheduleState{lik: lik, prior: p, full: phi, phi: phi, cols: seq(m)}
-	s.q.ctx = ctx
+	s.q.Ctx = ctx
 	if beta, _ := lik.Weights(); beta == nil {
 		s.gram = mat.NewSymDense(m, nil)
 		if n < blockedMin {
@@ -117,7 +117,7 @@ func (s *scheduleState) updateW(iter int) error {
 		return err
 	}
 	for i := range m {
-		s.alphaW[i] += s.q.jitter
+		s.alphaW[i] += s.q.Jitter
 	}
 	_, scale := s.lik.Data()
 	h := make([]float64, m)
@@ -131,13 +131,13 @@ func (s *scheduleState) updateW(iter int) error {
 		s.lat.SqResid = s.statsResid()
 	} else {
 		n, _ := s.phi.Dims()
-		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
+		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
 	}
 	if s.lat.Vars != nil {
 		s.qwork = s.q.quadForms(s.lat.Vars, s.phi, s.qwork)
 		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
-		s.lat.SumVar = uniformSumVar(s.alphaW, s.q.diag, uni)
+		s.lat.SumVar = uniformSumVar(s.alphaW, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil
@@ -307,7 +307,7 @@ func (s *scheduleState) solution(trace []float64, iters int, status Status) *sol
 			prec[i] = beta * v
 		}
 	}
-	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.mu...), sigmaOf: q.sigma, alpha: s.alpha.means(),
+	return &solution{cols: s.cols, mu: append([]float64(nil), s.q.Mu...), sigmaOf: q.sigma, alpha: s.alpha.means(),
 		trace: trace, iters: iters, status: status,
 		full: l + excludedBound(s.prior, prec, s.cols)}
 }

@@ -512,7 +512,7 @@ func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	if !math.IsNaN(exact) {
 		sj = exact
 	}
-	qj := scale*s.bud0[j] - dot(c, s.q.mu)
+	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
 		return s.rebuild(iter)
 	}
@@ -529,12 +529,12 @@ func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	nd[m*(m+1)+m] = sig
 	mu := make([]float64, m+1)
 	for a := range m {
-		mu[a] = s.q.mu[a] - muj*sc[a]
+		mu[a] = s.q.Mu[a] - muj*sc[a]
 	}
 	mu[m] = muj
-	s.sig, s.q.mu = ns, mu
+	s.sig, s.q.Mu = ns, mu
 	s.sigUpdates++
-	s.q.logDet += math.Log(sig)
+	s.q.LogDet += math.Log(sig)
 	s.syncDiag()
 	return s.refresh(iter)
 }

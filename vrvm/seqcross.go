@@ -271,7 +271,7 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 			n := hi - lo
 			cb, q := buf[b*m*quadBlock:b*m*quadBlock+m*n], qv[lo:hi]
 			for i := range m {
-				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.mu[i]
+				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.Mu[i]
 				if idx == nil {
 					dense.ScaleSub(dst, q, src[lo:hi], uni, mu)
 					continue

@@ -72,7 +72,7 @@ func TestCollapsedRowsSameModel(t *testing.T) {
 		}
 		close("bound", all.bound(), dist.bound())
 		for i := range all.act {
-			close("μ", all.q.mu[i], dist.q.mu[i])
+			close("μ", all.q.Mu[i], dist.q.Mu[i])
 			for j := range all.act {
 				close("Σ", all.sig.At(i, j), dist.sig.At(i, j))
 			}

@@ -131,7 +131,7 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 		sj += s.alpha[a] * v * v
 	}
 	d := uni * s.bnorm[j]
-	qj := scale*s.bud0[j] - dot(c, s.q.mu)
+	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
 	alpha, g, ok = s.judge(sj, qj*qj, d, false)
 	if ok && s.largeSet() && !s.annealing && g < seqLargeGain*float64(s.n) {
 		ok = false

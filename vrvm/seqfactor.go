@@ -22,10 +22,10 @@ import (
 // ParamTol for minutes where it converges in about a minute).
 func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 	m := a.SymmetricDim()
-	if q.ctx != nil && m >= blockedMin {
+	if q.Ctx != nil && m >= blockedMin {
 		return q.factor(a, iter)
 	}
-	buf := q.uinv.RawTriangular().Data
+	buf := q.Uinv.RawTriangular().Data
 	if cap(buf) < m*m {
 		buf = make([]float64, m*m)
 	}
@@ -39,21 +39,21 @@ func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 	}
 	q.ufac = resize(q.ufac, m*m)
 	copy(q.ufac, ur.Data)
-	q.uinv.SetRawTriangular(ur)
-	q.chol.Reset()
-	q.jitter = 0
+	q.Uinv.SetRawTriangular(ur)
+	q.Chol.Reset()
+	q.Jitter = 0
 	var det float64 // as mat.Cholesky.LogDet
 	for i := range m {
 		det += 2 * math.Log(ur.Data[i*ur.Stride+i])
 	}
-	q.logDet = -det
-	if ok := lapack64.Trtri(ur); !ok || math.IsNaN(q.logDet) || math.IsInf(q.logDet, 0) {
-		return &NotPositiveDefiniteError{Iteration: iter, Jitter: q.jitter}
+	q.LogDet = -det
+	if ok := lapack64.Trtri(ur); !ok || math.IsNaN(q.LogDet) || math.IsInf(q.LogDet, 0) {
+		return &NotPositiveDefiniteError{Iteration: iter, Jitter: q.Jitter}
 	}
-	q.diag = resize(q.diag, m)
+	q.Diag = resize(q.Diag, m)
 	for i := range m {
 		row := ur.Data[i*ur.Stride+i : i*ur.Stride+m]
-		q.diag[i] = blas64.Dot(blas64.Vector{N: len(row), Inc: 1, Data: row}, blas64.Vector{N: len(row), Inc: 1, Data: row})
+		q.Diag[i] = blas64.Dot(blas64.Vector{N: len(row), Inc: 1, Data: row}, blas64.Vector{N: len(row), Inc: 1, Data: row})
 	}
 	return nil
 }
@@ -62,11 +62,11 @@ func (q *gaussQ) factorInv(a *mat.SymDense, iter int) error {
 // operations of mat.Cholesky.SolveVecTo (potrsVec), or, after factor, by
 // solveMean.
 func (q *gaussQ) solveMeanInv(h []float64) error {
-	if q.chol.IsEmpty() {
+	if q.Chol.IsEmpty() {
 		m := len(h)
-		q.mu = resize(q.mu, m)
-		copy(q.mu, h)
-		potrsVec(q.ufac[:m*m], m, q.mu)
+		q.Mu = resize(q.Mu, m)
+		copy(q.Mu, h)
+		potrsVec(q.ufac[:m*m], m, q.Mu)
 		return nil
 	}
 	return q.solveMean(h)
@@ -156,10 +156,10 @@ func workSym(buf *[]float64, m int) *mat.SymDense {
 // the two buffers of *bufs, so that the Σ it returned last stays valid
 // until the next call but one (rebuild may compare it with its new one).
 func (q *gaussQ) sigmaTo(bufs *[2][]float64) *mat.SymDense {
-	m, _ := q.uinv.Dims()
+	m, _ := q.Uinv.Dims()
 	bufs[0], bufs[1] = bufs[1], bufs[0]
 	s := workSym(&bufs[0], m)
-	raw, sr := q.uinv.RawTriangular(), s.RawSymmetric()
+	raw, sr := q.Uinv.RawTriangular(), s.RawSymmetric()
 	for i := range m {
 		copy(sr.Data[i*sr.Stride+i:i*sr.Stride+m], raw.Data[i*raw.Stride+i:i*raw.Stride+m])
 	}

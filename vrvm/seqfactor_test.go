@@ -45,10 +45,10 @@ func TestFactorInvMatchesFactor(t *testing.T) {
 				}
 			}
 		}
-		same("ln|Σ|", []float64{got.logDet}, []float64{want.logDet})
-		same("diag Σ", got.diag, want.diag)
-		same("μ", got.mu, want.mu)
-		gu, wu := got.uinv.RawTriangular(), want.uinv.RawTriangular()
+		same("ln|Σ|", []float64{got.LogDet}, []float64{want.LogDet})
+		same("diag Σ", got.Diag, want.Diag)
+		same("μ", got.Mu, want.Mu)
+		gu, wu := got.Uinv.RawTriangular(), want.Uinv.RawTriangular()
 		for i := range m {
 			same("U⁻¹", gu.Data[i*gu.Stride+i:i*gu.Stride+m], wu.Data[i*wu.Stride+i:i*wu.Stride+m])
 		}

@@ -284,7 +284,7 @@ func (s *seqFit) likelihoodStep(k int, maxDl float64, removed bool) (lch float64
 	if s.deferLikelihood(k, maxDl, removed) {
 		// Σ and μ are those of the sweep's rank-one updates; ln|Σ| and
 		// diag Σ follow them.
-		s.q.logDet += s.ldSweep
+		s.q.LogDet += s.ldSweep
 		s.ldSweep = 0
 		s.syncDiag()
 		return lch, s.refresh(k)
@@ -519,8 +519,8 @@ type keptQ struct {
 // rejected extrapolation (see extrapolate) then costs one factorisation,
 // not two.
 func (s *seqFit) keepQ() *keptQ {
-	return &keptQ{sig: s.sig, mu: append([]float64(nil), s.q.mu...), diag: append([]float64(nil), s.q.diag...),
-		logDet: s.q.logDet, ldSwp: s.ldSweep, jitter: s.q.jitter, sqResid: s.lat.SqResid, sumVr: s.lat.SumVar, sigUpdates: s.sigUpdates}
+	return &keptQ{sig: s.sig, mu: append([]float64(nil), s.q.Mu...), diag: append([]float64(nil), s.q.Diag...),
+		logDet: s.q.LogDet, ldSwp: s.ldSweep, jitter: s.q.Jitter, sqResid: s.lat.SqResid, sumVr: s.lat.SumVar, sigUpdates: s.sigUpdates}
 }
 
 // restoreQ sets Q_w back to k (keepQ), O(M), instead of the O(M³) of
@@ -532,9 +532,9 @@ func (s *seqFit) restoreQ(k *keptQ) {
 		// next sigmaTo must write on the other.
 		s.sigBuf[0], s.sigBuf[1] = s.sigBuf[1], s.sigBuf[0]
 	}
-	s.q.mu = append(s.q.mu[:0], k.mu...)
-	s.q.diag = append(s.q.diag[:0], k.diag...)
-	s.q.logDet, s.ldSweep, s.q.jitter = k.logDet, k.ldSwp, k.jitter
+	s.q.Mu = append(s.q.Mu[:0], k.mu...)
+	s.q.Diag = append(s.q.Diag[:0], k.diag...)
+	s.q.LogDet, s.ldSweep, s.q.Jitter = k.logDet, k.ldSwp, k.jitter
 	s.sigUpdates = k.sigUpdates
 	s.lat.Mean = nil
 	s.lat.SqResid, s.lat.SumVar = k.sqResid, k.sumVr

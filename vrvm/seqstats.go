@@ -197,7 +197,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		s.completeCross()
 		_, uni := s.lik.Weights()
 		for i := range m {
-			src, dst, mu := s.cross[i], ct.RawRowView(i)[:len(qv)], s.q.mu[i]
+			src, dst, mu := s.cross[i], ct.RawRowView(i)[:len(qv)], s.q.Mu[i]
 			for j, v := range src[:len(dst)] {
 				dst[j] = uni * v
 				qv[j] -= dst[j] * mu
@@ -206,7 +206,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	case s.uniform():
 		_, uni := s.lik.Weights()
 		for i := range m {
-			src, dst, mu := s.cross[i], ct.RawRowView(i), s.q.mu[i]
+			src, dst, mu := s.cross[i], ct.RawRowView(i), s.q.Mu[i]
 			for j, c := range idx {
 				dst[j] = uni * src[c]
 				qv[j] -= dst[j] * mu
@@ -232,7 +232,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	quadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {
 		for i := range m {
-			cr, mu := ct.RawRowView(i), s.q.mu[i]
+			cr, mu := ct.RawRowView(i), s.q.Mu[i]
 			for j := range p {
 				qv[j] -= cr[j] * mu
 			}

@@ -27,7 +27,7 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 	for a := range m {
 		col[a] = s.sig.At(a, i)
 	}
-	mi := s.q.mu[i]
+	mi := s.q.Mu[i]
 	s.remove(i)
 	ns := mat.NewSymDense(m-1, nil)
 	nd := ns.RawSymmetric().Data
@@ -36,7 +36,7 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 		if a == i {
 			continue
 		}
-		mu = append(mu, s.q.mu[a]-mi*col[a]/sii)
+		mu = append(mu, s.q.Mu[a]-mi*col[a]/sii)
 		for b, nb := a, na; b < m; b++ {
 			if b == i {
 				continue
@@ -46,9 +46,9 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 		}
 		na++
 	}
-	s.sig, s.q.mu = ns, mu
+	s.sig, s.q.Mu = ns, mu
 	s.sigUpdates++
-	s.q.logDet -= math.Log(sii)
+	s.q.LogDet -= math.Log(sii)
 	s.syncDiag()
 	if !s.uniform() {
 		return nil // lazyRemove: run's refresh rebuilds after the sweep
@@ -59,9 +59,9 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 // syncDiag sets diag Σ of Q_w from the kept Σ.
 func (s *seqFit) syncDiag() {
 	m := len(s.act)
-	s.q.diag = resize(s.q.diag, m)
+	s.q.Diag = resize(s.q.Diag, m)
 	for a := range m {
-		s.q.diag[a] = s.sig.At(a, a)
+		s.q.Diag[a] = s.sig.At(a, a)
 	}
 }
 
@@ -225,9 +225,9 @@ func (s *seqFit) rebuild(iter int) error {
 	if err := s.q.factorInv(prec, iter); err != nil {
 		return err
 	}
-	if s.q.jitter > 0 {
+	if s.q.Jitter > 0 {
 		for i := range s.alpha {
-			s.alpha[i] += s.q.jitter
+			s.alpha[i] += s.q.Jitter
 		}
 	}
 	if err := s.q.solveMeanInv(h); err != nil {
@@ -238,7 +238,7 @@ func (s *seqFit) rebuild(iter int) error {
 	s.ldSweep = 0
 	if s.lat.Vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
-		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
+		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
 		s.qbuf = growDense(&s.qData, s.n, m)
 		s.q.quadForms(s.lat.Vars, s.phiA, s.qbuf)
 		s.lat.SumVar = sum(s.lat.Vars)
@@ -246,7 +246,7 @@ func (s *seqFit) rebuild(iter int) error {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
 		s.lat.Mean = nil
 		s.lat.SqResid = s.sqResid()
-		s.lat.SumVar = uniformSumVar(s.alpha, s.q.diag, uni)
+		s.lat.SumVar = uniformSumVar(s.alpha, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil
@@ -288,18 +288,18 @@ func (s *seqFit) sqResid() float64 {
 	_, r := s.f.bFull.Dims()
 	if r > 4*m {
 		gm := make([]float64, m)
-		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
-		if v := s.dd - 2*dot(s.q.mu, s.bud) + dot(s.q.mu, gm); v > 1e-8*s.dd {
+		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
+		if v := s.dd - 2*dot(s.q.Mu, s.bud) + dot(s.q.Mu, gm); v > 1e-8*s.dd {
 			return v
 		}
 	}
 	z := make([]float64, r)
 	if s.rowsShared() {
 		for i, a := range s.act {
-			blas64.Axpy(s.q.mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+			blas64.Axpy(s.q.Mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
 		}
 	} else {
-		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
+		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
 	}
 	for i, v := range s.ud {
 		z[i] = v - z[i]
@@ -333,7 +333,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 			continue
 		}
 		sm := math.Max(0, 1/sii-s.alpha[i])
-		qm := s.q.mu[i] / sii
+		qm := s.q.Mu[i] / sii
 		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		drop := false
 		if s.ctl.prune && na > s.pruneAt {
@@ -365,9 +365,9 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 			col[j] = sr.Data[j*sr.Stride+i]
 		}
 		copy(col[i:], sr.Data[i*sr.Stride+i:i*sr.Stride+m])
-		mi := s.q.mu[i]
+		mi := s.q.Mu[i]
 		for j := range m {
-			s.q.mu[j] -= k * mi * col[j]
+			s.q.Mu[j] -= k * mi * col[j]
 		}
 		syrUpper(-k, col, s.sig.RawSymmetric())
 		s.sigUpdates++

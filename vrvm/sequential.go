@@ -424,7 +424,7 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 	sig = mat.NewSymDense(m, nil)
 	for i, pi := range perm {
 		cols = append(cols, s.act[pi])
-		mu = append(mu, s.q.mu[pi])
+		mu = append(mu, s.q.Mu[pi])
 		alpha = append(alpha, s.alpha[pi])
 		for j := i; j < m; j++ {
 			sig.SetSym(i, j, full.At(pi, perm[j]))

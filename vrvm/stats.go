@@ -332,7 +332,7 @@ func (r *Regressor) fitStats(ctx context.Context, b Basis, st *Stats) error {
 func fitScheduleStats(ctx context.Context, st *Stats, p *problem) (*solution, error) {
 	c := st.c
 	s := &scheduleState{lik: p.lik, prior: p.set.prior, cols: seq(c), dd: st.tt}
-	s.q.ctx = ctx
+	s.q.Ctx = ctx
 	s.gram = mat.NewSymDense(c, nil)
 	s.gram.CopySym(st.gram)
 	s.phiD = append([]float64(nil), st.phiT...)
@@ -352,8 +352,8 @@ func fitScheduleStats(ctx context.Context, st *Stats, p *problem) (*solution, er
 // functions from the statistics (the first part of (27)'s expected
 // squared error; tr(ΦΣΦᵀ) is uniformSumVar's), at least 0.
 func (s *scheduleState) statsResid() float64 {
-	m := len(s.q.mu)
-	mu := blas64.Vector{N: m, Inc: 1, Data: s.q.mu}
+	m := len(s.q.Mu)
+	mu := blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}
 	g := make([]float64, m)
 	blas64.Symv(1, s.gram.RawSymmetric(), mu, 0, blas64.Vector{N: m, Inc: 1, Data: g})
 	r := s.dd - 2*blas64.Dot(mu, blas64.Vector{N: m, Inc: 1, Data: s.phiD}) + blas64.Dot(mu, blas64.Vector{N: m, Inc: 1, Data: g})

@@ -284,7 +284,7 @@ func (c *Classifier) fitPasses(ctx context.Context, b Basis, o PassOptions, pass
 	dim := bs.size()
 	lik := &passLik{}
 	s := &scheduleState{lik: lik, prior: set.prior, cols: seq(dim), signedResid: true}
-	s.q.ctx = ctx
+	s.q.Ctx = ctx
 	s.alpha = gammaOf(set.prior, constant(dim, set.alpha0))
 	d := passDriver{s: s, set: set, o: o, lik: lik}
 	st := newClassStats(dim, 1, xi0, nil, nil, nil)
@@ -302,7 +302,7 @@ func (c *Classifier) fitPasses(ctx context.Context, b Basis, o PassOptions, pass
 			_, err = c.finish(&problem{basis: bs, lik: lik, set: set}, s.solution(d.trace, d.passes, d.status), nil, variational{}, err)
 			return err
 		}
-		st = newClassStats(dim, st.pass+1, xi0, append([]int(nil), s.cols...), append([]float64(nil), s.q.mu...), s.q.sigma())
+		st = newClassStats(dim, st.pass+1, xi0, append([]int(nil), s.cols...), append([]float64(nil), s.q.Mu...), s.q.sigma())
 	}
 }
 
@@ -401,7 +401,7 @@ func (d *passDriver) inner(ctx context.Context) error {
 	}
 	prev := s.params(nil)
 	var cur []float64
-	first := len(s.q.mu) == 0
+	first := len(s.q.Mu) == 0
 	for k := 1; k <= limit; k++ {
 		if err := stopped(ctx, d.passes); err != nil {
 			return err
