@@ -109,7 +109,7 @@ func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 			}
 		}
 	}
-	s.wbuf = growDense(&s.wData, s.n, m)
+	s.wbuf = workDense(&s.wData, s.n, m)
 	w := s.wbuf
 	for i := range s.n {
 		f := math.Sqrt(beta[i])

@@ -110,7 +110,8 @@ func potrsVec(a []float64, m int, b []float64) {
 // the heap grow to twice the live data (the N × P design) before it runs.
 // A buffer grows by a quarter more than asked: C gains a row with every
 // addition, and growing it to the size asked made a new M × P buffer at
-// every full round after one.
+// every full round after one; the N × M work matrices of the sweeps
+// change shape with every addition and removal as well.
 func workDense(buf *[]float64, r, c int) *mat.Dense {
 	if r == 0 || c == 0 {
 		return &mat.Dense{}

@@ -168,29 +168,12 @@ func (s *seqFit) setPhiA() {
 		return
 	}
 	m := len(s.act)
-	s.phiA = growDense(&s.phiAData, s.n, m)
+	s.phiA = workDense(&s.phiAData, s.n, m)
 	if s.f.ident {
 		s.phiA.Copy(s.bA.T())
 		return
 	}
 	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
-}
-
-// growDense returns an r × c matrix on the storage of buf, grown (with a
-// quarter to spare) when too short; its contents are not cleared, and
-// the caller overwrites them. The N × M work matrices change shape with
-// every addition and removal: allocated anew, at 12,000 rows and 150
-// functions 14 MB each time.
-func growDense(buf *[]float64, r, c int) *mat.Dense {
-	if r == 0 || c == 0 {
-		return &mat.Dense{}
-	}
-	n := r * c
-	if cap(*buf) < n {
-		*buf = make([]float64, n, n+n/4)
-	}
-	*buf = (*buf)[:n]
-	return mat.NewDense(r, c, *buf)
 }
 
 // rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
@@ -239,7 +222,7 @@ func (s *seqFit) rebuild(iter int) error {
 	if s.lat.Vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
-		s.qbuf = growDense(&s.qData, s.n, m)
+		s.qbuf = workDense(&s.qData, s.n, m)
 		s.q.quadForms(s.lat.Vars, s.phiA, s.qbuf)
 		s.lat.SumVar = sum(s.lat.Vars)
 	} else {

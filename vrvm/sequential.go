@@ -311,7 +311,7 @@ type seqFit struct {
 	// calls (their allocation and clearing was 8 % of a classification
 	// fit).
 	wbuf, qbuf *mat.Dense
-	// wData, qData and phiAData back wbuf, qbuf and phiA (growDense), so
+	// wData, qData and phiAData back wbuf, qbuf and phiA (workDense), so
 	// that a change of M reuses their storage.
 	wData, qData, phiAData []float64
 	svRaw                  []float64 // sⱼ of the last candidateStats before clamping
