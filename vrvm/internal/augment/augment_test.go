@@ -124,6 +124,7 @@ func (lin) Eval(x, y []float64) float64 { return x[0] * y[0] }
 // all dropped (p = 0: the prior's variance everywhere) encodes, decodes
 // and applies.
 func TestFloorNoDirections(t *testing.T) {
+	t.Parallel()
 	f := &Floor{k: gaussK{1}, s: 0.5, z: mat.NewDense(3, 1, []float64{0, 1, 2}),
 		a: blas64.General{Rows: 3, Cols: 0, Stride: 1, Data: make([]float64, 1)}}
 	g, err := f.Encode().Decode(gaussK{1}, 1)

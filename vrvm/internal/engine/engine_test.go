@@ -179,6 +179,7 @@ func TestStalled(t *testing.T) {
 // TestPrune checks that Prune keeps the precisions at most the threshold,
 // and the smallest one when every precision exceeds it.
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		alphas []float64
 		keep   []int

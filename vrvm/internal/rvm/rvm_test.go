@@ -56,6 +56,7 @@ func settings() Settings {
 // consistent, the sequential algorithm's evidence never falls, and its
 // active functions come in increasing order.
 func TestSequentialAndSchedule(t *testing.T) {
+	t.Parallel()
 	phi, tv := sincDesign(60)
 	lik := Likelihood{T: tv, Beta0: 1 / variance(tv)}
 	seqRes, err := Sequential(context.Background(), explicit(phi), lik, settings())
@@ -97,6 +98,7 @@ func TestSequentialAndSchedule(t *testing.T) {
 
 // TestLogistic fits labels by both algorithms.
 func TestLogistic(t *testing.T) {
+	t.Parallel()
 	phi, tv := sincDesign(60)
 	labels := make([]float64, len(tv))
 	for i, v := range tv {
@@ -122,6 +124,7 @@ func TestLogistic(t *testing.T) {
 // TestZeroBasis requires ErrZeroBasis from Sequential on a zero design,
 // and a cancelled Schedule to end before its first iteration.
 func TestZeroBasis(t *testing.T) {
+	t.Parallel()
 	phi := mat.NewDense(5, 3, nil)
 	tv := []float64{1, 2, 3, 4, 6}
 	_, err := Sequential(context.Background(), explicit(phi), Likelihood{T: tv, Beta0: 1}, settings())
