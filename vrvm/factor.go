@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 )
 
 // The Sequential and Newton solvers work with a factorisation of the design
@@ -432,7 +433,7 @@ func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
 			dst[j] = s * v
 		}
 	}
-	return gramBlocks(uw)
+	return posterior.GramBlocks(uw)
 }
 
 // weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
@@ -453,7 +454,7 @@ func (f *designFactor) weightedDiag(lik likelihood) []float64 {
 	}
 	var l mat.TriDense
 	ch.LTo(&l)
-	y := mulTri(nil, bf, l.RawTriangular())
+	y := posterior.MulTri(nil, bf, l.RawTriangular())
 	dv := make([]float64, p)
 	for j := range p {
 		row := y.RawRowView(j)

@@ -105,7 +105,7 @@ func (s *robustState) updateW(iter int) error {
 		return err
 	}
 	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.mean})
-	s.qwork = s.q.quadForms(s.vars, s.phi, s.qwork)
+	s.qwork = s.q.QuadForms(s.vars, s.phi, s.qwork)
 	for i, v := range s.mean {
 		r := s.t[i] - v
 		s.err2[i] = r*r + math.Max(0, s.vars[i])

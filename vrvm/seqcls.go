@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Work kept between steps of the sequential solver with non-uniform
@@ -109,7 +111,7 @@ func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 			}
 		}
 	}
-	s.wbuf = workDense(&s.wData, s.n, m)
+	s.wbuf = vec.WorkDense(&s.wData, s.n, m)
 	w := s.wbuf
 	for i := range s.n {
 		f := math.Sqrt(beta[i])
@@ -241,12 +243,12 @@ func (s *seqFit) heldShares() {
 			}
 		}
 	}
-	vm := gramBlocks(sb)
+	vm := posterior.GramBlocks(sb)
 	var ch mat.Cholesky
 	if ch.Factorize(mat.NewSymDense(r, vm.RawMatrix().Data)) {
 		var l mat.TriDense
 		ch.LTo(&l)
-		y := mulTri(nil, s.f.uFull, l.RawTriangular())
+		y := posterior.MulTri(nil, s.f.uFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
 			s.exE[i] = dot(row, row)

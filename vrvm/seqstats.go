@@ -1,6 +1,11 @@
 package vrvm
 
-import "math"
+import (
+	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+)
 
 // uniform reports whether the likelihood's precisions are all equal,
 // B = βI. It selects what can be computed, never how the fit proceeds
@@ -172,7 +177,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 		return sv, qv
 	}
-	if s.uniform() && m < quadGemmMin {
+	if s.uniform() && m < posterior.QuadGemmMin {
 		s.fillDiag(dv, idx)
 		init()
 		if idx == nil {
@@ -184,7 +189,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		return s.clampStats(sv, qv, quad)
 	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
-	ct := workDense(&s.ctBuf, m, p)
+	ct := vec.WorkDense(&s.ctBuf, m, p)
 	// With uniform precisions qⱼ's products cᵢⱼμᵢ are taken as cⱼ is
 	// formed (fused, one pass over C), in the same order.
 	fused := s.uniform()
@@ -229,7 +234,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
 	quad := resize(s.csBuf, p)
 	s.csBuf = quad
-	quadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
+	posterior.QuadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {
 		for i := range m {
 			cr, mu := ct.RawRowView(i), s.q.Mu[i]

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // removeUpdate removes the active function at position i and brings Q_w
@@ -168,7 +170,7 @@ func (s *seqFit) setPhiA() {
 		return
 	}
 	m := len(s.act)
-	s.phiA = workDense(&s.phiAData, s.n, m)
+	s.phiA = vec.WorkDense(&s.phiAData, s.n, m)
 	if s.f.ident {
 		s.phiA.Copy(s.bA.T())
 		return
@@ -184,7 +186,7 @@ func (s *seqFit) rebuild(iter int) error {
 	_, r := s.f.bFull.Dims()
 	h := make([]float64, m)
 	beta, uni := s.lik.Weights()
-	prec := workSym(&s.precBuf, m)
+	prec := vec.WorkSym(&s.precBuf, m)
 	if beta != nil {
 		clear(prec.RawSymmetric().Data)
 	}
@@ -205,7 +207,7 @@ func (s *seqFit) rebuild(iter int) error {
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
-	if err := s.q.factorInv(prec, iter); err != nil {
+	if err := s.q.FactorInv(prec, iter); err != nil {
 		return err
 	}
 	if s.q.Jitter > 0 {
@@ -213,17 +215,17 @@ func (s *seqFit) rebuild(iter int) error {
 			s.alpha[i] += s.q.Jitter
 		}
 	}
-	if err := s.q.solveMeanInv(h); err != nil {
+	if err := s.q.SolveMeanInv(h); err != nil {
 		return err
 	}
-	s.sig = s.q.sigmaTo(&s.sigBuf)
+	s.sig = s.q.SigmaTo(&s.sigBuf)
 	s.sigUpdates = 0
 	s.ldSweep = 0
 	if s.lat.Vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
-		s.qbuf = workDense(&s.qData, s.n, m)
-		s.q.quadForms(s.lat.Vars, s.phiA, s.qbuf)
+		s.qbuf = vec.WorkDense(&s.qData, s.n, m)
+		s.q.QuadForms(s.lat.Vars, s.phiA, s.qbuf)
 		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
@@ -352,7 +354,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		for j := range m {
 			s.q.Mu[j] -= k * mi * col[j]
 		}
-		syrUpper(-k, col, s.sig.RawSymmetric())
+		posterior.SyrUpper(-k, col, s.sig.RawSymmetric())
 		s.sigUpdates++
 		s.ldSweep -= math.Log1p(d * sii)
 		capped := s.alpha[i] > s.pruneAt
@@ -367,17 +369,4 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		i++
 	}
 	return maxDl, removed, nil
-}
-
-// syrUpper is blas64.Syr on the upper triangle of a, a ← a + alpha·x xᵀ,
-// one Axpy per row: the same products and sums as gonum's Dsyr, in half
-// its time (its inner loop is not vectorised) (docs/benchmarks.md, "Measurements behind choices in the code"),
-// by dense.Axpy (the values of blas64.Axpy, without its checks and calls).
-func syrUpper(alpha float64, x []float64, a blas64.Symmetric) {
-	n := a.N
-	for i := range n {
-		if t := x[i] * alpha; t != 0 {
-			dense.Axpy(t, x[i:n], a.Data[i*a.Stride+i:i*a.Stride+n])
-		}
-	}
 }
