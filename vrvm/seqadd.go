@@ -44,7 +44,7 @@ const (
 // candidates are those of the shortlist, if any (see seqShortlist).
 func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
 	sj = math.NaN()
-	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
+	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.Ident
 	var idx []int
 	if !full {
 		idx = s.short
@@ -312,9 +312,9 @@ const seqVerify = 8
 // for addition, as in bestAddition.
 func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g float64, ok bool) {
 	beta, _ := s.lik.Weights()
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	phi := make([]float64, s.n)
-	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
+	blas64.Gemv(blas.NoTrans, 1, s.f.UFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
 	var d float64
 	for n, v := range phi {
 		d += beta[n] * v * v
@@ -356,7 +356,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	} else {
 		_, dv, fresh = s.weighted(tol)
 	}
-	s.wStale = !fresh && !s.f.ident
+	s.wStale = !fresh && !s.f.Ident
 	defer func() { s.wStale = false }()
 	s.wHold = s.wHold || fresh
 	batch, holdEvery := s.sched.addBatch, s.sched.holdEvery
@@ -425,9 +425,9 @@ func (s *seqFit) holdExcluded(dv []float64) {
 		s.exSum = dot(s.exV, s.bnorm)
 		return
 	}
-	bf := s.f.bFull
+	bf := s.f.BFull
 	s.exE = resize(s.exE, s.n)
-	if s.f.ident {
+	if s.f.Ident {
 		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
 		clear(s.exE)
 		for j, v := range s.heldWeights() {
@@ -444,9 +444,9 @@ func (s *seqFit) holdExcluded(dv []float64) {
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.
 func (s *seqFit) add(j int, alpha float64) {
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	m := len(s.act)
-	bj := s.f.bFull.RawRowView(j)
+	bj := s.f.BFull.RawRowView(j)
 	var nb *mat.Dense
 	if !s.rowsShared() {
 		var data []float64

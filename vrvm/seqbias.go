@@ -3,6 +3,8 @@ package vrvm
 import (
 	"context"
 	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // A second start from the bias (S8). With uniform precisions
@@ -52,8 +54,8 @@ const seqBiasStartWork = 2e6
 
 // biasLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the bias start (S8), or nil if p does not get one.
-func biasLik(p *problem, f *designFactor) likelihood {
-	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
+func biasLik(p *problem, f *design.Factor) likelihood {
+	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.Cols) < 2 || f.Cols[0] != 0 {
 		return nil
 	}
 	return p.lik.Start()
@@ -65,11 +67,11 @@ func biasLik(p *problem, f *designFactor) likelihood {
 // factor is too large for the joint steps (S7). It returns that fit if its
 // full-model bound is higher than sol's by more than Tol relative
 // (secondFit); otherwise sol.
-func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
-	pc, _ := f.bFull.Dims()
+func biasFit(ctx context.Context, p *problem, f *design.Factor, lik likelihood, sol *solution) *solution {
+	pc, _ := f.BFull.Dims()
 	m := float64(len(sol.cols))
 	d, _ := lik.Data()
-	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
+	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.U != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
 	if !p.lik.TakesBiasStart(nearlyConstant(sol.cols)) {

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
-	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
@@ -175,8 +174,8 @@ func removedAt(a, b []int) int {
 // precisions last changed are computed.
 func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 	m := len(s.act)
-	p, r := s.f.bFull.Dims()
-	bs := s.f.bFull
+	p, r := s.f.BFull.Dims()
+	bs := s.f.BFull
 	if idx != nil {
 		bs = selectRows(bs, idx)
 		p = len(idx)
@@ -211,7 +210,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 		}
 	}
 	aw := mat.NewDense(k, r, nil)
-	dense.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
+	dense.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.UFull.RawMatrix(), 0, aw.RawMatrix())
 	out := mat.NewDense(k, p, nil)
 	dense.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, out.RawMatrix())
 	for i, a := range miss {
@@ -231,7 +230,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 // forming V and UV by full products costs O(P r² + N r²). If V is not
 // numerically positive definite, eₙ = uₙᵀ(UV)ₙ.
 func (s *seqFit) heldShares() {
-	bf := s.f.bFull
+	bf := s.f.BFull
 	p, r := bf.Dims()
 	sb := mat.NewDense(p, r, nil)
 	for j, v := range s.heldWeights() {
@@ -243,12 +242,12 @@ func (s *seqFit) heldShares() {
 			}
 		}
 	}
-	vm := posterior.GramBlocks(sb)
+	vm := vec.GramBlocks(sb)
 	var ch mat.Cholesky
 	if ch.Factorize(mat.NewSymDense(r, vm.RawMatrix().Data)) {
 		var l mat.TriDense
 		ch.LTo(&l)
-		y := posterior.MulTri(nil, s.f.uFull, l.RawTriangular())
+		y := vec.MulTri(nil, s.f.UFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
 			s.exE[i] = dot(row, row)
@@ -256,9 +255,9 @@ func (s *seqFit) heldShares() {
 		return
 	}
 	uv := mat.NewDense(s.n, r, nil)
-	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.UFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
 	for i := range s.n {
-		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
+		s.exE[i] = dot(uv.RawRowView(i), s.f.UFull.RawRowView(i))
 	}
 }
 

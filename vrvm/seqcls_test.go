@@ -19,16 +19,16 @@ func TestClsCacheExact(t *testing.T) {
 	for seed := range uint64(20) {
 		p := newFastProblem(500+seed, true)
 		s := seqProblem(t, p)
-		if s.f.ident {
+		if s.f.Ident {
 			continue
 		}
-		pAll, _ := s.f.bFull.Dims()
+		pAll, _ := s.f.BFull.Dims()
 		rnd := rand.New(rand.NewPCG(seed, 3))
 		s.setActive([]int{0}, []float64{1})
 		s.exV, s.exC = make([]float64, pAll), make([]float64, pAll)
 		s.exE = make([]float64, s.n)
 		phi := mat.NewDense(s.n, pAll, nil)
-		phi.Mul(s.f.uFull, s.f.bFull.T())
+		phi.Mul(s.f.UFull, s.f.BFull.T())
 		for step := range 40 {
 			switch k := rnd.IntN(3); {
 			case k == 0 && len(s.act) < min(pAll, 8):

@@ -170,7 +170,7 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 // computed (NaN in dv, see pendingDiag) is set from its row of B W̃
 // while the row is at hand, as explicitDiag would set it.
 func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, dv []float64) {
-	bf := s.f.bFull
+	bf := s.f.BFull
 	_, n := bf.Dims()
 	m, _ := ct.Dims()
 	rows := min(p, crossBlock)
@@ -195,9 +195,9 @@ func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, 
 			}
 			row, src := buf.Data[(j-c0)*buf.Stride:(j-c0)*buf.Stride+n], bf.RawRowView(c)
 			if math.IsNaN(dv[c]) {
-				dv[c] = weightedSquare(row, beta, src)
+				dv[c] = design.WeightedSquare(row, beta, src)
 			} else {
-				scaleBy(row, beta, src)
+				design.ScaleBy(row, beta, src)
 			}
 		}
 		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(),
@@ -220,16 +220,16 @@ func (s *seqFit) appendCross(j int) {
 		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
 		return
 	}
-	p, r := s.f.bFull.Dims()
+	p, r := s.f.BFull.Dims()
 	row := make([]float64, p)
-	bj := s.f.bFull.RawRowView(j)
+	bj := s.f.BFull.RawRowView(j)
 	if len(s.short) == 0 {
-		blas64.Gemv(blas.NoTrans, 1, s.f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
+		blas64.Gemv(blas.NoTrans, 1, s.f.BFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
 		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
 		return
 	}
 	for _, c := range s.short {
-		row[c] = dot(bj, s.f.bFull.RawRowView(c))
+		row[c] = dot(bj, s.f.BFull.RawRowView(c))
 	}
 	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
 }
@@ -249,11 +249,11 @@ func (s *seqFit) completeCross() {
 	a := make([][]float64, len(rows))
 	out := make([][]float64, len(rows))
 	for k, i := range rows {
-		a[k] = s.f.bFull.RawRowView(s.act[i])
+		a[k] = s.f.BFull.RawRowView(s.act[i])
 		out[k] = s.cross[i]
 		clear(out[k])
 	}
-	design.CrossProducts(a, s.f.bFull, out, s.knownCross(rows, out))
+	design.CrossProducts(a, s.f.BFull, out, s.knownCross(rows, out))
 	for _, i := range rows {
 		s.pending[i] = false
 	}

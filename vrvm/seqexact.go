@@ -120,11 +120,11 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 	}
 	_, uni := s.lik.Weights()
 	_, scale := s.lik.Data()
-	bj := s.f.bFull.RawRowView(j)
-	_, r := s.f.bFull.Dims()
+	bj := s.f.BFull.RawRowView(j)
+	_, r := s.f.BFull.Dims()
 	res := append([]float64(nil), bj...)
 	for a, act := range s.act {
-		blas64.Axpy(-x[a], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(act)}, blas64.Vector{N: r, Inc: 1, Data: res})
+		blas64.Axpy(-x[a], blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(act)}, blas64.Vector{N: r, Inc: 1, Data: res})
 	}
 	sj = uni * dot(res, res)
 	for a, v := range x {
@@ -146,7 +146,7 @@ func (s *seqFit) plainS(j int) (plain, abs float64, c, x []float64) {
 	_, uni := s.lik.Weights()
 	col := make([]float64, m+1)
 	if !s.crossColumn(j, col) {
-		s.activeProducts(s.f.bFull.RawRowView(j), col)
+		s.activeProducts(s.f.BFull.RawRowView(j), col)
 	}
 	c = col[:m]
 	for i := range c {

@@ -11,7 +11,7 @@ import (
 // its growth by append as much memory again as the N × P design's share
 // of M functions, all of it
 // live, which the garbage collector lets the heap exceed by as much.
-func (s *seqFit) rowsShared() bool { return s.f.ident && s.uniform() }
+func (s *seqFit) rowsShared() bool { return s.f.Ident && s.uniform() }
 
 // activeProducts sets out[i] = bₐᵀx for the active functions a = act[i]
 // and out[M] = xᵀx (the column of G for a function with row x of B, added
@@ -19,7 +19,7 @@ func (s *seqFit) rowsShared() bool { return s.f.ident && s.uniform() }
 func (s *seqFit) activeProducts(x, out []float64) {
 	v := blas64.Vector{N: len(x), Inc: 1, Data: x}
 	for i, a := range s.act {
-		out[i] = blas64.Dot(blas64.Vector{N: len(x), Inc: 1, Data: s.f.bFull.RawRowView(a)}, v)
+		out[i] = blas64.Dot(blas64.Vector{N: len(x), Inc: 1, Data: s.f.BFull.RawRowView(a)}, v)
 	}
 	out[len(s.act)] = blas64.Dot(v, v)
 }

@@ -1,6 +1,10 @@
 package vrvm
 
-import "math"
+import (
+	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+)
 
 // Joint steps for a crawling tail (S7). Coordinate ascent on ⟨αₘ⟩, one
 // function at a time, crawls where neighbouring functions share a weight:
@@ -39,11 +43,11 @@ const (
 // newtonAffordable reports whether the joint steps of (S7) are taken for
 // the factor f on n training rows (seqNewtonWork; the low-rank factor
 // only, U stored).
-func newtonAffordable(f *designFactor, n int) bool {
-	if f.u == nil {
+func newtonAffordable(f *design.Factor, n int) bool {
+	if f.U == nil {
 		return false
 	}
-	_, r := f.u.Dims()
+	_, r := f.U.Dims()
 	return float64(n)*float64(r) <= seqNewtonWork
 }
 
@@ -61,7 +65,7 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	if !s.newtonTakes() {
 		return false, nil
 	}
-	sub := &designFactor{u: s.f.u, b: selectRows(s.f.bFull, s.act), cols: append([]int(nil), s.act...)}
+	sub := &design.Factor{U: s.f.U, B: selectRows(s.f.BFull, s.act), Cols: append([]int(nil), s.act...)}
 	lc := s.lik.NewtonCopy()
 	set := s.ctl
 	set.prune, set.pruneAt = false, s.pruneAt

@@ -3,6 +3,8 @@ package vrvm
 import (
 	"context"
 	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // A second start for small problems (S6). Greedy additions from one
@@ -50,8 +52,8 @@ func restartCost(n, p int, uniform bool) float64 {
 
 // restartLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the second start (S6), or nil if p does not get one.
-func restartLik(p *problem, f *designFactor) likelihood {
-	pc, _ := f.bFull.Dims()
+func restartLik(p *problem, f *design.Factor) likelihood {
+	pc, _ := f.BFull.Dims()
 	b, _ := p.lik.Weights()
 	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > newSeqSchedule(p.lik).restartFlops {
 		return nil
@@ -65,7 +67,7 @@ func restartLik(p *problem, f *designFactor) likelihood {
 // extended by that bound (reported to the Monitor as one more iteration,
 // so that the trace does not decrease) and its likelihood factor copied
 // to p.lik; otherwise sol.
-func restartFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
+func restartFit(ctx context.Context, p *problem, f *design.Factor, lik likelihood, sol *solution) *solution {
 	if sol.status != Converged {
 		return sol
 	}

@@ -3,6 +3,7 @@ package vrvm
 import (
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
@@ -53,13 +54,13 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 		return yv, dv
 	}
 	beta, _ := s.lik.Weights()
-	if !s.f.ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
+	if !s.f.Ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
 		s.wFresh = false
 		return yv, s.wDV
 	}
 	// candidateStats forms cⱼ from Φ_A (activeCross) or from blocks of
 	// B W̃ (explicitCross).
-	dv = s.f.weightedDiag(s.lik)
+	dv = s.f.WeightedDiag(s.lik)
 	s.wBeta = append(s.wBeta[:0], beta...)
 	s.wDV = dv
 	return yv, dv
@@ -78,12 +79,12 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 // lazyDiag reports whether addition rounds compute dⱼ on demand.
 func (s *seqFit) lazyDiag() bool {
 	beta, _ := s.lik.Weights()
-	return s.f.ident && beta != nil
+	return s.f.Ident && beta != nil
 }
 
 // pendingDiag returns P values of dⱼ, each NaN (still to be computed).
 func (s *seqFit) pendingDiag() []float64 {
-	p, _ := s.f.bFull.Dims()
+	p, _ := s.f.BFull.Dims()
 	dv := make([]float64, p)
 	for j := range dv {
 		dv[j] = math.NaN()
@@ -98,7 +99,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 		return
 	}
 	beta, _ := s.lik.Weights()
-	bf := s.f.bFull
+	bf := s.f.BFull
 	_, n := bf.Dims()
 	var row []float64
 	one := func(c int) {
@@ -108,7 +109,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 		if row == nil {
 			row = make([]float64, n)
 		}
-		dv[c] = weightedSquare(row, beta, bf.RawRowView(c))
+		dv[c] = design.WeightedSquare(row, beta, bf.RawRowView(c))
 	}
 	if idx == nil {
 		for c := range dv {
@@ -217,7 +218,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 				qv[j] -= dst[j] * mu
 			}
 		}
-	case !s.f.ident:
+	case !s.f.Ident:
 		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
 		// whether or not dⱼ were kept from an earlier round (weighted);
 		// rows kept while the precisions are unchanged (activeCross).

@@ -70,7 +70,7 @@ func (s *seqFit) syncDiag() {
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
 func (s *seqFit) setActive(act []int, alpha []float64) {
 	s.act, s.alpha = act, alpha
-	bA := selectRows(s.f.bFull, act)
+	bA := selectRows(s.f.BFull, act)
 	s.bA = bA
 	if s.rowsShared() {
 		s.bA = nil
@@ -82,7 +82,7 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 		blas64.Syrk(blas.NoTrans, 1, bA.RawMatrix(), 0, s.gram.RawSymmetric())
 		s.bud = make([]float64, m)
 		blas64.Gemv(blas.NoTrans, 1, bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
-		p, _ := s.f.bFull.Dims()
+		p, _ := s.f.BFull.Dims()
 		s.cross = make([][]float64, m)
 		s.pending = make([]bool, m)
 		for i := range m {
@@ -171,11 +171,11 @@ func (s *seqFit) setPhiA() {
 	}
 	m := len(s.act)
 	s.phiA = vec.WorkDense(&s.phiAData, s.n, m)
-	if s.f.ident {
+	if s.f.Ident {
 		s.phiA.Copy(s.bA.T())
 		return
 	}
-	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.UFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
 // rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
@@ -183,7 +183,7 @@ func (s *seqFit) setPhiA() {
 // likelihood.
 func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	h := make([]float64, m)
 	beta, uni := s.lik.Weights()
 	prec := vec.WorkSym(&s.precBuf, m)
@@ -270,7 +270,7 @@ func (s *seqFit) refresh(iter int) error {
 // cancellation could dominate it and the first form is used.
 func (s *seqFit) sqResid() float64 {
 	m := len(s.act)
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	if r > 4*m {
 		gm := make([]float64, m)
 		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
@@ -281,7 +281,7 @@ func (s *seqFit) sqResid() float64 {
 	z := make([]float64, r)
 	if s.rowsShared() {
 		for i, a := range s.act {
-			blas64.Axpy(s.q.Mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+			blas64.Axpy(s.q.Mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
 		}
 	} else {
 		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -231,7 +232,7 @@ const (
 
 // seqFit is one fit by the sequential solver.
 type seqFit struct {
-	f     *designFactor
+	f     *design.Factor
 	lik   likelihood
 	prior Prior
 	ctl   settings
@@ -376,32 +377,32 @@ type seqFit struct {
 	sigBuf  [2][]float64
 }
 
-func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
+func newSeqFit(f *design.Factor, lik likelihood, c settings) *seqFit {
 	d, _ := lik.Data()
 	n := len(d)
-	_, r := f.bFull.Dims()
+	_, r := f.BFull.Dims()
 	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
-	if f.ident {
+	if f.Ident {
 		copy(s.ud, d)
 	} else {
-		blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
+		blas64.Gemv(blas.Trans, 1, f.UFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
 	}
 	s.dd = dot(d, d)
-	p, _ := f.bFull.Dims()
+	p, _ := f.BFull.Dims()
 	s.bud0 = make([]float64, p)
 	if p > 0 && r > 0 {
-		blas64.Gemv(blas.NoTrans, 1, f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
+		blas64.Gemv(blas.NoTrans, 1, f.BFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
 	}
 	s.dperp = math.Max(0, s.dd-dot(s.ud, s.ud))
 	s.lat.Mean = make([]float64, n)
 	if lik.RowVariances() {
 		s.lat.Vars = make([]float64, n)
 	}
-	s.twin = f.twinMask()
+	s.twin = f.TwinMask()
 	s.cls.target = c.pruneAt
 	s.bnorm = make([]float64, p)
 	for j := range p {
-		row := f.bFull.RawRowView(j)
+		row := f.BFull.RawRowView(j)
 		s.bnorm[j] = dot(row, row)
 	}
 	return s

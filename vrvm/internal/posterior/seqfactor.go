@@ -98,7 +98,7 @@ func (q *Gauss) QuadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.D
 		}
 		return work
 	}
-	work = MulTri(work, phi, q.Uinv.RawTriangular())
+	work = vec.MulTri(work, phi, q.Uinv.RawTriangular())
 	for i := range n {
 		row := work.RawRowView(i)
 		out[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: row}, blas64.Vector{N: m, Inc: 1, Data: row})

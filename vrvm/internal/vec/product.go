@@ -1,4 +1,4 @@
-package posterior
+package vec
 
 import (
 	"github.com/vrvm/vrvm/internal/dense"
