@@ -22,6 +22,5 @@ func distinctData(x mat.Matrix, t []float64) (xs *mat.Dense, ts []float64, kept 
 	return selectRows(xd, first), selectVec(t, first), first
 }
 
-// distinctRows and sameBits are those of the design package (D1).
+// distinctRows is that of the design package (D1).
 func distinctRows(x *mat.Dense, key []float64) (of, first []int) { return design.DistinctRows(x, key) }
-func sameBits(a, b []float64) bool                               { return design.SameBits(a, b) }

@@ -4,6 +4,9 @@ import (
 	"math"
 	"sort"
 
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -239,8 +242,8 @@ type addCand struct {
 func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
 	q2 := qm * qm
 	a, strong = s.additionAlpha(sm, q2, dm)
-	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
-	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = lb.F(s.prior.A, s.prior.B, a, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, strong
 }
 
@@ -336,8 +339,8 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 		return 0, 0, false
 	}
 	a, strong := s.additionAlpha(sm, q2, d)
-	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
-	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = lb.F(s.prior.A, s.prior.B, a, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
 }
 
@@ -405,28 +408,28 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 // the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(dv []float64) {
 	p := len(dv)
-	in := memberOf(p, s.act)
-	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
+	in := lb.MemberOf(p, s.act)
+	s.exV, s.exC = vec.Resize(s.exV, p), vec.Resize(s.exC, p)
 	s.exConst = 0
-	e := newExcludedTerms(s.prior)
+	e := lb.NewExcludedTerms(s.prior)
 	for j, d := range dv {
 		s.exV[j], s.exC[j] = 0, 0
 		if in[j] {
 			continue
 		}
 		d = math.Max(d, 0)
-		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
 		s.exV[j] = 1 / (a + d)
-		s.exC[j] = e.termAt(d, a) + 0.5*d*s.exV[j]
+		s.exC[j] = e.TermAt(d, a) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
 	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
 	if s.uniform() {
-		s.exSum = dot(s.exV, s.bnorm)
+		s.exSum = vec.Dot(s.exV, s.bnorm)
 		return
 	}
 	bf := s.f.BFull
-	s.exE = resize(s.exE, s.n)
+	s.exE = vec.Resize(s.exE, s.n)
 	if s.f.Ident {
 		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
 		clear(s.exE)
@@ -472,7 +475,7 @@ func (s *seqFit) add(j int, alpha float64) {
 			g.SetSym(i, m, v)
 		}
 		s.gram = g
-		s.bud = append(s.bud, dot(bj, s.ud))
+		s.bud = append(s.bud, vec.Dot(bj, s.ud))
 		s.appendCross(j)
 	}
 	s.bA = nb
@@ -508,11 +511,11 @@ func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	}
 	sc := make([]float64, m)
 	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
-	sj := uni*s.bnorm[j] - dot(c, sc)
+	sj := uni*s.bnorm[j] - vec.Dot(c, sc)
 	if !math.IsNaN(exact) {
 		sj = exact
 	}
-	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
+	qj := scale*s.bud0[j] - vec.Dot(c, s.q.Mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
 		return s.rebuild(iter)
 	}
@@ -568,12 +571,12 @@ func (s *seqFit) releaseExcluded(j int) {
 // and alphaRootAbove tells so without solving for the maximiser.
 func (s *seqFit) additionAlpha(sm, q2, d float64) (a float64, strong bool) {
 	lim := s.pruneAt / seqAddMargin
-	if !alphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
-		if a = alphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
+	if !lb.AlphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
+		if a = lb.AlphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
 			return a, true
 		}
 	}
-	a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+	a = lb.AlphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
 	return a, s.beatsKeepGain(a, sm, q2, d)
 }
 
@@ -589,6 +592,6 @@ func (s *seqFit) beatsKeepGain(alpha, sm, q2, d float64) bool {
 // bound over holding it excluded with dₘ = d: f(alpha; s, q²) − max f(·; d, 0),
 // the gain (S2) when alpha is (S1)'s maximiser.
 func (s *seqFit) contribution(alpha, sm, q2, d float64) float64 {
-	a0 := alphaRoot(s.prior.A, s.prior.B, d, 0)
-	return fval(s.prior.A, s.prior.B, alpha, sm, q2) - fval(s.prior.A, s.prior.B, a0, d, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
+	return lb.F(s.prior.A, s.prior.B, alpha, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, d, 0)
 }

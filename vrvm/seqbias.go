@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
@@ -54,7 +56,7 @@ const seqBiasStartWork = 2e6
 
 // biasLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the bias start (S8), or nil if p does not get one.
-func biasLik(p *problem, f *design.Factor) likelihood {
+func biasLik(p *problem, f *design.Factor) lh.Likelihood {
 	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.Cols) < 2 || f.Cols[0] != 0 {
 		return nil
 	}
@@ -67,7 +69,7 @@ func biasLik(p *problem, f *design.Factor) likelihood {
 // factor is too large for the joint steps (S7). It returns that fit if its
 // full-model bound is higher than sol's by more than Tol relative
 // (secondFit); otherwise sol.
-func biasFit(ctx context.Context, p *problem, f *design.Factor, lik likelihood, sol *solution) *solution {
+func biasFit(ctx context.Context, p *problem, f *design.Factor, lik lh.Likelihood, sol *solution) *solution {
 	pc, _ := f.BFull.Dims()
 	m := float64(len(sol.cols))
 	d, _ := lik.Data()

@@ -3,6 +3,10 @@ package vrvm
 import (
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -47,7 +51,7 @@ type clsCache struct {
 // fresh reports whether beta equals, bit for bit, the precisions of the
 // kept products, and otherwise forgets them and records beta.
 func (c *clsCache) fresh(beta []float64) bool {
-	if c.beta != nil && sameBits(c.beta, beta) {
+	if c.beta != nil && design.SameBits(c.beta, beta) {
 		return true
 	}
 	c.beta = append(c.beta[:0], beta...)
@@ -177,7 +181,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 	p, r := s.f.BFull.Dims()
 	bs := s.f.BFull
 	if idx != nil {
-		bs = selectRows(bs, idx)
+		bs = subset.Rows(bs, idx)
 		p = len(idx)
 	}
 	ct := mat.NewDense(m, p, nil)
@@ -196,7 +200,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 			}
 		}
 	} else {
-		miss = seq(m)
+		miss = subset.Seq(m)
 	}
 	if len(miss) == 0 {
 		return ct
@@ -250,14 +254,14 @@ func (s *seqFit) heldShares() {
 		y := vec.MulTri(nil, s.f.UFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
-			s.exE[i] = dot(row, row)
+			s.exE[i] = vec.Dot(row, row)
 		}
 		return
 	}
 	uv := mat.NewDense(s.n, r, nil)
 	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.UFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
 	for i := range s.n {
-		s.exE[i] = dot(uv.RawRowView(i), s.f.UFull.RawRowView(i))
+		s.exE[i] = vec.Dot(uv.RawRowView(i), s.f.UFull.RawRowView(i))
 	}
 }
 
@@ -296,7 +300,7 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	oldXi := s.lik.LogParams(nil)
 	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.pruneAt)) // (S5)
 	for i := range m {
-		s.alpha[i] = math.Exp(clampLog(x[i], hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(x[i], hi))
 	}
 	s.lik.SetLogParams(x[m:])
 	if err := s.rebuild(iter); err == nil && s.bound() >= before && s.objective() >= beforeFull {
@@ -380,7 +384,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 			x[i] = best[i] + eta*d[i]
 		}
 		for i := range m {
-			s.alpha[i] = math.Exp(clampLog(x[i], hi))
+			s.alpha[i] = math.Exp(lh.ClampLog(x[i], hi))
 		}
 		s.lik.SetLogParams(x[m:])
 		if err := s.rebuild(iter); err != nil || !(s.bound() > before && s.objective() >= beforeFull) {
@@ -392,7 +396,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 		eta *= 2
 	}
 	for i := range m {
-		s.alpha[i] = math.Exp(clampLog(best[i], hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(best[i], hi))
 	}
 	s.lik.SetLogParams(best[m:])
 	if err := s.rebuild(iter); err != nil {

@@ -136,7 +136,7 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 	// Room for half of quadGemmMin functions from the first call, so that
 	// the buffer is not reallocated at every few additions.
 	buf := vec.WorkDense(&s.ctBuf, blocks, max(m, posterior.QuadGemmMin/2)*posterior.QuadBlock).RawMatrix().Data
-	_ = parallelRange(blocks*256, func(blo, bhi int) error {
+	_ = design.ParallelRange(blocks*256, func(blo, bhi int) error {
 		t := make([]float64, posterior.QuadBlock)
 		for b := blo / 256; b < bhi/256; b++ {
 			lo, hi := b*posterior.QuadBlock, min(p, (b+1)*posterior.QuadBlock)
@@ -229,7 +229,7 @@ func (s *seqFit) appendCross(j int) {
 		return
 	}
 	for _, c := range s.short {
-		row[c] = dot(bj, s.f.BFull.RawRowView(c))
+		row[c] = vec.Dot(bj, s.f.BFull.RawRowView(c))
 	}
 	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
 }

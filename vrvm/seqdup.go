@@ -1,6 +1,13 @@
 package vrvm
 
-import "math"
+import (
+	"math"
+
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+)
 
 // Duplicated training rows (classification). Rows with the same input,
 // bit for bit, and the same label contribute identical terms to the
@@ -42,11 +49,11 @@ func collapseRows(p *problem) *collapsedRows {
 	}
 	n, _ := p.x.Dims()
 	xd := denseOf(p.x)
-	of, first := distinctRows(xd, t)
+	of, first := design.DistinctRows(xd, t)
 	if len(first) == n {
 		return nil
 	}
-	xu := selectRows(xd, first)
+	xu := subset.Rows(xd, first)
 	count := make([]float64, len(first))
 	for _, u := range of {
 		count[u]++
@@ -71,7 +78,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	}
 	off := b.offset()
 	nc, _ := b.centers.Dims()
-	rep, keep := distinctRows(b.centers, nil) // rep[m]: the kept centre of centre m's group
+	rep, keep := design.DistinctRows(b.centers, nil) // rep[m]: the kept centre of centre m's group
 	sub := make([]int, len(keep))
 	for k, m := range keep {
 		sub[k] = c.of[b.row(m)]
@@ -89,7 +96,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	for k, m := range keep {
 		c.cols[off+k] = off + m
 	}
-	b.centers, b.sub = selectRows(b.centers, keep), sub
+	b.centers, b.sub = subset.Rows(b.centers, keep), sub
 	c.prob.basis = b
 	if w := p.warm; w != nil {
 		// The warm start's functions, as kept centres; a repeated one
@@ -116,7 +123,7 @@ func (c *collapsedRows) columns(cols []int) []int {
 	if c.cols == nil {
 		return cols
 	}
-	return selectInts(c.cols, cols)
+	return subset.Ints(c.cols, cols)
 }
 
 // holdTwins adds to the held terms of the excluded functions, (S4), those
@@ -128,17 +135,17 @@ func (s *seqFit) holdTwins(dv []float64) {
 	if s.cls.twins == nil {
 		return
 	}
-	s.cls.twinV = resize(s.cls.twinV, len(dv))
-	e := newExcludedTerms(s.prior)
+	s.cls.twinV = vec.Resize(s.cls.twinV, len(dv))
+	e := lb.NewExcludedTerms(s.prior)
 	for j, k := range s.cls.twins {
 		s.cls.twinV[j] = 0
 		if k == 0 {
 			continue
 		}
 		d := math.Max(dv[j], 0)
-		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
 		v := 1 / (a + d)
-		s.exConst += k * (e.termAt(d, a) + 0.5*d*v)
+		s.exConst += k * (e.TermAt(d, a) + 0.5*d*v)
 		s.cls.twinV[j] = k * v
 	}
 }
@@ -160,10 +167,10 @@ func (s *seqFit) heldWeights() []float64 {
 // copies left out of a collapsed problem.
 func (s *seqFit) twinsExcluded(dv []float64) float64 {
 	var sum float64
-	e := newExcludedTerms(s.prior)
+	e := lb.NewExcludedTerms(s.prior)
 	for j, k := range s.cls.twins {
 		if k > 0 {
-			sum += k * e.term(math.Max(dv[j], 0))
+			sum += k * e.Term(math.Max(dv[j], 0))
 		}
 	}
 	return sum

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,13 +13,13 @@ import (
 // a fourth time, and a row at row 2's input with the other label.
 func dupRipley(n int) (*mat.Dense, []float64) {
 	x, t := benchRipley(n, 11)
-	rows := seq(n)
+	rows := subset.Seq(n)
 	for i := 0; i <= n/2; i++ {
 		rows = append(rows, i, i)
 	}
 	rows = append(rows, 1, 2)
-	xd := selectRows(x, rows)
-	td := selectVec(t, rows)
+	xd := subset.Rows(x, rows)
+	td := subset.Vec(t, rows)
 	td[len(td)-1] = 1 - t[2]
 	return xd, td
 }

@@ -3,6 +3,7 @@ package vrvm
 import (
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -126,12 +127,12 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 	for a, act := range s.act {
 		blas64.Axpy(-x[a], blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(act)}, blas64.Vector{N: r, Inc: 1, Data: res})
 	}
-	sj = uni * dot(res, res)
+	sj = uni * vec.Dot(res, res)
 	for a, v := range x {
 		sj += s.alpha[a] * v * v
 	}
 	d := uni * s.bnorm[j]
-	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
+	qj := scale*s.bud0[j] - vec.Dot(c, s.q.Mu)
 	alpha, g, ok = s.judge(sj, qj*qj, d, false)
 	if ok && s.largeSet() && !s.annealing && g < seqLargeGain*float64(s.n) {
 		ok = false
@@ -155,7 +156,7 @@ func (s *seqFit) plainS(j int) (plain, abs float64, c, x []float64) {
 	sig := s.sig.RawSymmetric()
 	x = make([]float64, m)
 	blas64.Symv(1, sig, blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: x})
-	plain = uni*s.bnorm[j] - dot(c, x)
+	plain = uni*s.bnorm[j] - vec.Dot(c, x)
 	// |c|ᵀ|Σ||c| from the upper triangle.
 	for a := range m {
 		row := sig.Data[a*sig.Stride+a : a*sig.Stride+m]

@@ -4,6 +4,10 @@ import (
 	"context"
 	"math"
 
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
@@ -12,8 +16,12 @@ import (
 // bound returns L of the active model, (39)–(46) or (59)–(64), for the
 // current factors (Q_w must be current: call rebuild first).
 func (s *seqFit) bound() float64 {
-	g := gammaOf(s.prior, s.alpha)
-	return g.bound(s.prior, &s.q, s.lik.Terms())
+	at := s.prior.A + 0.5 // (25)
+	bt := make([]float64, len(s.alpha))
+	for i, a := range s.alpha {
+		bt[i] = at / a
+	}
+	return lb.L(s.prior, at, bt, s.q.SecondMoments(), s.q.LogDet, s.lik.Terms())
 }
 
 // objective is the bound reported in the trace: the full model's, with
@@ -24,14 +32,14 @@ func (s *seqFit) objective() float64 {
 	if beta == nil {
 		return s.bound() + s.exConst - 0.5*uni*s.exSum
 	}
-	return s.bound() + s.exConst - 0.5*dot(beta, s.exE)
+	return s.bound() + s.exConst - 0.5*vec.Dot(beta, s.exE)
 }
 
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
 	_, dv, _ := s.weighted(0)
-	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
+	return lb.ExcludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
 // run iterates through engine.Run (seqLoop) until convergence: no
@@ -482,7 +490,7 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 		hi = math.Min(hi, math.Log(s.pruneAt)) // (S5)
 	}
 	for i, v := range x {
-		s.alpha[i] = math.Exp(clampLog(v, hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(v, hi))
 	}
 	var kept *keptQ
 	if s.uniform() {

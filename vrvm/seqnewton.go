@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // Joint steps for a crawling tail (S7). Coordinate ascent on ⟨αₘ⟩, one
@@ -65,11 +66,11 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	if !s.newtonTakes() {
 		return false, nil
 	}
-	sub := &design.Factor{U: s.f.U, B: selectRows(s.f.BFull, s.act), Cols: append([]int(nil), s.act...)}
+	sub := &design.Factor{U: s.f.U, B: subset.Rows(s.f.BFull, s.act), Cols: append([]int(nil), s.act...)}
 	lc := s.lik.NewtonCopy()
 	set := s.ctl
 	set.prune, set.pruneAt = false, s.pruneAt
-	fr := &newtonRun{model: newCollapsed(sub, lc, s.prior), c: set}
+	fr := &newtonRun{model: newCollapsed(sub, lc, s.ctl.prior), c: set}
 	if !fr.eval(append(logs(s.alpha), lc.LogParams(nil)...)) {
 		return false, nil
 	}

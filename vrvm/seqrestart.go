@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
@@ -52,7 +54,7 @@ func restartCost(n, p int, uniform bool) float64 {
 
 // restartLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the second start (S6), or nil if p does not get one.
-func restartLik(p *problem, f *design.Factor) likelihood {
+func restartLik(p *problem, f *design.Factor) lh.Likelihood {
 	pc, _ := f.BFull.Dims()
 	b, _ := p.lik.Weights()
 	if d, _ := p.lik.Data(); p.set.noRestart || restartCost(len(d), pc, b == nil) > newSeqSchedule(p.lik).restartFlops {
@@ -67,7 +69,7 @@ func restartLik(p *problem, f *design.Factor) likelihood {
 // extended by that bound (reported to the Monitor as one more iteration,
 // so that the trace does not decrease) and its likelihood factor copied
 // to p.lik; otherwise sol.
-func restartFit(ctx context.Context, p *problem, f *design.Factor, lik likelihood, sol *solution) *solution {
+func restartFit(ctx context.Context, p *problem, f *design.Factor, lik lh.Likelihood, sol *solution) *solution {
 	if sol.status != Converged {
 		return sol
 	}
@@ -120,7 +122,7 @@ func secondBudget(iters int) int { return 4*iters + 200 }
 // (C1): with many inputs, where each narrow kernel column is a smooth
 // part plus a spike at its own row, a start from every function can
 // climb to a fit that spends one function on each row's noise.
-func secondFit(ctx context.Context, p *problem, s *seqFit, lik likelihood, sol *solution, margin float64) *solution {
+func secondFit(ctx context.Context, p *problem, s *seqFit, lik lh.Likelihood, sol *solution, margin float64) *solution {
 	budget := secondBudget(sol.iters)
 	if n := lik.GammaRows(); n > 0 && !s.ctl.noCrowdLimit && s.ctl.gammaLimit == 0 {
 		if lim := widthCrowded * float64(n); !(effectiveParameters(sol) > lim) {

@@ -1,5 +1,7 @@
 package vrvm
 
+import lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+
 // seqSchedule is the sequential solver's schedule: the choices of how
 // the fit proceeds that depend on the likelihood, made once, when the
 // solver starts (newSeqSchedule), and read by name in the loop. They are
@@ -59,7 +61,7 @@ const (
 // newSeqSchedule returns the schedule for lik: uniformSchedule when its
 // precisions are all equal (B = βI, the Gaussian likelihood of
 // regression), weightedSchedule otherwise (classification).
-func newSeqSchedule(lik likelihood) seqSchedule {
+func newSeqSchedule(lik lh.Likelihood) seqSchedule {
 	if b, _ := lik.Weights(); b == nil {
 		return uniformSchedule()
 	}

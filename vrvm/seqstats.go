@@ -46,7 +46,7 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 	if beta, uni := s.lik.Weights(); beta == nil {
 		// dv is used by the caller before the next call (the round, the
 		// bound), so that its storage is kept.
-		s.dvBuf = resize(s.dvBuf, len(s.bnorm))
+		s.dvBuf = vec.Resize(s.dvBuf, len(s.bnorm))
 		dv = s.dvBuf
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
@@ -166,7 +166,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	}
 	m := len(s.act)
 	// sv and qv are overwritten by the next call (bestAddition's).
-	s.svBuf, s.qvBuf = resize(s.svBuf, p), resize(s.qvBuf, p)
+	s.svBuf, s.qvBuf = vec.Resize(s.svBuf, p), vec.Resize(s.qvBuf, p)
 	sv, qv = s.svBuf, s.qvBuf
 	init := func() {
 		for j := range p {
@@ -184,7 +184,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		if idx == nil {
 			s.completeCross()
 		}
-		quad := resize(s.csBuf, p)
+		quad := vec.Resize(s.csBuf, p)
 		s.csBuf = quad
 		s.uniformStats(idx, qv, quad)
 		return s.clampStats(sv, qv, quad)
@@ -233,7 +233,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 	}
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
-	quad := resize(s.csBuf, p)
+	quad := vec.Resize(s.csBuf, p)
 	s.csBuf = quad
 	posterior.QuadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {

@@ -3,6 +3,9 @@ package vrvm
 import (
 	"math"
 
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -61,7 +64,7 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 // syncDiag sets diag Σ of Q_w from the kept Σ.
 func (s *seqFit) syncDiag() {
 	m := len(s.act)
-	s.q.Diag = resize(s.q.Diag, m)
+	s.q.Diag = vec.Resize(s.q.Diag, m)
 	for a := range m {
 		s.q.Diag[a] = s.sig.At(a, a)
 	}
@@ -70,7 +73,7 @@ func (s *seqFit) syncDiag() {
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
 func (s *seqFit) setActive(act []int, alpha []float64) {
 	s.act, s.alpha = act, alpha
-	bA := selectRows(s.f.BFull, act)
+	bA := subset.Rows(s.f.BFull, act)
 	s.bA = bA
 	if s.rowsShared() {
 		s.bA = nil
@@ -122,9 +125,9 @@ func (s *seqFit) remove(i int) {
 			d += beta[n] * v * v
 		}
 	}
-	a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+	a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
 	s.exV[j] = 1 / (a + d)
-	s.exC[j] = newExcludedTerms(s.prior).termAt(d, a) + 0.5*d*s.exV[j]
+	s.exC[j] = lb.NewExcludedTerms(s.prior).TermAt(d, a) + 0.5*d*s.exV[j]
 	s.exConst += s.exC[j]
 	if beta == nil {
 		s.exSum += s.exV[j] * s.bnorm[j]
@@ -149,12 +152,12 @@ func (s *seqFit) remove(i int) {
 		copy(data[i*r:], data[(i+1)*r:m*r])
 		s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
 	}
-	s.act = selectInts(s.act, keep)
-	s.alpha = selectVec(s.alpha, keep)
+	s.act = subset.Ints(s.act, keep)
+	s.alpha = subset.Vec(s.alpha, keep)
 	if s.uniform() {
 		s.keepCrossRow(i, j)
-		s.gram = selectSym(s.gram, keep)
-		s.bud = selectVec(s.bud, keep)
+		s.gram = subset.Sym(s.gram, keep)
+		s.bud = subset.Vec(s.bud, keep)
 		s.cross = append(s.cross[:i], s.cross[i+1:]...)
 		s.pending = append(s.pending[:i], s.pending[i+1:]...)
 	}
@@ -226,7 +229,7 @@ func (s *seqFit) rebuild(iter int) error {
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
 		s.qbuf = vec.WorkDense(&s.qData, s.n, m)
 		s.q.QuadForms(s.lat.Vars, s.phiA, s.qbuf)
-		s.lat.SumVar = sum(s.lat.Vars)
+		s.lat.SumVar = vec.Sum(s.lat.Vars)
 	} else {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
 		s.lat.Mean = nil
@@ -274,7 +277,7 @@ func (s *seqFit) sqResid() float64 {
 	if r > 4*m {
 		gm := make([]float64, m)
 		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
-		if v := s.dd - 2*dot(s.q.Mu, s.bud) + dot(s.q.Mu, gm); v > 1e-8*s.dd {
+		if v := s.dd - 2*vec.Dot(s.q.Mu, s.bud) + vec.Dot(s.q.Mu, gm); v > 1e-8*s.dd {
 			return v
 		}
 	}
@@ -289,7 +292,7 @@ func (s *seqFit) sqResid() float64 {
 	for i, v := range s.ud {
 		z[i] = v - z[i]
 	}
-	return s.dperp + dot(z, z)
+	return s.dperp + vec.Dot(z, z)
 }
 
 // sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
@@ -319,13 +322,13 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		}
 		sm := math.Max(0, 1/sii-s.alpha[i])
 		qm := s.q.Mu[i] / sii
-		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
+		na := lb.AlphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		drop := false
 		if s.ctl.prune && na > s.pruneAt {
 			// Above the threshold: removed unless the full model's bound
 			// loses at least keepGain by it, (S5); kept at its best
 			// ⟨αₘ⟩ ≤ PruneAlpha otherwise.
-			na = alphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
+			na = lb.AlphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
 			drop = len(s.act) > 1 && s.contribution(na, sm, qm*qm, s.precisionOf(i)) < s.keepGain
 		}
 		if drop {
@@ -343,7 +346,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		d := na - s.alpha[i]
 		k := d / (1 + d*sii)
 		m := len(s.act)
-		s.colBuf = resize(s.colBuf, m)
+		s.colBuf = vec.Resize(s.colBuf, m)
 		col := s.colBuf
 		sr := s.sig.RawSymmetric()
 		for j := range i {

@@ -6,6 +6,11 @@ import (
 	"math"
 	"sort"
 
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -233,8 +238,8 @@ const (
 // seqFit is one fit by the sequential solver.
 type seqFit struct {
 	f     *design.Factor
-	lik   likelihood
-	prior Prior
+	lik   lh.Likelihood
+	prior lb.Prior
 	ctl   settings
 	sched seqSchedule // the likelihood's schedule, chosen once (seqschedule.go)
 	n     int
@@ -320,7 +325,7 @@ type seqFit struct {
 
 	q   gaussQ
 	sig *mat.SymDense
-	lat latent
+	lat lh.Latent
 
 	// keepGain is the least loss of the full model's bound for which a
 	// function above the pruning threshold is kept (or added), (S5):
@@ -377,23 +382,23 @@ type seqFit struct {
 	sigBuf  [2][]float64
 }
 
-func newSeqFit(f *design.Factor, lik likelihood, c settings) *seqFit {
+func newSeqFit(f *design.Factor, lik lh.Likelihood, c settings) *seqFit {
 	d, _ := lik.Data()
 	n := len(d)
 	_, r := f.BFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
+	s := &seqFit{f: f, lik: lik, prior: c.prior.weightPrior(), ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
 	if f.Ident {
 		copy(s.ud, d)
 	} else {
 		blas64.Gemv(blas.Trans, 1, f.UFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
 	}
-	s.dd = dot(d, d)
+	s.dd = vec.Dot(d, d)
 	p, _ := f.BFull.Dims()
 	s.bud0 = make([]float64, p)
 	if p > 0 && r > 0 {
 		blas64.Gemv(blas.NoTrans, 1, f.BFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
 	}
-	s.dperp = math.Max(0, s.dd-dot(s.ud, s.ud))
+	s.dperp = math.Max(0, s.dd-vec.Dot(s.ud, s.ud))
 	s.lat.Mean = make([]float64, n)
 	if lik.RowVariances() {
 		s.lat.Vars = make([]float64, n)
@@ -403,7 +408,7 @@ func newSeqFit(f *design.Factor, lik likelihood, c settings) *seqFit {
 	s.bnorm = make([]float64, p)
 	for j := range p {
 		row := f.BFull.RawRowView(j)
-		s.bnorm[j] = dot(row, row)
+		s.bnorm[j] = vec.Dot(row, row)
 	}
 	return s
 }
@@ -419,7 +424,7 @@ func activeKey(act []int) string {
 // permuted to match.
 func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []float64) {
 	m := len(s.act)
-	perm := seq(m)
+	perm := subset.Seq(m)
 	sort.Slice(perm, func(i, j int) bool { return s.act[perm[i]] < s.act[perm[j]] })
 	full := s.sig
 	sig = mat.NewSymDense(m, nil)
@@ -460,7 +465,7 @@ func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	var second, third likelihood // the likelihood at its start, for (S6) and (S8)
+	var second, third lh.Likelihood // the likelihood at its start, for (S6) and (S8)
 	if c == nil && p.warm == nil {
 		second = restartLik(p, f)
 		third = biasLik(p, f)
