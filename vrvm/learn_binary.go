@@ -74,7 +74,7 @@ func (t *binaryTarget) fit(ctx context.Context, k Learnable, from learnFit, aban
 	if from != nil {
 		// Refit from the best fit's active set and likelihood factor.
 		bf := from.(*binaryFit)
-		p.warm = &warmStart{cols: bf.sol.cols, alpha: bf.sol.alpha}
+		p.warm = &warmStart{Cols: bf.sol.cols, Alpha: bf.sol.alpha}
 		copyFactor(p.lik, bf.p.lik)
 	}
 	sol, err := t.s.method.algorithm().fit(ctx, p)

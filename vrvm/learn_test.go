@@ -351,7 +351,7 @@ func TestWarmStart(t *testing.T) {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
 			lik := p.lik.Start() // at p.lik's factor
-			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
+			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{Cols: sol.cols, Alpha: sol.alpha}}
 			sw, err := p.set.method.algorithm().fit(context.Background(), pw)
 			if err != nil {
 				t.Fatal(err)

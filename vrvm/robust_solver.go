@@ -392,7 +392,7 @@ func robustStarts(ctx context.Context, p robustProblem) (*robustState, *solution
 	g := newGaussLik(p.t, p.set.prior, p.tau0)
 	gs := p.set
 	gs.monitor = nil
-	warm, err := sequential{}.fit(ctx, &problem{basis: p.basis, x: p.x, lik: g, set: gs})
+	warm, err := seqSolver{}.fit(ctx, &problem{basis: p.basis, x: p.x, lik: g, set: gs})
 	if err := stopped(ctx, sol.iters); err != nil {
 		return canceled(err)
 	}

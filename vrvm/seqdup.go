@@ -1,12 +1,8 @@
 package vrvm
 
 import (
-	"math"
-
-	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Duplicated training rows (classification). Rows with the same input,
@@ -103,14 +99,14 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 		// once.
 		ws := &warmStart{}
 		in := map[int]bool{}
-		for i, j := range w.cols {
+		for i, j := range w.Cols {
 			if j >= off {
 				j = off + rep[j-off]
 			}
 			if !in[j] {
 				in[j] = true
-				ws.cols = append(ws.cols, j)
-				ws.alpha = append(ws.alpha, w.alpha[i])
+				ws.Cols = append(ws.Cols, j)
+				ws.Alpha = append(ws.Alpha, w.Alpha[i])
 			}
 		}
 		c.prob.warm = ws
@@ -124,54 +120,4 @@ func (c *collapsedRows) columns(cols []int) []int {
 		return cols
 	}
 	return subset.Ints(c.cols, cols)
-}
-
-// holdTwins adds to the held terms of the excluded functions, (S4), those
-// of the functions left out of a collapsed problem as copies of candidate
-// j: each is held at the excluded optimum for dⱼ, as j itself would be,
-// whether j is active or not (a copy of an active function is never
-// added).
-func (s *seqFit) holdTwins(dv []float64) {
-	if s.cls.twins == nil {
-		return
-	}
-	s.cls.twinV = vec.Resize(s.cls.twinV, len(dv))
-	e := lb.NewExcludedTerms(s.prior)
-	for j, k := range s.cls.twins {
-		s.cls.twinV[j] = 0
-		if k == 0 {
-			continue
-		}
-		d := math.Max(dv[j], 0)
-		a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
-		v := 1 / (a + d)
-		s.exConst += k * (e.TermAt(d, a) + 0.5*d*v)
-		s.cls.twinV[j] = k * v
-	}
-}
-
-// heldWeights returns the weights vⱼ of the held excluded factors in
-// eₙ = Σⱼ vⱼφₙⱼ², those of left-out copies included.
-func (s *seqFit) heldWeights() []float64 {
-	if s.cls.twinV == nil {
-		return s.exV
-	}
-	w := make([]float64, len(s.exV))
-	for j, v := range s.exV {
-		w[j] = v + s.cls.twinV[j]
-	}
-	return w
-}
-
-// twinsExcluded returns the closed-form terms (excludedTerm) of the
-// copies left out of a collapsed problem.
-func (s *seqFit) twinsExcluded(dv []float64) float64 {
-	var sum float64
-	e := lb.NewExcludedTerms(s.prior)
-	for j, k := range s.cls.twins {
-		if k > 0 {
-			sum += k * e.Term(math.Max(dv[j], 0))
-		}
-	}
-	return sum
 }

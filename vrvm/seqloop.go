@@ -227,7 +227,7 @@ func (s *seqFit) start() error {
 	}
 	_, dv, _ := s.weighted(0)
 	if s.warm != nil {
-		s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
+		s.setActive(append([]int(nil), s.warm.Cols...), append([]float64(nil), s.warm.Alpha...))
 	} else {
 		if s.biasStart && dv[0] > 0 {
 			// The bias start (S8): the bias, held at a nearly flat

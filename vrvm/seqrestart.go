@@ -87,11 +87,11 @@ func restartFit(ctx context.Context, p *problem, f *design.Factor, lik lh.Likeli
 	ws := &warmStart{}
 	for i, j := range sch.cols {
 		if sch.alpha[i] < p.set.pruneAt && !s.twin[j] {
-			ws.cols = append(ws.cols, j)
-			ws.alpha = append(ws.alpha, sch.alpha[i])
+			ws.Cols = append(ws.Cols, j)
+			ws.Alpha = append(ws.Alpha, sch.alpha[i])
 		}
 	}
-	if len(ws.cols) == 0 {
+	if len(ws.Cols) == 0 {
 		return sol
 	}
 	s.warm = ws

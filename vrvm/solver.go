@@ -95,7 +95,7 @@ func (Sequential) String() string    { return "sequential" }
 func (PaperSchedule) String() string { return "paper schedule" }
 func (Newton) String() string        { return "newton" }
 
-func (Sequential) algorithm() algorithm    { return sequential{} }
+func (Sequential) algorithm() algorithm    { return seqSolver{} }
 func (PaperSchedule) algorithm() algorithm { return schedule{} }
 func (Newton) algorithm() algorithm        { return newton{} }
 
@@ -151,8 +151,8 @@ type problem struct {
 
 // warmStart is an active set (indices into the full basis) with its ⟨α⟩.
 type warmStart struct {
-	cols  []int
-	alpha []float64
+	Cols  []int
+	Alpha []float64
 }
 
 // solution is a solver's result: the active functions (indices into the

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -81,5 +82,5 @@ func effectiveParameters(sol *solution) float64 {
 	if sol.sigma == nil {
 		return 0
 	}
-	return effectiveParams(sol.alpha, sol.sigma)
+	return posterior.EffectiveParams(sol.alpha, sol.sigma)
 }

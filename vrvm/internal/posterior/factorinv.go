@@ -117,3 +117,13 @@ func (q *Gauss) SecondMoments() []float64 {
 	}
 	return w2
 }
+
+// EffectiveParams returns γ = Σₘ(1 − αₘΣₘₘ) for the precisions alpha and
+// the posterior covariance sigma of the same weights.
+func EffectiveParams(alpha []float64, sigma mat.Symmetric) float64 {
+	g := float64(len(alpha))
+	for m, a := range alpha {
+		g -= a * sigma.At(m, m)
+	}
+	return g
+}
