@@ -50,7 +50,7 @@ func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*design.Facto
 	if err != nil {
 		return nil, err
 	}
-	return denseFactor(phi), nil
+	return design.DenseFactor(phi), nil
 }
 
 // lowRankFactor returns the factorisation of the design by pivoted
@@ -198,25 +198,6 @@ func explicitDesign(ctx context.Context, bs basis, x mat.Matrix) (*design.Factor
 		}
 	}
 	return &design.Factor{B: b, Cols: cols, BFull: b, Ident: true}, nil
-}
-
-// denseFactor is the exact factorisation of an explicit design: Φ = QR,
-// U = Q, B = Rᵀ if M ≤ N; U = I, B = Φᵀ otherwise.
-func denseFactor(phi *mat.Dense) *design.Factor {
-	n, m := phi.Dims()
-	var u, b *mat.Dense
-	if m <= n {
-		var r *mat.Dense
-		u, r = design.ThinQR(phi)
-		b = mat.DenseCopyOf(r.T())
-	} else {
-		u = mat.NewDense(n, n, nil)
-		for i := range n {
-			u.Set(i, i, 1)
-		}
-		b = mat.DenseCopyOf(phi.T())
-	}
-	return &design.Factor{U: u, B: b, Cols: seq(m), UFull: u, BFull: b}
 }
 
 // pivotedCholesky factorises the kernel matrix Kᵢⱼ = K(xᵢ, xⱼ) as LLᵀ up

@@ -3,6 +3,7 @@ package vrvm
 import (
 	"context"
 
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -74,7 +75,7 @@ func (t *binaryTarget) fit(ctx context.Context, k Learnable, from learnFit, aban
 	if from != nil {
 		// Refit from the best fit's active set and likelihood factor.
 		bf := from.(*binaryFit)
-		p.warm = &warmStart{Cols: bf.sol.cols, Alpha: bf.sol.alpha}
+		p.warm = &sequential.Warm{Cols: bf.sol.cols, Alpha: bf.sol.alpha}
 		copyFactor(p.lik, bf.p.lik)
 	}
 	sol, err := t.s.method.algorithm().fit(ctx, p)

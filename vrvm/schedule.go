@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -137,7 +139,7 @@ func (s *scheduleState) updateW(iter int) error {
 		s.qwork = s.q.QuadForms(s.lat.Vars, s.phi, s.qwork)
 		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
-		s.lat.SumVar = uniformSumVar(s.alphaW, s.q.Diag, uni)
+		s.lat.SumVar = lh.UniformSumVar(s.alphaW, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil

@@ -2,6 +2,7 @@ package vrvm
 
 import (
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
@@ -97,7 +98,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	if w := p.warm; w != nil {
 		// The warm start's functions, as kept centres; a repeated one
 		// once.
-		ws := &warmStart{}
+		ws := &sequential.Warm{}
 		in := map[int]bool{}
 		for i, j := range w.Cols {
 			if j >= off {

@@ -188,3 +188,26 @@ func (f *Factor) WeightedDiag(lik Weights) []float64 {
 	}
 	return dv
 }
+
+// DenseFactor is the exact factorisation of an explicit design: Φ = QR,
+// U = Q, B = Rᵀ if M ≤ N; U = I, B = Φᵀ otherwise.
+func DenseFactor(phi *mat.Dense) *Factor {
+	n, m := phi.Dims()
+	var u, b *mat.Dense
+	if m <= n {
+		var r *mat.Dense
+		u, r = ThinQR(phi)
+		b = mat.DenseCopyOf(r.T())
+	} else {
+		u = mat.NewDense(n, n, nil)
+		for i := range n {
+			u.Set(i, i, 1)
+		}
+		b = mat.DenseCopyOf(phi.T())
+	}
+	cols := make([]int, m)
+	for j := range cols {
+		cols[j] = j
+	}
+	return &Factor{U: u, B: b, Cols: cols, UFull: u, BFull: b}
+}

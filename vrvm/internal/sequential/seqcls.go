@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -366,7 +366,7 @@ func stepBetween(a, b []float64) []float64 {
 func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 	m := len(s.alpha)
 	x0 := s.extrapolationPoint()
-	if s.ctl.noRelax || len(d) != len(x0) || len(x0) == m {
+	if s.ctl.NoRelax || len(d) != len(x0) || len(x0) == m {
 		return false, nil
 	}
 	if err := s.rebuild(iter); err != nil {

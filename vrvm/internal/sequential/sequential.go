@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"fmt"
@@ -118,7 +118,7 @@ const seqAddMargin = 2
 // whose columns are nearly collinear, such additions lowered the full
 // bound by thousands of nats in one iteration, after which the fit
 // recovered through removals and its second starts could be abandoned at
-// a dip of the trace (secondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
+// a dip of the trace (SecondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
 // The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
 // without cancellation; where it is not (nearly collinear active
 // functions), (S14) takes over.
@@ -157,7 +157,7 @@ type seqFit struct {
 	f     *design.Factor
 	lik   lh.Likelihood
 	prior lb.Prior
-	ctl   settings
+	ctl   Settings
 	sched seqSchedule // the likelihood's schedule, chosen once (seqschedule.go)
 	n     int
 	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
@@ -210,7 +210,7 @@ type seqFit struct {
 	// set to its optimum), "extrapolate" (an accepted SQUAREM step),
 	// "likelihood" (Q_τ or ξ), "add" and "remove".
 	hook func(step string)
-	warm *warmStart // the active set to start from, if not nil
+	warm *Warm // the active set to start from, if not nil
 
 	// bud0 holds bⱼᵀUᵀd for every candidate j; short is the shortlist of
 	// candidates and sinceFull the rounds since the last full
@@ -240,7 +240,7 @@ type seqFit struct {
 	svRaw                  []float64 // sⱼ of the last candidateStats before clamping
 	cls                    clsCache  // non-uniform precisions (seqcls.go)
 
-	q   gaussQ
+	q   posterior.Gauss
 	sig *mat.SymDense
 	lat lh.Latent
 
@@ -260,7 +260,7 @@ type seqFit struct {
 	// fit (see bestAddition).
 	finalRound bool
 	// pruneAt is the current pruning threshold, annealed by run from
-	// sched.annealStart·PruneAlpha down to ctl.pruneAt, the PruneAlpha
+	// sched.annealStart·PruneAlpha down to ctl.PruneAt, the PruneAlpha
 	// of the resolved settings.
 	pruneAt float64
 	// annealing reports whether the threshold is still above PruneAlpha
@@ -299,11 +299,11 @@ type seqFit struct {
 	sigBuf  [2][]float64
 }
 
-func newSeqFit(f *design.Factor, lik lh.Likelihood, c settings) *seqFit {
+func newSeqFit(f *design.Factor, lik lh.Likelihood, c Settings) *seqFit {
 	d, _ := lik.Data()
 	n := len(d)
 	_, r := f.BFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior.weightPrior(), ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
+	s := &seqFit{f: f, lik: lik, prior: c.Prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.PruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
 	if f.Ident {
 		copy(s.ud, d)
 	} else {
@@ -321,7 +321,7 @@ func newSeqFit(f *design.Factor, lik lh.Likelihood, c settings) *seqFit {
 		s.lat.Vars = make([]float64, n)
 	}
 	s.twin = f.TwinMask()
-	s.cls.target = c.pruneAt
+	s.cls.target = c.PruneAt
 	s.bnorm = make([]float64, p)
 	for j := range p {
 		row := f.BFull.RawRowView(j)
@@ -330,8 +330,9 @@ func newSeqFit(f *design.Factor, lik lh.Likelihood, c settings) *seqFit {
 	return s
 }
 
-// activeKey identifies an active set regardless of order.
-func activeKey(act []int) string {
+// ActiveKey identifies an active set regardless of order (its sorted
+// indices, printed).
+func ActiveKey(act []int) string {
 	a := append([]int(nil), act...)
 	sort.Ints(a)
 	return fmt.Sprint(a)

@@ -1,7 +1,9 @@
-package vrvm
+package sequential
 
 import (
 	"math"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
@@ -234,7 +236,7 @@ func (s *seqFit) rebuild(iter int) error {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
 		s.lat.Mean = nil
 		s.lat.SqResid = s.sqResid()
-		s.lat.SumVar = uniformSumVar(s.alpha, s.q.Diag, uni)
+		s.lat.SumVar = lh.UniformSumVar(s.alpha, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil
@@ -324,7 +326,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		qm := s.q.Mu[i] / sii
 		na := lb.AlphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		drop := false
-		if s.ctl.prune && na > s.pruneAt {
+		if !s.ctl.NoPrune && na > s.pruneAt {
 			// Above the threshold: removed unless the full model's bound
 			// loses at least keepGain by it, (S5); kept at its best
 			// ⟨αₘ⟩ ≤ PruneAlpha otherwise.

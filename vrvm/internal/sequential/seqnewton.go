@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -16,7 +16,7 @@ import (
 // iteration limit of 10,000 with four such functions). When the active
 // set has not changed for seqNewtonAfter iterations that were settled
 // (seqSettled) but not quiet, the solver takes up to seqNewtonSteps
-// Levenberg–Marquardt steps (newtonRun.newtonStep) in (ln⟨α⟩, ln⟨τ⟩) of
+// Levenberg–Marquardt steps (the facade's, Solvers.Newton) in (ln⟨α⟩, ln⟨τ⟩) of
 // the active model on the collapsed bound F (collapsed.go: Q_w (23)–(24)
 // at its optimum, Q_α (25) in the family Γ(ã, ã/⟨αₘ⟩), Q_τ by ⟨τ⟩ with
 // c̃ of (26)), holds each ⟨αₘ⟩ at PruneAlpha at most (S5), keeps Q_τ
@@ -57,7 +57,7 @@ func newtonAffordable(f *design.Factor, n int) bool {
 // from 1 to seqNewtonActive active functions.
 func (s *seqFit) newtonTakes() bool {
 	m := len(s.act)
-	return !s.ctl.noNewton && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+	return !s.ctl.NoNewton && s.ctl.Solvers.Newton != nil && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
 }
 
 // newtonTail takes the joint steps of (S7) from the current state at
@@ -68,27 +68,15 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	}
 	sub := &design.Factor{U: s.f.U, B: subset.Rows(s.f.BFull, s.act), Cols: append([]int(nil), s.act...)}
 	lc := s.lik.NewtonCopy()
-	set := s.ctl
-	set.prune, set.pruneAt = false, s.pruneAt
-	fr := &newtonRun{model: newCollapsed(sub, lc, s.ctl.prior), c: set}
-	if !fr.eval(append(logs(s.alpha), lc.LogParams(nil)...)) {
-		return false, nil
-	}
-	f0 := fr.f
-	for range seqNewtonSteps {
-		conv, progressed := fr.newtonStep()
-		if !progressed || conv || math.IsNaN(fr.f) {
-			break
-		}
-	}
-	if !(fr.f > f0) {
+	x, ok := s.ctl.Solvers.Newton(sub, lc, s.pruneAt, append(logs(s.alpha), lc.LogParams(nil)...), seqNewtonSteps)
+	if !ok {
 		return false, nil
 	}
 	before := s.objective()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.pruneAt)
 	for i := range s.act {
-		s.alpha[i] = math.Exp(math.Min(fr.x[i], hi))
+		s.alpha[i] = math.Exp(math.Min(x[i], hi))
 	}
 	kept := s.keepQ()
 	if err := s.rebuild(iter); err == nil && s.objective() >= before {

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"gonum.org/v1/gonum/blas/blas64"

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -75,7 +75,7 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	}
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
-	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	exact := !s.ctl.NoExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
 	r := addScan{exact: exact, force: force, minGain: minGain, top: top, best: math.Inf(-1)}
 	r.fine, r.lazy = s.fineBuf[:0], lazyRound{lazy: s.lazyBuf[:0], sv: sv, qv: qv, dv: dv, minGain: minGain}
 	for k := range sv {
@@ -350,7 +350,7 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	tol := seqWeightTol
 	if final {
-		tol = s.ctl.paramTol
+		tol = s.ctl.ParamTol
 	}
 	var dv []float64
 	fresh := true
