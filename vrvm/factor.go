@@ -4,11 +4,12 @@ import (
 	"context"
 	"math"
 
-	"github.com/vrvm/vrvm/internal/dense"
-	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // The Sequential and Newton solvers work with a factorisation of the design

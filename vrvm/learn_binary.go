@@ -3,9 +3,10 @@ package vrvm
 import (
 	"context"
 
-	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // binaryTarget is the learnTarget of Regressor and Classifier.

@@ -5,8 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // crawlTarget is a learnTarget with V(u) = −10(u − ln 2)² for a Gaussian

@@ -6,10 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 func prodDense(rnd *rand.Rand, r, c int) *mat.Dense {

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 )
 
 // Regressor is the variational relevance vector machine for regression

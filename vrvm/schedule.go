@@ -4,11 +4,11 @@ import (
 	"context"
 	"math"
 
-	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // schedule is the paper's schedule (Bishop & Tipping 2000, sections 4 and

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // dupRipley returns n of Ripley's rows with rows 0..n/2 twice more, row 1

@@ -3,9 +3,10 @@ package vrvm
 import (
 	"context"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
-	"gonum.org/v1/gonum/mat"
 )
 
 // The default width of Regressor (a nil Kernel) maximises the evidence of

@@ -1,9 +1,10 @@
 package design
 
 import (
-	"github.com/vrvm/vrvm/internal/dense"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // CrossChunk is the length of the pieces of the rows of B over which

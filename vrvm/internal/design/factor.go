@@ -3,12 +3,13 @@ package design
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/internal/dense"
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Factor is the factorisation Φ = U Bᵀ, UᵀU = I, of the design over the

@@ -3,12 +3,13 @@ package posterior
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // FactorInv is Factor for the sequential solver: the same factorisation

@@ -1,12 +1,13 @@
 package posterior
 
 import (
-	"github.com/vrvm/vrvm/internal/dense"
-	"github.com/vrvm/vrvm/vrvm/internal/design"
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // QuadGemmMin is the number of rows of C from which quadForms uses one

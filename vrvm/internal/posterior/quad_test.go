@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vrvm/vrvm/vrvm/internal/design"
-	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
 // TestCrossKernels checks design.CrossProducts and QuadForms against mat's

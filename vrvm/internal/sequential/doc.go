@@ -72,7 +72,7 @@
 // by more than seqWeightTol since they were last computed; the products
 // with the active design that only the precisions and the active set
 // determine are kept between the rebuilds of Q_w (clsCache), and
-// duplicated rows are fitted once, with their counts (seqdup.go).
+// duplicated rows are fitted once, with their counts (the facade's seqdup.go; seqtwins.go here).
 //
 // The choices of how the fit proceeds that differ between the two kinds
 // of likelihood (the annealing's start, the interval and size of the

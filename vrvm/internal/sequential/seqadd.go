@@ -4,12 +4,12 @@ import (
 	"math"
 	"sort"
 
-	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // seqHoldEveryCls is the least number of iterations between two
@@ -423,7 +423,7 @@ func (s *seqFit) holdExcluded(dv []float64) {
 		s.exC[j] = e.TermAt(d, a) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
-	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
+	s.holdTwins(dv) // collapsed duplicates (seqtwins.go)
 	if s.uniform() {
 		s.exSum = vec.Dot(s.exV, s.bnorm)
 		return

@@ -4,10 +4,9 @@ import (
 	"context"
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
-
-	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // A second start from the bias (S8). With uniform precisions

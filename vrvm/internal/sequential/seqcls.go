@@ -3,15 +3,14 @@ package sequential
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/vrvm/internal/design"
-	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
-	"github.com/vrvm/vrvm/vrvm/internal/subset"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
@@ -39,7 +38,7 @@ type clsCache struct {
 	// target is the final pruning threshold (the annealing's end).
 	target float64
 	// twins[j] is the number of basis functions identical to candidate j
-	// that a collapsed problem left out (seqdup.go), nil if none; twinV
+	// that a collapsed problem left out (the facade's seqdup.go), nil if none; twinV
 	// holds (twins[j])·vⱼ of their held factors.
 	twins []float64
 	twinV []float64

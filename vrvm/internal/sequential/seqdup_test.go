@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
-	"gonum.org/v1/gonum/mat"
 )
 
 // TestCollapsedRowsSameModel checks that the likelihood of the distinct

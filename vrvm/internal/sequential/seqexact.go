@@ -3,8 +3,9 @@ package sequential
 import (
 	"math"
 
-	"github.com/vrvm/vrvm/vrvm/internal/vec"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // An addition's sparsity factor as a minimum (S14). With uniform
@@ -39,7 +40,7 @@ import (
 // choices in the code", (S14)).
 const seqRoundS = 1e-8
 
-// controls.noExact turns the minimum form of (S14) off, for measurements (the
+// Settings.NoExact turns the minimum form of (S14) off, for measurements (the
 // sweep's refactorisation in place of a clamped sₘ is not switched; it
 // alone keeps TestWideKernelManyRows finite). (S14) can stop at a lower
 // local maximum than the fit without it reaches, which is not resolved

@@ -4,14 +4,13 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/vrvm/vrvm/vrvm/internal/engine"
 )
 
 // bound returns L of the active model, (39)–(46) or (59)–(64), for the

@@ -17,7 +17,7 @@ import (
 // set has not changed for seqNewtonAfter iterations that were settled
 // (seqSettled) but not quiet, the solver takes up to seqNewtonSteps
 // Levenberg–Marquardt steps (the facade's, Solvers.Newton) in (ln⟨α⟩, ln⟨τ⟩) of
-// the active model on the collapsed bound F (collapsed.go: Q_w (23)–(24)
+// the active model on the collapsed bound F (the facade's collapsed.go: Q_w (23)–(24)
 // at its optimum, Q_α (25) in the family Γ(ã, ã/⟨αₘ⟩), Q_τ by ⟨τ⟩ with
 // c̃ of (26)), holds each ⟨αₘ⟩ at PruneAlpha at most (S5), keeps Q_τ
 // (the excluded functions' terms of the trace depend on it), and keeps

@@ -4,11 +4,10 @@ import (
 	"context"
 	"math"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
-
-	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // A second start for small problems (S6). Greedy additions from one

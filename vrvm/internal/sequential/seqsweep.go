@@ -3,17 +3,15 @@ package sequential
 import (
 	"math"
 
-	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
-
-	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
-	"github.com/vrvm/vrvm/vrvm/internal/subset"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
@@ -269,7 +267,7 @@ func (s *seqFit) refresh(iter int) error {
 }
 
 // sqResid returns ‖d − Φμ‖² for uniform precisions. With r ≤ 4M it is
-// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (factor.go), O(rM);
+// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (design.Factor), O(rM);
 // otherwise (the explicit design, r = N) ‖d‖² − 2μᵀΦ_Aᵀd + μᵀGμ from the
 // kept G and Φ_Aᵀd, O(M²), unless that is below 1e-8‖d‖², where
 // cancellation could dominate it and the first form is used.

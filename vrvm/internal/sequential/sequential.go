@@ -5,16 +5,16 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
-
-	"github.com/vrvm/vrvm/vrvm/internal/design"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // seqAddEvery is the largest number of iterations between two addition

@@ -1,10 +1,11 @@
 package vec
 
 import (
-	"github.com/vrvm/vrvm/internal/dense"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/internal/dense"
 )
 
 // GramBlocks returns aᵀa (both triangles) by dense.Gram, which computes
