@@ -12,9 +12,10 @@ import (
 )
 
 // The facade of the sequential solver (package sequential,
-// vrvm/internal/sequential: docs/design.md, "The sequential solver"): the
-// settings it is given, the paper's schedule and the Newton solver's
-// joint steps it calls, and its result read back as a solution.
+// vrvm/internal/sequential: docs/design.md, "Pruning and convergence" and
+// "Layout"): the settings it is given, the paper's schedule and the
+// Newton solver's joint steps it calls, and its result read back as a
+// solution.
 
 // seqSolver is the Sequential solver.
 type seqSolver struct{}

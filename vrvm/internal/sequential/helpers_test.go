@@ -11,6 +11,7 @@ import (
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // testProblem is a seeded random problem: N = 10–80 points in 1–3
@@ -58,8 +59,8 @@ func newTestProblem(seed uint64, classify bool) testProblem {
 		k    func(a, b []float64) float64
 	}{
 		{fmt.Sprintf("gaussian(%.3g)", width), func(a, b []float64) float64 { return math.Exp(-dist2(a, b) / (width * width)) }},
-		{fmt.Sprintf("polynomial(%d)", degree), func(a, b []float64) float64 { return math.Pow(1+dotN(a, b)/float64(d), float64(degree)) }},
-		{"linear", dotN},
+		{fmt.Sprintf("polynomial(%d)", degree), func(a, b []float64) float64 { return math.Pow(1+vec.Dot(a, b)/float64(d), float64(degree)) }},
+		{"linear", vec.Dot},
 		{fmt.Sprintf("laplace(%.3g)", width), func(a, b []float64) float64 { return math.Exp(-dist1(a, b) / width) }},
 	}
 	type prior struct{ a, b, c, d float64 }
@@ -82,14 +83,6 @@ func newTestProblem(seed uint64, classify bool) testProblem {
 	}
 	return testProblem{name: fmt.Sprintf("seed=%d/n=%d/d=%d/%s/bias=%v", seed, n, d, k.name, bias), x: x, t: t, phi: phi, bias: bias,
 		prior: lb.Prior{A: pr.a, B: pr.b}, noise: [2]float64{pr.c, pr.d}, classify: classify}
-}
-
-func dotN(a, b []float64) float64 {
-	var s float64
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
 }
 
 func dist2(a, b []float64) float64 {
