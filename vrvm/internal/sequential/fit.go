@@ -26,9 +26,8 @@ type Settings struct {
 	// Bias marks the design's first column as the bias function φ₀ = 1
 	// (the start from the bias, (S8)).
 	Bias bool
-	// NoPrune starts from every function and removes none (the caller
-	// fits such problems by the Newton solver instead: Fit expects
-	// pruning).
+	// NoPrune starts from every function and removes none (the facade
+	// fits such problems by the Newton solver instead).
 	NoPrune bool
 	// PruneAt is the threshold on ⟨αₘ⟩ above which a function is removed,
 	// the final one of the annealing (PruneAlpha); Alpha0 the initial
