@@ -103,10 +103,6 @@ func kernelValues(k Kernel, rows [][]float64, out []float64, c func(i int) int) 
 	return kernelErr(design.Values(k, rows, out, c))
 }
 
-// parallelRange runs f over [0, n) split among the available processors
-// (design.ParallelRange).
-func parallelRange(n int, f func(lo, hi int) error) error { return design.ParallelRange(n, f) }
-
 // blockRows is design.BlockRows: rows per block for m columns.
 func blockRows(m int) int { return design.BlockRows(m) }
 

@@ -41,40 +41,12 @@ func bound(p Prior, at float64, bt, w2 []float64, logDet float64, lik [3]float64
 	return lb.L(p.weightPrior(), at, bt, w2, logDet, lik)
 }
 
-// fval is bound.F, f(α) of (S1) without its constant.
-func fval(a, b, alpha, sm, q2 float64) float64 { return lb.F(a, b, alpha, sm, q2) }
-
 // alphaRoot is bound.AlphaRoot, the maximiser of (S1) over α > 0.
 func alphaRoot(a, b, s, q2 float64) float64 { return lb.AlphaRoot(a, b, s, q2) }
-
-// alphaRootUpTo is bound.AlphaRootUpTo, the maximiser of (S1) over
-// 0 < α ≤ limit.
-func alphaRootUpTo(a, b, s, q2, limit float64) float64 {
-	return lb.AlphaRootUpTo(a, b, s, q2, limit)
-}
-
-// alphaRootAbove is bound.AlphaRootAbove.
-func alphaRootAbove(a, b, s, q2, limit float64) bool {
-	return lb.AlphaRootAbove(a, b, s, q2, limit)
-}
 
 // excludedTerm is bound.ExcludedTerm: the bound terms of a function held
 // outside the active set.
 func excludedTerm(p Prior, s float64) float64 { return lb.ExcludedTerm(p.weightPrior(), s) }
-
-// excludedTerms is bound.ExcludedTerms: excludedTerm for many functions
-// under one prior.
-type excludedTerms struct{ e lb.ExcludedTerms }
-
-func newExcludedTerms(p Prior) excludedTerms {
-	return excludedTerms{lb.NewExcludedTerms(p.weightPrior())}
-}
-
-// term is excludedTerm(p, s).
-func (e excludedTerms) term(s float64) float64 { return e.e.Term(s) }
-
-// termAt is excludedTerm(p, s) given its α = alphaRoot(a, b, s, 0).
-func (e excludedTerms) termAt(s, a float64) float64 { return e.e.TermAt(s, a) }
 
 // excludedBound is bound.ExcludedBound.
 func excludedBound(p Prior, s []float64, act []int) float64 {
@@ -83,6 +55,3 @@ func excludedBound(p Prior, s []float64, act []int) float64 {
 
 // memberOf is bound.MemberOf: the mask of the indices in set.
 func memberOf(n int, set []int) []bool { return lb.MemberOf(n, set) }
-
-// alphaRootQuiet is bound.AlphaRootQuiet, the maximiser of (S1) for q = 0.
-func alphaRootQuiet(a, b, s float64) float64 { return lb.AlphaRootQuiet(a, b, s) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // TestCentres: a subset of centres gives a fit (of each binary estimator,
@@ -56,7 +57,7 @@ func TestCentres(t *testing.T) {
 		if err := m.FitContext(t.Context(), d.X, tt); err != nil {
 			t.Fatal(err)
 		}
-		if activeKey(first) != activeKey(m.ActiveSet()) {
+		if sequential.ActiveKey(first) != sequential.ActiveKey(m.ActiveSet()) {
 			t.Errorf("%T: refit changed the active set %v → %v", m, first, m.ActiveSet())
 		}
 	}
@@ -111,7 +112,7 @@ func TestMultiCentres(t *testing.T) {
 		if e, err := c.ErrorRate(x, labels); err != nil || e > 0.2 {
 			t.Errorf("likelihood %d: training error %v, %v", lik, e, err)
 		}
-		first := activeKey(c.RelevanceVectors())
+		first := sequential.ActiveKey(c.RelevanceVectors())
 		p, err := c.Prob(x)
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +131,7 @@ func TestMultiCentres(t *testing.T) {
 		if err := c.Fit(x, labels); err != nil {
 			t.Fatal(err)
 		}
-		if got := activeKey(c.RelevanceVectors()); got != first {
+		if got := sequential.ActiveKey(c.RelevanceVectors()); got != first {
 			t.Errorf("likelihood %d: refit changed the relevance vectors %s → %s", lik, first, got)
 		}
 	}

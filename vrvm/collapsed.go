@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
@@ -19,9 +20,9 @@ import (
 
 // maximiseCollapsed maximises the collapsed bound over every function of
 // f from ⟨αₘ⟩ = Alpha0 and the likelihood's initial parameters.
-func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solution, error) {
+func maximiseCollapsed(ctx context.Context, f *design.Factor, p *problem) (*solution, error) {
 	model := newCollapsed(f, p.lik, p.set.prior)
-	m := len(f.cols)
+	m := len(f.Cols)
 	x0 := make([]float64, m)
 	for i := range m {
 		x0[i] = math.Log(p.set.alpha0)
@@ -31,7 +32,7 @@ func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solut
 	if status == NotFitted {
 		return nil, err
 	}
-	return &solution{cols: f.cols, mu: append([]float64(nil), model.w.mu...), sigma: model.w.sigma(), alpha: append([]float64(nil), model.alpha...),
+	return &solution{cols: f.Cols, mu: append([]float64(nil), model.w.mu...), sigma: model.w.sigma(), alpha: append([]float64(nil), model.alpha...),
 		trace: fr.trace, iters: fr.iters, status: status, full: fr.f + model.excluded()}, err
 }
 
@@ -41,7 +42,7 @@ func maximiseCollapsed(ctx context.Context, f *designFactor, p *problem) (*solut
 // vector x of logarithms: ln⟨αₘ⟩ for the active functions, then the
 // likelihood's (ln⟨τ⟩, or ln ξₙ).
 type collapsed struct {
-	f     *designFactor
+	f     *design.Factor
 	lik   likelihood
 	prior Prior
 	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
@@ -53,10 +54,10 @@ type collapsed struct {
 	oinvF *mat.Dense
 }
 
-func newCollapsed(f *designFactor, lik likelihood, p Prior) *collapsed {
+func newCollapsed(f *design.Factor, lik likelihood, p Prior) *collapsed {
 	d, _ := lik.Data()
-	s := &collapsed{f: f, lik: lik, prior: p, ud: f.project(d)}
-	n, _ := f.u.Dims()
+	s := &collapsed{f: f, lik: lik, prior: p, ud: f.Project(d)}
+	n, _ := f.U.Dims()
 	s.lat.Mean = make([]float64, n)
 	if lik.RowVariances() {
 		s.lat.Vars = make([]float64, n)
@@ -64,12 +65,12 @@ func newCollapsed(f *designFactor, lik likelihood, p Prior) *collapsed {
 	return s
 }
 
-func (s *collapsed) active() int { return len(s.f.cols) }
+func (s *collapsed) active() int { return len(s.f.Cols) }
 
 // omega sets Ω⁻¹, a factor F with FᵀF = Ω⁻¹, and returns ln|Ω| and Ω⁻¹η,
 // for Ω = UᵀBU and η = Uᵀy in the column space of U.
 func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
-	n, r := s.f.u.Dims()
+	n, r := s.f.U.Dims()
 	beta, uni := s.lik.Weights()
 	_, scale := s.lik.Data()
 	etaP = make([]float64, r)
@@ -88,7 +89,7 @@ func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
 	sl := mat.NewDense(n, r, nil)
 	for i := range n {
 		f := math.Sqrt(beta[i])
-		src, dst := s.f.u.RawRowView(i), sl.RawRowView(i)
+		src, dst := s.f.U.RawRowView(i), sl.RawRowView(i)
 		for j, v := range src {
 			dst[j] = f * v
 		}
@@ -121,7 +122,7 @@ func (s *collapsed) omega() (logDet float64, etaP []float64, ok bool) {
 // F(x) there and the parameters T(x) one iteration of the paper's schedule
 // moves to from it.
 func (s *collapsed) eval(x []float64) ([]float64, float64, bool) {
-	n, r := s.f.u.Dims()
+	n, r := s.f.U.Dims()
 	m := s.active()
 	at := s.prior.A + 0.5
 	hi := math.Log(at / s.prior.B)
@@ -132,18 +133,18 @@ func (s *collapsed) eval(x []float64) ([]float64, float64, bool) {
 	}
 	s.lik.SetLogParams(x[m:])
 	logDetOmega, etaP, ok := s.omega()
-	if !ok || !s.w.solve(s.f.b, s.alpha, s.oinv, s.oinvF, logDetOmega, etaP) {
+	if !ok || !s.w.solve(s.f.B, s.alpha, s.oinv, s.oinvF, logDetOmega, etaP) {
 		return nil, math.NaN(), false
 	}
 	// μᵀφₙ = uₙᵀz, φₙᵀΣφₙ = uₙᵀ(BᵀΣB)uₙ and Σₙ φₙᵀΣφₙ = tr(BᵀΣB).
-	blas64.Gemv(blas.NoTrans, 1, s.f.u.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
+	blas64.Gemv(blas.NoTrans, 1, s.f.U.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.w.z}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
 	if s.lat.Vars != nil {
 		if r0, c0 := dims(s.uy); r0 != n || c0 != r {
 			s.uy = mat.NewDense(n, r, nil)
 		}
-		blas64.Symm(blas.Right, 1, s.w.y.RawSymmetric(), s.f.u.RawMatrix(), 0, s.uy.RawMatrix())
+		blas64.Symm(blas.Right, 1, s.w.y.RawSymmetric(), s.f.U.RawMatrix(), 0, s.uy.RawMatrix())
 		for i := range n {
-			q := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: s.uy.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: s.f.u.RawRowView(i)})
+			q := blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: s.uy.RawRowView(i)}, blas64.Vector{N: r, Inc: 1, Data: s.f.U.RawRowView(i)})
 			s.lat.Vars[i] = math.Max(0, q)
 		}
 		s.lat.SumVar = sum(s.lat.Vars)
@@ -171,12 +172,12 @@ func (s *collapsed) eval(x []float64) ([]float64, float64, bool) {
 
 // keep restricts the active set to the listed positions.
 func (s *collapsed) keep(keep []int) {
-	_, r := s.f.b.Dims()
-	s.f.keep(keep)
-	s.f.compact()
-	if _, r2 := s.f.b.Dims(); r2 != r {
+	_, r := s.f.B.Dims()
+	keepFactor(s.f, keep)
+	compactFactor(s.f)
+	if _, r2 := s.f.B.Dims(); r2 != r {
 		d, _ := s.lik.Data()
-		s.ud = s.f.project(d)
+		s.ud = s.f.Project(d)
 	}
 	s.alpha = selectVec(s.alpha, keep)
 }
@@ -185,7 +186,7 @@ func (s *collapsed) keep(keep []int) {
 // active set (excludedTerm), with sⱼ = φⱼᵀBφⱼ in the factorisation of
 // every candidate.
 func (s *collapsed) excluded() float64 {
-	return excludedBound(s.prior, s.f.diagonal(s.lik), s.f.cols)
+	return excludedBound(s.prior, s.f.Diagonal(s.lik), s.f.Cols)
 }
 
 // newton returns the gradient and the Hessian of F at the current state,
@@ -199,7 +200,7 @@ func (s *collapsed) newton(maxParams int) ([]float64, *mat.SymDense, bool) {
 	g := make([]float64, k)
 	h := mat.NewSymDense(k, nil)
 	sig := s.w.sigma()
-	at := &lh.Collapsed{Alpha: s.alpha, Mu: s.w.mu, U: s.f.u, B: s.f.b, V: s.w.v, Y: s.w.y, UY: s.uy}
+	at := &lh.Collapsed{Alpha: s.alpha, Mu: s.w.mu, U: s.f.U, B: s.f.B, V: s.w.v, Y: s.w.y, UY: s.uy}
 	if !s.lik.Hessian(at, sig, g, h) {
 		return nil, nil, false
 	}

@@ -22,8 +22,5 @@ func distinctData(x mat.Matrix, t []float64) (xs *mat.Dense, ts []float64, kept 
 	return selectRows(xd, first), selectVec(t, first), first
 }
 
-// twins, distinctRows and sameBits are those of the design package
-// (D1).
-func twins(b *mat.Dense) []bool                                  { return design.Twins(b) }
+// distinctRows is that of the design package (D1).
 func distinctRows(x *mat.Dense, key []float64) (of, first []int) { return design.DistinctRows(x, key) }
-func sameBits(a, b []float64) bool                               { return design.SameBits(a, b) }

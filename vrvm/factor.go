@@ -6,10 +6,10 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
 // The Sequential and Newton solvers work with a factorisation of the design
@@ -39,35 +39,9 @@ import (
 // largest diagonal kernel value.
 const factorTol = 1e-13
 
-// designFactor is Φ = U Bᵀ over the active basis functions.
-type designFactor struct {
-	u    *mat.Dense // N × r, orthonormal columns
-	b    *mat.Dense // M × r, one row per active function
-	cols []int      // active functions, indices into the full basis
-	// uFull and bFull keep the factorisation of every candidate function,
-	// for the bound contribution of excluded functions.
-	uFull, bFull *mat.Dense
-	// ident marks the explicit design of newSeqDesign: U = I, not stored
-	// (u and uFull are nil), B = Φᵀ.
-	ident bool
-	// twin is the mask of twins of bFull (twinMask), computed once for
-	// every start of the sequential solver on this factor.
-	twin []bool
-}
-
-// twinMask returns the candidates whose row of bFull is a twin of an
-// earlier one (twins), computed at the first call. The mask is shared:
-// callers do not modify it.
-func (f *designFactor) twinMask() []bool {
-	if f.twin == nil {
-		f.twin = twins(f.bFull)
-	}
-	return f.twin
-}
-
 // newDesignFactor factorises the design of basis bs at the training rows
 // x, stopping with the error of stopped when ctx is done.
-func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
+func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*design.Factor, error) {
 	n, _ := x.Dims()
 	f, err := lowRankFactor(ctx, bs, x, n)
 	if f != nil || err != nil {
@@ -77,13 +51,13 @@ func newDesignFactor(ctx context.Context, bs basis, x mat.Matrix) (*designFactor
 	if err != nil {
 		return nil, err
 	}
-	return denseFactor(phi), nil
+	return design.DenseFactor(phi), nil
 }
 
 // lowRankFactor returns the factorisation of the design by pivoted
 // Cholesky of the kernel matrix, or nil (and no error) if the kernel is
 // not positive semi-definite or the rank would exceed maxRank.
-func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*designFactor, error) {
+func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*design.Factor, error) {
 	n, _ := x.Dims()
 	if bs.kernel == nil || !isPSD(bs.kernel) {
 		return nil, nil
@@ -110,7 +84,7 @@ func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*d
 			row[off+j] = l[j][i]
 		}
 	}
-	u, r := thinQR(w)
+	u, r := design.ThinQR(w)
 	// B = Dᵀ Rᵀ: the bias row is R[:,0]ᵀ, kernel row m is R[:,off:] L[c,:]ᵀ
 	// for the training row c of centre m.
 	_, rc := r.Dims()
@@ -138,7 +112,7 @@ func lowRankFactor(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (*d
 			row[c] = s
 		}
 	}
-	return &designFactor{u: u, b: bm, cols: seq(m), uFull: u, bFull: bm}, nil
+	return &design.Factor{U: u, B: bm, Cols: seq(m), UFull: u, BFull: bm}, nil
 }
 
 // seqRankFraction sets when the Sequential solver gives up the low-rank
@@ -162,7 +136,7 @@ const (
 // matrix has a small numerical rank, otherwise the explicit design
 // (explicitDesign). A basis with a subset of centres and a large rank
 // needs only N × P memory, never N × N.
-func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
+func newSeqDesign(ctx context.Context, bs basis, x mat.Matrix) (*design.Factor, error) {
 	n, _ := x.Dims()
 	maxRank := min(seqMaxRank, max(64, n/seqRankFraction))
 	high, err := sampleRankAbove(ctx, bs, x, maxRank)
@@ -204,7 +178,7 @@ func sampleRankAbove(ctx context.Context, bs basis, x mat.Matrix, maxRank int) (
 // explicitDesign is the trivial factorisation Φ = U Bᵀ with U = I (not
 // stored: uFull is nil) and B = Φᵀ, P × N, evaluated by blocks of rows so
 // that Φ itself is never held beside B.
-func explicitDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor, error) {
+func explicitDesign(ctx context.Context, bs basis, x mat.Matrix) (*design.Factor, error) {
 	n, d := x.Dims()
 	p := bs.size()
 	b := mat.NewDense(p, n, nil)
@@ -224,50 +198,7 @@ func explicitDesign(ctx context.Context, bs basis, x mat.Matrix) (*designFactor,
 			}
 		}
 	}
-	return &designFactor{b: b, cols: cols, bFull: b, ident: true}, nil
-}
-
-// denseFactor is the exact factorisation of an explicit design: Φ = QR,
-// U = Q, B = Rᵀ if M ≤ N; U = I, B = Φᵀ otherwise.
-func denseFactor(phi *mat.Dense) *designFactor {
-	n, m := phi.Dims()
-	var u, b *mat.Dense
-	if m <= n {
-		var r *mat.Dense
-		u, r = thinQR(phi)
-		b = mat.DenseCopyOf(r.T())
-	} else {
-		u = mat.NewDense(n, n, nil)
-		for i := range n {
-			u.Set(i, i, 1)
-		}
-		b = mat.DenseCopyOf(phi.T())
-	}
-	return &designFactor{u: u, b: b, cols: seq(m), uFull: u, bFull: b}
-}
-
-// thinQR returns the thin QR factorisation a = QR of an n × k matrix with
-// n ≥ k: Q is n × k with orthonormal columns, R is k × k upper triangular.
-func thinQR(a *mat.Dense) (q, r *mat.Dense) {
-	_, k := a.Dims()
-	q = mat.DenseCopyOf(a)
-	qm := q.RawMatrix()
-	tau := make([]float64, k)
-	work := []float64{0}
-	lapack64.Geqrf(qm, tau, work, -1)
-	work = make([]float64, max(int(work[0]), 1))
-	lapack64.Geqrf(qm, tau, work, len(work))
-	r = mat.NewDense(max(k, 1), max(k, 1), nil)
-	if k == 0 {
-		return q, mat.NewDense(0, 0, nil)
-	}
-	for i := range k {
-		copy(r.RawRowView(i)[i:], qm.Data[i*qm.Stride+i:i*qm.Stride+k])
-	}
-	lapack64.Orgqr(qm, tau, work, -1)
-	work = make([]float64, max(int(work[0]), 1))
-	lapack64.Orgqr(qm, tau, work, len(work))
-	return q, r
+	return &design.Factor{B: b, Cols: cols, BFull: b, Ident: true}, nil
 }
 
 // pivotedCholesky factorises the kernel matrix Kᵢⱼ = K(xᵢ, xⱼ) as LLᵀ up
@@ -323,141 +254,25 @@ func pivotedCholesky(ctx context.Context, k Kernel, rows [][]float64, tol float6
 	return l, nil
 }
 
-// keep restricts the active rows to the positions keep (into the current
-// active set).
-func (f *designFactor) keep(keep []int) {
-	f.b = selectRows(f.b, keep)
-	f.cols = selectInts(f.cols, keep)
+// keepFactor restricts the active rows of f to the positions keep (into
+// the current active set).
+func keepFactor(f *design.Factor, keep []int) {
+	f.B = selectRows(f.B, keep)
+	f.Cols = selectInts(f.Cols, keep)
 }
 
-// compact re-factorises the active design by the thin QR of Φ_A = U B_Aᵀ
-// when at most half as many functions as the rank remain, so that r = M.
-func (f *designFactor) compact() {
-	m, r := f.b.Dims()
+// compactFactor re-factorises the active design of f by the thin QR of
+// Φ_A = U B_Aᵀ when at most half as many functions as the rank remain, so
+// that r = M.
+func compactFactor(f *design.Factor) {
+	m, r := f.B.Dims()
 	if 2*m > r {
 		return
 	}
-	n, _ := f.u.Dims()
+	n, _ := f.U.Dims()
 	phi := mat.NewDense(n, m, nil)
-	dense.Gemm(blas.NoTrans, blas.Trans, 1, f.u.RawMatrix(), f.b.RawMatrix(), 0, phi.RawMatrix())
-	q, rr := thinQR(phi)
-	f.u = q
-	f.b = mat.DenseCopyOf(rr.T())
-}
-
-// diagonal returns dⱼ = φⱼᵀBφⱼ for every candidate function j (the
-// likelihood's precisions B = diag βₙ): bⱼᵀW̃bⱼ with W̃ = UᵀBU (βI when
-// the precisions are uniform), from the rows of B W̃, O(N r² + P r²); for
-// the explicit design with non-uniform precisions, whose B W̃ would be
-// P × N, as large as the design, one row at a time (explicitDiag). It
-// changes only with the likelihood's factor.
-func (f *designFactor) diagonal(lik likelihood) []float64 {
-	bf := f.bFull
-	p, r := bf.Dims()
-	dv := make([]float64, p)
-	if p == 0 || r == 0 {
-		return dv
-	}
-	beta, uni := lik.Weights()
-	switch {
-	case beta == nil:
-		row := make([]float64, r)
-		for j := range p {
-			src := bf.RawRowView(j)
-			for n, v := range src {
-				row[n] = uni * v
-			}
-			dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: src}, blas64.Vector{N: r, Inc: 1, Data: row})
-		}
-	case f.ident:
-		return f.explicitDiag(beta)
-	default:
-		// Gemm rather than Symm: dense.Gemm is blocked, vectorised and
-		// runs on all processors, and these two products dominate.
-		wt := f.weightedGram(beta)
-		bw := mat.NewDense(p, r, nil)
-		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, bf.RawMatrix(), wt.RawMatrix(), 0, bw.RawMatrix())
-		for j := range p {
-			dv[j] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: bf.RawRowView(j)}, blas64.Vector{N: r, Inc: 1, Data: bw.RawRowView(j)})
-		}
-	}
-	return dv
-}
-
-// scaleBy sets dst[n] = beta[n]·src[n].
-func scaleBy(dst, beta, src []float64) {
-	for n, v := range src {
-		dst[n] = beta[n] * v
-	}
-}
-
-// explicitDiag returns dⱼ = φⱼᵀBφⱼ = Σₙ βₙBⱼₙ² of the explicit design
-// (B = Φᵀ) for the precisions beta, a row of B W̃ at a time: O(N)
-// memory, not P × N (the same products, in the same order, as the whole
-// B W̃ gave before it was no longer formed).
-func (f *designFactor) explicitDiag(beta []float64) []float64 {
-	bf := f.bFull
-	p, r := bf.Dims()
-	dv := make([]float64, p)
-	row := make([]float64, r)
-	for j := range p {
-		dv[j] = weightedSquare(row, beta, bf.RawRowView(j))
-	}
-	return dv
-}
-
-// weightedSquare returns Σₙ βₙsrcₙ², a dⱼ = φⱼᵀBφⱼ for the row src of
-// B = Φᵀ, leaving the row of B W̃, β∘src, in row.
-func weightedSquare(row, beta, src []float64) float64 {
-	scaleBy(row, beta, src)
-	return blas64.Dot(blas64.Vector{N: len(src), Inc: 1, Data: src}, blas64.Vector{N: len(src), Inc: 1, Data: row})
-}
-
-// project returns Uᵀd.
-func (f *designFactor) project(d []float64) []float64 {
-	n, r := f.u.Dims()
-	out := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, f.u.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: out})
-	return out
-}
-
-// weightedGram returns UᵀWU = (W^½U)ᵀ(W^½U) for the precisions beta of W.
-func (f *designFactor) weightedGram(beta []float64) *mat.Dense {
-	n, r := f.uFull.Dims()
-	uw := mat.NewDense(n, r, nil)
-	for i := range n {
-		src, dst := f.uFull.RawRowView(i), uw.RawRowView(i)
-		s := math.Sqrt(beta[i])
-		for j, v := range src {
-			dst[j] = s * v
-		}
-	}
-	return gramBlocks(uw)
-}
-
-// weightedDiag returns dⱼ = φⱼᵀWφⱼ = bⱼᵀ(UᵀWU)bⱼ for every candidate of
-// the factored design (not the explicit one) with non-uniform precisions,
-// as ‖Lᵀbⱼ‖² with UᵀWU = LLᵀ: half the flops of forming B W̃ (diagonal).
-// If UᵀWU is not numerically positive definite it falls back to diagonal.
-func (f *designFactor) weightedDiag(lik likelihood) []float64 {
-	beta, _ := lik.Weights()
-	bf := f.bFull
-	p, r := bf.Dims()
-	if beta == nil || f.ident || p == 0 || r == 0 {
-		return f.diagonal(lik)
-	}
-	wt := f.weightedGram(beta)
-	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(r, wt.RawMatrix().Data)) {
-		return f.diagonal(lik)
-	}
-	var l mat.TriDense
-	ch.LTo(&l)
-	y := mulTri(nil, bf, l.RawTriangular())
-	dv := make([]float64, p)
-	for j := range p {
-		row := y.RawRowView(j)
-		dv[j] = dot(row, row)
-	}
-	return dv
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, f.U.RawMatrix(), f.B.RawMatrix(), 0, phi.RawMatrix())
+	q, rr := design.ThinQR(phi)
+	f.U = q
+	f.B = mat.DenseCopyOf(rr.T())
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // Learning the kernel's parameters by the full-model bound (docs/design.md,
@@ -321,14 +322,14 @@ func (s *settings) abandonWhen(abandon func(Progress) bool) *abandonment {
 }
 
 // learnBudget returns the test that abandons a refit of kernel learning
-// (docs/design.md, after (K7)): after secondBudget(iters) iterations, iters the
+// (docs/design.md, after (K7)): after sequential.SecondBudget(iters) iterations, iters the
 // most any finished fit took, a fit whose trace is not above floor (the
 // bound it must beat to be kept) is stopped. The trace is a lower bound on
 // the fit's full-model bound and never decreases (S4), but crawls near a
 // far optimum; such a refit is scored by the bound it has reached, below
 // the best, and its step is rejected.
 func learnBudget(iters int, floor float64) func(Progress) bool {
-	budget := secondBudget(iters)
+	budget := sequential.SecondBudget(iters)
 	return func(p Progress) bool { return p.Iteration >= budget && !(p.Bound > floor) }
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // binaryTarget is the learnTarget of Regressor and Classifier.
@@ -74,7 +76,7 @@ func (t *binaryTarget) fit(ctx context.Context, k Learnable, from learnFit, aban
 	if from != nil {
 		// Refit from the best fit's active set and likelihood factor.
 		bf := from.(*binaryFit)
-		p.warm = &warmStart{cols: bf.sol.cols, alpha: bf.sol.alpha}
+		p.warm = &sequential.Warm{Cols: bf.sol.cols, Alpha: bf.sol.alpha}
 		copyFactor(p.lik, bf.p.lik)
 	}
 	sol, err := t.s.method.algorithm().fit(ctx, p)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vrvm/vrvm/vrvm/datasets"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // gradTol is acceptance 1 of issue 17: the analytic gradient of the bound
@@ -351,7 +352,7 @@ func TestWarmStart(t *testing.T) {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, sol := learnProblem(t, seed, 2, classify, Gaussian{Width: 1})
 			lik := p.lik.Start() // at p.lik's factor
-			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &warmStart{cols: sol.cols, alpha: sol.alpha}}
+			pw := &problem{basis: p.basis, x: p.x, lik: lik, set: p.set, warm: &sequential.Warm{Cols: sol.cols, Alpha: sol.alpha}}
 			sw, err := p.set.method.algorithm().fit(context.Background(), pw)
 			if err != nil {
 				t.Fatal(err)

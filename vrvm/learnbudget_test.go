@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // crawlTarget is a learnTarget with V(u) = −10(u − ln 2)² for a Gaussian
@@ -62,7 +64,7 @@ func (t *crawlTarget) fit(_ context.Context, k Learnable, _ learnFit, abandon fu
 }
 
 // TestLearnBudget checks that kernel learning abandons a refit whose trace
-// has not passed the best V after secondBudget iterations of the longest
+// has not passed the best V after sequential.SecondBudget iterations of the longest
 // finished fit, scores it by the bound reached, rejects its step, and
 // still ends at the maximum of V.
 func TestLearnBudget(t *testing.T) {
@@ -87,8 +89,8 @@ func TestLearnBudget(t *testing.T) {
 			t.Error("the first fit had a budget")
 		}
 		if math.Abs(f.d) >= 0.8 {
-			if !f.abandoned || f.iters != secondBudget(50) {
-				t.Errorf("fit %d (u − ln 2 = %.2f): abandoned %v after %d iterations, want after %d", i, f.d, f.abandoned, f.iters, secondBudget(50))
+			if !f.abandoned || f.iters != sequential.SecondBudget(50) {
+				t.Errorf("fit %d (u − ln 2 = %.2f): abandoned %v after %d iterations, want after %d", i, f.d, f.abandoned, f.iters, sequential.SecondBudget(50))
 			}
 			abandoned++
 			if want := -10*f.d*f.d - 100*(1-float64(f.iters)/100000); math.Abs(trace[i]-want) > 1e-9 {

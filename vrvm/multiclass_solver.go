@@ -8,6 +8,7 @@ import (
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
 	"github.com/vrvm/vrvm/vrvm/internal/multiclass"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 )
 
 // The facade of the multi-class solver (package multiclass,
@@ -134,7 +135,7 @@ func solveMulti(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s 
 // sol on basis b (multiclass.SecondStart) if it is cheap and ends with a
 // higher full-model bound, else sol. It applies to the softmax model under
 // Böhning's bound: when multiclass.RestartIter iterations of the schedule
-// cost at most seqRestartFlops per class (up to about 245 rows). It runs
+// cost at most sequential.RestartFlops per class (up to about 245 rows). It runs
 // once, after the kernel is learned (the width is chosen by the first
 // start's bound).
 func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matrix, y []int, nk int, s settings, sol *multiclass.Result) (*multiclass.Result, error) {
@@ -146,7 +147,7 @@ func (c *MultiClassifier) secondStart(ctx context.Context, b *basis, x mat.Matri
 	if b.bias {
 		np++
 	}
-	if float64(multiclass.RestartIter)/seqRestartIter*restartCost(n, np, false) > seqRestartFlops {
+	if float64(multiclass.RestartIter)/sequential.RestartIter*sequential.RestartCost(n, np, false) > sequential.RestartFlops {
 		return sol, nil
 	}
 	phi, err := b.fullCtx(ctx, x)

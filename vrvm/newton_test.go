@@ -154,7 +154,7 @@ func (p fastProblem) model(t *testing.T) (*collapsed, []float64) {
 		t.Fatal(err)
 	}
 	lik := p.lik()
-	return newCollapsed(f, lik, p.prior), lik.LogParams(make([]float64, len(f.cols)))
+	return newCollapsed(f, lik, p.prior), lik.LogParams(make([]float64, len(f.Cols)))
 }
 
 // denseBound evaluates L at the parameters x of the fast model with the
@@ -298,7 +298,7 @@ func TestDesignFactor(t *testing.T) {
 		}
 		phi, _ := b.design(x, seq(b.size()))
 		var got mat.Dense
-		got.Mul(f.u, f.b.T())
+		got.Mul(f.U, f.B.T())
 		var worst float64
 		rows, cols := phi.Dims()
 		for i := range rows {
@@ -307,8 +307,8 @@ func TestDesignFactor(t *testing.T) {
 			}
 		}
 		var utu mat.Dense
-		utu.Mul(f.u.T(), f.u)
-		_, r := f.u.Dims()
+		utu.Mul(f.U.T(), f.U)
+		_, r := f.U.Dims()
 		var orth float64
 		for i := range r {
 			for j := range r {

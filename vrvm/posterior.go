@@ -3,7 +3,6 @@ package vrvm
 import (
 	"errors"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/posterior"
@@ -19,12 +18,11 @@ import (
 // gaussQ is the Gaussian factor Q_w(w) = N(w | μ, Σ) (20), held through the
 // Cholesky factor of its precision Σ⁻¹ = UᵀU: a posterior.Gauss
 // (vrvm/internal/posterior, shared with the internal solvers), whose
-// Factor, SolveMean and Sigma it calls, with the sequential solver's own
-// U (seqfactor.go). Σ itself is not formed by factor: diag Σ comes from
-// U⁻¹ (Σ = U⁻¹U⁻ᵀ).
+// Factor, SolveMean and Sigma it calls (and the sequential solver its
+// FactorInv, SolveMeanInv and SigmaTo). Σ itself is not formed by factor:
+// diag Σ comes from U⁻¹ (Σ = U⁻¹U⁻ᵀ).
 type gaussQ struct {
 	posterior.Gauss
-	ufac []float64 // U of the last factorInv (q.Chol is then empty)
 }
 
 // blockedMin and blockSize are posterior.BlockedMin and
@@ -55,38 +53,8 @@ func notPD(err error) error {
 // solveMean sets μ = Σ h.
 func (q *gaussQ) solveMean(h []float64) error { return q.SolveMean(h) }
 
-// quadForms sets out[n] = φₙᵀ Σ φₙ for the rows φₙ of phi, using
-// ‖φₙᵀ U⁻¹‖². work must be a scratch matrix of phi's shape (or nil).
-func (q *gaussQ) quadForms(out []float64, phi *mat.Dense, work *mat.Dense) *mat.Dense {
-	n, m := phi.Dims()
-	if n == 0 || m == 0 {
-		for i := range n {
-			out[i] = 0
-		}
-		return work
-	}
-	work = mulTri(work, phi, q.Uinv.RawTriangular())
-	for i := range n {
-		row := work.RawRowView(i)
-		out[i] = blas64.Dot(blas64.Vector{N: m, Inc: 1, Data: row}, blas64.Vector{N: m, Inc: 1, Data: row})
-	}
-	return work
-}
-
 // sigma returns Σ = U⁻¹U⁻ᵀ (posterior.Gauss.Sigma).
 func (q *gaussQ) sigma() *mat.SymDense { return q.Sigma() }
-
-// secondMoment returns ⟨wₘ²⟩ = μₘ² + Σₘₘ.
-func (q *gaussQ) secondMoment(m int) float64 { return q.Mu[m]*q.Mu[m] + q.Diag[m] }
-
-// secondMoments returns ⟨wₘ²⟩ = μₘ² + Σₘₘ for every m.
-func (q *gaussQ) secondMoments() []float64 {
-	w2 := make([]float64, len(q.Mu))
-	for m := range w2 {
-		w2[m] = q.secondMoment(m)
-	}
-	return w2
-}
 
 // gammaQ is a product of Gamma factors Q_α(α) = ∏ₘ Γ(αₘ | ã, b̃ₘ) (22), (56).
 type gammaQ struct {
@@ -119,11 +87,11 @@ func (g *gammaQ) means() []float64 {
 func (g *gammaQ) update(p Prior, q *gaussQ) {
 	g.at = p.A + 0.5
 	for m := range g.bt {
-		g.bt[m] = p.B + q.secondMoment(m)/2
+		g.bt[m] = p.B + q.SecondMoment(m)/2
 	}
 }
 
 // bound returns L for Q_α = g, Q_w = q and the likelihood's terms lik.
 func (g *gammaQ) bound(p Prior, q *gaussQ, lik [3]float64) float64 {
-	return bound(p, g.at, g.bt, q.secondMoments(), q.LogDet, lik)
+	return bound(p, g.at, g.bt, q.SecondMoments(), q.LogDet, lik)
 }

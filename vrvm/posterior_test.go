@@ -3,29 +3,9 @@ package vrvm
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"testing"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 )
-
-// randomPrecision returns a random symmetric positive definite n × n matrix.
-func randomPrecision(n int, seed uint64) *mat.SymDense {
-	rnd := rand.New(rand.NewPCG(seed, 3))
-	g := mat.NewDense(n+5, n, nil)
-	for i := range n + 5 {
-		for j := range n {
-			g.Set(i, j, rnd.NormFloat64())
-		}
-	}
-	a := mat.NewSymDense(n, nil)
-	a.SymOuterK(1, g.T())
-	for i := range n {
-		a.SetSym(i, i, a.At(i, i)+0.1)
-	}
-	return a
-}
 
 // TestScheduleInterrupt cancels a paper-schedule fit without pruning at
 // N = 1,500 inside an iteration's O(N³) Q_w update (the CLI's Ctrl-C),
@@ -64,10 +44,4 @@ func TestScheduleInterrupt(t *testing.T) {
 	if _, _, err := r.Predict(x); err != nil || len(r.BoundTrace()) != r.Iterations()+1 {
 		t.Errorf("cancelled model: %v, %d bounds for %d iterations", err, len(r.BoundTrace()), r.Iterations())
 	}
-}
-
-func symCopy(a *mat.SymDense) *mat.SymDense {
-	c := mat.NewSymDense(a.SymmetricDim(), nil)
-	c.CopySym(a)
-	return c
 }

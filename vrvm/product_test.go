@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 func prodDense(rnd *rand.Rand, r, c int) *mat.Dense {
@@ -116,9 +118,9 @@ func TestProductMulTri(t *testing.T) {
 				var want mat.Dense
 				want.Mul(y, ref)
 				name := fmt.Sprintf("%v %v %v", sh, uplo, diag)
-				closeTo(t, name, mulTri(nil, y, tri), &want)
+				closeTo(t, name, vec.MulTri(nil, y, tri), &want)
 				yc := mat.DenseCopyOf(y)
-				closeTo(t, name+" dst=y", mulTri(yc, yc, tri), &want)
+				closeTo(t, name+" dst=y", vec.MulTri(yc, yc, tri), &want)
 			}
 		}
 	}
@@ -128,7 +130,7 @@ func TestProductMulTri(t *testing.T) {
 				t.Error("mulTri: no panic on a triangle of the wrong size")
 			}
 		}()
-		mulTri(nil, prodDense(rnd, 4, 3), blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: 4, Stride: 4, Data: make([]float64, 16)})
+		vec.MulTri(nil, prodDense(rnd, 4, 3), blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: 4, Stride: 4, Data: make([]float64, 16)})
 	}()
 }
 
@@ -140,6 +142,6 @@ func TestProductGram(t *testing.T) {
 		a := prodDense(rnd, sh[0], sh[1])
 		var want mat.Dense
 		want.Mul(a.T(), a)
-		closeTo(t, fmt.Sprint(sh), gramBlocks(a), &want)
+		closeTo(t, fmt.Sprint(sh), vec.GramBlocks(a), &want)
 	}
 }

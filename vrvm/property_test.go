@@ -352,7 +352,7 @@ type boundTerms struct {
 // termsOf returns the terms of the bound of a regression schedule state.
 func termsOf(s *scheduleState, lik *gaussLik) boundTerms {
 	var b boundTerms
-	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.LogDet)
+	b.LnPw, b.LnPalpha, b.Hw, b.Halpha = weightTerms(s.prior, s.alpha.at, s.alpha.bt, s.q.SecondMoments(), s.q.LogDet)
 	tm := lik.Terms()
 	b.LnPt, b.LnPtau, b.Htau = tm[0], tm[1], tm[2]
 	return b

@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 )
 
 // Regressor is the variational relevance vector machine for regression
@@ -198,17 +200,7 @@ func (f *regressionFit) EffectiveParameters() float64 {
 	if !f.hasPosterior() {
 		return 0
 	}
-	return effectiveParams(f.alpha, f.sigma.get())
-}
-
-// effectiveParams returns γ = Σₘ(1 − αₘΣₘₘ) for the precisions alpha and
-// the posterior covariance sigma of the same weights.
-func effectiveParams(alpha []float64, sigma mat.Symmetric) float64 {
-	g := float64(len(alpha))
-	for m, a := range alpha {
-		g -= a * sigma.At(m, m)
-	}
-	return g
+	return posterior.EffectiveParams(f.alpha, f.sigma.get())
 }
 
 func (r *Regressor) options() options {

@@ -52,7 +52,7 @@ func (s *robustState) bound() float64 {
 	hu := n*(lgAu-(s.au-1)*psiU+s.au) - sumLnB                   // (ST14)
 	lnPtau := expectedLogGamma(s.prior.C, s.prior.D, tau, lnTau) // (43)
 	htau := gammaEntropy(s.ct, s.dt)                             // (46*)
-	return bound(s.prior, s.alpha.at, s.alpha.bt, s.q.secondMoments(), s.q.LogDet, [3]float64{lnPt, lnPtau + lnPu, htau + hu})
+	return bound(s.prior, s.alpha.at, s.alpha.bt, s.q.SecondMoments(), s.q.LogDet, [3]float64{lnPt, lnPtau + lnPu, htau + hu})
 }
 
 // nuCollapsed returns the terms of L (ST11) that depend on Q_u and ν,

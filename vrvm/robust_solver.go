@@ -105,7 +105,7 @@ func (s *robustState) updateW(iter int) error {
 		return err
 	}
 	blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.mean})
-	s.qwork = s.q.quadForms(s.vars, s.phi, s.qwork)
+	s.qwork = s.q.QuadForms(s.vars, s.phi, s.qwork)
 	for i, v := range s.mean {
 		r := s.t[i] - v
 		s.err2[i] = r*r + math.Max(0, s.vars[i])
@@ -392,7 +392,7 @@ func robustStarts(ctx context.Context, p robustProblem) (*robustState, *solution
 	g := newGaussLik(p.t, p.set.prior, p.tau0)
 	gs := p.set
 	gs.monitor = nil
-	warm, err := sequential{}.fit(ctx, &problem{basis: p.basis, x: p.x, lik: g, set: gs})
+	warm, err := seqSolver{}.fit(ctx, &problem{basis: p.basis, x: p.x, lik: g, set: gs})
 	if err := stopped(ctx, sol.iters); err != nil {
 		return canceled(err)
 	}

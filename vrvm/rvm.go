@@ -307,7 +307,7 @@ func fitRVM(ctx context.Context, set settings, b basis, x mat.Matrix, lik rvm.Li
 		if err != nil {
 			return res, err
 		}
-		d := &rvm.Design{U: f.u, B: f.b, Cols: f.cols, Explicit: f.ident}
+		d := &rvm.Design{U: f.U, B: f.B, Cols: f.Cols, Explicit: f.Ident}
 		res, err = rvm.Sequential(ctx, d, lik, s)
 		return res, rvmError(err)
 	}

@@ -38,7 +38,7 @@ func TestRVMExplicitDesign(t *testing.T) {
 		}
 	}
 	b := basis{kernel: Gaussian{Width: 3}, bias: true, centers: x, dim: d}
-	if f, err := newSeqDesign(t.Context(), b, x); err != nil || !f.ident {
+	if f, err := newSeqDesign(t.Context(), b, x); err != nil || !f.Ident {
 		t.Fatalf("the problem's design is not explicit (err %v)", err)
 	}
 	k := Gaussian{Width: 3}

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // schedule is the paper's schedule (Bishop & Tipping 2000, sections 4 and
@@ -134,10 +136,10 @@ func (s *scheduleState) updateW(iter int) error {
 		blas64.Gemv(blas.NoTrans, 1, s.phi.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: n, Inc: 1, Data: s.lat.Mean})
 	}
 	if s.lat.Vars != nil {
-		s.qwork = s.q.quadForms(s.lat.Vars, s.phi, s.qwork)
+		s.qwork = s.q.QuadForms(s.lat.Vars, s.phi, s.qwork)
 		s.lat.SumVar = sum(s.lat.Vars)
 	} else {
-		s.lat.SumVar = uniformSumVar(s.alphaW, s.q.Diag, uni)
+		s.lat.SumVar = lh.UniformSumVar(s.alphaW, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil

@@ -1,6 +1,10 @@
 package vrvm
 
-import "math"
+import (
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+)
 
 // Duplicated training rows (classification). Rows with the same input,
 // bit for bit, and the same label contribute identical terms to the
@@ -42,11 +46,11 @@ func collapseRows(p *problem) *collapsedRows {
 	}
 	n, _ := p.x.Dims()
 	xd := denseOf(p.x)
-	of, first := distinctRows(xd, t)
+	of, first := design.DistinctRows(xd, t)
 	if len(first) == n {
 		return nil
 	}
-	xu := selectRows(xd, first)
+	xu := subset.Rows(xd, first)
 	count := make([]float64, len(first))
 	for _, u := range of {
 		count[u]++
@@ -71,7 +75,7 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	}
 	off := b.offset()
 	nc, _ := b.centers.Dims()
-	rep, keep := distinctRows(b.centers, nil) // rep[m]: the kept centre of centre m's group
+	rep, keep := design.DistinctRows(b.centers, nil) // rep[m]: the kept centre of centre m's group
 	sub := make([]int, len(keep))
 	for k, m := range keep {
 		sub[k] = c.of[b.row(m)]
@@ -89,21 +93,21 @@ func (c *collapsedRows) distinctCentres(p *problem) {
 	for k, m := range keep {
 		c.cols[off+k] = off + m
 	}
-	b.centers, b.sub = selectRows(b.centers, keep), sub
+	b.centers, b.sub = subset.Rows(b.centers, keep), sub
 	c.prob.basis = b
 	if w := p.warm; w != nil {
 		// The warm start's functions, as kept centres; a repeated one
 		// once.
-		ws := &warmStart{}
+		ws := &sequential.Warm{}
 		in := map[int]bool{}
-		for i, j := range w.cols {
+		for i, j := range w.Cols {
 			if j >= off {
 				j = off + rep[j-off]
 			}
 			if !in[j] {
 				in[j] = true
-				ws.cols = append(ws.cols, j)
-				ws.alpha = append(ws.alpha, w.alpha[i])
+				ws.Cols = append(ws.Cols, j)
+				ws.Alpha = append(ws.Alpha, w.Alpha[i])
 			}
 		}
 		c.prob.warm = ws
@@ -116,55 +120,5 @@ func (c *collapsedRows) columns(cols []int) []int {
 	if c.cols == nil {
 		return cols
 	}
-	return selectInts(c.cols, cols)
-}
-
-// holdTwins adds to the held terms of the excluded functions, (S4), those
-// of the functions left out of a collapsed problem as copies of candidate
-// j: each is held at the excluded optimum for dⱼ, as j itself would be,
-// whether j is active or not (a copy of an active function is never
-// added).
-func (s *seqFit) holdTwins(dv []float64) {
-	if s.cls.twins == nil {
-		return
-	}
-	s.cls.twinV = resize(s.cls.twinV, len(dv))
-	e := newExcludedTerms(s.prior)
-	for j, k := range s.cls.twins {
-		s.cls.twinV[j] = 0
-		if k == 0 {
-			continue
-		}
-		d := math.Max(dv[j], 0)
-		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
-		v := 1 / (a + d)
-		s.exConst += k * (e.termAt(d, a) + 0.5*d*v)
-		s.cls.twinV[j] = k * v
-	}
-}
-
-// heldWeights returns the weights vⱼ of the held excluded factors in
-// eₙ = Σⱼ vⱼφₙⱼ², those of left-out copies included.
-func (s *seqFit) heldWeights() []float64 {
-	if s.cls.twinV == nil {
-		return s.exV
-	}
-	w := make([]float64, len(s.exV))
-	for j, v := range s.exV {
-		w[j] = v + s.cls.twinV[j]
-	}
-	return w
-}
-
-// twinsExcluded returns the closed-form terms (excludedTerm) of the
-// copies left out of a collapsed problem.
-func (s *seqFit) twinsExcluded(dv []float64) float64 {
-	var sum float64
-	e := newExcludedTerms(s.prior)
-	for j, k := range s.cls.twins {
-		if k > 0 {
-			sum += k * e.term(math.Max(dv[j], 0))
-		}
-	}
-	return sum
+	return subset.Ints(c.cols, cols)
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	"github.com/vrvm/vrvm/vrvm/internal/sequential"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
@@ -95,7 +96,7 @@ func (Sequential) String() string    { return "sequential" }
 func (PaperSchedule) String() string { return "paper schedule" }
 func (Newton) String() string        { return "newton" }
 
-func (Sequential) algorithm() algorithm    { return sequential{} }
+func (Sequential) algorithm() algorithm    { return seqSolver{} }
 func (PaperSchedule) algorithm() algorithm { return schedule{} }
 func (Newton) algorithm() algorithm        { return newton{} }
 
@@ -146,13 +147,7 @@ type problem struct {
 	// warm, if not nil, is the active set the Sequential solver starts
 	// from (kernel learning's refits); the likelihood's factor starts
 	// where lik holds it.
-	warm *warmStart
-}
-
-// warmStart is an active set (indices into the full basis) with its ⟨α⟩.
-type warmStart struct {
-	cols  []int
-	alpha []float64
+	warm *sequential.Warm
 }
 
 // solution is a solver's result: the active functions (indices into the
@@ -236,13 +231,6 @@ func engineStatus(s engine.Status) Status {
 		return Canceled
 	}
 	return IterationLimit
-}
-
-// crowded reports whether a fit with active functions of which
-// effective() are effective parameters exceeds the limit lim of (W5),
-// (R6) (0: none): the caller fits again at twice the width.
-func crowded(lim float64, active int, effective func() float64) bool {
-	return lim > 0 && float64(active) > lim && effective() > lim
 }
 
 // methodName is the name of the Method m (nil is Sequential{}).

@@ -350,7 +350,7 @@ func fitScheduleStats(ctx context.Context, st *Stats, p *problem) (*solution, er
 
 // statsResid returns ‖t − Φμ‖² = tᵀt − 2μᵀΦᵀt + μᵀΦᵀΦμ for the active
 // functions from the statistics (the first part of (27)'s expected
-// squared error; tr(ΦΣΦᵀ) is uniformSumVar's), at least 0.
+// squared error; tr(ΦΣΦᵀ) is likelihood.UniformSumVar's), at least 0.
 func (s *scheduleState) statsResid() float64 {
 	m := len(s.q.Mu)
 	mu := blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -155,7 +156,7 @@ func blockStats(t *testing.T, b Basis, x *mat.Dense, y []float64) *Stats {
 // saves and loads.
 func compareStatsFit(t *testing.T, st, rows *Regressor, xt *mat.Dense, predTol float64) {
 	t.Helper()
-	if a, w := st.ActiveSet(), rows.ActiveSet(); !equalInts(a, w) || st.HasBias() != rows.HasBias() {
+	if a, w := st.ActiveSet(), rows.ActiveSet(); !slices.Equal(a, w) || st.HasBias() != rows.HasBias() {
 		t.Fatalf("active set %v (bias %v), rows' %v (bias %v)", a, st.HasBias(), w, rows.HasBias())
 	}
 	checkClose(t, "μ", st.Mean(), rows.Mean(), predTol)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -97,7 +98,7 @@ func TestFitPassesPaper(t *testing.T) {
 	if rows.Status() != IterationLimit || st.Status() != IterationLimit || st.Iterations() != iters || passes != iters {
 		t.Fatalf("status %v after %d passes (%d read), rows' %v", st.Status(), st.Iterations(), passes, rows.Status())
 	}
-	if a, w := st.ActiveSet(), rows.ActiveSet(); !equalInts(a, w) {
+	if a, w := st.ActiveSet(), rows.ActiveSet(); !slices.Equal(a, w) {
 		t.Fatalf("active set %v, rows' %v", a, w)
 	}
 	checkClose(t, "μ", st.Mean(), rows.Mean(), predTol)
@@ -172,7 +173,7 @@ func TestFitPassesConverge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if one.Iterations() != st.Iterations() || !equalInts(one.ActiveSet(), st.ActiveSet()) {
+	if one.Iterations() != st.Iterations() || !slices.Equal(one.ActiveSet(), st.ActiveSet()) {
 		t.Fatalf("one block: %d passes, active %v; shards: %d, %v", one.Iterations(), one.ActiveSet(), st.Iterations(), st.ActiveSet())
 	}
 	g, _ := st.ProbModerated(x)

@@ -3,8 +3,10 @@ package vrvm
 import (
 	"context"
 
-	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/kernlearn"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
 )
 
 // The default width of Regressor (a nil Kernel) maximises the evidence of
@@ -81,5 +83,5 @@ func effectiveParameters(sol *solution) float64 {
 	if sol.sigma == nil {
 		return 0
 	}
-	return effectiveParams(sol.alpha, sol.sigma)
+	return posterior.EffectiveParams(sol.alpha, sol.sigma)
 }

@@ -165,3 +165,14 @@ func resize(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
+
+// UniformSumVar returns Σₙ vₙ for a likelihood whose precisions are all β:
+// since Σ(diag α + βΦᵀΦ) = I, tr(ΦᵀΦΣ) = (M − Σₘ αₘΣₘₘ)/β, with no
+// extra O(M³) work (α as used in the precision, jitter included).
+func UniformSumVar(alpha, diag []float64, beta float64) float64 {
+	var g float64
+	for i, a := range alpha {
+		g += a * diag[i]
+	}
+	return math.Max(0, (float64(len(alpha))-g)/beta)
+}

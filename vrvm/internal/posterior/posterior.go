@@ -35,6 +35,7 @@ type Gauss struct {
 	Diag   []float64 // diag Σ
 	LogDet float64   // ln|Σ|
 	Jitter float64   // diagonal jitter added to the precision, 0 normally
+	ufac   []float64 // U of the last FactorInv (Chol is then empty)
 }
 
 // NotPDError reports a precision that could not be factorised at

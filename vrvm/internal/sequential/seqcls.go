@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -8,6 +8,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // Work kept between steps of the sequential solver with non-uniform
@@ -34,7 +38,7 @@ type clsCache struct {
 	// target is the final pruning threshold (the annealing's end).
 	target float64
 	// twins[j] is the number of basis functions identical to candidate j
-	// that a collapsed problem left out (seqdup.go), nil if none; twinV
+	// that a collapsed problem left out (the facade's seqdup.go), nil if none; twinV
 	// holds (twins[j])·vⱼ of their held factors.
 	twins []float64
 	twinV []float64
@@ -46,7 +50,7 @@ type clsCache struct {
 // fresh reports whether beta equals, bit for bit, the precisions of the
 // kept products, and otherwise forgets them and records beta.
 func (c *clsCache) fresh(beta []float64) bool {
-	if c.beta != nil && sameBits(c.beta, beta) {
+	if c.beta != nil && design.SameBits(c.beta, beta) {
 		return true
 	}
 	c.beta = append(c.beta[:0], beta...)
@@ -109,7 +113,7 @@ func (s *seqFit) weightedGramActive(prec *mat.SymDense, beta []float64) {
 			}
 		}
 	}
-	s.wbuf = workDense(&s.wData, s.n, m)
+	s.wbuf = vec.WorkDense(&s.wData, s.n, m)
 	w := s.wbuf
 	for i := range s.n {
 		f := math.Sqrt(beta[i])
@@ -173,10 +177,10 @@ func removedAt(a, b []int) int {
 // precisions last changed are computed.
 func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 	m := len(s.act)
-	p, r := s.f.bFull.Dims()
-	bs := s.f.bFull
+	p, r := s.f.BFull.Dims()
+	bs := s.f.BFull
 	if idx != nil {
-		bs = selectRows(bs, idx)
+		bs = subset.Rows(bs, idx)
 		p = len(idx)
 	}
 	ct := mat.NewDense(m, p, nil)
@@ -195,7 +199,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 			}
 		}
 	} else {
-		miss = seq(m)
+		miss = subset.Seq(m)
 	}
 	if len(miss) == 0 {
 		return ct
@@ -209,7 +213,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 		}
 	}
 	aw := mat.NewDense(k, r, nil)
-	dense.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.uFull.RawMatrix(), 0, aw.RawMatrix())
+	dense.Gemm(blas.Trans, blas.NoTrans, 1, pw.RawMatrix(), s.f.UFull.RawMatrix(), 0, aw.RawMatrix())
 	out := mat.NewDense(k, p, nil)
 	dense.Gemm(blas.NoTrans, blas.Trans, 1, aw.RawMatrix(), bs.RawMatrix(), 0, out.RawMatrix())
 	for i, a := range miss {
@@ -229,7 +233,7 @@ func (s *seqFit) activeCross(beta []float64, idx []int) *mat.Dense {
 // forming V and UV by full products costs O(P r² + N r²). If V is not
 // numerically positive definite, eₙ = uₙᵀ(UV)ₙ.
 func (s *seqFit) heldShares() {
-	bf := s.f.bFull
+	bf := s.f.BFull
 	p, r := bf.Dims()
 	sb := mat.NewDense(p, r, nil)
 	for j, v := range s.heldWeights() {
@@ -241,22 +245,22 @@ func (s *seqFit) heldShares() {
 			}
 		}
 	}
-	vm := gramBlocks(sb)
+	vm := vec.GramBlocks(sb)
 	var ch mat.Cholesky
 	if ch.Factorize(mat.NewSymDense(r, vm.RawMatrix().Data)) {
 		var l mat.TriDense
 		ch.LTo(&l)
-		y := mulTri(nil, s.f.uFull, l.RawTriangular())
+		y := vec.MulTri(nil, s.f.UFull, l.RawTriangular())
 		for i := range s.n {
 			row := y.RawRowView(i)
-			s.exE[i] = dot(row, row)
+			s.exE[i] = vec.Dot(row, row)
 		}
 		return
 	}
 	uv := mat.NewDense(s.n, r, nil)
-	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.uFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, s.f.UFull.RawMatrix(), vm.RawMatrix(), 0, uv.RawMatrix())
 	for i := range s.n {
-		s.exE[i] = dot(uv.RawRowView(i), s.f.uFull.RawRowView(i))
+		s.exE[i] = vec.Dot(uv.RawRowView(i), s.f.UFull.RawRowView(i))
 	}
 }
 
@@ -295,7 +299,7 @@ func (s *seqFit) extrapolateCls(iter int, h [][]float64) error {
 	oldXi := s.lik.LogParams(nil)
 	hi := math.Min(math.Log(s.prior.A+0.5)-math.Log(s.prior.B), math.Log(s.pruneAt)) // (S5)
 	for i := range m {
-		s.alpha[i] = math.Exp(clampLog(x[i], hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(x[i], hi))
 	}
 	s.lik.SetLogParams(x[m:])
 	if err := s.rebuild(iter); err == nil && s.bound() >= before && s.objective() >= beforeFull {
@@ -361,7 +365,7 @@ func stepBetween(a, b []float64) []float64 {
 func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 	m := len(s.alpha)
 	x0 := s.extrapolationPoint()
-	if s.ctl.noRelax || len(d) != len(x0) || len(x0) == m {
+	if s.ctl.NoRelax || len(d) != len(x0) || len(x0) == m {
 		return false, nil
 	}
 	if err := s.rebuild(iter); err != nil {
@@ -379,7 +383,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 			x[i] = best[i] + eta*d[i]
 		}
 		for i := range m {
-			s.alpha[i] = math.Exp(clampLog(x[i], hi))
+			s.alpha[i] = math.Exp(lh.ClampLog(x[i], hi))
 		}
 		s.lik.SetLogParams(x[m:])
 		if err := s.rebuild(iter); err != nil || !(s.bound() > before && s.objective() >= beforeFull) {
@@ -391,7 +395,7 @@ func (s *seqFit) overrelax(iter int, d []float64) (bool, error) {
 		eta *= 2
 	}
 	for i := range m {
-		s.alpha[i] = math.Exp(clampLog(best[i], hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(best[i], hi))
 	}
 	s.lik.SetLogParams(best[m:])
 	if err := s.rebuild(iter); err != nil {

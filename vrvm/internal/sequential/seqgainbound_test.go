@@ -1,9 +1,11 @@
-package vrvm
+package sequential
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 )
 
 // TestGainBound checks (S16) on random candidates: rankGain's gain never
@@ -12,7 +14,7 @@ import (
 func TestGainBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(49, 3))
 	logU := func(lo, hi float64) float64 { return math.Exp(lo + (hi-lo)*rng.Float64()) }
-	priors := []Prior{{A: 1e-6, B: 1e-6}, {A: 1e-3, B: 1e-3}, {A: 1, B: 0.1}, {A: 0.5, B: 2}}
+	priors := []lb.Prior{{A: 1e-6, B: 1e-6}, {A: 1e-3, B: 1e-3}, {A: 1, B: 0.1}, {A: 0.5, B: 2}}
 	var ruled, skipped int
 	for i := range 200000 {
 		p := priors[i%len(priors)]

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -7,6 +7,9 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // seqHoldEveryCls is the least number of iterations between two
@@ -44,7 +47,7 @@ const (
 // candidates are those of the shortlist, if any (see seqShortlist).
 func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, alpha, sj float64, ok bool, err error) {
 	sj = math.NaN()
-	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.ident
+	full = full || force || len(s.short) == 0 || len(s.act) < seqShortlistActive && !s.f.Ident
 	var idx []int
 	if !full {
 		idx = s.short
@@ -72,7 +75,7 @@ func (s *seqFit) bestAddition(dv []float64, force, full bool, iter int) (j int, 
 	}
 	// (S14): the eligible candidates, best first, are judged again by
 	// exactAddition with the kept Σ.
-	exact := !s.ctl.noExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
+	exact := !s.ctl.NoExact && s.uniform() && s.sig != nil && len(s.act) > 0 && !force
 	r := addScan{exact: exact, force: force, minGain: minGain, top: top, best: math.Inf(-1)}
 	r.fine, r.lazy = s.fineBuf[:0], lazyRound{lazy: s.lazyBuf[:0], sv: sv, qv: qv, dv: dv, minGain: minGain}
 	for k := range sv {
@@ -239,8 +242,8 @@ type addCand struct {
 func (s *seqFit) rankGain(sm, qm, dm float64) (a, g float64, strong bool) {
 	q2 := qm * qm
 	a, strong = s.additionAlpha(sm, q2, dm)
-	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
-	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = lb.F(s.prior.A, s.prior.B, a, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, strong
 }
 
@@ -312,9 +315,9 @@ const seqVerify = 8
 // for addition, as in bestAddition.
 func (s *seqFit) verify(m int, sRaw, q, dOld float64, force bool) (alpha, g float64, ok bool) {
 	beta, _ := s.lik.Weights()
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	phi := make([]float64, s.n)
-	blas64.Gemv(blas.NoTrans, 1, s.f.uFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
+	blas64.Gemv(blas.NoTrans, 1, s.f.UFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(m)}, 0, blas64.Vector{N: s.n, Inc: 1, Data: phi})
 	var d float64
 	for n, v := range phi {
 		d += beta[n] * v * v
@@ -336,8 +339,8 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 		return 0, 0, false
 	}
 	a, strong := s.additionAlpha(sm, q2, d)
-	a0 := alphaRoot(s.prior.A, s.prior.B, sm, 0)
-	g = fval(s.prior.A, s.prior.B, a, sm, q2) - fval(s.prior.A, s.prior.B, a0, sm, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, sm, 0)
+	g = lb.F(s.prior.A, s.prior.B, a, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, sm, 0)
 	return a, g, force || strong && (s.maxActive == 0 || len(s.act) < s.maxActive)
 }
 
@@ -347,7 +350,7 @@ func (s *seqFit) judge(sm, q2, d float64, force bool) (alpha, g float64, ok bool
 func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	tol := seqWeightTol
 	if final {
-		tol = s.ctl.paramTol
+		tol = s.ctl.ParamTol
 	}
 	var dv []float64
 	fresh := true
@@ -356,7 +359,7 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 	} else {
 		_, dv, fresh = s.weighted(tol)
 	}
-	s.wStale = !fresh && !s.f.ident
+	s.wStale = !fresh && !s.f.Ident
 	defer func() { s.wStale = false }()
 	s.wHold = s.wHold || fresh
 	batch, holdEvery := s.sched.addBatch, s.sched.holdEvery
@@ -405,29 +408,29 @@ func (s *seqFit) addRound(iter int, final bool) (int, error) {
 // the end of the fit) only raises it.
 func (s *seqFit) holdExcluded(dv []float64) {
 	p := len(dv)
-	in := memberOf(p, s.act)
-	s.exV, s.exC = resize(s.exV, p), resize(s.exC, p)
+	in := lb.MemberOf(p, s.act)
+	s.exV, s.exC = vec.Resize(s.exV, p), vec.Resize(s.exC, p)
 	s.exConst = 0
-	e := newExcludedTerms(s.prior)
+	e := lb.NewExcludedTerms(s.prior)
 	for j, d := range dv {
 		s.exV[j], s.exC[j] = 0, 0
 		if in[j] {
 			continue
 		}
 		d = math.Max(d, 0)
-		a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+		a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
 		s.exV[j] = 1 / (a + d)
-		s.exC[j] = e.termAt(d, a) + 0.5*d*s.exV[j]
+		s.exC[j] = e.TermAt(d, a) + 0.5*d*s.exV[j]
 		s.exConst += s.exC[j]
 	}
-	s.holdTwins(dv) // collapsed duplicates (seqdup.go)
+	s.holdTwins(dv) // collapsed duplicates (seqtwins.go)
 	if s.uniform() {
-		s.exSum = dot(s.exV, s.bnorm)
+		s.exSum = vec.Dot(s.exV, s.bnorm)
 		return
 	}
-	bf := s.f.bFull
-	s.exE = resize(s.exE, s.n)
-	if s.f.ident {
+	bf := s.f.BFull
+	s.exE = vec.Resize(s.exE, s.n)
+	if s.f.Ident {
 		// eₙ = Σⱼ vⱼ Bⱼₙ², B = Φᵀ.
 		clear(s.exE)
 		for j, v := range s.heldWeights() {
@@ -444,9 +447,9 @@ func (s *seqFit) holdExcluded(dv []float64) {
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.
 func (s *seqFit) add(j int, alpha float64) {
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	m := len(s.act)
-	bj := s.f.bFull.RawRowView(j)
+	bj := s.f.BFull.RawRowView(j)
 	var nb *mat.Dense
 	if !s.rowsShared() {
 		var data []float64
@@ -472,7 +475,7 @@ func (s *seqFit) add(j int, alpha float64) {
 			g.SetSym(i, m, v)
 		}
 		s.gram = g
-		s.bud = append(s.bud, dot(bj, s.ud))
+		s.bud = append(s.bud, vec.Dot(bj, s.ud))
 		s.appendCross(j)
 	}
 	s.bA = nb
@@ -508,11 +511,11 @@ func (s *seqFit) addUpdate(j int, alpha, exact float64, iter int) error {
 	}
 	sc := make([]float64, m)
 	blas64.Symv(1, s.sig.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: sc})
-	sj := uni*s.bnorm[j] - dot(c, sc)
+	sj := uni*s.bnorm[j] - vec.Dot(c, sc)
 	if !math.IsNaN(exact) {
 		sj = exact
 	}
-	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
+	qj := scale*s.bud0[j] - vec.Dot(c, s.q.Mu)
 	if !(alpha+sj > 0) || !(sj > 0) {
 		return s.rebuild(iter)
 	}
@@ -568,12 +571,12 @@ func (s *seqFit) releaseExcluded(j int) {
 // and alphaRootAbove tells so without solving for the maximiser.
 func (s *seqFit) additionAlpha(sm, q2, d float64) (a float64, strong bool) {
 	lim := s.pruneAt / seqAddMargin
-	if !alphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
-		if a = alphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
+	if !lb.AlphaRootAbove(s.prior.A, s.prior.B, sm, q2, lim) {
+		if a = lb.AlphaRoot(s.prior.A, s.prior.B, sm, q2); !(a > lim) {
 			return a, true
 		}
 	}
-	a = alphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
+	a = lb.AlphaRootUpTo(s.prior.A, s.prior.B, sm, q2, s.pruneAt)
 	return a, s.beatsKeepGain(a, sm, q2, d)
 }
 
@@ -589,6 +592,6 @@ func (s *seqFit) beatsKeepGain(alpha, sm, q2, d float64) bool {
 // bound over holding it excluded with dₘ = d: f(alpha; s, q²) − max f(·; d, 0),
 // the gain (S2) when alpha is (S1)'s maximiser.
 func (s *seqFit) contribution(alpha, sm, q2, d float64) float64 {
-	a0 := alphaRoot(s.prior.A, s.prior.B, d, 0)
-	return fval(s.prior.A, s.prior.B, alpha, sm, q2) - fval(s.prior.A, s.prior.B, a0, d, 0)
+	a0 := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
+	return lb.F(s.prior.A, s.prior.B, alpha, sm, q2) - lb.F(s.prior.A, s.prior.B, a0, d, 0)
 }

@@ -1,9 +1,11 @@
-package vrvm
+package sequential
 
 import (
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // An addition's sparsity factor as a minimum (S14). With uniform
@@ -38,7 +40,7 @@ import (
 // choices in the code", (S14)).
 const seqRoundS = 1e-8
 
-// controls.noExact turns the minimum form of (S14) off, for measurements (the
+// Settings.NoExact turns the minimum form of (S14) off, for measurements (the
 // sweep's refactorisation in place of a clamped sₘ is not switched; it
 // alone keeps TestWideKernelManyRows finite). (S14) can stop at a lower
 // local maximum than the fit without it reaches, which is not resolved
@@ -120,18 +122,18 @@ func (s *seqFit) exactAddition(j, iter int) (alpha, sj, g float64, ok, checked b
 	}
 	_, uni := s.lik.Weights()
 	_, scale := s.lik.Data()
-	bj := s.f.bFull.RawRowView(j)
-	_, r := s.f.bFull.Dims()
+	bj := s.f.BFull.RawRowView(j)
+	_, r := s.f.BFull.Dims()
 	res := append([]float64(nil), bj...)
 	for a, act := range s.act {
-		blas64.Axpy(-x[a], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(act)}, blas64.Vector{N: r, Inc: 1, Data: res})
+		blas64.Axpy(-x[a], blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(act)}, blas64.Vector{N: r, Inc: 1, Data: res})
 	}
-	sj = uni * dot(res, res)
+	sj = uni * vec.Dot(res, res)
 	for a, v := range x {
 		sj += s.alpha[a] * v * v
 	}
 	d := uni * s.bnorm[j]
-	qj := scale*s.bud0[j] - dot(c, s.q.Mu)
+	qj := scale*s.bud0[j] - vec.Dot(c, s.q.Mu)
 	alpha, g, ok = s.judge(sj, qj*qj, d, false)
 	if ok && s.largeSet() && !s.annealing && g < seqLargeGain*float64(s.n) {
 		ok = false
@@ -146,7 +148,7 @@ func (s *seqFit) plainS(j int) (plain, abs float64, c, x []float64) {
 	_, uni := s.lik.Weights()
 	col := make([]float64, m+1)
 	if !s.crossColumn(j, col) {
-		s.activeProducts(s.f.bFull.RawRowView(j), col)
+		s.activeProducts(s.f.BFull.RawRowView(j), col)
 	}
 	c = col[:m]
 	for i := range c {
@@ -155,7 +157,7 @@ func (s *seqFit) plainS(j int) (plain, abs float64, c, x []float64) {
 	sig := s.sig.RawSymmetric()
 	x = make([]float64, m)
 	blas64.Symv(1, sig, blas64.Vector{N: m, Inc: 1, Data: c}, 0, blas64.Vector{N: m, Inc: 1, Data: x})
-	plain = uni*s.bnorm[j] - dot(c, x)
+	plain = uni*s.bnorm[j] - vec.Dot(c, x)
 	// |c|ᵀ|Σ||c| from the upper triangle.
 	for a := range m {
 		row := sig.Data[a*sig.Stride+a : a*sig.Stride+m]

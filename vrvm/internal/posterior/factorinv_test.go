@@ -1,4 +1,4 @@
-package vrvm
+package posterior
 
 import (
 	"math"
@@ -11,9 +11,9 @@ import (
 )
 
 // TestFactorInvMatchesFactor checks that the sequential solver's
-// factorisation (factorInv, solveMeanInv, potrsVec, sigmaTo) gives the
-// same ln|Σ|, diag Σ, U⁻¹, μ and Σ as gaussQ's factor, solveMean and
-// sigma, bit for bit: the sequential fits are sensitive to rounding, and
+// factorisation (FactorInv, SolveMeanInv, PotrsVec, SigmaTo) gives the
+// same ln|Σ|, diag Σ, U⁻¹, μ and Σ as Factor, SolveMean and
+// Sigma, bit for bit: the sequential fits are sensitive to rounding, and
 // these replace the general ones only to save time.
 func TestFactorInvMatchesFactor(t *testing.T) {
 	t.Parallel()
@@ -24,17 +24,17 @@ func TestFactorInvMatchesFactor(t *testing.T) {
 		for i := range h {
 			h[i] = rnd.NormFloat64()
 		}
-		var want, got gaussQ
-		if err := want.factor(symCopy(a), 0); err != nil {
+		var want, got Gauss
+		if err := want.Factor(symCopy(a), 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := want.solveMean(h); err != nil {
+		if err := want.SolveMean(h); err != nil {
 			t.Fatal(err)
 		}
-		if err := got.factorInv(symCopy(a), 0); err != nil {
+		if err := got.FactorInv(symCopy(a), 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := got.solveMeanInv(h); err != nil {
+		if err := got.SolveMeanInv(h); err != nil {
 			t.Fatal(err)
 		}
 		same := func(what string, g, w []float64) {
@@ -53,7 +53,7 @@ func TestFactorInvMatchesFactor(t *testing.T) {
 			same("U⁻¹", gu.Data[i*gu.Stride+i:i*gu.Stride+m], wu.Data[i*wu.Stride+i:i*wu.Stride+m])
 		}
 		var bufs [2][]float64
-		gs, ws := got.sigmaTo(&bufs), want.sigma()
+		gs, ws := got.SigmaTo(&bufs), want.Sigma()
 		for i := range m {
 			for j := i; j < m; j++ {
 				same("Σ", []float64{gs.At(i, j)}, []float64{ws.At(i, j)})
@@ -62,7 +62,7 @@ func TestFactorInvMatchesFactor(t *testing.T) {
 	}
 }
 
-// TestPotrsVec checks potrsVec against LAPACK's Dpotrs bit for bit,
+// TestPotrsVec checks PotrsVec against LAPACK's Dpotrs bit for bit,
 // with zeros in the factor (which Dtrsm skips).
 func TestPotrsVec(t *testing.T) {
 	t.Parallel()
@@ -85,7 +85,7 @@ func TestPotrsVec(t *testing.T) {
 		want := append([]float64(nil), b...)
 		lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: m, Stride: m, Data: a}, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: want})
 		got := append([]float64(nil), b...)
-		potrsVec(a, m, got)
+		PotrsVec(a, m, got)
 		for i := range got {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("m=%d: x[%d] = %v, want %v", m, i, got[i], want[i])

@@ -1,7 +1,6 @@
-package vrvm
+package sequential
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -9,90 +8,14 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
-)
 
-// sequential is the Sequential solver: it maximises the bound one basis
-// function at a time, in the manner of Tipping & Faul (2003) and Shutin et
-// al. (2011), but on the variational bound of Bishop & Tipping. Setting
-// ⟨αₘ⟩ to the maximiser of (S1) (bound.go), a root of a cubic, is the
-// limit of iterating the paper's Q_w and Q_αₘ updates on coordinate m, so
-// no such step decreases L; adding function m at its optimal ⟨αₘ⟩ raises
-// the bound of the full model by
-//
-//	gainₘ = max f(·; sₘ, qₘ) − max f(·; φₘᵀBφₘ, 0) ≥ 0.              (S2)
-//
-// One iteration of the solver is: a sweep over the active functions, each
-// set to the maximiser of (S1) by a rank-one update of Σ and μ, and, if
-// that exceeds the pruning threshold, held at its best ⟨αₘ⟩ below it or
-// removed from the active set, whichever the full model's bound prefers
-// by the margin of (S5); the update of the likelihood's factor (Q_τ
-// (26)–(27), or ξ (58)) for the active model; and, when the active set has
-// settled, or after a number of iterations (see seqAddEvery), an addition
-// round: up to
-// seqAddBatch excluded functions, one at a time, each the one with the
-// largest gain among those whose optimal ⟨αₘ⟩ is below
-// threshold/seqAddMargin or that raise the full bound by the margin of
-// (S5) (ranked by the part of (S2) due to qₘ; in large sets at least
-// seqLargeGain nats per training row). Every
-// third iteration with an unchanged active set, the SQUAREM extrapolation
-// of ln⟨α⟩ over the last two sweeps is tried and kept if it raises the
-// bound: coordinate ascent alone crawls where two similar functions share
-// a weight (with non-uniform precisions, once the threshold is final, of
-// ln⟨α⟩ and ln ξ jointly: extrapolateCls). The threshold is annealed
-// from seqAnnealStart·PruneAlpha down to PruneAlpha (see seqAnnealStart). Without pruning, every function is
-// active from the start and none is added or removed.
-//
-// The fit has converged when, at the final threshold, an iteration
-// changes no ⟨αₘ⟩, ⟨τ⟩ or ξ by more than ParamTol relative and L by more
-// than Tol relative, and an addition round finds nothing to add (or the
-// same active set and bound recur at such a point: the functions added in
-// between, duplicates of active ones, were all removed again), and then
-// once more after the polish of (S5), if its first addition round adds
-// anything; in a large set whose crawl the joint steps (S7) cannot take,
-// also when, over seqCrawlWindow iterations with an unchanged active set,
-// the bound has risen by at most seqCrawlGain·N nats and a full addition
-// round then finds nothing (S15). On small problems a
-// second start follows (S6, seqrestart.go),
-// and for regression with a bias and a small active set
-// (seqBiasStartWork) a start from the bias (S8, seqbias.go). Where coordinate
-// ascent crawls, joint Levenberg–Marquardt steps in ln⟨α⟩ are taken
-// (S7, seqnewton.go).
-//
-// The trace (BoundTrace, Monitor) holds the bound of the full model, the
-// active model's L plus the closed-form terms of the excluded functions
-// (excludedBound): sweeps, extrapolations and additions never lower it;
-// removals lower it by the removed function's (S2) (less than the margin
-// of (S5)), holding an ⟨αₘ⟩ at a threshold lowered by the annealing may
-// lower it, and the likelihood's update, optimal for the active model,
-// may lower it slightly.
-//
-// Work and memory: the solver uses the factorisation Φ = U Bᵀ
-// (factor.go), N × r and P × r for the P candidate functions, when the
-// kernel matrix's numerical rank r is small (at most N/8 and 512), and
-// otherwise the explicit design (U = I, B = Φᵀ, P × N, never an N × N
-// factor: see newSeqDesign and Centres); the kernel matrix is never
-// formed. With uniform likelihood precisions (regression) it keeps
-// G = Φ_AᵀΦ_A, Φ_Aᵀd and the rows of B_A Bᵀ up to date as functions are
-// added and removed, Σ and μ by rank-one updates, so that an iteration
-// over the M active functions costs O(M³ + M r) (one factorisation, after
-// the likelihood's update, which large sets defer: seqTauEvery) and an
-// addition O(M² + M r); the statistics of every candidate cost O(P M²),
-// once every seqFullEvery rounds, and those
-// of a shortlist O(M²) per candidate in between. Otherwise
-// (classification) an iteration costs O(N M²) and a round O(N M r + P r M),
-// plus O((N + P) r²) for dⱼ = φⱼᵀWφⱼ only when some precision has moved
-// by more than seqWeightTol since they were last computed; the products
-// with the active design that only the precisions and the active set
-// determine are kept between the rebuilds of Q_w (clsCache), and
-// duplicated rows are fitted once, with their counts (seqdup.go).
-//
-// The choices of how the fit proceeds that differ between the two kinds
-// of likelihood (the annealing's start, the interval and size of the
-// addition rounds, the joint step on the crawl, the rules of large sets,
-// ...) are the fit's schedule, a seqSchedule chosen once from the
-// likelihood (newSeqSchedule) and read by name; seqFit.uniform only
-// selects what can be computed.
-type sequential struct{}
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+)
 
 // seqAddEvery is the largest number of iterations between two addition
 // rounds while the active set is still moving. For regression, rounds
@@ -195,7 +118,7 @@ const seqAddMargin = 2
 // whose columns are nearly collinear, such additions lowered the full
 // bound by thousands of nats in one iteration, after which the fit
 // recovered through removals and its second starts could be abandoned at
-// a dip of the trace (secondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
+// a dip of the trace (SecondBudget) (docs/benchmarks.md, "Measurements behind choices in the code").
 // The rounding of sₘ is u·dₘ only while cₘᵀΣcₘ is computed
 // without cancellation; where it is not (nearly collinear active
 // functions), (S14) takes over.
@@ -231,10 +154,10 @@ const (
 
 // seqFit is one fit by the sequential solver.
 type seqFit struct {
-	f     *designFactor
-	lik   likelihood
-	prior Prior
-	ctl   settings
+	f     *design.Factor
+	lik   lh.Likelihood
+	prior lb.Prior
+	ctl   Settings
 	sched seqSchedule // the likelihood's schedule, chosen once (seqschedule.go)
 	n     int
 	ud    []float64 // Uᵀd for the likelihood's fixed data vector d
@@ -287,7 +210,7 @@ type seqFit struct {
 	// set to its optimum), "extrapolate" (an accepted SQUAREM step),
 	// "likelihood" (Q_τ or ξ), "add" and "remove".
 	hook func(step string)
-	warm *warmStart // the active set to start from, if not nil
+	warm *Warm // the active set to start from, if not nil
 
 	// bud0 holds bⱼᵀUᵀd for every candidate j; short is the shortlist of
 	// candidates and sinceFull the rounds since the last full
@@ -317,9 +240,9 @@ type seqFit struct {
 	svRaw                  []float64 // sⱼ of the last candidateStats before clamping
 	cls                    clsCache  // non-uniform precisions (seqcls.go)
 
-	q   gaussQ
+	q   posterior.Gauss
 	sig *mat.SymDense
-	lat latent
+	lat lh.Latent
 
 	// keepGain is the least loss of the full model's bound for which a
 	// function above the pruning threshold is kept (or added), (S5):
@@ -337,7 +260,7 @@ type seqFit struct {
 	// fit (see bestAddition).
 	finalRound bool
 	// pruneAt is the current pruning threshold, annealed by run from
-	// sched.annealStart·PruneAlpha down to ctl.pruneAt, the PruneAlpha
+	// sched.annealStart·PruneAlpha down to ctl.PruneAt, the PruneAlpha
 	// of the resolved settings.
 	pruneAt float64
 	// annealing reports whether the threshold is still above PruneAlpha
@@ -376,39 +299,40 @@ type seqFit struct {
 	sigBuf  [2][]float64
 }
 
-func newSeqFit(f *designFactor, lik likelihood, c settings) *seqFit {
+func newSeqFit(f *design.Factor, lik lh.Likelihood, c Settings) *seqFit {
 	d, _ := lik.Data()
 	n := len(d)
-	_, r := f.bFull.Dims()
-	s := &seqFit{f: f, lik: lik, prior: c.prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.pruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
-	if f.ident {
+	_, r := f.BFull.Dims()
+	s := &seqFit{f: f, lik: lik, prior: c.Prior, ctl: c, sched: newSeqSchedule(lik), pruneAt: c.PruneAt, n: n, deleted: map[int]int{}, ud: make([]float64, r), keepGain: math.Inf(1)}
+	if f.Ident {
 		copy(s.ud, d)
 	} else {
-		blas64.Gemv(blas.Trans, 1, f.uFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
+		blas64.Gemv(blas.Trans, 1, f.UFull.RawMatrix(), blas64.Vector{N: n, Inc: 1, Data: d}, 0, blas64.Vector{N: r, Inc: 1, Data: s.ud})
 	}
-	s.dd = dot(d, d)
-	p, _ := f.bFull.Dims()
+	s.dd = vec.Dot(d, d)
+	p, _ := f.BFull.Dims()
 	s.bud0 = make([]float64, p)
 	if p > 0 && r > 0 {
-		blas64.Gemv(blas.NoTrans, 1, f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
+		blas64.Gemv(blas.NoTrans, 1, f.BFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: p, Inc: 1, Data: s.bud0})
 	}
-	s.dperp = math.Max(0, s.dd-dot(s.ud, s.ud))
+	s.dperp = math.Max(0, s.dd-vec.Dot(s.ud, s.ud))
 	s.lat.Mean = make([]float64, n)
 	if lik.RowVariances() {
 		s.lat.Vars = make([]float64, n)
 	}
-	s.twin = f.twinMask()
-	s.cls.target = c.pruneAt
+	s.twin = f.TwinMask()
+	s.cls.target = c.PruneAt
 	s.bnorm = make([]float64, p)
 	for j := range p {
-		row := f.bFull.RawRowView(j)
-		s.bnorm[j] = dot(row, row)
+		row := f.BFull.RawRowView(j)
+		s.bnorm[j] = vec.Dot(row, row)
 	}
 	return s
 }
 
-// activeKey identifies an active set regardless of order.
-func activeKey(act []int) string {
+// ActiveKey identifies an active set regardless of order (its sorted
+// indices, printed).
+func ActiveKey(act []int) string {
 	a := append([]int(nil), act...)
 	sort.Ints(a)
 	return fmt.Sprint(a)
@@ -418,7 +342,7 @@ func activeKey(act []int) string {
 // permuted to match.
 func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []float64) {
 	m := len(s.act)
-	perm := seq(m)
+	perm := subset.Seq(m)
 	sort.Slice(perm, func(i, j int) bool { return s.act[perm[i]] < s.act[perm[j]] })
 	full := s.sig
 	sig = mat.NewSymDense(m, nil)
@@ -435,57 +359,4 @@ func (s *seqFit) sorted() (cols []int, mu []float64, sig *mat.SymDense, alpha []
 
 // effective returns γ = Σₘ(1 − ⟨αₘ⟩Σₘₘ) over the active functions
 // (EffectiveParameters).
-func (s *seqFit) effective() float64 { return effectiveParams(s.alpha, s.sig) }
-
-// fit runs the sequential solver.
-func (sequential) fit(ctx context.Context, p *problem) (*solution, error) {
-	if !p.set.prune {
-		f, err := newDesignFactor(ctx, p.basis, p.x)
-		if err != nil {
-			return nil, err
-		}
-		// Nothing to add or remove: every function is in the model. From
-		// all of them, coordinate ascent converges to inferior fixed
-		// points (on 50 sinc points with all 51 functions, 0.03 nats below
-		// the paper's), so the joint steps of the Newton solver are taken.
-		return maximiseCollapsed(ctx, f, p)
-	}
-	c := collapseRows(p)
-	if c != nil {
-		defer c.expand()
-		p = c.prob // distinct rows with counts (seqdup.go)
-	}
-	f, err := newSeqDesign(ctx, p.basis, p.x)
-	if err != nil {
-		return nil, err
-	}
-	var second, third likelihood // the likelihood at its start, for (S6) and (S8)
-	if c == nil && p.warm == nil {
-		second = restartLik(p, f)
-		third = biasLik(p, f)
-	}
-	s := newSeqFit(f, p.lik, p.set)
-	s.warm = p.warm
-	if c != nil {
-		s.cls.twins = c.twins
-	}
-	trace, iters, status, err := s.run(ctx)
-	if status == NotFitted {
-		return nil, err
-	}
-	cols, mu, sig, alpha := s.sorted()
-	if c != nil {
-		cols = c.columns(cols)
-	}
-	// FullModelBound: the excluded functions at their optimum for the final
-	// precisions, at least the trace's last value, (S4).
-	sol := &solution{cols: cols, mu: mu, sigma: sig, alpha: alpha, trace: trace, iters: iters, status: status,
-		full: s.bound() + s.excluded()}
-	if second != nil && err == nil {
-		sol = restartFit(ctx, p, f, second, sol)
-	}
-	if third != nil && err == nil {
-		sol = biasFit(ctx, p, f, third, sol)
-	}
-	return sol, err
-}
+func (s *seqFit) effective() float64 { return posterior.EffectiveParams(s.alpha, s.sig) }

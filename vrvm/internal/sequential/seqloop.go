@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"context"
@@ -6,14 +6,22 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // bound returns L of the active model, (39)–(46) or (59)–(64), for the
 // current factors (Q_w must be current: call rebuild first).
 func (s *seqFit) bound() float64 {
-	g := gammaOf(s.prior, s.alpha)
-	return g.bound(s.prior, &s.q, s.lik.Terms())
+	at := s.prior.A + 0.5 // (25)
+	bt := make([]float64, len(s.alpha))
+	for i, a := range s.alpha {
+		bt[i] = at / a
+	}
+	return lb.L(s.prior, at, bt, s.q.SecondMoments(), s.q.LogDet, s.lik.Terms())
 }
 
 // objective is the bound reported in the trace: the full model's, with
@@ -24,37 +32,34 @@ func (s *seqFit) objective() float64 {
 	if beta == nil {
 		return s.bound() + s.exConst - 0.5*uni*s.exSum
 	}
-	return s.bound() + s.exConst - 0.5*dot(beta, s.exE)
+	return s.bound() + s.exConst - 0.5*vec.Dot(beta, s.exE)
 }
 
 // excluded returns the closed-form bound contribution of the functions
 // outside the active set (excludedTerm).
 func (s *seqFit) excluded() float64 {
 	_, dv, _ := s.weighted(0)
-	return excludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
+	return lb.ExcludedBound(s.prior, dv, s.act) + s.twinsExcluded(dv)
 }
 
 // run iterates through engine.Run (seqLoop) until convergence: no
 // function to add or remove, ⟨αₘ⟩ and ⟨τ⟩ (or ξ) changed by at most
 // ParamTol relative and L by at most Tol·max(1, |L|) over the last
 // iteration.
-func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status Status, err error) {
-	target := s.ctl.pruneAt
+func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status engine.Status, err error) {
+	target := s.ctl.PruneAt
 	if err := s.start(); err != nil {
-		return nil, 0, NotFitted, err
+		return nil, 0, notFitted, err
 	}
 	if err := s.rebuild(0); err != nil {
-		return nil, 0, NotFitted, err
+		return nil, 0, notFitted, err
 	}
 	lp := &seqLoop{s: s, target: target, lastAdded: true, every: s.sched.addEvery, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
-	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: s.ctl.maxIter, Initial: true, Monitor: engineMonitor(s.ctl.monitor)})
+	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: s.ctl.MaxIter, Initial: true, Monitor: s.ctl.Monitor})
 	if err != nil {
-		return res.Trace, res.Iters, NotFitted, err
+		return res.Trace, res.Iters, notFitted, err
 	}
-	if res.Status == engine.Canceled {
-		return res.Trace, res.Iters, Canceled, stopped(ctx, res.Iters)
-	}
-	return res.Trace, res.Iters, engineStatus(res.Status), nil
+	return res.Trace, res.Iters, res.Status, nil
 }
 
 // seqLoop is the sequential solver as an engine.Problem, with the state
@@ -65,7 +70,7 @@ func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status St
 // convergence.
 type seqLoop struct {
 	s      *seqFit
-	target float64 // the final pruning threshold, ctl.pruneAt
+	target float64 // the final pruning threshold, ctl.PruneAt
 	k      int     // the iteration
 
 	// The iteration's sweep and likelihood update: the largest change of
@@ -118,7 +123,7 @@ func (lp *seqLoop) Act(k int, _ engine.Move) (err error) {
 func (lp *seqLoop) Likelihood(k int) (err error) {
 	lp.lch, err = lp.s.likelihoodStep(k, lp.maxDl, lp.removed)
 	lp.settled = !lp.removed && lp.maxDl <= seqSettled && lp.lch <= seqSettled
-	lp.quiet = !lp.removed && lp.maxDl <= lp.s.ctl.paramTol && lp.lch <= lp.s.ctl.paramTol
+	lp.quiet = !lp.removed && lp.maxDl <= lp.s.ctl.ParamTol && lp.lch <= lp.s.ctl.ParamTol
 	return err
 }
 
@@ -137,7 +142,7 @@ func (lp *seqLoop) Candidates(k int) (err error) {
 func (lp *seqLoop) Objective() (float64, error) {
 	l := lp.s.objective()
 	if lp.k > 0 && (math.IsNaN(l) || math.IsInf(l, 0)) {
-		return l, &NotPositiveDefiniteError{Iteration: lp.k}
+		return l, &posterior.NotPDError{Iteration: lp.k}
 	}
 	return l, nil
 }
@@ -149,7 +154,7 @@ func (lp *seqLoop) Change(c float64) float64 { return c }
 func (lp *seqLoop) Active() int { return len(lp.s.act) }
 
 // Limit stops a crowded fit (W5).
-func (lp *seqLoop) Limit() bool { return crowded(lp.s.ctl.gammaLimit, len(lp.s.act), lp.s.effective) }
+func (lp *seqLoop) Limit() bool { return crowded(lp.s.ctl.GammaLimit, len(lp.s.act), lp.s.effective) }
 
 // Settle lowers the annealed threshold when its phase has run
 // seqPhaseIter iterations or converged; ends a large set's crawl (S15);
@@ -164,7 +169,7 @@ func (lp *seqLoop) Settle(k int, trace []float64) (engine.Verdict, error) {
 	change := engine.RelChange(trace[len(trace)-2], l)
 	lp.phaseIter++
 	annealing := s.pruneAt > lp.target*1.000001
-	if annealing && (lp.phaseIter >= seqPhaseIter || lp.quiet && lp.noneToAdd && change <= s.ctl.tol) {
+	if annealing && (lp.phaseIter >= seqPhaseIter || lp.quiet && lp.noneToAdd && change <= s.ctl.Tol) {
 		s.pruneAt = math.Max(lp.target, s.pruneAt/seqAnnealStep)
 		s.holdBias = false
 		lp.phaseIter = 0
@@ -173,12 +178,12 @@ func (lp *seqLoop) Settle(k int, trace []float64) (engine.Verdict, error) {
 	if lp.removed || lp.addedNow || annealing {
 		lp.still = k
 	}
-	if !s.ctl.noCrawlStop && !lp.removed && !lp.addedNow && s.crawled(trace, k-lp.still) {
+	if !s.ctl.NoCrawlStop && !lp.removed && !lp.addedNow && s.crawled(trace, k-lp.still) {
 		return s.crawlStop(lp, k)
 	}
-	st := engine.Stalled(trace, k-lp.still, seqStallWindow, s.ctl.tol)
+	st := engine.Stalled(trace, k-lp.still, seqStallWindow, s.ctl.Tol)
 	falls := st && l < trace[len(trace)-2] && !s.largeSet()
-	if (lp.quiet || st) && lp.noneToAdd && (change <= s.ctl.tol || falls) {
+	if (lp.quiet || st) && lp.noneToAdd && (change <= s.ctl.Tol || falls) {
 		return engine.Converged, nil
 	}
 	return engine.Continue, nil
@@ -196,13 +201,13 @@ func (lp *seqLoop) Restore() (float64, error) { return lp.s.objective(), nil }
 // (S8)), at the first phase's annealed threshold (seqAnnealStart).
 func (s *seqFit) start() error {
 	switch {
-	case !s.ctl.prune:
+	case s.ctl.NoPrune:
 		// Every function with a non-zero column, from the start.
 		_, dv, _ := s.weighted(0)
 		for j, d := range dv {
 			if d > 0 {
 				s.act = append(s.act, j)
-				s.alpha = append(s.alpha, s.ctl.alpha0)
+				s.alpha = append(s.alpha, s.ctl.Alpha0)
 			}
 		}
 		if len(s.act) == 0 {
@@ -214,12 +219,12 @@ func (s *seqFit) start() error {
 	default:
 		s.pruneAt *= s.sched.annealStart
 	}
-	if !s.ctl.prune {
+	if s.ctl.NoPrune {
 		return nil
 	}
 	_, dv, _ := s.weighted(0)
 	if s.warm != nil {
-		s.setActive(append([]int(nil), s.warm.cols...), append([]float64(nil), s.warm.alpha...))
+		s.setActive(append([]int(nil), s.warm.Cols...), append([]float64(nil), s.warm.Alpha...))
 	} else {
 		if s.biasStart && dv[0] > 0 {
 			// The bias start (S8): the bias, held at a nearly flat
@@ -311,9 +316,9 @@ func (s *seqFit) likelihoodStep(k int, maxDl float64, removed bool) (lch float64
 func (s *seqFit) additionStep(lp *seqLoop, k int, settled, quiet, removed bool) (noneToAdd, addedNow bool, err error) {
 	cycled := false
 	if quiet {
-		key := activeKey(s.act)
+		key := ActiveKey(s.act)
 		l := s.bound()
-		cycled = key == lp.quietKey && math.Abs(l-lp.quietBound) <= s.ctl.tol*math.Max(1, math.Abs(l))
+		cycled = key == lp.quietKey && math.Abs(l-lp.quietBound) <= s.ctl.Tol*math.Max(1, math.Abs(l))
 		lp.quietKey, lp.quietBound = key, l
 	}
 	lp.sinceAdd++
@@ -394,7 +399,7 @@ func (s *seqFit) crawlStop(lp *seqLoop, k int) (engine.Verdict, error) {
 // round adds anything, the iterations go on.
 func (lp *seqLoop) Polish(k int) (more bool, err error) {
 	s := lp.s
-	if !s.ctl.prune {
+	if s.ctl.NoPrune {
 		return false, nil
 	}
 	s.keepGain = seqPolishGain
@@ -442,7 +447,7 @@ const seqCrawlWindow = 300
 // iterations, at least seqCrawlWindow, over the last seqCrawlWindow of
 // which the bound rose by at most seqCrawlGain·N.
 func (s *seqFit) crawled(trace []float64, span int) bool {
-	if span < seqCrawlWindow || len(trace) <= seqCrawlWindow || !s.largeSet() || !s.ctl.prune || s.annealing || s.newtonTakes() {
+	if span < seqCrawlWindow || len(trace) <= seqCrawlWindow || !s.largeSet() || s.ctl.NoPrune || s.annealing || s.newtonTakes() {
 		return false
 	}
 	w := trace[len(trace)-seqCrawlWindow-1:]
@@ -478,11 +483,11 @@ func (s *seqFit) extrapolate(iter int, h [][]float64) error {
 	before := s.bound()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.prior.A+0.5) - math.Log(s.prior.B)
-	if s.ctl.prune {
+	if !s.ctl.NoPrune {
 		hi = math.Min(hi, math.Log(s.pruneAt)) // (S5)
 	}
 	for i, v := range x {
-		s.alpha[i] = math.Exp(clampLog(v, hi))
+		s.alpha[i] = math.Exp(lh.ClampLog(v, hi))
 	}
 	var kept *keptQ
 	if s.uniform() {
@@ -565,4 +570,11 @@ func squarem(h [][]float64) []float64 {
 		x[i] = x0[i] - 2*g*r + g*g*v
 	}
 	return x
+}
+
+// crowded reports whether a fit with active functions of which
+// effective() are effective parameters exceeds the limit lim of (W5),
+// (R6) (0: none): the caller fits again at twice the width.
+func crowded(lim float64, active int, effective func() float64) bool {
+	return lim > 0 && float64(active) > lim && effective() > lim
 }

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -8,6 +8,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // removeUpdate removes the active function at position i and brings Q_w
@@ -59,7 +64,7 @@ func (s *seqFit) removeUpdate(i, iter int) error {
 // syncDiag sets diag Σ of Q_w from the kept Σ.
 func (s *seqFit) syncDiag() {
 	m := len(s.act)
-	s.q.Diag = resize(s.q.Diag, m)
+	s.q.Diag = vec.Resize(s.q.Diag, m)
 	for a := range m {
 		s.q.Diag[a] = s.sig.At(a, a)
 	}
@@ -68,7 +73,7 @@ func (s *seqFit) syncDiag() {
 // setActive makes the functions act, with ⟨αₘ⟩ alpha, the active set.
 func (s *seqFit) setActive(act []int, alpha []float64) {
 	s.act, s.alpha = act, alpha
-	bA := selectRows(s.f.bFull, act)
+	bA := subset.Rows(s.f.BFull, act)
 	s.bA = bA
 	if s.rowsShared() {
 		s.bA = nil
@@ -80,7 +85,7 @@ func (s *seqFit) setActive(act []int, alpha []float64) {
 		blas64.Syrk(blas.NoTrans, 1, bA.RawMatrix(), 0, s.gram.RawSymmetric())
 		s.bud = make([]float64, m)
 		blas64.Gemv(blas.NoTrans, 1, bA.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: s.ud}, 0, blas64.Vector{N: m, Inc: 1, Data: s.bud})
-		p, _ := s.f.bFull.Dims()
+		p, _ := s.f.BFull.Dims()
 		s.cross = make([][]float64, m)
 		s.pending = make([]bool, m)
 		for i := range m {
@@ -120,9 +125,9 @@ func (s *seqFit) remove(i int) {
 			d += beta[n] * v * v
 		}
 	}
-	a := alphaRoot(s.prior.A, s.prior.B, d, 0)
+	a := lb.AlphaRoot(s.prior.A, s.prior.B, d, 0)
 	s.exV[j] = 1 / (a + d)
-	s.exC[j] = newExcludedTerms(s.prior).termAt(d, a) + 0.5*d*s.exV[j]
+	s.exC[j] = lb.NewExcludedTerms(s.prior).TermAt(d, a) + 0.5*d*s.exV[j]
 	s.exConst += s.exC[j]
 	if beta == nil {
 		s.exSum += s.exV[j] * s.bnorm[j]
@@ -147,12 +152,12 @@ func (s *seqFit) remove(i int) {
 		copy(data[i*r:], data[(i+1)*r:m*r])
 		s.bA = mat.NewDense(m-1, r, data[:(m-1)*r])
 	}
-	s.act = selectInts(s.act, keep)
-	s.alpha = selectVec(s.alpha, keep)
+	s.act = subset.Ints(s.act, keep)
+	s.alpha = subset.Vec(s.alpha, keep)
 	if s.uniform() {
 		s.keepCrossRow(i, j)
-		s.gram = selectSym(s.gram, keep)
-		s.bud = selectVec(s.bud, keep)
+		s.gram = subset.Sym(s.gram, keep)
+		s.bud = subset.Vec(s.bud, keep)
 		s.cross = append(s.cross[:i], s.cross[i+1:]...)
 		s.pending = append(s.pending[:i], s.pending[i+1:]...)
 	}
@@ -168,12 +173,12 @@ func (s *seqFit) setPhiA() {
 		return
 	}
 	m := len(s.act)
-	s.phiA = workDense(&s.phiAData, s.n, m)
-	if s.f.ident {
+	s.phiA = vec.WorkDense(&s.phiAData, s.n, m)
+	if s.f.Ident {
 		s.phiA.Copy(s.bA.T())
 		return
 	}
-	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.uFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
+	dense.Gemm(blas.NoTrans, blas.Trans, 1, s.f.UFull.RawMatrix(), s.bA.RawMatrix(), 0, s.phiA.RawMatrix())
 }
 
 // rebuild sets Q_w to its optimum for the current ⟨α⟩ and the likelihood's
@@ -181,10 +186,10 @@ func (s *seqFit) setPhiA() {
 // likelihood.
 func (s *seqFit) rebuild(iter int) error {
 	m := len(s.act)
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	h := make([]float64, m)
 	beta, uni := s.lik.Weights()
-	prec := workSym(&s.precBuf, m)
+	prec := vec.WorkSym(&s.precBuf, m)
 	if beta != nil {
 		clear(prec.RawSymmetric().Data)
 	}
@@ -205,7 +210,7 @@ func (s *seqFit) rebuild(iter int) error {
 	for i := range m {
 		prec.SetSym(i, i, prec.At(i, i)+s.alpha[i])
 	}
-	if err := s.q.factorInv(prec, iter); err != nil {
+	if err := s.q.FactorInv(prec, iter); err != nil {
 		return err
 	}
 	if s.q.Jitter > 0 {
@@ -213,23 +218,23 @@ func (s *seqFit) rebuild(iter int) error {
 			s.alpha[i] += s.q.Jitter
 		}
 	}
-	if err := s.q.solveMeanInv(h); err != nil {
+	if err := s.q.SolveMeanInv(h); err != nil {
 		return err
 	}
-	s.sig = s.q.sigmaTo(&s.sigBuf)
+	s.sig = s.q.SigmaTo(&s.sigBuf)
 	s.sigUpdates = 0
 	s.ldSweep = 0
 	if s.lat.Vars != nil {
 		// z = B_Aᵀμ, so that Φμ = Uz; φₙᵀΣφₙ from Φ_A, and μᵀφₙ = uₙᵀz.
 		blas64.Gemv(blas.NoTrans, 1, s.phiA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: s.n, Inc: 1, Data: s.lat.Mean})
-		s.qbuf = workDense(&s.qData, s.n, m)
-		s.q.quadForms(s.lat.Vars, s.phiA, s.qbuf)
-		s.lat.SumVar = sum(s.lat.Vars)
+		s.qbuf = vec.WorkDense(&s.qData, s.n, m)
+		s.q.QuadForms(s.lat.Vars, s.phiA, s.qbuf)
+		s.lat.SumVar = vec.Sum(s.lat.Vars)
 	} else {
 		// Σₙ φₙᵀΣφₙ = (M − Σₘ αₘΣₘₘ)/β, and ‖d − Φμ‖² with no O(N) work.
 		s.lat.Mean = nil
 		s.lat.SqResid = s.sqResid()
-		s.lat.SumVar = uniformSumVar(s.alpha, s.q.Diag, uni)
+		s.lat.SumVar = lh.UniformSumVar(s.alpha, s.q.Diag, uni)
 	}
 	s.lik.Observe(&s.lat)
 	return nil
@@ -262,24 +267,24 @@ func (s *seqFit) refresh(iter int) error {
 }
 
 // sqResid returns ‖d − Φμ‖² for uniform precisions. With r ≤ 4M it is
-// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (factor.go), O(rM);
+// ‖d‖² − ‖Uᵀd‖² + ‖Uᵀd − z‖² with z = B_Aᵀμ (design.Factor), O(rM);
 // otherwise (the explicit design, r = N) ‖d‖² − 2μᵀΦ_Aᵀd + μᵀGμ from the
 // kept G and Φ_Aᵀd, O(M²), unless that is below 1e-8‖d‖², where
 // cancellation could dominate it and the first form is used.
 func (s *seqFit) sqResid() float64 {
 	m := len(s.act)
-	_, r := s.f.bFull.Dims()
+	_, r := s.f.BFull.Dims()
 	if r > 4*m {
 		gm := make([]float64, m)
 		blas64.Symv(1, s.gram.RawSymmetric(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: m, Inc: 1, Data: gm})
-		if v := s.dd - 2*dot(s.q.Mu, s.bud) + dot(s.q.Mu, gm); v > 1e-8*s.dd {
+		if v := s.dd - 2*vec.Dot(s.q.Mu, s.bud) + vec.Dot(s.q.Mu, gm); v > 1e-8*s.dd {
 			return v
 		}
 	}
 	z := make([]float64, r)
 	if s.rowsShared() {
 		for i, a := range s.act {
-			blas64.Axpy(s.q.Mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.bFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
+			blas64.Axpy(s.q.Mu[i], blas64.Vector{N: r, Inc: 1, Data: s.f.BFull.RawRowView(a)}, blas64.Vector{N: r, Inc: 1, Data: z})
 		}
 	} else {
 		blas64.Gemv(blas.Trans, 1, s.bA.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: s.q.Mu}, 0, blas64.Vector{N: r, Inc: 1, Data: z})
@@ -287,7 +292,7 @@ func (s *seqFit) sqResid() float64 {
 	for i, v := range s.ud {
 		z[i] = v - z[i]
 	}
-	return s.dperp + dot(z, z)
+	return s.dperp + vec.Dot(z, z)
 }
 
 // sweep sets each active ⟨αₘ⟩ in turn to the maximiser of (S1), updating
@@ -317,13 +322,13 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		}
 		sm := math.Max(0, 1/sii-s.alpha[i])
 		qm := s.q.Mu[i] / sii
-		na := alphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
+		na := lb.AlphaRoot(s.prior.A, s.prior.B, sm, qm*qm)
 		drop := false
-		if s.ctl.prune && na > s.pruneAt {
+		if !s.ctl.NoPrune && na > s.pruneAt {
 			// Above the threshold: removed unless the full model's bound
 			// loses at least keepGain by it, (S5); kept at its best
 			// ⟨αₘ⟩ ≤ PruneAlpha otherwise.
-			na = alphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
+			na = lb.AlphaRootUpTo(s.prior.A, s.prior.B, sm, qm*qm, s.pruneAt)
 			drop = len(s.act) > 1 && s.contribution(na, sm, qm*qm, s.precisionOf(i)) < s.keepGain
 		}
 		if drop {
@@ -341,7 +346,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		d := na - s.alpha[i]
 		k := d / (1 + d*sii)
 		m := len(s.act)
-		s.colBuf = resize(s.colBuf, m)
+		s.colBuf = vec.Resize(s.colBuf, m)
 		col := s.colBuf
 		sr := s.sig.RawSymmetric()
 		for j := range i {
@@ -352,7 +357,7 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		for j := range m {
 			s.q.Mu[j] -= k * mi * col[j]
 		}
-		syrUpper(-k, col, s.sig.RawSymmetric())
+		posterior.SyrUpper(-k, col, s.sig.RawSymmetric())
 		s.sigUpdates++
 		s.ldSweep -= math.Log1p(d * sii)
 		capped := s.alpha[i] > s.pruneAt
@@ -367,17 +372,4 @@ func (s *seqFit) sweep(iter int) (maxDl float64, removed bool, err error) {
 		i++
 	}
 	return maxDl, removed, nil
-}
-
-// syrUpper is blas64.Syr on the upper triangle of a, a ← a + alpha·x xᵀ,
-// one Axpy per row: the same products and sums as gonum's Dsyr, in half
-// its time (its inner loop is not vectorised) (docs/benchmarks.md, "Measurements behind choices in the code"),
-// by dense.Axpy (the values of blas64.Axpy, without its checks and calls).
-func syrUpper(alpha float64, x []float64, a blas64.Symmetric) {
-	n := a.N
-	for i := range n {
-		if t := x[i] * alpha; t != 0 {
-			dense.Axpy(t, x[i:n], a.Data[i*a.Stride+i:i*a.Stride+n])
-		}
-	}
 }

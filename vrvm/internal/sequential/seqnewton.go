@@ -1,6 +1,11 @@
-package vrvm
+package sequential
 
-import "math"
+import (
+	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
+)
 
 // Joint steps for a crawling tail (S7). Coordinate ascent on ⟨αₘ⟩, one
 // function at a time, crawls where neighbouring functions share a weight:
@@ -11,8 +16,8 @@ import "math"
 // iteration limit of 10,000 with four such functions). When the active
 // set has not changed for seqNewtonAfter iterations that were settled
 // (seqSettled) but not quiet, the solver takes up to seqNewtonSteps
-// Levenberg–Marquardt steps (newtonRun.newtonStep) in (ln⟨α⟩, ln⟨τ⟩) of
-// the active model on the collapsed bound F (collapsed.go: Q_w (23)–(24)
+// Levenberg–Marquardt steps (the facade's, Solvers.Newton) in (ln⟨α⟩, ln⟨τ⟩) of
+// the active model on the collapsed bound F (the facade's collapsed.go: Q_w (23)–(24)
 // at its optimum, Q_α (25) in the family Γ(ã, ã/⟨αₘ⟩), Q_τ by ⟨τ⟩ with
 // c̃ of (26)), holds each ⟨αₘ⟩ at PruneAlpha at most (S5), keeps Q_τ
 // (the excluded functions' terms of the trace depend on it), and keeps
@@ -39,11 +44,11 @@ const (
 // newtonAffordable reports whether the joint steps of (S7) are taken for
 // the factor f on n training rows (seqNewtonWork; the low-rank factor
 // only, U stored).
-func newtonAffordable(f *designFactor, n int) bool {
-	if f.u == nil {
+func newtonAffordable(f *design.Factor, n int) bool {
+	if f.U == nil {
 		return false
 	}
-	_, r := f.u.Dims()
+	_, r := f.U.Dims()
 	return float64(n)*float64(r) <= seqNewtonWork
 }
 
@@ -52,7 +57,7 @@ func newtonAffordable(f *designFactor, n int) bool {
 // from 1 to seqNewtonActive active functions.
 func (s *seqFit) newtonTakes() bool {
 	m := len(s.act)
-	return !s.ctl.noNewton && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
+	return !s.ctl.NoNewton && s.ctl.Solvers.Newton != nil && s.lik.NewtonCopy() != nil && newtonAffordable(s.f, s.n) && m > 0 && m <= seqNewtonActive
 }
 
 // newtonTail takes the joint steps of (S7) from the current state at
@@ -61,29 +66,17 @@ func (s *seqFit) newtonTail(iter int) (bool, error) {
 	if !s.newtonTakes() {
 		return false, nil
 	}
-	sub := &designFactor{u: s.f.u, b: selectRows(s.f.bFull, s.act), cols: append([]int(nil), s.act...)}
+	sub := &design.Factor{U: s.f.U, B: subset.Rows(s.f.BFull, s.act), Cols: append([]int(nil), s.act...)}
 	lc := s.lik.NewtonCopy()
-	set := s.ctl
-	set.prune, set.pruneAt = false, s.pruneAt
-	fr := &newtonRun{model: newCollapsed(sub, lc, s.prior), c: set}
-	if !fr.eval(append(logs(s.alpha), lc.LogParams(nil)...)) {
-		return false, nil
-	}
-	f0 := fr.f
-	for range seqNewtonSteps {
-		conv, progressed := fr.newtonStep()
-		if !progressed || conv || math.IsNaN(fr.f) {
-			break
-		}
-	}
-	if !(fr.f > f0) {
+	x, ok := s.ctl.Solvers.Newton(sub, lc, s.pruneAt, append(logs(s.alpha), lc.LogParams(nil)...), seqNewtonSteps)
+	if !ok {
 		return false, nil
 	}
 	before := s.objective()
 	old := append([]float64(nil), s.alpha...)
 	hi := math.Log(s.pruneAt)
 	for i := range s.act {
-		s.alpha[i] = math.Exp(math.Min(fr.x[i], hi))
+		s.alpha[i] = math.Exp(math.Min(x[i], hi))
 	}
 	kept := s.keepQ()
 	if err := s.rebuild(iter); err == nil && s.objective() >= before {

@@ -1,4 +1,4 @@
-package vrvm
+package sequential
 
 import (
 	"math"
@@ -8,6 +8,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/internal/dense"
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
 // The rows of cross, B_A Bᵀ (uniform precisions), are the largest cost of
@@ -80,11 +83,6 @@ func (s *seqFit) keptCrossRow(j int) []float64 {
 	return row
 }
 
-// crossChunk is the length of the pieces of the rows of B over which
-// crossProducts accumulates its dot products, so that the pieces of the
-// rows of a stay in cache while every row of B passes.
-const crossChunk = 4096
-
 // knownCross sets, in the rows out of cross for the pending rows at
 // positions rows, the products with the functions whose complete rows are
 // at hand (active ones not pending, and those kept by keepCrossRow), by
@@ -92,7 +90,7 @@ const crossChunk = 4096
 // products remain to be computed.
 func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	p := len(s.bnorm)
-	s.knownBuf = resizeBool(s.knownBuf, p)
+	s.knownBuf = vec.ResizeBool(s.knownBuf, p)
 	known := s.knownBuf
 	clear(known)
 	set := func(j int, row []float64) {
@@ -119,132 +117,6 @@ func (s *seqFit) knownCross(rows []int, out [][]float64) []int {
 	return rest
 }
 
-// resizeBool returns b with length n, reallocated only if its capacity is
-// short (the values are not kept).
-func resizeBool(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	return b[:n]
-}
-
-// crossProducts adds aₖᵀbⱼ to out[k][j] for the rows aₖ of a and the rows
-// bⱼ of b, j in cols, in parallel over cols, four rows of a at a time
-// (dense.Dots4: AVX2 and FMA where the processor has them). It replaces
-// the Gemm of a Bᵀ, which was slower on the explicit design, as was
-// dense.Gemm with its packing of the selected rows of b (docs/benchmarks.md, "Measurements behind choices in the code").
-func crossProducts(a [][]float64, b *mat.Dense, out [][]float64, cols []int) {
-	_, r := b.Dims()
-	_ = parallelRange(len(cols), func(clo, chi int) error {
-		for lo := 0; lo < r; lo += crossChunk {
-			hi := min(r, lo+crossChunk)
-			for _, j := range cols[clo:chi] {
-				bj := b.RawRowView(j)[lo:hi]
-				k := 0
-				for ; k+4 <= len(a); k += 4 {
-					a0, a1, a2, a3 := a[k][lo:hi], a[k+1][lo:hi], a[k+2][lo:hi], a[k+3][lo:hi]
-					s0, s1, s2, s3 := dense.Dots4(a0, a1, a2, a3, bj)
-					out[k][j] += s0
-					out[k+1][j] += s1
-					out[k+2][j] += s2
-					out[k+3][j] += s3
-				}
-				for ; k < len(a); k++ {
-					out[k][j] += blas64.Dot(blas64.Vector{N: len(bj), Inc: 1, Data: a[k][lo:hi]}, blas64.Vector{N: len(bj), Inc: 1, Data: bj})
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// quadGemmMin is the number of rows of C from which quadForms uses one
-// dense.Gemm.
-const quadGemmMin = 64
-
-// quadForms sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
-// upper triangle of Σ, as Σᵢ cᵢⱼ (ΣC)ᵢⱼ with ΣC by one dense.Gemm (Σ
-// filled on both sides from its upper triangle): twice the products of
-// the Axpy loop over the upper triangle it replaces, but faster on many
-// active functions. Below quadGemmMin active functions it calls
-// quadFormsAxpy, which costs less there (docs/benchmarks.md, "Measurements behind choices in the code").
-// Σ filled and ΣC are written on work, kept by the caller between calls
-// (every value of both is written before it is read).
-func quadForms(sig blas64.Symmetric, c *mat.Dense, out []float64, work *[]float64) {
-	m, p := c.Dims()
-	if m < quadGemmMin {
-		quadFormsAxpy(sig, c, out)
-		return
-	}
-	clear(out[:p])
-	if m == 0 || p == 0 {
-		return
-	}
-	wd := workDense(work, m, m+p).RawMatrix().Data
-	full := mat.NewDense(m, m, wd[:m*m])
-	fd := full.RawMatrix().Data
-	for i := range m {
-		copy(fd[i*m+i:(i+1)*m], sig.Data[i*sig.Stride+i:i*sig.Stride+m])
-		for k := i + 1; k < m; k++ {
-			fd[k*m+i] = fd[i*m+k]
-		}
-	}
-	t := mat.NewDense(m, p, wd[m*m:])
-	dense.Gemm(blas.NoTrans, blas.NoTrans, 1, full.RawMatrix(), c.RawMatrix(), 0, t.RawMatrix())
-	for i := range m {
-		ci, ti := c.RawRowView(i), t.RawRowView(i)
-		for j := range p {
-			out[j] += ci[j] * ti[j]
-		}
-	}
-}
-
-// quadBlock is the number of columns of C that quadFormsAxpy takes at a
-// time.
-const quadBlock = 256
-
-// quadFormsAxpy sets out[j] = cⱼᵀΣcⱼ for the columns cⱼ of c (M × p), from the
-// upper triangle of Σ, as Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ) with tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ,
-// by blocks of quadBlock columns, in parallel over the blocks: half the
-// products of the Gemm Σ C (gonum's blocked Gemm, one Axpy per block of
-// 64, was slower (docs/benchmarks.md, "Measurements behind choices in the code")).
-func quadFormsAxpy(sig blas64.Symmetric, c *mat.Dense, out []float64) {
-	m, p := c.Dims()
-	cr := c.RawMatrix()
-	// The range is of 256 per block, so that parallelRange (at most one
-	// worker per 256) may split the blocks among the processors.
-	blocks := (p + quadBlock - 1) / quadBlock
-	_ = parallelRange(blocks*256, func(blo, bhi int) error {
-		t := make([]float64, quadBlock)
-		for b := blo / 256; b < bhi/256; b++ {
-			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
-			quadTile(sig, m, cr.Data[lo:], cr.Stride, hi-lo, out[lo:hi], t)
-		}
-		return nil
-	})
-}
-
-// quadTile sets o[j] = cⱼᵀΣcⱼ for the n columns of a block of C whose row
-// k is c[k·stride : k·stride+n], as quadFormsAxpy computes them
-// (Σᵢ cᵢⱼ (Σᵢᵢcᵢⱼ + 2tᵢⱼ), tᵢ = Σₖ₍ₖ₎ᵢ₎ Σᵢₖ cₖ, in that order: each
-// row's terms by dense.QuadRow, whose tᵢ are the values of one Axpy per
-// k); t is work space of at least n.
-func quadTile(sig blas64.Symmetric, m int, c []float64, stride, n int, o, t []float64) {
-	clear(o)
-	ws, offs := make([]float64, 0, m), make([]int, 0, m)
-	for i := range m {
-		ti := t[:n]
-		row := sig.Data[i*sig.Stride : i*sig.Stride+m]
-		ws, offs = ws[:0], offs[:0]
-		for k := i + 1; k < m; k++ {
-			if w := row[k]; w != 0 {
-				ws, offs = append(ws, w), append(offs, k*stride)
-			}
-		}
-		dense.QuadRow(o, c[i*stride:i*stride+n], ti, ws, offs, c, row[i])
-	}
-}
-
 // uniformStats is candidateStats with uniform precisions (B = βI) and
 // fewer than quadGemmMin active functions: for the candidates idx (every
 // one if nil), it subtracts qⱼ's products cᵢⱼμᵢ from qv and sets quad to
@@ -260,16 +132,16 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 	m, p := len(s.act), len(qv)
 	_, uni := s.lik.Weights()
 	sig := s.sig.RawSymmetric()
-	blocks := (p + quadBlock - 1) / quadBlock
+	blocks := (p + posterior.QuadBlock - 1) / posterior.QuadBlock
 	// Room for half of quadGemmMin functions from the first call, so that
 	// the buffer is not reallocated at every few additions.
-	buf := workDense(&s.ctBuf, blocks, max(m, quadGemmMin/2)*quadBlock).RawMatrix().Data
-	_ = parallelRange(blocks*256, func(blo, bhi int) error {
-		t := make([]float64, quadBlock)
+	buf := vec.WorkDense(&s.ctBuf, blocks, max(m, posterior.QuadGemmMin/2)*posterior.QuadBlock).RawMatrix().Data
+	_ = design.ParallelRange(blocks*256, func(blo, bhi int) error {
+		t := make([]float64, posterior.QuadBlock)
 		for b := blo / 256; b < bhi/256; b++ {
-			lo, hi := b*quadBlock, min(p, (b+1)*quadBlock)
+			lo, hi := b*posterior.QuadBlock, min(p, (b+1)*posterior.QuadBlock)
 			n := hi - lo
-			cb, q := buf[b*m*quadBlock:b*m*quadBlock+m*n], qv[lo:hi]
+			cb, q := buf[b*m*posterior.QuadBlock:b*m*posterior.QuadBlock+m*n], qv[lo:hi]
 			for i := range m {
 				dst, src, mu := cb[i*n:(i+1)*n], s.cross[i], s.q.Mu[i]
 				if idx == nil {
@@ -281,7 +153,7 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 					q[j] -= dst[j] * mu
 				}
 			}
-			quadTile(sig, m, cb, n, n, quad[lo:hi], t)
+			posterior.QuadTile(sig, m, cb, n, n, quad[lo:hi], t)
 		}
 		return nil
 	})
@@ -298,11 +170,11 @@ func (s *seqFit) uniformStats(idx []int, qv, quad []float64) {
 // computed (NaN in dv, see pendingDiag) is set from its row of B W̃
 // while the row is at hand, as explicitDiag would set it.
 func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, dv []float64) {
-	bf := s.f.bFull
+	bf := s.f.BFull
 	_, n := bf.Dims()
 	m, _ := ct.Dims()
 	rows := min(p, crossBlock)
-	buf := workDense(&s.crossBuf, rows, n).RawMatrix()
+	buf := vec.WorkDense(&s.crossBuf, rows, n).RawMatrix()
 	cr := ct.RawMatrix()
 	for c0 := 0; c0 < p; {
 		// The last block takes the remainder, so that no block falls
@@ -314,7 +186,7 @@ func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, 
 		}
 		if c1-c0 > rows {
 			rows = c1 - c0
-			buf = workDense(&s.crossBuf, rows, n).RawMatrix()
+			buf = vec.WorkDense(&s.crossBuf, rows, n).RawMatrix()
 		}
 		for j := c0; j < c1; j++ {
 			c := j
@@ -323,9 +195,9 @@ func (s *seqFit) explicitCross(beta []float64, idx []int, p int, ct *mat.Dense, 
 			}
 			row, src := buf.Data[(j-c0)*buf.Stride:(j-c0)*buf.Stride+n], bf.RawRowView(c)
 			if math.IsNaN(dv[c]) {
-				dv[c] = weightedSquare(row, beta, src)
+				dv[c] = design.WeightedSquare(row, beta, src)
 			} else {
-				scaleBy(row, beta, src)
+				design.ScaleBy(row, beta, src)
 			}
 		}
 		dense.Gemm(blas.NoTrans, blas.Trans, 1, s.bA.RawMatrix(),
@@ -348,16 +220,16 @@ func (s *seqFit) appendCross(j int) {
 		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
 		return
 	}
-	p, r := s.f.bFull.Dims()
+	p, r := s.f.BFull.Dims()
 	row := make([]float64, p)
-	bj := s.f.bFull.RawRowView(j)
+	bj := s.f.BFull.RawRowView(j)
 	if len(s.short) == 0 {
-		blas64.Gemv(blas.NoTrans, 1, s.f.bFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
+		blas64.Gemv(blas.NoTrans, 1, s.f.BFull.RawMatrix(), blas64.Vector{N: r, Inc: 1, Data: bj}, 0, blas64.Vector{N: p, Inc: 1, Data: row})
 		s.cross, s.pending = append(s.cross, row), append(s.pending, false)
 		return
 	}
 	for _, c := range s.short {
-		row[c] = dot(bj, s.f.bFull.RawRowView(c))
+		row[c] = vec.Dot(bj, s.f.BFull.RawRowView(c))
 	}
 	s.cross, s.pending = append(s.cross, row), append(s.pending, true)
 }
@@ -377,11 +249,11 @@ func (s *seqFit) completeCross() {
 	a := make([][]float64, len(rows))
 	out := make([][]float64, len(rows))
 	for k, i := range rows {
-		a[k] = s.f.bFull.RawRowView(s.act[i])
+		a[k] = s.f.BFull.RawRowView(s.act[i])
 		out[k] = s.cross[i]
 		clear(out[k])
 	}
-	crossProducts(a, s.f.bFull, out, s.knownCross(rows, out))
+	design.CrossProducts(a, s.f.BFull, out, s.knownCross(rows, out))
 	for _, i := range rows {
 		s.pending[i] = false
 	}

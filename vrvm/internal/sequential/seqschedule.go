@@ -1,4 +1,6 @@
-package vrvm
+package sequential
+
+import lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 
 // seqSchedule is the sequential solver's schedule: the choices of how
 // the fit proceeds that depend on the likelihood, made once, when the
@@ -43,8 +45,8 @@ type seqSchedule struct {
 	// which relies on the sweep's rank-one updates of Σ.
 	largeSets   bool
 	deferUpdate bool
-	// restartFlops is the largest cost (restartCost) of a second start,
-	// (S6) (seqRestartFlopsReg, seqRestartFlops).
+	// restartFlops is the largest cost (RestartCost) of a second start,
+	// (S6) (seqRestartFlopsReg, RestartFlops).
 	restartFlops float64
 }
 
@@ -59,7 +61,7 @@ const (
 // newSeqSchedule returns the schedule for lik: uniformSchedule when its
 // precisions are all equal (B = βI, the Gaussian likelihood of
 // regression), weightedSchedule otherwise (classification).
-func newSeqSchedule(lik likelihood) seqSchedule {
+func newSeqSchedule(lik lh.Likelihood) seqSchedule {
 	if b, _ := lik.Weights(); b == nil {
 		return uniformSchedule()
 	}
@@ -90,12 +92,12 @@ func uniformSchedule() seqSchedule {
 // iterations, the shortlist's fallback in every round, (S12) on the
 // crawl, SQUAREM on (ln⟨α⟩, ln ξ) once the threshold is final, no rules
 // of large sets nor deferred updates of ξ, and second starts up to
-// seqRestartFlops.
+// RestartFlops.
 func weightedSchedule() seqSchedule {
 	return seqSchedule{
 		annealStart: seqAnnealStartCls, addEvery: seqAddEvery,
 		addBatch: seqAddBatchCls, holdEvery: seqHoldEveryCls,
 		fallbackAlways: true, joint: jointRelax, extrapolateFactor: true,
-		restartFlops: seqRestartFlops,
+		restartFlops: RestartFlops,
 	}
 }

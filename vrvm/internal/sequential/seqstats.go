@@ -1,6 +1,12 @@
-package vrvm
+package sequential
 
-import "math"
+import (
+	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/posterior"
+	"github.com/vrvm/vrvm/vrvm/internal/vec"
+)
 
 // uniform reports whether the likelihood's precisions are all equal,
 // B = βI. It selects what can be computed, never how the fit proceeds
@@ -40,7 +46,7 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 	if beta, uni := s.lik.Weights(); beta == nil {
 		// dv is used by the caller before the next call (the round, the
 		// bound), so that its storage is kept.
-		s.dvBuf = resize(s.dvBuf, len(s.bnorm))
+		s.dvBuf = vec.Resize(s.dvBuf, len(s.bnorm))
 		dv = s.dvBuf
 		for j, v := range s.bnorm {
 			dv[j] = uni * v
@@ -48,13 +54,13 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 		return yv, dv
 	}
 	beta, _ := s.lik.Weights()
-	if !s.f.ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
+	if !s.f.Ident && s.wBeta != nil && !moved(s.wBeta, beta, tol) {
 		s.wFresh = false
 		return yv, s.wDV
 	}
 	// candidateStats forms cⱼ from Φ_A (activeCross) or from blocks of
 	// B W̃ (explicitCross).
-	dv = s.f.weightedDiag(s.lik)
+	dv = s.f.WeightedDiag(s.lik)
 	s.wBeta = append(s.wBeta[:0], beta...)
 	s.wDV = dv
 	return yv, dv
@@ -73,12 +79,12 @@ func (s *seqFit) weightedNow(tol float64) (yv, dv []float64) {
 // lazyDiag reports whether addition rounds compute dⱼ on demand.
 func (s *seqFit) lazyDiag() bool {
 	beta, _ := s.lik.Weights()
-	return s.f.ident && beta != nil
+	return s.f.Ident && beta != nil
 }
 
 // pendingDiag returns P values of dⱼ, each NaN (still to be computed).
 func (s *seqFit) pendingDiag() []float64 {
-	p, _ := s.f.bFull.Dims()
+	p, _ := s.f.BFull.Dims()
 	dv := make([]float64, p)
 	for j := range dv {
 		dv[j] = math.NaN()
@@ -93,7 +99,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 		return
 	}
 	beta, _ := s.lik.Weights()
-	bf := s.f.bFull
+	bf := s.f.BFull
 	_, n := bf.Dims()
 	var row []float64
 	one := func(c int) {
@@ -103,7 +109,7 @@ func (s *seqFit) fillDiag(dv []float64, idx []int) {
 		if row == nil {
 			row = make([]float64, n)
 		}
-		dv[c] = weightedSquare(row, beta, bf.RawRowView(c))
+		dv[c] = design.WeightedSquare(row, beta, bf.RawRowView(c))
 	}
 	if idx == nil {
 		for c := range dv {
@@ -160,7 +166,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 	}
 	m := len(s.act)
 	// sv and qv are overwritten by the next call (bestAddition's).
-	s.svBuf, s.qvBuf = resize(s.svBuf, p), resize(s.qvBuf, p)
+	s.svBuf, s.qvBuf = vec.Resize(s.svBuf, p), vec.Resize(s.qvBuf, p)
 	sv, qv = s.svBuf, s.qvBuf
 	init := func() {
 		for j := range p {
@@ -172,19 +178,19 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 		return sv, qv
 	}
-	if s.uniform() && m < quadGemmMin {
+	if s.uniform() && m < posterior.QuadGemmMin {
 		s.fillDiag(dv, idx)
 		init()
 		if idx == nil {
 			s.completeCross()
 		}
-		quad := resize(s.csBuf, p)
+		quad := vec.Resize(s.csBuf, p)
 		s.csBuf = quad
 		s.uniformStats(idx, qv, quad)
 		return s.clampStats(sv, qv, quad)
 	}
 	// ct holds cⱼ as its column j (M × p); cs = Σ ct.
-	ct := workDense(&s.ctBuf, m, p)
+	ct := vec.WorkDense(&s.ctBuf, m, p)
 	// With uniform precisions qⱼ's products cᵢⱼμᵢ are taken as cⱼ is
 	// formed (fused, one pass over C), in the same order.
 	fused := s.uniform()
@@ -212,7 +218,7 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 				qv[j] -= dst[j] * mu
 			}
 		}
-	case !s.f.ident:
+	case !s.f.Ident:
 		// C = (Φ_AᵀWU) Bᵀ at the current precisions, O(N M r + |idx| r M),
 		// whether or not dⱼ were kept from an earlier round (weighted);
 		// rows kept while the precisions are unchanged (activeCross).
@@ -227,9 +233,9 @@ func (s *seqFit) candidateStats(dv []float64, idx []int) (sv, qv []float64) {
 		init()
 	}
 	// cⱼᵀΣcⱼ from the upper triangle of Σ (quadForms).
-	quad := resize(s.csBuf, p)
+	quad := vec.Resize(s.csBuf, p)
 	s.csBuf = quad
-	quadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
+	posterior.QuadForms(s.sig.RawSymmetric(), ct, quad, &s.quadBuf)
 	if !fused {
 		for i := range m {
 			cr, mu := ct.RawRowView(i), s.q.Mu[i]

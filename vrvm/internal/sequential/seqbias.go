@@ -1,8 +1,12 @@
-package vrvm
+package sequential
 
 import (
 	"context"
 	"math"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/engine"
+	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // A second start from the bias (S8). With uniform precisions
@@ -52,8 +56,8 @@ const seqBiasStartWork = 2e6
 
 // biasLik returns a copy of p's likelihood, at its factor before the
 // first fit, for the bias start (S8), or nil if p does not get one.
-func biasLik(p *problem, f *designFactor) likelihood {
-	if p.set.noBiasStart || !p.set.bias || !p.set.prune || len(f.cols) < 2 || f.cols[0] != 0 {
+func biasLik(p *problem, f *design.Factor) lh.Likelihood {
+	if p.set.NoBiasStart || !p.set.Bias || p.set.NoPrune || len(f.Cols) < 2 || f.Cols[0] != 0 {
 		return nil
 	}
 	return p.lik.Start()
@@ -65,21 +69,21 @@ func biasLik(p *problem, f *designFactor) likelihood {
 // factor is too large for the joint steps (S7). It returns that fit if its
 // full-model bound is higher than sol's by more than Tol relative
 // (secondFit); otherwise sol.
-func biasFit(ctx context.Context, p *problem, f *designFactor, lik likelihood, sol *solution) *solution {
-	pc, _ := f.bFull.Dims()
-	m := float64(len(sol.cols))
+func biasFit(ctx context.Context, p *problem, f *design.Factor, lik lh.Likelihood, sol *Result) *Result {
+	pc, _ := f.BFull.Dims()
+	m := float64(len(sol.Cols))
 	d, _ := lik.Data()
-	if sol.status != Converged || float64(pc)*m*m > seqBiasStartWork || f.u != nil && !newtonAffordable(f, len(d)) {
+	if sol.Status != engine.Done || float64(pc)*m*m > seqBiasStartWork || f.U != nil && !newtonAffordable(f, len(d)) {
 		return sol
 	}
-	if !p.lik.TakesBiasStart(nearlyConstant(sol.cols)) {
+	if !p.lik.TakesBiasStart(nearlyConstant(sol.Cols)) {
 		return sol // (S13): classification only after a nearly constant fit
 	}
 	s := newSeqFit(f, lik, p.set)
 	s.biasStart = true
 	// Kept only if higher by more than Tol relative: the same optimum
 	// reached from both starts keeps the first fit.
-	return secondFit(ctx, p, s, lik, sol, p.set.tol*math.Max(1, math.Abs(sol.full)))
+	return secondFit(ctx, p, s, lik, sol, p.set.Tol*math.Max(1, math.Abs(sol.Full)))
 }
 
 // seqBiasHold is ⟨α₀⟩/d₀, the bias's precision in the first phase of the

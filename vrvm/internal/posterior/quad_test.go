@@ -1,4 +1,4 @@
-package vrvm
+package posterior
 
 import (
 	"math/rand/v2"
@@ -7,11 +7,14 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vrvm/vrvm/vrvm/internal/design"
+	"github.com/vrvm/vrvm/vrvm/internal/subset"
 )
 
-// TestCrossKernels checks crossProducts and quadForms against mat's
+// TestCrossKernels checks design.CrossProducts and QuadForms against mat's
 // products on random matrices of several shapes (row lengths across
-// crossChunk, column counts across quadBlock, rows across quadGemmMin).
+// design.CrossChunk, column counts across QuadBlock, rows across QuadGemmMin).
 func TestCrossKernels(t *testing.T) {
 	t.Parallel()
 	const tol = 1e-12
@@ -32,7 +35,7 @@ func TestCrossKernels(t *testing.T) {
 				rows[i] = a.RawRowView(i)
 				out[i] = make([]float64, sz.p)
 			}
-			crossProducts(rows, b, out, seq(sz.p))
+			design.CrossProducts(rows, b, out, subset.Seq(sz.p))
 			var want mat.Dense
 			want.Mul(a, b.T())
 			for i := range out {
@@ -44,7 +47,7 @@ func TestCrossKernels(t *testing.T) {
 			}
 		})
 	}
-	for _, sz := range []struct{ m, p int }{{1, 1}, {3, 5}, {20, 255}, {33, 600}, {quadGemmMin, 100}, {90, 600}} {
+	for _, sz := range []struct{ m, p int }{{1, 1}, {3, 5}, {20, 255}, {33, 600}, {QuadGemmMin, 100}, {90, 600}} {
 		t.Run("quad/"+strconv.Itoa(sz.m)+"x"+strconv.Itoa(sz.p), func(t *testing.T) {
 			l := randDense(sz.m, sz.m)
 			var sig mat.SymDense
@@ -55,7 +58,7 @@ func TestCrossKernels(t *testing.T) {
 				out[i] = 99 // overwritten
 			}
 			var work []float64
-			quadForms(sig.RawSymmetric(), c, out, &work)
+			QuadForms(sig.RawSymmetric(), c, out, &work)
 			for j, v := range out {
 				w := mat.Inner(c.ColView(j), &sig, c.ColView(j))
 				if !scalar.EqualWithinAbsOrRel(v, w, tol, tol) {

@@ -1,9 +1,11 @@
-package vrvm
+package sequential
 
 import (
 	"cmp"
 	"math"
 	"slices"
+
+	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 )
 
 // A full addition round ranks every candidate (the shortlist,
@@ -52,7 +54,7 @@ import (
 // without its logarithm, by ln x ≤ x − 1) is cheaper.
 func (s *seqFit) gainBound(sm, q2 float64) gainBnd {
 	a, b, p := s.prior.A, s.prior.B, s.pruneAt
-	r := gainBnd{a0: alphaRootQuiet(a, b, sm), x: 1, sm: sm, q2: q2}
+	r := gainBnd{a0: lb.AlphaRootQuiet(a, b, sm), x: 1, sm: sm, q2: q2}
 	r.rest = 1e-9 * (1 + a + b*r.a0)
 	if r.a0 > p {
 		r.x = p * (r.a0 + sm) / (r.a0 * (p + sm))
