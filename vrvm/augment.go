@@ -134,7 +134,7 @@ func (a *augmentation) newFloor(f *fitted) error {
 	for i, v := range a.data {
 		t[i] = v / a.tau
 	}
-	fl, err := augment.NewFloor(k, a.x, t, a.tau)
+	fl, err := augment.NewFloor(k, a.x, t, a.tau, 0)
 	a.floor = fl
 	return kernelErr(err)
 }

@@ -84,8 +84,9 @@ func ceilingCompare(a, ex ceilingPred, yt []float64) string {
 	n := len(yt)
 	lat := make([]float64, n)
 	var cons, cover int
-	var pred, mean float64
+	var pred, mean, sse float64
 	for i := range n {
+		sse += (yt[i] - a.mean[i]) * (yt[i] - a.mean[i])
 		sa, se := math.Sqrt(a.latent[i]), math.Sqrt(ex.latent[i])
 		lat[i] = math.Abs(sa-se) / se
 		if sa >= se*(1-1e-9) {
@@ -100,7 +101,8 @@ func ceilingCompare(a, ex ceilingPred, yt []float64) string {
 	}
 	slices.Sort(lat)
 	return "latent sd max " + g3(lat[n-1]) + " median " + g3(lat[n/2]) + ", conservative " + g3(float64(cons)/float64(n)) +
-		"; predictive sd max " + g3(pred) + ", mean max " + g3(mean) + " sd; coverage " + g3(float64(cover)/float64(n))
+		"; predictive sd max " + g3(pred) + ", mean max " + g3(mean) + " sd; coverage " + g3(float64(cover)/float64(n)) +
+		", RMSE " + strconv.FormatFloat(math.Sqrt(sse/float64(n)), 'g', 4, 64)
 }
 
 func g3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
@@ -123,7 +125,8 @@ func fileBytes(t *testing.T, c *Regressor) int {
 // pivots (every pivot kept), the plain model, the plain model with the
 // floor (A18), and the optimal rank of the quadratic form kᵀCk,
 // C = B − BΦΣΦᵀB, from the eigendecomposition of its Gram matrix over
-// the test rows (ceilingOptimal); with model file sizes and CPU times.
+// the test rows (ceilingOptimal), and floors of fewer pivots; with model
+// file sizes and CPU times (VRVM_CEILING_QUICK set: the floors only).
 func TestAugmentCeiling(t *testing.T) {
 	spec := os.Getenv("VRVM_CEILING")
 	if spec == "" {
@@ -158,7 +161,7 @@ func ceilingCase(t *testing.T, name string, n int) {
 	t.Logf("  default: rank %d, file %d B; exact: file %d B, 1,000 predictions %.2f s CPU (first, with preparation)", def.aug.rankOf(), fileBytes(t, def), fileBytes(t, ex), (c3 - c2).Seconds())
 	if fl := ex.aug.floor; fl != nil {
 		ff := fl.Encode()
-		t.Logf("  floor: %d pivots, A %d × %d", len(ff.Pivots), len(ff.A), len(ff.A[0]))
+		t.Logf("  floor: %d pivots, A %d × %d", ff.M, ff.M, ff.P)
 	}
 	t.Logf("  exact: %s", ceilingCompare(ep, ep, yt))
 	t.Logf("  default: %s", ceilingCompare(dp, ep, yt))
@@ -168,6 +171,11 @@ func ceilingCase(t *testing.T, name string, n int) {
 		pl.pred[i] = pl.latent[i] + r.noise
 	}
 	t.Logf("  plain: %s", ceilingCompare(pl, ep, yt))
+	ceilingFar(t, def, xt)
+	ceilingFloors(t, r.aug, def, xt, yt, ep)
+	if os.Getenv("VRVM_CEILING_QUICK") != "" {
+		return
+	}
 	for _, rank := range []int{64, 128, 256, 512, 1024} {
 		if rank > n/2 {
 			break
@@ -179,6 +187,66 @@ func ceilingCase(t *testing.T, name string, n int) {
 		t.Logf("  Nyström %d pivots: %s; file %d B, preparation and 1,000 predictions %.2f s CPU", rank, ceilingCompare(p, ep, yt), fileBytes(t, c), (c5 - c4).Seconds())
 	}
 	ceilingOptimal(t, ex, xt, ep)
+}
+
+// ceilingFar logs the mean predictive sd of the augmented model c, with
+// and without the augmentation (the floor kept), at the test rows moved
+// away from their mean x̄ to x̄ + 10(x − x̄), against the prior sds of
+// (A5) and of the floor's GP.
+func ceilingFar(t *testing.T, c *Regressor, xt *mat.Dense) {
+	n, d := xt.Dims()
+	far := mat.NewDense(n, d, nil)
+	for j := range d {
+		var mean float64
+		for i := range n {
+			mean += xt.At(i, j) / float64(n)
+		}
+		for i := range n {
+			far.Set(i, j, mean+10*(xt.At(i, j)-mean))
+		}
+	}
+	a, p := ceilingEval(t, c, far, false), ceilingEval(t, c, far, true)
+	s := c.aug.floor.Encode().Signal
+	t.Logf("  far from the data: mean sd augmented %.4g, plain + floor %.4g; prior sd (A5) %.4g, floor's %.4g",
+		meanOf(sqrts(a.pred)), meanOf(sqrts(p.pred)), math.Sqrt(1/c.aug.alphaStar+c.noise), math.Sqrt(s+c.noise))
+}
+
+func sqrts(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Sqrt(x)
+	}
+	return out
+}
+
+// ceilingFloors logs the plain model with floors (A18) of fewer pivots
+// than (A16)'s cap against the exact form ep, with the floor's stored
+// numbers (m(d + p)) and its construction's CPU time.
+func ceilingFloors(t *testing.T, a *augmentation, c *Regressor, xt *mat.Dense, yt []float64, ep ceilingPred) {
+	k, _ := floorKernel(c.b.kernel)
+	tt := make([]float64, len(a.data))
+	for i, v := range a.data {
+		tt[i] = v / a.tau
+	}
+	pl := ceilingEval(t, c, xt, true)
+	_, d := xt.Dims()
+	for _, m := range []int{32, 64, 128, 256} {
+		c0, _ := processCPU()
+		fl, err := augment.NewFloor(k, a.x, tt, a.tau, m)
+		if err != nil || fl == nil {
+			t.Fatal(err, fl)
+		}
+		c1, _ := processCPU()
+		p := ceilingPred{mean: pl.mean, latent: pl.latent, pred: append([]float64(nil), pl.latent...)}
+		if err := fl.Apply(xt, p.pred); err != nil {
+			t.Fatal(err)
+		}
+		for i := range p.pred {
+			p.pred[i] += c.noise
+		}
+		ff := fl.Encode()
+		t.Logf("  plain + floor of %d pivots: %s; %d stored numbers, %.2f s CPU", m, ceilingCompare(p, ep, yt), ff.M*(d+ff.P), (c1 - c0).Seconds())
+	}
 }
 
 // ceilingOptimal logs the fewest leading eigenvectors of the Gram matrix

@@ -53,9 +53,10 @@ type Floor struct {
 // NewFloor returns the floor (A15)–(A18) for a regressor fitted at the
 // rows of x to the targets t with noise precision tau, for the widened
 // kernel k (K(x, x) = 1: the model's Gaussian of √2 times its width), or
-// nil where the data give no signal variance. k must have K(x, x) = 1 at
-// every x.
-func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, error) {
+// nil where the data give no signal variance; maxRank, if positive,
+// lowers the cap on its pivots m below (A16)'s. k must have K(x, x) = 1
+// at every x.
+func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64, maxRank int) (*Floor, error) {
 	n, _ := x.Dims()
 	if n < 2 || !(tau > 0) || math.IsInf(tau, 0) {
 		return nil, nil
@@ -81,7 +82,11 @@ func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64) (*Floor, 
 		w[i] = 1
 	}
 	tol := FloorTol / tau / (yy / float64(n)) // (A16): κσ²/v
-	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, min(n, FloorRank, max(16, floorCells/n)), true)
+	capM := min(n, FloorRank, max(16, floorCells/n))
+	if maxRank > 0 {
+		capM = min(capM, maxRank)
+	}
+	piv, gt, _, err := weightedCholesky(k, x, nil, w, tol, capM, true)
 	if err != nil || len(piv) == 0 {
 		return nil, err
 	}
@@ -226,47 +231,68 @@ func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 }
 
 // FloorFile is the floor (A15)–(A18) in a model file: the signal
-// variance, the m pivots and the m × p matrix A of (A17), by rows.
+// variance, the m pivots and the m × p matrix A of (A17), by rows; from
+// version 4 as M, P and the flat Floats PivotData and AData, before it as
+// the rows Pivots and A.
 type FloorFile struct {
-	Signal float64     `json:"signal"`
-	Pivots [][]float64 `json:"pivots"`
-	A      [][]float64 `json:"a"`
+	Signal    float64     `json:"signal"`
+	Pivots    [][]float64 `json:"pivots,omitempty"`
+	A         [][]float64 `json:"a,omitempty"`
+	M         int         `json:"m,omitempty"`
+	P         int         `json:"p,omitempty"`
+	PivotData Floats      `json:"pivot_data,omitempty"`
+	AData     Floats      `json:"a_data,omitempty"`
 }
 
 // Encode returns the file form of f.
 func (f *Floor) Encode() *FloorFile {
 	m, p := f.a.Rows, f.a.Cols
-	out := &FloorFile{Signal: f.s, Pivots: make([][]float64, m), A: make([][]float64, m)}
+	out := &FloorFile{Signal: f.s, M: m, P: p, PivotData: Floats(f.z.RawMatrix().Data[:m*f.z.RawMatrix().Cols])}
 	for i := range m {
-		out.Pivots[i] = f.z.RawRowView(i)
-		out.A[i] = []float64{}
-		if p > 0 {
-			out.A[i] = f.a.Data[i*f.a.Stride : i*f.a.Stride+p]
-		}
+		out.AData = append(out.AData, f.a.Data[i*f.a.Stride:i*f.a.Stride+p]...)
 	}
 	return out
+}
+
+// rows returns the floor's pivots and A by rows, from either form.
+func (ff *FloorFile) rows(dim int) (piv, a [][]float64, err error) {
+	if ff.M == 0 {
+		return ff.Pivots, ff.A, nil
+	}
+	if len(ff.Pivots) != 0 || len(ff.A) != 0 || ff.P < 0 {
+		return nil, nil, fmt.Errorf("floor: both forms, or p = %d", ff.P)
+	}
+	if piv, err = ff.PivotData.Rows(ff.M, dim); err != nil {
+		return nil, nil, err
+	}
+	a, err = ff.AData.Rows(ff.M, ff.P)
+	return piv, a, err
 }
 
 // Decode validates the floor of a model file for inputs of dimension dim
 // and rebuilds it with the widened kernel k.
 func (ff *FloorFile) Decode(k design.Kernel, dim int) (*Floor, error) {
-	m := len(ff.Pivots)
-	if !(ff.Signal > 0) || math.IsInf(ff.Signal, 0) || m == 0 || len(ff.A) != m {
-		return nil, fmt.Errorf("floor: signal %v, %d pivots, %d rows of a", ff.Signal, m, len(ff.A))
+	pivots, rowsA, err := ff.rows(dim)
+	if err != nil {
+		return nil, err
 	}
-	p := len(ff.A[0])
+	m := len(pivots)
+	if !(ff.Signal > 0) || math.IsInf(ff.Signal, 0) || m == 0 || len(rowsA) != m {
+		return nil, fmt.Errorf("floor: signal %v, %d pivots, %d rows of a", ff.Signal, m, len(rowsA))
+	}
+	p := len(rowsA[0])
 	f := &Floor{k: k, s: ff.Signal, z: mat.NewDense(m, dim, nil),
 		a: blas64.General{Rows: m, Cols: p, Stride: max(1, p), Data: make([]float64, max(1, m*p))}}
 	for i := range m {
-		if len(ff.Pivots[i]) != dim || len(ff.A[i]) != p {
-			return nil, fmt.Errorf("floor: row %d has %d inputs and %d entries, want %d and %d", i, len(ff.Pivots[i]), len(ff.A[i]), dim, p)
+		if len(pivots[i]) != dim || len(rowsA[i]) != p {
+			return nil, fmt.Errorf("floor: row %d has %d inputs and %d entries, want %d and %d", i, len(pivots[i]), len(rowsA[i]), dim, p)
 		}
-		if err := finite("floor", append(append([]float64(nil), ff.Pivots[i]...), ff.A[i]...)); err != nil {
+		if err := finite("floor", append(append([]float64(nil), pivots[i]...), rowsA[i]...)); err != nil {
 			return nil, err
 		}
-		f.z.SetRow(i, ff.Pivots[i])
+		f.z.SetRow(i, pivots[i])
 		if p > 0 {
-			copy(f.a.Data[i*f.a.Stride:], ff.A[i])
+			copy(f.a.Data[i*f.a.Stride:], rowsA[i])
 		}
 	}
 	return f, nil
