@@ -54,28 +54,28 @@ type envelope struct {
 }
 
 type payload struct {
-	Task       string       `json:"task"`      // regression or classification
-	Estimator  string       `json:"estimator"` // vrvm or rvm
-	Kernel     kernelSpec   `json:"kernel"`
-	InputDim   int          `json:"input_dim"`
-	Bias       bool         `json:"bias"`
-	Centers    [][]float64  `json:"centers,omitempty"`
-	Columns    []int        `json:"columns"` // training rows (kernel) or design columns of the active functions
-	Mu         []float64    `json:"mu"`
-	Sigma      [][]float64  `json:"sigma,omitempty"` // versions 1 to 3
+	Task      string      `json:"task"`      // regression or classification
+	Estimator string      `json:"estimator"` // vrvm or rvm
+	Kernel    kernelSpec  `json:"kernel"`
+	InputDim  int         `json:"input_dim"`
+	Bias      bool        `json:"bias"`
+	Centers   [][]float64 `json:"centers,omitempty"`
+	Columns   []int       `json:"columns"` // training rows (kernel) or design columns of the active functions
+	Mu        []float64   `json:"mu"`
+	Sigma     [][]float64 `json:"sigma,omitempty"` // versions 1 to 3
 	// SigmaUpper is Σ's upper triangle by rows, M(M + 1)/2 values
 	// (version 4 on).
 	SigmaUpper augment.Floats `json:"sigma_upper,omitempty"`
-	Alpha      []float64    `json:"alpha"`
-	Trace      []float64    `json:"bound_trace"`
-	Iterations int          `json:"iterations"`
-	Status     int          `json:"status"`
-	FullBound  *float64     `json:"full_bound,omitempty"`
-	TauShape   float64      `json:"tau_shape,omitempty"`
-	TauRate    float64      `json:"tau_rate,omitempty"`
-	Beta       float64      `json:"beta,omitempty"`
-	Xi         []float64    `json:"xi,omitempty"`
-	Augment    *augmentFile `json:"augment,omitempty"`
+	Alpha      []float64      `json:"alpha"`
+	Trace      []float64      `json:"bound_trace"`
+	Iterations int            `json:"iterations"`
+	Status     int            `json:"status"`
+	FullBound  *float64       `json:"full_bound,omitempty"`
+	TauShape   float64        `json:"tau_shape,omitempty"`
+	TauRate    float64        `json:"tau_rate,omitempty"`
+	Beta       float64        `json:"beta,omitempty"`
+	Xi         []float64      `json:"xi,omitempty"`
+	Augment    *augmentFile   `json:"augment,omitempty"`
 	// Unit is the divisor (U1) of each active function, in the order of
 	// Mu (or Weights); absent when every one is 1.
 	Unit []float64 `json:"unit,omitempty"`
@@ -121,8 +121,8 @@ type augmentFile struct {
 	XData     augment.Floats `json:"x_data,omitempty"`
 	Beta      augment.Floats `json:"beta,omitempty"`
 	Resid     augment.Floats `json:"resid,omitempty"`
-	AlphaStar float64       `json:"alpha_star"`
-	LowRank   *augment.File `json:"low_rank,omitempty"`
+	AlphaStar float64        `json:"alpha_star"`
+	LowRank   *augment.File  `json:"low_rank,omitempty"`
 	// Floor is the GP floor of the variance (A15)–(A18); files written
 	// before it have none and predict without it.
 	Floor *augment.FloorFile `json:"floor,omitempty"`
