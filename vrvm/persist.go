@@ -126,6 +126,9 @@ type augmentFile struct {
 	// Floor is the GP floor of the variance (A15)–(A18); files written
 	// before it have none and predict without it.
 	Floor *augment.FloorFile `json:"floor,omitempty"`
+	// FloorOnly (version 4 on) is (A19): the floor alone, without the
+	// training inputs or a low-rank form.
+	FloorOnly bool `json:"floor_only,omitempty"`
 }
 
 // encode builds the payload of a fitted result.
@@ -197,10 +200,10 @@ func (f *fitted) encode() (*payload, error) {
 		if err := f.aug.prepare(f); err != nil {
 			return nil, err
 		}
-		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
+		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar, FloorOnly: f.aug.floorOnly}
 		if f.aug.ny != nil {
 			a.LowRank = f.aug.ny.Encode()
-		} else {
+		} else if !f.aug.floorOnly {
 			r, d := f.aug.x.Dims()
 			for i := range r {
 				a.XData = append(a.XData, f.aug.x.RawRowView(i)[:d]...)
@@ -609,6 +612,9 @@ func (p *payload) decodeBasis(f *fitted, k Kernel, m int) error {
 				return badModel("augment: %v", err)
 			}
 		}
+		if f.aug != nil && f.aug.floorOnly && f.aug.floor == nil {
+			return badModel("augment: floor_only for a kernel without the floor's")
+		}
 	}
 	return nil
 }
@@ -625,6 +631,14 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 		a.X, _ = a.XData.Rows(len(a.XData)/dim, dim)
 	}
 	n := len(a.X)
+	if a.FloorOnly {
+		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 || a.LowRank != nil || a.Floor == nil {
+			return nil, fmt.Errorf("floor_only with %d training inputs, a low-rank form (%v) or no floor", n, a.LowRank != nil)
+		}
+		aug := &augmentation{alphaStar: a.AlphaStar, floorOnly: true}
+		aug.once.Do(func() {})
+		return aug, nil
+	}
 	if a.LowRank != nil {
 		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 {
 			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)
