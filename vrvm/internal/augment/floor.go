@@ -248,7 +248,7 @@ type FloorFile struct {
 func (f *Floor) Encode() *FloorFile {
 	m, p := f.a.Rows, f.a.Cols
 	out := &FloorFile{Signal: f.s, M: m, P: p, PivotData: Floats(f.z.RawMatrix().Data[:m*f.z.RawMatrix().Cols])}
-	for i := range m {
+	for i := range m * min(p, 1) {
 		out.AData = append(out.AData, f.a.Data[i*f.a.Stride:i*f.a.Stride+p]...)
 	}
 	return out
