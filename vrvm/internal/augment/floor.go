@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/design"
@@ -154,8 +155,28 @@ func floorMatrix(gt blas64.General, piv []int, vecs *mat.Dense, lam []float64, s
 	}
 	if p > 0 {
 		blas64.Trsm(blas.Left, blas.Trans, 1, lt, a) // L⁻ᵀVD
+		lowerTrapezoid(a)
 	}
 	return a
+}
+
+// lowerTrapezoid replaces the m × p matrix a by the lower trapezoidal L
+// of its LQ factorisation a = LQ (Q orthogonal, p × p): aᵀk = QᵀLᵀk and ‖Qᵀv‖ = ‖v‖,
+// so ‖aᵀk‖² of (A17) is unchanged for every k (to rounding), and a model
+// file keeps its Σᵢ min(i + 1, p) entries on or below the diagonal
+// (about half of m·p for p near m).
+func lowerTrapezoid(a blas64.General) {
+	m, p := a.Rows, a.Cols
+	tau := make([]float64, min(m, p))
+	work := make([]float64, 1)
+	lapack64.Gelqf(a, tau, work, -1)
+	work = make([]float64, int(work[0]))
+	lapack64.Gelqf(a, tau, work, len(work))
+	for i := range m {
+		for j := i + 1; j < p; j++ {
+			a.Data[i*a.Stride+j] = 0
+		}
+	}
 }
 
 // signalVariance maximises over s the collapsed variational bound (A17)
@@ -242,16 +263,47 @@ type FloorFile struct {
 	P         int         `json:"p,omitempty"`
 	PivotData Floats      `json:"pivot_data,omitempty"`
 	AData     Floats      `json:"a_data,omitempty"`
+	// Lower marks an A that is lower trapezoidal (lowerTrapezoid): AData
+	// holds the first min(i + 1, p) entries of each row i.
+	Lower bool `json:"a_lower,omitempty"`
 }
 
 // Encode returns the file form of f.
 func (f *Floor) Encode() *FloorFile {
 	m, p := f.a.Rows, f.a.Cols
-	out := &FloorFile{Signal: f.s, M: m, P: p, PivotData: Floats(f.z.RawMatrix().Data[:m*f.z.RawMatrix().Cols])}
+	out := &FloorFile{Signal: f.s, M: m, P: p, PivotData: Floats(f.z.RawMatrix().Data[:m*f.z.RawMatrix().Cols]), Lower: p > 0}
 	for i := range m * min(p, 1) {
-		out.AData = append(out.AData, f.a.Data[i*f.a.Stride:i*f.a.Stride+p]...)
+		for _, v := range f.a.Data[i*f.a.Stride+min(i+1, p) : i*f.a.Stride+p] {
+			out.Lower = out.Lower && v == 0
+		}
+	}
+	for i := range m * min(p, 1) {
+		w := p
+		if out.Lower {
+			w = min(i+1, p)
+		}
+		out.AData = append(out.AData, f.a.Data[i*f.a.Stride:i*f.a.Stride+w]...)
 	}
 	return out
+}
+
+// lowerRows returns the m rows of p entries of the lower trapezoidal A
+// whose rows, cut after min(i + 1, p) entries, are joined in v.
+func lowerRows(v Floats, m, p int) ([][]float64, error) {
+	want := 0
+	for i := range m {
+		want += min(i+1, p)
+	}
+	if len(v) != want {
+		return nil, fmt.Errorf("floor: %d values of a lower trapezoidal %d × %d matrix, want %d", len(v), m, p, want)
+	}
+	out := make([][]float64, m)
+	for i := range m {
+		w := min(i+1, p)
+		out[i] = append(append(make([]float64, 0, p), v[:w]...), make([]float64, p-w)...)
+		v = v[w:]
+	}
+	return out, nil
 }
 
 // rows returns the floor's pivots and A by rows, from either form.
@@ -264,6 +316,10 @@ func (ff *FloorFile) rows(dim int) (piv, a [][]float64, err error) {
 	}
 	if piv, err = ff.PivotData.Rows(ff.M, dim); err != nil {
 		return nil, nil, err
+	}
+	if ff.Lower {
+		a, err = lowerRows(ff.AData, ff.M, ff.P)
+		return piv, a, err
 	}
 	a, err = ff.AData.Rows(ff.M, ff.P)
 	return piv, a, err
