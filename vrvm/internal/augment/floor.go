@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vrvm/vrvm/internal/dense"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 )
 
@@ -238,7 +239,7 @@ func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 		}
 		out := blas64.General{Rows: r, Cols: p, Stride: max(1, p), Data: obufs[w][:r*max(1, p)]}
 		if p > 0 {
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), f.a, 0, out)
+			dense.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), f.a, 0, out)
 		}
 		for i := range r {
 			v := f.s // K₂(x*, x*) = 1
