@@ -50,6 +50,9 @@ type Floor struct {
 	z *mat.Dense
 	a blas64.General
 	s float64
+	// lower marks an A that is lower trapezoidal (lowerTrapezoid), whose
+	// product skips the zeros above the diagonal (trapezoidProduct).
+	lower bool
 }
 
 // NewFloor returns the floor (A15)–(A18) for a regressor fitted at the
@@ -125,7 +128,7 @@ func NewFloor(k design.Kernel, x *mat.Dense, t []float64, tau float64, maxRank i
 	for i, p := range piv {
 		f.z.SetRow(i, x.RawRowView(p))
 	}
-	f.a = floorMatrix(g, piv, &vecs, lam, s, 1/tau)
+	f.a, f.lower = floorMatrix(g, piv, &vecs, lam, s, 1/tau), true
 	return f, nil
 }
 
@@ -239,7 +242,7 @@ func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 		}
 		out := blas64.General{Rows: r, Cols: p, Stride: max(1, p), Data: obufs[w][:r*max(1, p)]}
 		if p > 0 {
-			dense.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), f.a, 0, out)
+			trapezoidProduct(kb.RawMatrix(), f.a, f.lower, out)
 		}
 		for i := range r {
 			v := f.s // K₂(x*, x*) = 1
@@ -250,6 +253,25 @@ func (f *Floor) Apply(x *mat.Dense, variance []float64) error {
 		}
 		return nil
 	})
+}
+
+// trapezoidProduct sets out = kb·a; for a lower trapezoidal a, by blocks
+// of 64 of its columns, each from its diagonal down (about 45 % fewer
+// multiply–adds for a square a of 512).
+func trapezoidProduct(kb, a blas64.General, lower bool, out blas64.General) {
+	if !lower {
+		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, kb, a, 0, out)
+		return
+	}
+	const cols = 64
+	m, p := a.Rows, a.Cols
+	for c0 := 0; c0 < p; c0 += cols {
+		c1 := min(p, c0+cols)
+		kbs := blas64.General{Rows: kb.Rows, Cols: m - c0, Stride: kb.Stride, Data: kb.Data[c0:]}
+		as := blas64.General{Rows: m - c0, Cols: c1 - c0, Stride: a.Stride, Data: a.Data[c0*a.Stride+c0:]}
+		os := blas64.General{Rows: out.Rows, Cols: c1 - c0, Stride: out.Stride, Data: out.Data[c0:]}
+		dense.Gemm(blas.NoTrans, blas.NoTrans, 1, kbs, as, 0, os)
+	}
 }
 
 // FloorFile is the floor (A15)–(A18) in a model file: the signal
@@ -338,7 +360,7 @@ func (ff *FloorFile) Decode(k design.Kernel, dim int) (*Floor, error) {
 		return nil, fmt.Errorf("floor: signal %v, %d pivots, %d rows of a", ff.Signal, m, len(rowsA))
 	}
 	p := len(rowsA[0])
-	f := &Floor{k: k, s: ff.Signal, z: mat.NewDense(m, dim, nil),
+	f := &Floor{k: k, s: ff.Signal, z: mat.NewDense(m, dim, nil), lower: ff.Lower,
 		a: blas64.General{Rows: m, Cols: p, Stride: max(1, p), Data: make([]float64, max(1, m*p))}}
 	for i := range m {
 		if len(pivots[i]) != dim || len(rowsA[i]) != p {
