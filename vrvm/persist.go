@@ -30,11 +30,12 @@ import (
 // predictions (low_rank, (A10)–(A11)) in place of the training inputs;
 // files of versions 1 and 2 still load, and keep the exact augmentation
 // they hold (a fit anew writes the low-rank form). Version 4 writes Σ as
-// its upper triangle, and the large
-// arrays (Σ, the training inputs, precisions and residuals of the exact
-// form, the low-rank form's pivots and W, the floor's pivots and A) as
-// base64 doubles (augment.Floats): the same numbers, bit for bit, in
-// about a third of the bytes; files of versions 1 to 3 still load.
+// its upper triangle, the large arrays (Σ, the training inputs,
+// precisions and residuals of the exact form, the low-rank form's pivots
+// and W, the floor's pivots and A) as base64 doubles (augment.Floats: the
+// same numbers, bit for bit, in about half the bytes of decimals), the
+// floor's A as its lower trapezoid when it is one (a_lower), and the floor
+// alone of (A19) as floor_only; files of versions 1 to 3 still load.
 
 const (
 	modelFormat  = "vrvm-model"
