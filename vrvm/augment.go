@@ -42,6 +42,11 @@ type augmentation struct {
 	// precision tau (0 for another likelihood: no floor).
 	floor *augment.Floor
 	tau   float64
+	// floorOnly is (A19): the kernel matrix failed (A12) on more than
+	// augment.ExactRows rows and the floor is kept alone, the latent
+	// mean and variance plain below it; x, beta, resid, phi and bphi are
+	// released.
+	floorOnly bool
 }
 
 // newAugmentation records the augmentation state of a fit of problem p
@@ -76,10 +81,14 @@ func constantDiagonal(k Kernel, x mat.Matrix) bool { return augment.ConstantDiag
 
 // augmentedConstantDiag is constantDiagonal (A9) for a loaded
 // augmentation: at its training inputs x, or at the pivots of its
-// low-rank form ny, the model's centres among them.
-func augmentedConstantDiag(ny *augment.LowRank, x mat.Matrix, k Kernel, centres mat.Matrix) bool {
+// low-rank form ny, the model's centres among them, or at the centres
+// alone (x nil: the floor alone, (A19)).
+func augmentedConstantDiag(ny *augment.LowRank, x *mat.Dense, k Kernel, centres *mat.Dense) bool {
 	if ny != nil {
 		return ny.ConstantDiag(k, centres)
+	}
+	if x == nil {
+		return centres == nil || constantDiagonal(k, centres)
 	}
 	return constantDiagonal(k, x)
 }
@@ -115,7 +124,9 @@ func (a *augmentation) prepare(f *fitted) error {
 		a.bphi = p
 		a.ny, a.err = augment.New(a.lowRank, augKernel(f.b.kernel), f.augDesign(seq(len(f.mu))), a.x, f.b.centers, f.designOffset(), a.phi, a.bphi, a.beta, []augment.Latent{a.latent(f)})
 		a.err = kernelErr(a.err)
-		if a.ny != nil {
+		n, _ := a.x.Dims()
+		a.floorOnly = a.err == nil && a.ny == nil && a.floor != nil && a.lowRank.FloorOnly(n) // (A19)
+		if a.ny != nil || a.floorOnly {
 			a.x, a.beta, a.resid, a.phi, a.bphi = nil, nil, nil, nil, nil
 		}
 	})
@@ -134,7 +145,7 @@ func (a *augmentation) newFloor(f *fitted) error {
 	for i, v := range a.data {
 		t[i] = v / a.tau
 	}
-	fl, err := augment.NewFloor(k, a.x, t, a.tau)
+	fl, err := augment.NewFloor(k, a.x, t, a.tau, 0)
 	a.floor = fl
 	return kernelErr(err)
 }
@@ -210,6 +221,9 @@ func (a *augmentation) adjust(f *fitted, x *mat.Dense, cols []int, mean, varianc
 	add := func(_, i int, dm, dv float64) {
 		mean[i] += dm
 		variance[i] += dv
+	}
+	if a.floorOnly {
+		return nil // (A19): the floor alone, applied by the caller
 	}
 	k, phi := augKernel(f.b.kernel), f.augDesign(cols)
 	if a.ny != nil {

@@ -314,9 +314,10 @@ func TestLowRankBadFile(t *testing.T) {
 	for _, bad := range []struct{ name, old, new string }{
 		{"a design pivot out of range", `"design_pivots":[`, `"design_pivots":[999,`},
 		{"a repeated design pivot", `"design_pivots":[`, `"design_pivots":[1,1,`},
-		{"a row of W too short", `"w":[[`, `"w":[[],[`},
+		{"W with three values too many", `"w_data":"`, `"w_data":"` + strings.Repeat("A", 32)},
 		{"p above the rank", `"p":`, `"p":9`},
-		{"a pivot with two inputs", `"pivots":[[`, `"pivots":[[0,`},
+		{"pivot inputs with three values too many", `"pivot_data":"`, `"pivot_data":"` + strings.Repeat("A", 32)},
+		{"pivots in both forms", `"pivot_data":`, `"pivots":[[0]],"pivot_data":`},
 		{"training inputs beside the low-rank form", `"augment":{`, `"augment":{"x":[[0]],"beta":[1],"resid":[0],`},
 	} {
 		if !strings.Contains(good, bad.old) {

@@ -29,11 +29,17 @@ import (
 // estimators and the metadata; version 3 the low-rank form of augmented
 // predictions (low_rank, (A10)–(A11)) in place of the training inputs;
 // files of versions 1 and 2 still load, and keep the exact augmentation
-// they hold (a fit anew writes the low-rank form).
+// they hold (a fit anew writes the low-rank form). Version 4 writes Σ as
+// its upper triangle, the large arrays (Σ, the training inputs,
+// precisions and residuals of the exact form, the low-rank form's pivots
+// and W, the floor's pivots and A) as base64 doubles (augment.Floats: the
+// same numbers, bit for bit, in about half the bytes of decimals), the
+// floor's A as its lower trapezoid when it is one (a_lower), and the floor
+// alone of (A19) as floor_only; files of versions 1 to 3 still load.
 
 const (
 	modelFormat  = "vrvm-model"
-	modelVersion = 3
+	modelVersion = 4
 	// maxModelBytes bounds the bytes Load reads: far above any model (one
 	// of 20,000 augmented rows × 10 inputs is a few MB), so that
 	// /dev/zero or a huge file is an error, not the whole memory.
@@ -49,25 +55,28 @@ type envelope struct {
 }
 
 type payload struct {
-	Task       string       `json:"task"`      // regression or classification
-	Estimator  string       `json:"estimator"` // vrvm or rvm
-	Kernel     kernelSpec   `json:"kernel"`
-	InputDim   int          `json:"input_dim"`
-	Bias       bool         `json:"bias"`
-	Centers    [][]float64  `json:"centers,omitempty"`
-	Columns    []int        `json:"columns"` // training rows (kernel) or design columns of the active functions
-	Mu         []float64    `json:"mu"`
-	Sigma      [][]float64  `json:"sigma"`
-	Alpha      []float64    `json:"alpha"`
-	Trace      []float64    `json:"bound_trace"`
-	Iterations int          `json:"iterations"`
-	Status     int          `json:"status"`
-	FullBound  *float64     `json:"full_bound,omitempty"`
-	TauShape   float64      `json:"tau_shape,omitempty"`
-	TauRate    float64      `json:"tau_rate,omitempty"`
-	Beta       float64      `json:"beta,omitempty"`
-	Xi         []float64    `json:"xi,omitempty"`
-	Augment    *augmentFile `json:"augment,omitempty"`
+	Task      string      `json:"task"`      // regression or classification
+	Estimator string      `json:"estimator"` // vrvm or rvm
+	Kernel    kernelSpec  `json:"kernel"`
+	InputDim  int         `json:"input_dim"`
+	Bias      bool        `json:"bias"`
+	Centers   [][]float64 `json:"centers,omitempty"`
+	Columns   []int       `json:"columns"` // training rows (kernel) or design columns of the active functions
+	Mu        []float64   `json:"mu"`
+	Sigma     [][]float64 `json:"sigma,omitempty"` // versions 1 to 3
+	// SigmaUpper is Σ's upper triangle by rows, M(M + 1)/2 values
+	// (version 4 on).
+	SigmaUpper augment.Floats `json:"sigma_upper,omitempty"`
+	Alpha      []float64      `json:"alpha"`
+	Trace      []float64      `json:"bound_trace"`
+	Iterations int            `json:"iterations"`
+	Status     int            `json:"status"`
+	FullBound  *float64       `json:"full_bound,omitempty"`
+	TauShape   float64        `json:"tau_shape,omitempty"`
+	TauRate    float64        `json:"tau_rate,omitempty"`
+	Beta       float64        `json:"beta,omitempty"`
+	Xi         []float64      `json:"xi,omitempty"`
+	Augment    *augmentFile   `json:"augment,omitempty"`
 	// Unit is the divisor (U1) of each active function, in the order of
 	// Mu (or Weights); absent when every one is 1.
 	Unit []float64 `json:"unit,omitempty"`
@@ -107,14 +116,20 @@ type multiAugmentFile struct {
 // and α* of (A1)–(A5), or, from version 3, α* and the low-rank form
 // (A10)–(A11) in their place.
 type augmentFile struct {
-	X         [][]float64   `json:"x,omitempty"`
-	Beta      []float64     `json:"beta,omitempty"`
-	Resid     []float64     `json:"resid,omitempty"`
-	AlphaStar float64       `json:"alpha_star"`
-	LowRank   *augment.File `json:"low_rank,omitempty"`
+	// X (versions 1 to 3) or XData (by rows, version 4 on) are the
+	// training inputs of the exact form.
+	X         [][]float64    `json:"x,omitempty"`
+	XData     augment.Floats `json:"x_data,omitempty"`
+	Beta      augment.Floats `json:"beta,omitempty"`
+	Resid     augment.Floats `json:"resid,omitempty"`
+	AlphaStar float64        `json:"alpha_star"`
+	LowRank   *augment.File  `json:"low_rank,omitempty"`
 	// Floor is the GP floor of the variance (A15)–(A18); files written
 	// before it have none and predict without it.
 	Floor *augment.FloorFile `json:"floor,omitempty"`
+	// FloorOnly (version 4 on) is (A19): the floor alone, without the
+	// training inputs or a low-rank form.
+	FloorOnly bool `json:"floor_only,omitempty"`
 }
 
 // encode builds the payload of a fitted result.
@@ -186,13 +201,13 @@ func (f *fitted) encode() (*payload, error) {
 		if err := f.aug.prepare(f); err != nil {
 			return nil, err
 		}
-		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar}
+		a := &augmentFile{Beta: f.aug.beta, Resid: f.aug.resid, AlphaStar: f.aug.alphaStar, FloorOnly: f.aug.floorOnly}
 		if f.aug.ny != nil {
 			a.LowRank = f.aug.ny.Encode()
-		} else {
-			r, _ := f.aug.x.Dims()
+		} else if !f.aug.floorOnly {
+			r, d := f.aug.x.Dims()
 			for i := range r {
-				a.X = append(a.X, f.aug.x.RawRowView(i))
+				a.XData = append(a.XData, f.aug.x.RawRowView(i)[:d]...)
 			}
 		}
 		if f.aug.floor != nil {
@@ -200,8 +215,20 @@ func (f *fitted) encode() (*payload, error) {
 		}
 		p.Augment = a
 	}
-	p.Sigma = symRows(f.sigma.get())
+	p.SigmaUpper = symUpper(f.sigma.get())
 	return p, nil
+}
+
+// symUpper returns the upper triangle of s by rows.
+func symUpper(s *mat.SymDense) augment.Floats {
+	m := s.SymmetricDim()
+	out := make(augment.Floats, 0, m*(m+1)/2)
+	for i := range m {
+		for j := i; j < m; j++ {
+			out = append(out, s.At(i, j))
+		}
+	}
+	return out
 }
 
 // symRows returns the rows of s.
@@ -404,14 +431,35 @@ func (p *payload) activeCount() (int, error) {
 	if m == 0 {
 		return 0, badModel("no active basis functions")
 	}
-	if len(p.Alpha) != m || len(p.Sigma) != m {
-		return 0, badModel("sizes disagree: %d weights, %d alphas, %d covariance rows", m, len(p.Alpha), len(p.Sigma))
+	rows := len(p.Sigma)
+	if len(p.SigmaUpper) > 0 {
+		rows = int((math.Sqrt(float64(8*len(p.SigmaUpper)+1)) - 1) / 2)
+		if len(p.Sigma) != 0 || rows*(rows+1)/2 != len(p.SigmaUpper) {
+			return 0, badModel("covariance: %d rows and %d values of an upper triangle", len(p.Sigma), len(p.SigmaUpper))
+		}
+	}
+	if len(p.Alpha) != m || rows != m {
+		return 0, badModel("sizes disagree: %d weights, %d alphas, %d covariance rows", m, len(p.Alpha), rows)
 	}
 	return m, nil
 }
 
 // covariance returns Σ of m weights, checked square, finite and symmetric.
 func (p *payload) covariance(m int) (*mat.SymDense, error) {
+	if len(p.SigmaUpper) > 0 {
+		sigma := mat.NewSymDense(m, nil)
+		k := 0
+		for i := range m {
+			for j := i; j < m; j++ {
+				if x := p.SigmaUpper[k]; math.IsNaN(x) || math.IsInf(x, 0) {
+					return nil, badModel("non-finite covariance entry %v", x)
+				}
+				sigma.SetSym(i, j, p.SigmaUpper[k])
+				k++
+			}
+		}
+		return sigma, nil
+	}
 	for i, row := range p.Sigma {
 		if len(row) != m {
 			return nil, badModel("covariance row %d has %d entries, want %d", i, len(row), m)
@@ -565,6 +613,9 @@ func (p *payload) decodeBasis(f *fitted, k Kernel, m int) error {
 				return badModel("augment: %v", err)
 			}
 		}
+		if f.aug != nil && f.aug.floorOnly && f.aug.floor == nil {
+			return badModel("augment: floor_only for a kernel without the floor's")
+		}
 	}
 	return nil
 }
@@ -574,7 +625,21 @@ func (a *augmentFile) decode(dim, m, off int) (*augmentation, error) {
 	if !(a.AlphaStar > 0) || math.IsInf(a.AlphaStar, 0) {
 		return nil, fmt.Errorf("alpha_star %v", a.AlphaStar)
 	}
+	if len(a.XData) > 0 {
+		if len(a.X) != 0 || len(a.XData)%dim != 0 {
+			return nil, fmt.Errorf("training inputs: %d rows and %d values for %d inputs", len(a.X), len(a.XData), dim)
+		}
+		a.X, _ = a.XData.Rows(len(a.XData)/dim, dim)
+	}
 	n := len(a.X)
+	if a.FloorOnly {
+		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 || a.LowRank != nil || a.Floor == nil {
+			return nil, fmt.Errorf("floor_only with %d training inputs, a low-rank form (%v) or no floor", n, a.LowRank != nil)
+		}
+		aug := &augmentation{alphaStar: a.AlphaStar, floorOnly: true}
+		aug.once.Do(func() {})
+		return aug, nil
+	}
 	if a.LowRank != nil {
 		if n != 0 || len(a.Beta) != 0 || len(a.Resid) != 0 {
 			return nil, fmt.Errorf("both the low-rank form and %d training inputs", n)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vrvm/vrvm/vrvm/internal/augment"
 )
 
 // TestLoadBounded: Load reads a bounded number of bytes; /dev/zero, a
@@ -102,15 +104,15 @@ func TestLoadNoiseRange(t *testing.T) {
 		q[k] = v
 	}
 	q["tau_rate"], q["tau_shape"] = math.MaxFloat64, 1.0
-	var sigma [][]float64
-	for _, row := range p["sigma"].([]any) {
-		var r []float64
-		for _, v := range row.([]any) {
-			r = append(r, 1e300*v.(float64))
-		}
-		sigma = append(sigma, r)
+	var sigma augment.Floats
+	raw, _ := json.Marshal(p["sigma_upper"])
+	if err := json.Unmarshal(raw, &sigma); err != nil {
+		t.Fatal(err)
 	}
-	q["sigma"] = sigma
+	for i := range sigma {
+		sigma[i] *= 1e300
+	}
+	q["sigma_upper"] = sigma
 	delete(q, "augment") // the plain model: (37)–(38)
 	body, _ := json.Marshal(q)
 	m, err := Load(bytes.NewReader(seal(body)))

@@ -120,7 +120,11 @@ type Regressor struct {
 	// costs O(r(d + r + M)) more for d inputs and M active functions,
 	// whatever the number N of training rows; a kernel matrix that needs
 	// more than min(256, N/2) pivots keeps the training inputs instead, at
-	// O(N(d + M)) more per prediction. With a Gaussian or ARDGaussian
+	// O(N(d + M)) more per prediction, or, above 2,048 training rows with
+	// the floor below, keeps the floor alone ((A19): the plain mean and
+	// variance held at the floor's, at O(M² + m(d + m)) a prediction; the
+	// variance far from the data is then the floor's GP prior, not
+	// (A5)'s). With a Gaussian or ARDGaussian
 	// kernel the augmented latent variance is also held at least at that
 	// of the GP with the sparse model's continuum-limit prior, the kernel
 	// at √2 times its widths ((A15)–(A18): the sparse posterior is too

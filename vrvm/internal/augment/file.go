@@ -11,38 +11,71 @@ import (
 )
 
 // File is the low-rank form of augmented predictions (A10)–(A11) in a
-// model file (version 3): the pivots, first those at the active centres
-// (their design columns), then the others (their inputs), and one entry
-// per latent function (one for a regressor or a binary classifier, one
-// per class for a multi-class model).
+// model file (version 3 on): the pivots, first those at the active
+// centres (their design columns), then the others (their inputs: from
+// version 4 the flat Floats PivotData, PivotCount rows, before it the
+// rows Pivots), and one entry per latent function (one for a regressor
+// or a binary classifier, one per class for a multi-class model).
 type File struct {
 	DesignPivots []int        `json:"design_pivots,omitempty"`
-	Pivots       [][]float64  `json:"pivots"`
+	Pivots       [][]float64  `json:"pivots,omitempty"`
+	PivotCount   int          `json:"pivot_count,omitempty"`
+	PivotData    Floats       `json:"pivot_data,omitempty"`
 	Latents      []LatentFile `json:"latents"`
 }
 
 // LatentFile is one latent function's r × (p + M + 1) matrix
-// L⁻ᵀ[VΛ^½, Sᵀ, w] of (A11), by rows, and p.
+// L⁻ᵀ[VΛ^½, Sᵀ, w] of (A11), by rows (from version 4 the flat Floats
+// WData), and p.
 type LatentFile struct {
-	P int         `json:"p"`
-	W [][]float64 `json:"w"`
+	P     int         `json:"p"`
+	W     [][]float64 `json:"w,omitempty"`
+	WData Floats      `json:"w_data,omitempty"`
 }
 
 // Encode returns the file form of ny.
 func (ny *LowRank) Encode() *File {
 	r := ny.w.Rows
-	out := &File{DesignPivots: ny.cols, Pivots: [][]float64{}}
+	out := &File{DesignPivots: ny.cols, PivotCount: r - len(ny.cols)}
 	for i := range r - len(ny.cols) {
-		out.Pivots = append(out.Pivots, ny.z.RawRowView(i))
+		out.PivotData = append(out.PivotData, ny.z.RawRowView(i)...)
 	}
 	for _, l := range ny.lats {
-		lf := LatentFile{P: l.p, W: make([][]float64, r)}
+		lf := LatentFile{P: l.p}
 		for i := range r {
-			lf.W[i] = ny.w.Data[i*ny.w.Stride+l.off : i*ny.w.Stride+l.off+l.p+l.m+1]
+			lf.WData = append(lf.WData, ny.w.Data[i*ny.w.Stride+l.off:i*ny.w.Stride+l.off+l.p+l.m+1]...)
 		}
 		out.Latents = append(out.Latents, lf)
 	}
 	return out
+}
+
+// rows returns the pivot inputs and each latent function's W by rows,
+// from either form of the file, for m active functions.
+func (lf *File) rows(dim, m int) (piv [][]float64, w [][][]float64, err error) {
+	piv = lf.Pivots
+	if lf.PivotCount > 0 || len(lf.PivotData) > 0 {
+		if len(lf.Pivots) != 0 {
+			return nil, nil, fmt.Errorf("low_rank: both forms of the pivots")
+		}
+		if piv, err = lf.PivotData.Rows(lf.PivotCount, dim); err != nil {
+			return nil, nil, err
+		}
+	}
+	r := len(lf.DesignPivots) + len(piv)
+	for c, l := range lf.Latents {
+		wl := l.W
+		if len(l.WData) > 0 {
+			if len(l.W) != 0 || l.P < 0 || l.P > r {
+				return nil, nil, fmt.Errorf("low_rank: latent %d has both forms, or p = %d for rank %d", c, l.P, r)
+			}
+			if wl, err = l.WData.Rows(r, l.P+m+1); err != nil {
+				return nil, nil, err
+			}
+		}
+		w = append(w, wl)
+	}
+	return piv, w, nil
 }
 
 // Decode validates the low-rank form of a model file for inputs of
@@ -50,7 +83,11 @@ func (ny *LowRank) Encode() *File {
 // off) and the prior precisions alphaStar of its latent functions, and
 // rebuilds it.
 func (lf *File) Decode(dim, m, off int, alphaStar []float64) (*LowRank, error) {
-	r := len(lf.DesignPivots) + len(lf.Pivots)
+	pivots, ws, err := lf.rows(dim, m)
+	if err != nil {
+		return nil, err
+	}
+	r := len(lf.DesignPivots) + len(pivots)
 	seen := map[int]bool{}
 	for _, c := range lf.DesignPivots {
 		if c < off || c >= m || seen[c] {
@@ -62,10 +99,10 @@ func (lf *File) Decode(dim, m, off int, alphaStar []float64) (*LowRank, error) {
 		return nil, fmt.Errorf("low_rank: %d latent functions, want %d", len(lf.Latents), len(alphaStar))
 	}
 	ny := &LowRank{cols: lf.DesignPivots}
-	if len(lf.Pivots) > 0 {
-		ny.z = mat.NewDense(len(lf.Pivots), dim, nil)
+	if len(pivots) > 0 {
+		ny.z = mat.NewDense(len(pivots), dim, nil)
 	}
-	for i, p := range lf.Pivots {
+	for i, p := range pivots {
 		if len(p) != dim {
 			return nil, fmt.Errorf("low_rank: pivot %d has %d inputs, want %d", i, len(p), dim)
 		}
@@ -77,12 +114,12 @@ func (lf *File) Decode(dim, m, off int, alphaStar []float64) (*LowRank, error) {
 	var blocks []blas64.General
 	cols := 0
 	for c, l := range lf.Latents {
-		if l.P < 0 || l.P > r || len(l.W) != r {
-			return nil, fmt.Errorf("low_rank: latent %d has p = %d and %d rows for rank %d", c, l.P, len(l.W), r)
+		if l.P < 0 || l.P > r || len(ws[c]) != r {
+			return nil, fmt.Errorf("low_rank: latent %d has p = %d and %d rows for rank %d", c, l.P, len(ws[c]), r)
 		}
 		nc := l.P + m + 1
 		b := blas64.General{Rows: r, Cols: nc, Stride: nc, Data: make([]float64, r*nc)}
-		for i, row := range l.W {
+		for i, row := range ws[c] {
 			if len(row) != nc {
 				return nil, fmt.Errorf("low_rank: latent %d row %d has %d entries, want %d", c, i, len(row), nc)
 			}

@@ -29,8 +29,13 @@ const (
 	// augmented sd by about 1.5η (A13).
 	Tol = 1e-2
 	// MaxRank caps the rank r; a kernel matrix that needs more
-	// (many inputs, a narrow width) keeps the exact augmentation.
+	// (many inputs, a narrow width) keeps the exact augmentation, or, for
+	// a regressor with a floor fitted on more than ExactRows rows, the
+	// floor alone (A19).
 	MaxRank = 256
+	// ExactRows is the most training rows at which a regressor whose
+	// kernel matrix fails (A12) keeps the exact form (A19).
+	ExactRows = 2048
 )
 
 // Settings tune the choice of the low-rank form; the zero value is the
@@ -41,6 +46,22 @@ type Settings struct {
 	Exact   bool    // keep the exact form
 	Force   bool    // the low-rank form at the cap even if (A12) is not met
 	Full    bool    // keep every pivot of (A12), without (A14)
+	// ExactRows is the most training rows at which a regressor with a
+	// floor keeps the exact form where (A12) fails (A19); 0 means the
+	// constant ExactRows, a negative value no limit.
+	ExactRows int
+}
+
+// FloorOnly reports whether a regressor with the GP floor (A15)–(A18),
+// fitted on n rows, whose kernel matrix failed (A12), predicts with the
+// floor alone (A19): above set's ExactRows, unless set asks for the exact
+// form or the forced low-rank one.
+func (set Settings) FloorOnly(n int) bool {
+	rows := set.ExactRows
+	if rows == 0 {
+		rows = ExactRows
+	}
+	return !set.Exact && !set.Force && rows >= 0 && n > rows
 }
 
 // LowRank is the low-rank form of the augmentation, (A10)–(A11): the
