@@ -141,6 +141,28 @@ func TestAugmentFloorOnly(t *testing.T) {
 			t.Fatalf("row %d: loaded model predicts %v ± %v, saved %v ± %v", i, m2[i], v2[i], m[i], v[i])
 		}
 	}
+	// ExactAugment keeps the exact form at any N: the same predictions
+	// as the exact form forced on the default's fit.
+	re := &Regressor{ExactAugment: true}
+	if err := re.Fit(x, y); err != nil {
+		t.Fatal(err)
+	}
+	mx, vx, err := re.Predict(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re.aug.floorOnly || re.aug.x == nil {
+		t.Fatalf("ExactAugment: floor only %v, training inputs kept %v", re.aug.floorOnly, re.aug.x != nil)
+	}
+	me, _, err := ex.Predict(xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range vx {
+		if math.Abs(mx[i]-me[i]) > 1e-9*math.Sqrt(ve[i]) || math.Abs(vx[i]-ve[i]) > 1e-9*ve[i] {
+			t.Fatalf("row %d: ExactAugment predicts %v ± %v, the exact form %v ± %v", i, mx[i], vx[i], me[i], ve[i])
+		}
+	}
 	var b1, b2 bytes.Buffer
 	if err := r.Save(&b1); err != nil {
 		t.Fatal(err)

@@ -240,6 +240,9 @@ func (f *fitted) finish(p *problem, sol *solution, learned []float64, v variatio
 			f.status = NotFitted
 			return nil, aerr
 		}
+		if v.exact && f.aug != nil {
+			f.aug.lowRank.ExactRows = -1 // (A19) off
+		}
 	}
 	return p.lik, err
 }
@@ -250,6 +253,9 @@ type variational struct {
 	learn    bool
 	learning KernelLearning
 	augment  bool
+	// exact keeps the exact augmentation at any N where (A12) fails,
+	// instead of the floor alone (A19).
+	exact bool
 }
 
 // prepareLik is prepare followed by newLik, the likelihood of the task

@@ -137,6 +137,11 @@ type Regressor struct {
 	// inputs, such as Polynomial and Linear ((A9): their variance grows
 	// away from the data by itself).
 	NoAugment bool
+	// ExactAugment keeps the exact augmentation (A1)–(A4) wherever the
+	// kernel matrix fails (A12), at any number of training rows, instead
+	// of the floor alone above 2,048 rows (A19): the model then holds
+	// every training input, and each prediction costs O(N(d + M)) more.
+	ExactAugment bool
 	// KeepDuplicates fits every row. By default Fit leaves out a row whose
 	// inputs and target both equal an earlier row's (D1 in docs/design.md,
 	// "Repeated rows"): under Gaussian noise two targets are never equal,
@@ -274,7 +279,7 @@ func (r *Regressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, desig
 	}
 	opts := r.options()
 	r.weightScale = targetScale(&opts, r, v)
-	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design},
+	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design, r.ExactAugment},
 		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {

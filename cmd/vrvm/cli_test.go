@@ -174,6 +174,12 @@ func TestCLI(t *testing.T) {
 		if _, errOut, code := run(t, "fit", "-model", "rvm", "-augment=false", "-target", "t", "-inputs", "x1,x2", "-o", "aug.json", "reg.csv"); code != 2 || !strings.Contains(errOut, "-augment applies to -model vrvm only") {
 			t.Errorf("fit -model rvm -augment=false: status %d: %s", code, errOut)
 		}
+		if _, errOut, code := run(t, "fit", "-augment=false", "-augment-exact", "-target", "t", "-inputs", "x1,x2", "-o", "aug.json", "reg.csv"); code != 2 || !strings.Contains(errOut, "-augment-exact needs the augmentation") {
+			t.Errorf("fit -augment=false -augment-exact: status %d: %s", code, errOut)
+		}
+		if _, errOut, code := run(t, "fit", "-augment-exact", "-target", "t", "-inputs", "x1,x2", "-o", "exact.json", "reg.csv"); code != 0 {
+			t.Errorf("fit -augment-exact: status %d: %s", code, errOut)
+		}
 	})
 
 	t.Run("learned kernel", func(t *testing.T) {

@@ -39,7 +39,10 @@ type estimatorOptions struct {
 	// Augment augments the predictions of the VRVMs (their NoAugment is
 	// !Augment).
 	Augment bool
-	Monitor func(vrvm.Progress) bool
+	// AugmentExact keeps a regressor's exact augmentation at any number
+	// of rows (vrvm.Regressor.ExactAugment).
+	AugmentExact bool
+	Monitor      func(vrvm.Progress) bool
 	// Labels are the class label of each row for task "multiclass"
 	// (vrvm.MultiClassifier); nil otherwise.
 	Labels []string
@@ -82,7 +85,7 @@ func fitEstimator(ctx context.Context, task string, o estimatorOptions, x *mat.D
 		return nil, errors.New("the Student-t noise (-noise student) applies to regression only")
 	case task == "regression":
 		m = &vrvm.Regressor{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Method: solver,
-			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}
+			LearnKernel: o.LearnKernel, NoAugment: !o.Augment, ExactAugment: o.AugmentExact}
 	case task == "classification":
 		m = &vrvm.Classifier{Kernel: o.Kernel, NoBias: o.NoBias, Prior: o.Prior, NoPrune: o.NoPrune, MaxIter: o.MaxIter, Monitor: o.Monitor, Method: solver,
 			LearnKernel: o.LearnKernel, NoAugment: !o.Augment}

@@ -104,7 +104,10 @@ are printed and stored in the model file.
 Predictions are augmented: at each predicted row the model adds a
 kernel function centred there, so that the predictive variance returns
 to a prior level away from the relevance vectors instead of shrinking to
-the noise (the model file then holds the training inputs). -augment=false
+the noise (the model file then holds a low-rank factor of the kernel
+matrix at the training inputs or, for a kernel matrix of high rank, the
+inputs themselves; a regression on more than 2,048 rows keeps the
+variance floor alone instead, unless -augment-exact). -augment=false
 predicts with the paper's model alone (-model rvm is never augmented, nor
 are -kernel polynomial and linear, whose variance grows away from the
 data by itself).
@@ -170,7 +173,8 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.NoBias, "no-bias", false, "no bias basis function")
 	fs.BoolVar(&o.NoPrune, "no-prune", false, "keep every basis function to the end (slower; the paper's algorithm)")
 	fs.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit (0: the library's default, 10000)")
-	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps a low-rank factor of the kernel matrix at the training inputs in the model, or the inputs for a kernel matrix of high rank); -augment=false for the paper's model")
+	fs.BoolVar(&o.Augment, "augment", true, "augment each prediction with a kernel function at the test point, so that the predictive variance does not collapse to the noise away from the relevance vectors (keeps a low-rank factor of the kernel matrix at the training inputs in the model; for a kernel matrix of high rank the inputs, or for regression on more than 2,048 rows the variance floor alone); -augment=false for the paper's model")
+	fs.BoolVar(&o.AugmentExact, "augment-exact", false, "regression: keep the exact augmentation, with every training input in the model, where the kernel matrix has high rank, at any number of rows (by default above 2,048 rows the variance floor alone is kept)")
 	fs.BoolVar(&o.PaperSchedule, "paper-schedule", false, "iterate the paper's update schedule instead of the default (sequential) solver: starts from all functions, slower, sometimes a different optimum")
 	out := fs.String("o", "", "`file` to write the model to, \"-\" for standard output (required)")
 	noise := fs.String("noise", "gaussian", "regression `noise`: gaussian, or student (Student-t, robust to outlying targets; vrvm.RobustRegressor)")
@@ -205,11 +209,14 @@ func fitCommand(args []string, stdout, stderr io.Writer) int {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *model == "rvm" {
-		for _, f := range []string{"prior-a", "prior-b", "prior-c", "prior-d", "no-prune", "paper-schedule", "augment"} {
+		for _, f := range []string{"prior-a", "prior-b", "prior-c", "prior-d", "no-prune", "paper-schedule", "augment", "augment-exact"} {
 			if set[f] {
 				return usageErr("-%s applies to -model vrvm only", f)
 			}
 		}
+	}
+	if o.AugmentExact && !o.Augment {
+		return usageErr("-augment-exact needs the augmentation: drop -augment=false")
 	}
 	o.Model = *model
 	switch *kernel {
