@@ -442,7 +442,7 @@ func (s *seqFit) holdExcluded(dv []float64) {
 		}
 		return
 	}
-	s.heldShares() // eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (seqcls.go)
+	s.heldShares() // eₙ = uₙᵀ V uₙ with V = Bᵀ diag(v) B (seqcross.go)
 }
 
 // add puts function j into the active set with ⟨αⱼ⟩ = alpha.

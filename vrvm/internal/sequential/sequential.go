@@ -238,7 +238,7 @@ type seqFit struct {
 	// that a change of M reuses their storage.
 	wData, qData, phiAData []float64
 	svRaw                  []float64 // sⱼ of the last candidateStats before clamping
-	cls                    clsCache  // non-uniform precisions (seqcls.go)
+	cls                    clsCache  // non-uniform precisions (seqcross.go)
 
 	q   posterior.Gauss
 	sig *mat.SymDense
