@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vrvm/vrvm/vrvm/internal/augment"
-	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 )
 
 // augmentation holds what predictions augmented at the test point need
@@ -52,15 +51,17 @@ type augmentation struct {
 // newAugmentation records the augmentation state of a fit of problem p
 // with solution sol; it returns nil for a user design (no kernel to
 // centre at the test point) and for a kernel whose diagonal is not
-// constant over the training inputs (A9).
-func newAugmentation(p *problem, sol *solution) (*augmentation, error) {
+// constant over the training inputs (A9). gauss says that p's likelihood
+// is Gaussian noise, whose precision ⟨τ⟩ sets the GP floor (A18); the
+// other likelihoods get no floor.
+func newAugmentation(p *problem, sol *solution, gauss bool) (*augmentation, error) {
 	if p.basis.kernel == nil || !constantDiagonal(p.basis.kernel, p.x) {
 		return nil, nil
 	}
 	n, _ := p.x.Dims()
 	beta, uni := p.lik.Weights()
 	var tau float64
-	if _, ok := p.lik.(*lh.Gauss); ok && beta == nil {
+	if gauss && beta == nil {
 		tau = uni // (A18): Gaussian noise of precision ⟨τ⟩
 	}
 	if beta == nil {

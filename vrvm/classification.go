@@ -163,7 +163,7 @@ func (c *Classifier) fit(ctx context.Context, x mat.Matrix, t []float64, design 
 
 func (c *Classifier) fitNew(ctx context.Context, x mat.Matrix, t []float64, design bool) error {
 	c.classificationFit = classificationFit{fitted{task: "classification", estimator: "vrvm"}}
-	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, !c.NoAugment && !design, false},
+	lik, err := c.fitVariational(ctx, c.options(), x, t, design, variational{c.LearnKernel, c.Learning, !c.NoAugment && !design, false, false},
 		func(_ settings, t []float64) (likelihood, error) {
 			if err := checkLabels(t); err != nil {
 				return nil, err

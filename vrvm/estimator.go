@@ -236,7 +236,7 @@ func (f *fitted) finish(p *problem, sol *solution, learned []float64, v variatio
 	f.learnTrace = learned
 	if v.augment {
 		var aerr error
-		if f.aug, aerr = newAugmentation(p, sol); aerr != nil {
+		if f.aug, aerr = newAugmentation(p, sol, v.gauss); aerr != nil {
 			f.status = NotFitted
 			return nil, aerr
 		}
@@ -256,6 +256,9 @@ type variational struct {
 	// exact keeps the exact augmentation at any N where (A12) fails,
 	// instead of the floor alone (A19).
 	exact bool
+	// gauss: the likelihood is Gaussian noise, whose precision sets the
+	// augmentation's GP floor (A18).
+	gauss bool
 }
 
 // prepareLik is prepare followed by newLik, the likelihood of the task

@@ -279,7 +279,7 @@ func (r *Regressor) fitNew(ctx context.Context, x mat.Matrix, t []float64, desig
 	}
 	opts := r.options()
 	r.weightScale = targetScale(&opts, r, v)
-	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design, r.ExactAugment},
+	lik, err := r.fitVariational(ctx, opts, x, t, design, variational{r.LearnKernel, r.Learning, !r.NoAugment && !design, r.ExactAugment, true},
 		func(s settings, t []float64) (likelihood, error) {
 			tau0, err := noisePrecision0("Tau0", r.Tau0, t)
 			if err != nil {
