@@ -306,13 +306,27 @@ check(2)
 		stderr: []string{`unknown command :load`},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
+			var stdout bytes.Buffer
+			// A goroutine's panic is reported by that goroutine after its
+			// own deferred calls (which may already have let the session
+			// go on), so stderr is written concurrently and read once
+			// every expected line is there, or after 10 s.
+			stderr := &syncBuffer{mu: make(chan struct{}, 1)}
 			lines := newPipeLines(strings.NewReader(tc.input))
-			i, err := newREPLInterpreter(lines, &stdout, &stderr)
+			i, err := newREPLInterpreter(lines, &stdout, stderr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			failed := repl(i, lines, &stdout, &stderr, nil)
+			failed := repl(i, lines, &stdout, stderr, nil)
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				all := true
+				for _, re := range tc.stderr {
+					all = all && regexp.MustCompile(re).MatchString(stderr.String())
+				}
+				if all {
+					break
+				}
+			}
 			if failed != tc.failed {
 				t.Errorf("failed = %t, want %t; stderr:\n%s", failed, tc.failed, stderr.String())
 			}
@@ -328,7 +342,7 @@ check(2)
 					t.Errorf("stderr does not match %s:\n%s", re, stderr.String())
 				}
 			}
-			if len(tc.stderr) == 0 && stderr.Len() != 0 {
+			if len(tc.stderr) == 0 && stderr.String() != "" {
 				t.Errorf("unexpected stderr:\n%s", stderr.String())
 			}
 		})
