@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/vrvm/vrvm/vrvm/internal/testgen"
 )
 
 // Named tolerances of the Newton and sequential solvers' tests.
@@ -107,29 +109,8 @@ type fastProblem struct {
 }
 
 func newFastProblem(seed uint64, classify bool) fastProblem {
-	rnd := rand.New(rand.NewPCG(seed, 11))
-	n := 10 + rnd.IntN(71)
-	d := 1 + rnd.IntN(3)
-	x := mat.NewDense(n, d, nil)
-	for i := range n {
-		for j := range d {
-			x.Set(i, j, rnd.Float64()*6-3)
-		}
-	}
-	t := make([]float64, n)
-	for i := range n {
-		f := math.Sin(2*x.At(i, 0)) + 0.5*x.At(i, d-1)
-		if classify {
-			if f+0.4*rnd.NormFloat64() > 0 {
-				t[i] = 1
-			}
-		} else {
-			t[i] = f + (0.05+0.3*rnd.Float64())*rnd.NormFloat64()
-		}
-	}
-	if classify {
-		t[0], t[1] = 0, 1
-	}
+	x, t, rnd := testgen.Problem(seed, classify)
+	n, d := x.Dims()
 	kernels := []Kernel{Gaussian{Width: 0.5 + 2*rnd.Float64()}, Polynomial{Degree: 1 + rnd.IntN(3), Scale: 1 / float64(d)}, Linear{}, laplace{width: 1 + rnd.Float64()}}
 	priors := []Prior{{}, {A: 1e-3, B: 1e-3, C: 1e-3, D: 1e-3}, {A: 1, B: 0.1, C: 2, D: 0.5}}
 	k := kernels[rnd.IntN(len(kernels))]

@@ -7,22 +7,14 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/testgen"
 )
 
 // dupRipley returns n of Ripley's rows with rows 0..n/2 twice more, row 1
 // a fourth time, and a row at row 2's input with the other label.
 func dupRipley(n int) (*mat.Dense, []float64) {
 	x, t := benchRipley(n, 11)
-	rows := subset.Seq(n)
-	for i := 0; i <= n/2; i++ {
-		rows = append(rows, i, i)
-	}
-	rows = append(rows, 1, 2)
-	xd := subset.Rows(x, rows)
-	td := subset.Vec(t, rows)
-	td[len(td)-1] = 1 - t[2]
-	return xd, td
+	return testgen.Duplicated(x, t)
 }
 
 // TestCollapsedRowsFit compares the default fit of a data set with

@@ -3,7 +3,6 @@ package sequential
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -11,6 +10,7 @@ import (
 	lb "github.com/vrvm/vrvm/vrvm/internal/bound"
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
+	"github.com/vrvm/vrvm/vrvm/internal/testgen"
 	"github.com/vrvm/vrvm/vrvm/internal/vec"
 )
 
@@ -30,29 +30,8 @@ type testProblem struct {
 
 // newTestProblem returns the problem of the seed.
 func newTestProblem(seed uint64, classify bool) testProblem {
-	rnd := rand.New(rand.NewPCG(seed, 11))
-	n := 10 + rnd.IntN(71)
-	d := 1 + rnd.IntN(3)
-	x := mat.NewDense(n, d, nil)
-	for i := range n {
-		for j := range d {
-			x.Set(i, j, rnd.Float64()*6-3)
-		}
-	}
-	t := make([]float64, n)
-	for i := range n {
-		f := math.Sin(2*x.At(i, 0)) + 0.5*x.At(i, d-1)
-		if classify {
-			if f+0.4*rnd.NormFloat64() > 0 {
-				t[i] = 1
-			}
-		} else {
-			t[i] = f + (0.05+0.3*rnd.Float64())*rnd.NormFloat64()
-		}
-	}
-	if classify {
-		t[0], t[1] = 0, 1
-	}
+	x, t, rnd := testgen.Problem(seed, classify)
+	n, d := x.Dims()
 	width, degree := 0.5+2*rnd.Float64(), 1+rnd.IntN(3)
 	kernels := []struct {
 		name string

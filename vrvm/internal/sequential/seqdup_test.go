@@ -11,6 +11,7 @@ import (
 	"github.com/vrvm/vrvm/vrvm/internal/design"
 	lh "github.com/vrvm/vrvm/vrvm/internal/likelihood"
 	"github.com/vrvm/vrvm/vrvm/internal/subset"
+	"github.com/vrvm/vrvm/vrvm/internal/testgen"
 )
 
 // TestCollapsedRowsSameModel checks that the likelihood of the distinct
@@ -112,15 +113,7 @@ func dupRows(n int) (*mat.Dense, []float64) {
 			t[i] = 1
 		}
 	}
-	rows := subset.Seq(n)
-	for i := 0; i <= n/2; i++ {
-		rows = append(rows, i, i)
-	}
-	rows = append(rows, 1, 2)
-	xd := subset.Rows(x, rows)
-	td := subset.Vec(t, rows)
-	td[len(td)-1] = 1 - t[2]
-	return xd, td
+	return testgen.Duplicated(x, t)
 }
 
 // gaussDesign returns the design of the bias and a Gaussian kernel of
