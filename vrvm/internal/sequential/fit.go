@@ -138,7 +138,7 @@ func Fit(ctx context.Context, f *design.Factor, lik lh.Likelihood, set Settings,
 	s.warm = in.Warm
 	s.cls.twins = in.Twins
 	trace, iters, status, err := s.run(ctx)
-	if status == notFitted {
+	if err != nil {
 		return nil, err
 	}
 	cols, mu, sig, alpha := s.sorted()
@@ -147,13 +147,13 @@ func Fit(ctx context.Context, f *design.Factor, lik lh.Likelihood, set Settings,
 	l := s.bound()
 	sol := &Result{Cols: cols, Mu: mu, Sigma: sig, Alpha: alpha, Trace: trace, Iters: iters, Status: status,
 		Full: l + s.excluded(), Bound: l}
-	if second != nil && err == nil {
+	if second != nil {
 		sol = restartFit(ctx, p, f, second, sol)
 	}
-	if third != nil && err == nil {
+	if third != nil {
 		sol = biasFit(ctx, p, f, third, sol)
 	}
-	return sol, err
+	return sol, nil
 }
 
 // problem is what Fit was given: the likelihood, the settings and the
@@ -163,7 +163,3 @@ type problem struct {
 	set Settings
 	in  Inputs
 }
-
-// notFitted is the status of a run that ended on an error (Fit then
-// returns no Result).
-const notFitted engine.Status = -1

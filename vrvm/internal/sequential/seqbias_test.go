@@ -47,8 +47,8 @@ func TestSequentialBiasStartSteps(t *testing.T) {
 			}
 			prev, have = l, true
 		}
-		if _, _, status, err := s.run(context.Background()); err != nil || status == notFitted {
-			t.Fatalf("%s: %v (%v)", p.name, err, status)
+		if _, _, _, err := s.run(context.Background()); err != nil {
+			t.Fatalf("%s: %v", p.name, err)
 		}
 	}
 }

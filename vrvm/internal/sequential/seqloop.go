@@ -45,19 +45,19 @@ func (s *seqFit) excluded() float64 {
 // run iterates through engine.Run (seqLoop) until convergence: no
 // function to add or remove, ⟨αₘ⟩ and ⟨τ⟩ (or ξ) changed by at most
 // ParamTol relative and L by at most Tol·max(1, |L|) over the last
-// iteration.
+// iteration. On an error the other results are not a fit.
 func (s *seqFit) run(ctx context.Context) (trace []float64, iters int, status engine.Status, err error) {
 	target := s.ctl.PruneAt
 	if err := s.start(); err != nil {
-		return nil, 0, notFitted, err
+		return nil, 0, 0, err
 	}
 	if err := s.rebuild(0); err != nil {
-		return nil, 0, notFitted, err
+		return nil, 0, 0, err
 	}
 	lp := &seqLoop{s: s, target: target, lastAdded: true, every: s.sched.addEvery, quietBound: math.NaN(), relaxAfter: seqRelaxFirst}
 	res, err := engine.Run(ctx, lp, engine.Controls{MaxIter: s.ctl.MaxIter, Initial: true, Monitor: s.ctl.Monitor})
 	if err != nil {
-		return res.Trace, res.Iters, notFitted, err
+		return nil, 0, 0, err
 	}
 	return res.Trace, res.Iters, res.Status, nil
 }
